@@ -1,0 +1,36 @@
+# IMUKit build entry points. Each target installs missing Debian packages itself when run as
+# root or with sudo; otherwise it prints the apt-get line and stops.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= release
+
+.PHONY: all build run test test-unit test-kernel bench install uninstall clean deps
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh build
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+## The main job: live steps and floors on the first sensor found, else the built-in simulated walk.
+run: build
+	.build/$(CONFIG)/imu-steps
+
+## Every test: unit, replay, tools, and (where qemu is present) the real-kernel ring.
+test:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) test --parallel
+
+bench: deps
+	$(SWIFT) build -c release --product imu-bench
+	.build/release/imu-bench
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	for t in .build/$(CONFIG)/imu-*; do case $$t in *.build|*bench*) ;; *) install -m 0755 $$t $(DESTDIR)$(PREFIX)/bin/ ;; esac; done
+
+clean:
+	rm -rf .build

@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// IMUKit: MEMS sensors on Linux → steps, cadence, distance, floors and activity.
+// One target per layer, one folder per target; see docs/ARCHITECTURE.md.
+import PackageDescription
+
+var targets: [Target] = []
+
+// MARK: C layer: the only C in the project. No logic, only what Swift cannot call itself.
+targets += [
+    .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+    .target(name: "CI2C", linkerSettings: [.linkedLibrary("i2c")]),
+]
+
+// MARK: Core: samples, units, clock, recording format. No hardware, no C.
+targets += [
+    .target(name: "IMUCore"),
+    .testTarget(name: "IMUCoreTests", dependencies: ["IMUCore"]),
+]
+
+// MARK: Simulation: seeded 3-D scenarios with ground truth.
+targets += [
+    .target(name: "IMUSimulation", dependencies: ["IMUCore"]),
+]
+
+// MARK: Pedometer core: orientation, steps, cadence, stride, floors, activity. No hardware.
+targets += [
+    .target(name: "Pedometer", dependencies: ["IMUCore"]),
+]
+
+// MARK: Calibration: six-position fit, gyro bias, calibration store.
+targets += [
+    .target(name: "IMUCalibration", dependencies: ["IMUCore"]),
+]
+
+// MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
+targets += [
+    .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
+]
+
+// MARK: Tools: CLI support and one executable per command.
+targets += [
+    .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+]
+
+// MARK: Benchmarks (make bench): print figures, never assert timings.
+targets += [
+]
+
+let package = Package(
+    name: "IMUKit",
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

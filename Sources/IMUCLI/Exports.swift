@@ -1,0 +1,2 @@
+/// Command-line support shared by every tool.
+@_exported import IMUCore

@@ -1,0 +1,2 @@
+/// Six-position accelerometer calibration, gyro bias, calibration store.
+@_exported import IMUCore

@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams a recording (docs/CONTRACTS.md §2) in constant memory: a 600 MB day-long file is read
+/// through one fixed buffer, never loaded whole.
+///
+/// Every malformed line is an error naming `FILE:LINE`; nothing is skipped silently. Blank lines
+/// carry no data and are passed over; `#` comment lines may appear anywhere.
+public final class RecordingReader {
+    /// The file name used in error messages.
+    public let name: String
+    /// Comment lines (without the leading `#`) seen before the header.
+    public private(set) var comments: [String] = []
+    /// Which sensors the header declares.
+    public private(set) var capabilities = SensorCapabilities(accelerometer: false)
+    /// The header's column names, in file order.
+    public private(set) var header: [String] = []
+
+    /// Read buffer size in bytes: large enough that read(2) calls cost nothing per line.
+    private static let chunkBytes = 1 << 20
+    /// Longest line accepted, in bytes; longer means this is not a recording.
+    private static let maxLineBytes = 1 << 16
+
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0          // first unread byte in buffer
+    private var end = 0            // one past the last valid byte
+    private var eof = false
+    private var lineNumber = 0
+    /// For each header column, which known column it is (nil = ignored).
+    private var slots: [RecordingColumn?] = []
+    private var previousTime = -Double.infinity
+    private var fieldStarts: [Int] = []
+    private var fieldEnds: [Int] = []
+
+    /// Opens `path` ("-" for standard input) and reads up to and including the header line.
+    public init(path: String) throws {
+        name = path
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw RecordingError(file: path, line: 0, message: "cannot open recording: \(reason)")
+            }
+            fd = opened
+            ownsDescriptor = true
+        }
+        buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
+        do { try readHeader() } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    private func close() {
+        guard !closed else { return }
+        closed = true
+        if ownsDescriptor { _ = Glibc.close(fd) }
+        buffer.deallocate()
+    }
+
+    // MARK: Lines
+
+    /// Returns the next line's byte range (without the newline), or nil at end of file.
+    private func nextLine() throws -> (Int, Int)? {
+        while true {
+            if start < end, let base = buffer.baseAddress,
+               let nl = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start) {
+                let lineEnd = base.distance(to: nl)
+                let lineStart = start
+                start = lineEnd + 1
+                lineNumber += 1
+                var trimmed = lineEnd
+                if trimmed > lineStart && buffer[trimmed - 1] == UInt8(ascii: "\r") { trimmed -= 1 }
+                return (lineStart, trimmed)
+            }
+            if eof {
+                guard start < end else { return nil }
+                // Last line without a newline.
+                let lineStart = start
+                start = end
+                lineNumber += 1
+                var trimmed = end
+                if buffer[trimmed - 1] == UInt8(ascii: "\r") { trimmed -= 1 }
+                return (lineStart, trimmed)
+            }
+            try refill()
+        }
+    }
+
+    private func refill() throws {
+        let pending = end - start
+        if pending >= Self.maxLineBytes {
+            throw RecordingError(file: name, line: lineNumber + 1, message: "line longer than \(Self.maxLineBytes) bytes; this is not a recording")
+        }
+        if start > 0, let base = buffer.baseAddress {
+            if pending > 0 { memmove(base, base + start, pending) }
+            start = 0
+            end = pending
+        }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress! + end, buffer.count - end)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(file: name, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { eof = true } else { end += n }
+            return
+        }
+    }
+
+    private func text(_ a: Int, _ b: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: buffer[a..<b]), as: UTF8.self)
+    }
+
+    private func isBlank(_ a: Int, _ b: Int) -> Bool {
+        var i = a
+        while i < b { if buffer[i] != UInt8(ascii: " ") && buffer[i] != UInt8(ascii: "\t") { return false }; i += 1 }
+        return true
+    }
+
+    // MARK: Header
+
+    private func readHeader() throws {
+        while let (a, b) = try nextLine() {
+            if isBlank(a, b) { continue }
+            if buffer[a] == UInt8(ascii: "#") {
+                comments.append(text(a + 1, b).trimmingSpaces())
+                continue
+            }
+            let names = text(a, b).split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            if let first = names.first, DecimalParser.parse(first) != nil {
+                throw RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
+            }
+            guard names.contains("t") else {
+                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(names.joined(separator: ",")))")
+            }
+            var seen = Set<String>()
+            for n in names where !n.isEmpty {
+                guard seen.insert(n).inserted else {
+                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n)' twice")
+                }
+            }
+            header = names
+            slots = names.map { RecordingColumn(rawValue: $0) }
+            let present = Set(slots.compactMap { $0 })
+            for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
+                let count = group.filter { present.contains($0) }.count
+                if count != 0 && count != 3 {
+                    throw RecordingError(file: name, line: lineNumber, message: "header must name all of \(label) or none")
+                }
+            }
+            capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
+                                              barometer: present.contains(.p), thermometer: present.contains(.temp))
+            fieldStarts = Array(repeating: 0, count: names.count)
+            fieldEnds = Array(repeating: 0, count: names.count)
+            return
+        }
+        throw RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
+    }
+
+    // MARK: Samples
+
+    /// The next sample, or nil at the end of the file.
+    public func next() throws -> MotionSample? {
+        while let (a, b) = try nextLine() {
+            if a == b || isBlank(a, b) { continue }
+            if buffer[a] == UInt8(ascii: "#") { continue }
+            return try parseRow(a, b)
+        }
+        return nil
+    }
+
+    /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of file).
+    @discardableResult
+    public func read(into batch: inout [MotionSample], maximum: Int) throws -> Int {
+        var count = 0
+        while count < maximum, let sample = try next() {
+            batch.append(sample)
+            count += 1
+        }
+        return count
+    }
+
+    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample {
+        // Split on commas.
+        var field = 0
+        var fieldStart = a
+        var i = a
+        let columns = slots.count
+        while i < b {
+            if buffer[i] == UInt8(ascii: ",") {
+                guard field + 1 < columns else {
+                    throw RecordingError(file: name, line: lineNumber, message: "too many fields: the header has \(columns) columns")
+                }
+                fieldStarts[field] = fieldStart
+                fieldEnds[field] = i
+                field += 1
+                fieldStart = i + 1
+            }
+            i += 1
+        }
+        fieldStarts[field] = fieldStart
+        fieldEnds[field] = b
+        guard field + 1 == columns else {
+            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",")))")
+        }
+
+        var t: Double?
+        var ax: Double?, ay: Double?, az: Double?, gx: Double?, gy: Double?, gz: Double?, p: Double?, temp: Double?
+        let raw = UnsafeRawBufferPointer(buffer)
+        for c in 0..<columns {
+            guard let slot = slots[c] else { continue }
+            var s = fieldStarts[c], e = fieldEnds[c]
+            while s < e && buffer[s] == UInt8(ascii: " ") { s += 1 }
+            while e > s && buffer[e - 1] == UInt8(ascii: " ") { e -= 1 }
+            if s == e { continue }
+            guard let value = DecimalParser.parse(raw, s, e) else {
+                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(text(s, e))'")
+            }
+            switch slot {
+            case .t: t = value
+            case .ax: ax = value
+            case .ay: ay = value
+            case .az: az = value
+            case .gx: gx = value
+            case .gy: gy = value
+            case .gz: gz = value
+            case .p: p = value
+            case .temp: temp = value
+            }
+        }
+        guard let time = t else {
+            throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
+        }
+        guard time > previousTime else {
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) is not after the previous sample's t=\(previousTime); time must strictly increase")
+        }
+        previousTime = time
+        return MotionSample(time: time,
+                            acceleration: try triple(ax, ay, az, "ax,ay,az"),
+                            rotationRate: try triple(gx, gy, gz, "gx,gy,gz"),
+                            pressure: p, temperature: temp)
+    }
+
+    @inline(__always)
+    private func triple(_ x: Double?, _ y: Double?, _ z: Double?, _ label: String) throws -> Vector3? {
+        if let x, let y, let z { return Vector3(x, y, z) }
+        if x == nil && y == nil && z == nil { return nil }
+        throw RecordingError(file: name, line: lineNumber, message: "\(label) must be all present or all empty in one sample")
+    }
+}
+
+extension String {
+    /// Trims spaces and tabs (Foundation-free).
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

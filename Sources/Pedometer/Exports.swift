@@ -1,0 +1,2 @@
+/// The pedometer core: hardware-free. See docs/ARCHITECTURE.md.
+@_exported import IMUCore

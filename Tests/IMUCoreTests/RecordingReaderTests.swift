@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import IMUCore
+
+/// Writes `text` to a temporary file and returns its path.
+func temporaryRecording(_ text: String, name: String = "rec.csv") throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent(name).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+func readAll(_ path: String) throws -> [MotionSample] {
+    let reader = try RecordingReader(path: path)
+    var out: [MotionSample] = []
+    while let s = try reader.next() { out.append(s) }
+    return out
+}
+
+/// The error a malformed recording raises, checked to name the file and line.
+func recordingError(_ text: String) throws -> RecordingError {
+    let path = try temporaryRecording(text)
+    do {
+        _ = try readAll(path)
+    } catch let error as RecordingError {
+        #expect(error.file == path)
+        #expect(error.description.hasPrefix("\(path):"))
+        #expect(error.exitStatus == .usage)
+        return error
+    }
+    Issue.record("no error for malformed recording")
+    return RecordingError(file: "", line: -1, message: "")
+}
+
+@Suite struct RecordingReaderTests {
+    @Test func columnsInAnyOrderWithCommentsAndEmptyFields() throws {
+        let path = try temporaryRecording("""
+        # sensor: test
+        # second comment
+        p,az,t,ay,ax,extra
+        1008.25,1.0,0.5,0.25,-0.125,whatever
+        ,0.9,0.51,0.2,-0.1,
+        """)
+        let reader = try RecordingReader(path: path)
+        #expect(reader.comments == ["sensor: test", "second comment"])
+        #expect(reader.capabilities == SensorCapabilities(accelerometer: true, barometer: true))
+        let a = try #require(try reader.next())
+        #expect(a.time == 0.5)
+        #expect(a.acceleration == Vector3(-0.125, 0.25, 1.0))
+        #expect(a.pressure == 1008.25)
+        let b = try #require(try reader.next())
+        #expect(b.pressure == nil)
+        #expect(b.acceleration == Vector3(-0.1, 0.2, 0.9))
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func accelerometerOnlyAndCRLF() throws {
+        let samples = try readAll(try temporaryRecording("t,ax,ay,az\r\n1,0,0,1\r\n2,0,0,1\r\n"))
+        #expect(samples.count == 2)
+        #expect(samples[1].rotationRate == nil)
+    }
+
+    @Test func nanIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n2,nan,0,1\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("ax"))
+    }
+
+    @Test func textInANumberField() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n2,0,abc,1\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("'abc'"))
+    }
+
+    @Test func shortRow() throws {
+        let e = try recordingError("# c\nt,ax,ay,az\n1,0,0\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("short row"))
+    }
+
+    @Test func nonIncreasingTime() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n1,0,0,1\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("strictly increase"))
+    }
+
+    @Test func missingHeader() throws {
+        let e = try recordingError("# only a comment\n1.0,0,0,1\n")
+        #expect(e.line == 2)
+        #expect(e.message.contains("missing header"))
+    }
+
+    @Test func emptyFileHasNoHeader() throws {
+        let e = try recordingError("")
+        #expect(e.message.contains("missing header"))
+    }
+
+    @Test func partialTripleIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,,1\n")
+        #expect(e.line == 2)
+    }
+
+    @Test func missingFileNamesTheFile() throws {
+        #expect(throws: RecordingError.self) { try RecordingReader(path: "/nonexistent/x.csv") }
+    }
+
+    @Test func linesSpanningManyBuffersStreamCorrectly() throws {
+        // 120 000 lines is several 1 MiB buffers: lines cross buffer boundaries.
+        var text = "t,ax,ay,az,p\n"
+        for i in 0..<120_000 { text += "\(Double(i) * 0.01),0.001,-0.002,\(1 + Double(i % 7) * 0.001),\n" }
+        let samples = try readAll(try temporaryRecording(text))
+        #expect(samples.count == 120_000)
+        #expect(abs(samples[119_999].time - 1199.99) < 1e-9)
+        #expect(samples[6].acceleration!.z == 1.006)
+    }
+}
+
+@Suite struct DecimalParserTests {
+    @Test(arguments: ["0", "1.5", "-0.0123", "1e-3", "+2.5E2", "583718.6023", "123456789012345678901234", "0.1", "3.14159265358979"])
+    func matchesSwiftParser(text: String) throws {
+        #expect(DecimalParser.parse(text) == Double(text))
+    }
+
+    @Test(arguments: ["", "-", "abc", "1.2.3", "nan", "inf", "1e", "1,5", " 1"])
+    func rejects(text: String) {
+        #expect(DecimalParser.parse(text) == nil)
+    }
+}
+
+@Suite struct RecordingWriterTests {
+    @Test func roundTripsThroughTheReader() throws {
+        let path = try temporaryRecording("")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az, .gx, .gy, .gz, .p, .temp], comments: ["sensor: sim"])
+        let samples = [
+            MotionSample(time: 10.000001, acceleration: Vector3(0.01234, -0.5, 1.00001), rotationRate: Vector3(0.001, -0.002, 0.00003), pressure: 1008.2134, temperature: 24.5),
+            MotionSample(time: 10.01, acceleration: Vector3(-0.00001, 0, 1), rotationRate: Vector3(0, 0, 0)),
+        ]
+        for s in samples { try writer.write(s) }
+        try writer.close()
+        let back = try readAll(path)
+        #expect(back == samples)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("# sensor: sim\nt,ax,ay,az,gx,gy,gz,p,temp\n10.000001,0.01234,-0.50000,1.00001,"))
+        #expect(text.contains("-0.00001,0.00000,1.00000,0.00000,0.00000,0.00000,,\n"))
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the Debian packages IMUKit needs, when it can: as root directly, otherwise through
+# sudo. Without either it prints the exact apt-get line and stops (exit 1).
+# Usage: scripts/ensure-deps.sh [build|test|kernel]   (each level includes the ones before it)
+set -euo pipefail
+level=${1:-build}
+# build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
+pkgs=(libiio-dev libi2c-dev pkg-config)
+# test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
+# kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
+if [ "$level" = kernel ]; then
+  pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "error: the Swift 6 toolchain is not on PATH. Install it from swift.org (Debian 12 and Raspberry Pi OS ship none), then run this again." >&2
+  exit 1
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+  if [ "$(id -u)" = 0 ]; then sudo=(); elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=(sudo); else
+    echo "Missing Debian packages: ${missing[*]}" >&2
+    echo "Install them with:  sudo ${cmd[*]}" >&2
+    exit 1
+  fi
+  echo "Installing: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" "${cmd[@]}"
+fi
+
+# The locale test needs fr_FR.UTF-8 generated.
+if [ "$level" != build ] && ! locale -a 2>/dev/null | grep -qi '^fr_FR.utf8$'; then
+  if [ "$(id -u)" = 0 ]; then
+    sed -i 's/^# *fr_FR.UTF-8 UTF-8/fr_FR.UTF-8 UTF-8/' /etc/locale.gen 2>/dev/null || true
+    grep -q '^fr_FR.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null || echo 'fr_FR.UTF-8 UTF-8' >> /etc/locale.gen
+    locale-gen >/dev/null
+  else
+    echo "note: fr_FR.UTF-8 is not generated; the locale test will be skipped." >&2
+  fi
+fi
