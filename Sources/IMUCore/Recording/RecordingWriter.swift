@@ -100,7 +100,7 @@ public final class RecordingWriter {
     }
 
     /// Appends `value` with exactly `decimals` places, in C-locale form ("-0.01230").
-    static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+    public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

@@ -1,0 +1,122 @@
+/// A usage error: bad flag, missing value, value out of range. Exit 2 (docs/CONTRACTS.md §4).
+public struct UsageError: DiagnosableError {
+    public var message: String
+    public var command: String
+    public init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+    public var description: String { message }
+    public var exitStatus: ExitStatus { .usage }
+    public var fix: String? { "see '\(command) --help'" }
+}
+
+/// The parsed command line.
+public struct ParsedArguments: Sendable {
+    public let command: String
+    /// Flags and options given, by long name; flags map to "".
+    public private(set) var values: [String: String] = [:]
+    public private(set) var positionals: [String] = []
+    /// Was `--help` asked for?
+    public var wantsHelp: Bool { values["help"] != nil }
+
+    init(command: String) { self.command = command }
+
+    public func flag(_ name: String) -> Bool { values[name] != nil }
+    public func string(_ name: String) -> String? { values[name] }
+
+    /// A number option, checked against `range` (so `--rate -5` is a usage error, not a silent zero).
+    public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let v = DecimalParser.parse(text) else {
+            throw UsageError("--\(name) needs a number, got '\(text)'", command: command)
+        }
+        guard range.contains(v) else {
+            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
+        }
+        return v
+    }
+
+    /// An integer option; accepts decimal or 0x-prefixed hex (as i2c-tools does for addresses).
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = values[name] else { return nil }
+        let parsed = text.lowercased().hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text)
+        guard let v = parsed else { throw UsageError("--\(name) needs a whole number, got '\(text)'", command: command) }
+        guard range.contains(v) else {
+            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
+        }
+        return v
+    }
+
+    /// Throws unless at most one of `names` was given.
+    public func exclusive(_ names: [String]) throws {
+        let given = names.filter { values[$0] != nil }
+        if given.count > 1 {
+            throw UsageError(given.map { "--\($0)" }.joined(separator: " and ") + " cannot be used together", command: command)
+        }
+    }
+
+    mutating func set(_ name: String, _ value: String) { values[name] = value }
+    mutating func append(positional: String) { positionals.append(positional) }
+}
+
+/// A small getopt_long: `--name value`, `--name=value`, `-n value`, flags, and `--`.
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
+        var parsed = ParsedArguments(command: spec.name)
+        var i = 0
+        var onlyPositionals = false
+        func option(long: String) throws -> OptionSpec {
+            if let o = spec.options.first(where: { $0.long == long }) { return o }
+            let close = spec.options.map(\.long).filter { $0.hasPrefix(String(long.prefix(3))) }
+            let hint = close.isEmpty ? "" : " (did you mean --\(close[0])?)"
+            throw UsageError("unknown option --\(long)\(hint)", command: spec.name)
+        }
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
+                guard spec.acceptsPositionals else {
+                    throw UsageError("unexpected argument '\(arg)'", command: spec.name)
+                }
+                parsed.append(positional: arg)
+                continue
+            }
+            if arg == "--" { onlyPositionals = true; continue }
+            let o: OptionSpec
+            var inlineValue: String?
+            if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                if let eq = body.firstIndex(of: "=") {
+                    o = try option(long: String(body[..<eq]))
+                    inlineValue = String(body[body.index(after: eq)...])
+                } else {
+                    o = try option(long: String(body))
+                }
+            } else {
+                guard arg.count == 2, let letter = arg.dropFirst().first,
+                      let found = spec.options.first(where: { $0.short == letter }) else {
+                    throw UsageError("unknown option \(arg)", command: spec.name)
+                }
+                o = found
+            }
+            if o.valueName != nil {
+                if let inlineValue {
+                    parsed.set(o.long, inlineValue)
+                } else {
+                    guard i < arguments.count else {
+                        throw UsageError("--\(o.long) needs a value (\(o.valueName!))", command: spec.name)
+                    }
+                    parsed.set(o.long, arguments[i])
+                    i += 1
+                }
+            } else {
+                guard inlineValue == nil else {
+                    throw UsageError("--\(o.long) takes no value", command: spec.name)
+                }
+                parsed.set(o.long, "")
+            }
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,73 @@
+/// One JSON object written on one line, keys in insertion order. Numbers are formatted without
+/// locale; non-finite numbers become `null` (JSON has no NaN).
+public struct JSONLine: Sendable {
+    private var body = ""
+
+    public init() {}
+
+    public init(type: String) { add("type", type) }
+
+    @discardableResult public mutating func add(_ key: String, _ value: String) -> Self {
+        separator(key); body += JSONLine.quote(value); return self
+    }
+    @discardableResult public mutating func add(_ key: String, _ value: Int) -> Self {
+        separator(key); body += String(value); return self
+    }
+    @discardableResult public mutating func add(_ key: String, _ value: Bool) -> Self {
+        separator(key); body += value ? "true" : "false"; return self
+    }
+    /// Adds a number rounded to `decimals` places (trailing zeros trimmed); nil becomes null.
+    @discardableResult public mutating func add(_ key: String, _ value: Double?, decimals: Int = 6) -> Self {
+        separator(key); body += JSONLine.number(value, decimals: decimals); return self
+    }
+    @discardableResult public mutating func add(_ key: String, _ values: [Double], decimals: Int = 6) -> Self {
+        separator(key); body += "[" + values.map { JSONLine.number($0, decimals: decimals) }.joined(separator: ",") + "]"; return self
+    }
+    @discardableResult public mutating func add(_ key: String, matrix: [[Double]], decimals: Int = 6) -> Self {
+        separator(key)
+        body += "[" + matrix.map { "[" + $0.map { JSONLine.number($0, decimals: decimals) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+        return self
+    }
+    /// Adds an already-encoded JSON value.
+    @discardableResult public mutating func add(_ key: String, raw: String) -> Self {
+        separator(key); body += raw; return self
+    }
+
+    public var text: String { "{" + body + "}" }
+
+    private mutating func separator(_ key: String) {
+        if !body.isEmpty { body += "," }
+        body += JSONLine.quote(key) + ":"
+    }
+
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    public static func number(_ value: Double?, decimals: Int) -> String {
+        guard let value, value.isFinite else { return "null" }
+        var bytes: [UInt8] = []
+        RecordingWriter.appendFixed(value, decimals: decimals, to: &bytes)
+        var s = String(decoding: bytes, as: UTF8.self)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        if s == "-0" { s = "0" }
+        return s
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A buffered writer on a file descriptor. Standard output is written in 64 KiB blocks so a
+/// replay that prints thousands of JSON lines costs no system call per line.
+public final class OutputStream: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes held before writing (64 KiB: few syscalls, still small).
+    private let limit = 1 << 16
+    private let lock = NSLockLite()
+
+    public init(fd: Int32) {
+        self.fd = fd
+        buffer.reserveCapacity(limit + 4096)
+    }
+
+    /// Is this descriptor a terminal?
+    public var isTTY: Bool { isatty(fd) == 1 }
+
+    public func write(_ text: String) {
+        lock.withLock {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= limit { flushLocked() }
+        }
+    }
+
+    public func flush() { lock.withLock { flushLocked() } }
+
+    private func flushLocked() {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                break   // EPIPE (reader went away) or similar: drop output, never spin.
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A tiny mutex on pthread (Foundation-free, Sendable-friendly).
+final class NSLockLite: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}
+
+public enum Terminal {
+    public static let standardOutput = OutputStream(fd: STDOUT_FILENO)
+    public static let standardError = OutputStream(fd: STDERR_FILENO)
+
+    /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+    public static var colorEnabled: Bool {
+        if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
+        return standardOutput.isTTY
+    }
+}

@@ -1,0 +1,42 @@
+/// Maps a chip's own axes to the device frame (docs/CONTRACTS.md §1): `device = M · chip`.
+///
+/// The text form is the kernel's (`Documentation/ABI/testing/sysfs-bus-iio`, `in_mount_matrix`):
+/// three rows separated by `;`, each with three comma-separated numbers, e.g.
+/// `"0, 1, 0; -1, 0, 0; 0, 0, 1"`.
+public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
+    /// Rows of the matrix.
+    public var rows: (Vector3, Vector3, Vector3)
+
+    public static let identity = MountMatrix(rows: (Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)))
+
+    public init(rows: (Vector3, Vector3, Vector3)) { self.rows = rows }
+
+    /// Parses the kernel's text form; nil when it is not nine finite numbers in three rows.
+    public init?(kernelText text: String) {
+        let rowTexts = text.split(separator: ";")
+        guard rowTexts.count == 3 else { return nil }
+        var parsed: [Vector3] = []
+        for r in rowTexts {
+            let values = r.split(separator: ",").compactMap { DecimalParser.parse(String($0).trimmingSpaces()) }
+            guard values.count == 3 else { return nil }
+            parsed.append(Vector3(values[0], values[1], values[2]))
+        }
+        rows = (parsed[0], parsed[1], parsed[2])
+    }
+
+    @inlinable public func apply(_ v: Vector3) -> Vector3 {
+        Vector3((rows.0 * v).sum(), (rows.1 * v).sum(), (rows.2 * v).sum())
+    }
+
+    public var isIdentity: Bool { self == .identity }
+
+    public static func == (a: MountMatrix, b: MountMatrix) -> Bool {
+        a.rows.0 == b.rows.0 && a.rows.1 == b.rows.1 && a.rows.2 == b.rows.2
+    }
+
+    public var description: String {
+        func row(_ v: Vector3) -> String { "\(fmt(v.x)), \(fmt(v.y)), \(fmt(v.z))" }
+        func fmt(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        return "\(row(rows.0)); \(row(rows.1)); \(row(rows.2))"
+    }
+}
