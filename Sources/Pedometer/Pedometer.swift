@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pedometer core: a state machine fed one sample at a time, the same live, in replay and in
 /// tests. Feed samples with `process`, end a finite stream with `finish`, read totals from
 /// `snapshot`.
@@ -31,6 +33,9 @@ public struct Pedometer: Sendable {
     private var currentAltitude = 0.0
     private var state = PedometerSnapshot()
     private var finished = false
+    /// The latest analysed window and how many there were, for tuning tools.
+    @_spi(Diagnostics) public private(set) var windowCount = 0
+    @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
         self.configuration = configuration
@@ -101,6 +106,8 @@ public struct Pedometer: Sendable {
         let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
+            windowCount += 1
+            lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
             let (activity, confidence) = classifier.classify(window, inBout: stepCounter.inBout)
             segmenter.add(activity, confidence: confidence, start: window.end - 1, time: window.end, into: &events)
         }
@@ -112,5 +119,33 @@ public struct Pedometer: Sendable {
                          time: time, into: &events)
         stepCounter.walkedClimb = 0
         stepCounter.walkedClimbDuration = 0
+    }
+}
+
+/// One analysis window's figures, for tuning tools (`@_spi(Diagnostics)`).
+@_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
+    public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
+    public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
+    public var skewness = 0.0, kurtosis = 0.0, harmonicRatio = 0.0
+    public var isGait = false, steps = 0
+    init() {}
+    init(_ w: GaitWindow, steps: Int) {
+        end = w.end
+        verticalDeviation = w.verticalDeviation
+        horizontalDeviation = w.horizontalDeviation
+        cadence = w.estimate?.cadence ?? 0
+        regularity = w.estimate?.regularity ?? 0
+        wasStride = w.estimate?.wasStride ?? false
+        strongest = w.estimate?.strongest ?? 0
+        skewness = w.shape.skewness
+        kurtosis = w.shape.kurtosis
+        harmonicRatio = w.shape.harmonicRatio
+        isGait = w.isGait
+        self.steps = steps
+    }
+    public var description: String {
+        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f harm=%.2f %@ steps=%d",
+               end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
+               skewness, kurtosis, harmonicRatio, isGait ? "GAIT" : "----", steps)
     }
 }

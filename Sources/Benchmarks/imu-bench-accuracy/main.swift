@@ -11,6 +11,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var oxfordDirectory = ProcessInfo.processInfo.environment["IMU_OXFORD_DIR"]
     ?? (packageRoot() as NSString).appendingPathComponent("../shared/data/oxford-steps")
 var only: Set<String> = []
+var traceName: String?
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
@@ -21,6 +22,10 @@ while let argument = arguments.first {
     case "--only":
         guard let value = arguments.first else { fatalError("--only needs a set name") }
         only.insert(value)
+        arguments.removeFirst()
+    case "--trace":
+        guard let value = arguments.first else { fatalError("--trace needs a recording name") }
+        traceName = value
         arguments.removeFirst()
     case "-h", "--help":
         print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...")
@@ -35,6 +40,11 @@ let selected = only
 
 var speedCorpus: [LabelledRecording] = []
 
+if let traceName {
+    let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
+    for recording in recordings { Trace.run(recording) }
+    exit(0)
+}
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
         let recordings = try RecordingSet.load(directory: oxfordDirectory)

@@ -5,6 +5,8 @@ struct CadenceEstimate: Sendable, Equatable {
     /// Normalised autocorrelation at the step period: 1 for a perfectly repeating signal,
     /// about 0.9 for gait, low for bus sway and for standing still (pedometer seed).
     var regularity: Double
+    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`).
+    var strongest: Double
     /// True when the strongest repeat was a stride (two steps) and the step was found at half of it.
     var wasStride: Bool
 }
@@ -74,33 +76,36 @@ struct CadenceEstimator: Sendable {
             bestValue = correlation[lag]
         }
         guard best > 0 else { return nil }
-        var wasStride = false
-        // Halve while a clear repeat sits near half the lag: that half is the step.
-        while true {
-            let half = Double(best) / 2
-            let from = max(minimumLag, Int((half * 0.8).rounded(.down)))
-            let to = Int((half * 1.2).rounded(.up))
-            guard from <= to else { break }
-            var candidate = -1
-            var candidateValue = -Double.infinity
-            for lag in from...to where isPeak(lag) && correlation[lag] > candidateValue {
-                candidate = lag
-                candidateValue = correlation[lag]
+        // A signal that repeats every P also repeats every 2P, 3P…: take the shortest lag whose
+        // peak is nearly as strong as the strongest (within `multipleTolerance`).
+        for lag in minimumLag..<best where isPeak(lag) && correlation[lag] >= Self.multipleTolerance * bestValue {
+            best = lag
+            break
+        }
+        let strongest = correlation[best]
+        let lag = refinedLag(best)
+        // A repeat longer than the longest step is a stride: the step is half of it.
+        if lag / rateHz > maximumStepPeriod {
+            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest, wasStride: true)
+        }
+        // A repeat that could be either (a slow step or a running stride) is a stride when the
+        // signal also clearly repeats at half of it.
+        let half = Double(best) / 2
+        let from = max(minimumLag, Int((half * 0.85).rounded(.down)))
+        let to = Int((half * 1.15).rounded(.up))
+        if from <= to {
+            for lag in from...to where isPeak(lag) && correlation[lag] > max(Self.halfPeakMinimum, 0.3 * strongest) {
+                return CadenceEstimate(cadence: 2 * rateHz / refinedLag(best), regularity: strongest,
+                                       strongest: strongest, wasStride: true)
             }
-            guard candidate > 0, candidateValue > Self.halfPeakMinimum else { break }
-            best = candidate
-            wasStride = true
         }
-        let period = refinedLag(best) / rateHz
-        guard period <= maximumStepPeriod * 1.05 else {
-            // Only a stride-length repeat with no step inside it: call the step half of it.
-            return CadenceEstimate(cadence: 2 / period, regularity: correlation[best], wasStride: true)
-        }
-        return CadenceEstimate(cadence: 1 / period, regularity: correlation[best], wasStride: wasStride)
+        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest, wasStride: false)
     }
 
+    /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.
+    static let multipleTolerance = 0.85
     /// Minimum correlation at half the strongest lag for it to count as the step.
-    static let halfPeakMinimum = 0.1
+    static let halfPeakMinimum = 0.25
 
     @inline(__always) private func isPeak(_ lag: Int) -> Bool {
         correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]

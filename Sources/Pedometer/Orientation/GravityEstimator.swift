@@ -50,7 +50,7 @@ struct GravityEstimator: Sendable {
             let n = length(g)
             up = n > 1e-6 ? g / n : Vector3(0, 0, 1)
         }
-        let vertical = dot(a, up) - 1
+        let vertical = length(a) - 1  // EXPERIMENT
         let horizontal = length(a - dot(a, up) * up)
         return UserAcceleration(vertical: vertical, horizontal: horizontal, up: up)
     }

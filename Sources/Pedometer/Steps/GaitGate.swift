@@ -17,6 +17,8 @@ struct GaitGate: Sendable {
         return true
     }
 
+    /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
+    static let toleratedMisses = 2
     /// Fraction of a bout's energy that marks its onset and end.
     static let envelopeFraction = 0.25
     /// Phase (in steps) at a bout's onset: the first step falls at the onset.

@@ -45,6 +45,7 @@ struct StepCounter: Sendable {
     private var boutCadence = 0.0          // steps/s of the latest gait window
     private var boutLevel = 0.0            // envelope level of the bout, g²
     private var phase = 0.0                // fractional steps since the last committed one
+    private var misses = 0                 // consecutive non-gait windows inside the bout
 
     /// Committed steps.
     private(set) var steps = 0
@@ -92,6 +93,7 @@ struct StepCounter: Sendable {
         envelopeSum = 0
         origin = time
         sinceHop = 0
+        creditedUntil = 0
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -145,22 +147,31 @@ struct StepCounter: Sendable {
             if !inBout {
                 inBout = true
                 boutLevel = level
-                let onset = findOnset(from: start, to: creditEnd)
+                let onset = findOnset(from: max(start, creditedUntil), to: creditEnd)
                 creditedUntil = onset
                 phase = GaitGate.startPhase
                 events.append(.resume(time: time(onset)))
             } else {
                 boutLevel = 0.8 * boutLevel + 0.2 * level
             }
+            misses = 0
             credit(to: creditEnd, into: &events)
         } else if inBout {
-            endBout(into: &events)
+            // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
+            // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
+            misses += 1
+            if misses <= GaitGate.toleratedMisses, verticalDeviation >= gate.minimumDeviation {
+                credit(to: creditEnd, into: &events)
+            } else {
+                endBout(into: &events)
+            }
         }
         return report
     }
 
     /// First tick in `from..<to` whose energy reaches a fraction of the bout level.
     private func findOnset(from: Int, to: Int) -> Int {
+        guard from < to else { return from }
         let threshold = GaitGate.envelopeFraction * boutLevel
         for i in from..<to where energy(around: i) >= threshold { return i }
         return to
@@ -182,6 +193,7 @@ struct StepCounter: Sendable {
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
         inBout = false
+        misses = 0
     }
 
     /// Counts steps at the bout cadence over ticks `creditedUntil..<end`.
