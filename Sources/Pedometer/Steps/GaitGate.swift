@@ -6,7 +6,7 @@ struct GaitGate: Sendable {
     /// 0.05 g; a phone resting on a table is below 0.01 g.
     var minimumDeviation = 0.025
     /// Regularity needed at the step period. The pedometer seed measures about 0.9 for gait and 0.34 for a bus.
-    var minimumRegularity = 0.4
+    var minimumRegularity = tune("MINR", 0.4)
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
     var cadenceRange = 1.0...4.0
 
@@ -18,9 +18,14 @@ struct GaitGate: Sendable {
     }
 
     /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
-    static let toleratedMisses = 2
+    static let toleratedMisses = Int(tune("MISSES", 2))
     /// Fraction of a bout's energy that marks its onset and end.
-    static let envelopeFraction = 0.25
+    static let envelopeFraction = tune("ENVF", 0.25)
     /// Phase (in steps) at a bout's onset: the first step falls at the onset.
-    static let startPhase = 0.5
+    static let startPhase = tune("PHASE", 0.5)
+}
+
+import Foundation
+func tune(_ name: String, _ value: Double) -> Double {
+    ProcessInfo.processInfo.environment["TUNE_" + name].flatMap(Double.init) ?? value
 }

@@ -129,7 +129,14 @@ struct StepCounter: Sendable {
         let start = n - window
         vertical.copy(from: start, count: window, into: &scratch)
         horizontal.copy(from: start, count: window, into: &scratchHorizontal)
-        let estimate = cadenceEstimator.estimate(scratch, count: window)
+        var estimate = cadenceEstimator.estimate(scratch, count: window)
+        // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
+        // taken for a step (the stride and step peaks trade places from window to window).
+        if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
+            e.cadence *= 2
+            e.wasStride = true
+            estimate = e
+        }
         let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
         let verticalDeviation = Self.deviation(scratch, count: window)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
@@ -147,7 +154,7 @@ struct StepCounter: Sendable {
             if !inBout {
                 inBout = true
                 boutLevel = level
-                let onset = findOnset(from: max(start, creditedUntil), to: creditEnd)
+                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil), to: creditEnd, stride: strideTicks)
                 creditedUntil = onset
                 phase = GaitGate.startPhase
                 events.append(.resume(time: time(onset)))
@@ -169,6 +176,9 @@ struct StepCounter: Sendable {
         return report
     }
 
+    /// Ticks in one stride (two steps) at the bout cadence.
+    private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
+
     /// First tick in `from..<to` whose energy reaches a fraction of the bout level.
     private func findOnset(from: Int, to: Int) -> Int {
         guard from < to else { return from }
@@ -181,14 +191,8 @@ struct StepCounter: Sendable {
     private mutating func endBout(into events: inout [PedometerEvent]) {
         guard inBout else { return }
         let n = vertical.count
-        let threshold = GaitGate.envelopeFraction * boutLevel
-        var offset = creditedUntil
         // The end may lie anywhere in the uncredited tail (at most one window's length).
-        var i = n - 1
-        while i >= creditedUntil {
-            if energy(around: i) >= threshold { offset = i + 1; break }
-            i -= 1
-        }
+        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks)
         offset = min(offset, creditedUntil + lagBehind + hop)
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
