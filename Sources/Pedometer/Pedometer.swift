@@ -126,7 +126,7 @@ public struct Pedometer: Sendable {
 @_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
     public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
-    public var skewness = 0.0, kurtosis = 0.0, harmonicRatio = 0.0
+    public var skewness = 0.0, kurtosis = 0.0, harmonicRatio = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
@@ -136,16 +136,18 @@ public struct Pedometer: Sendable {
         cadence = w.estimate?.cadence ?? 0
         regularity = w.estimate?.regularity ?? 0
         wasStride = w.estimate?.wasStride ?? false
-        strongest = w.estimate?.strongest ?? 0
+        strongest = w.estimate?.halfRepeat ?? 0
         skewness = w.shape.skewness
         kurtosis = w.shape.kurtosis
         harmonicRatio = w.shape.harmonicRatio
+        purity = w.shape.purity
+        rmsFrequency = w.shape.rmsFrequency
         isGait = w.isGait
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f harm=%.2f %@ steps=%d",
+        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
                end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, harmonicRatio, isGait ? "GAIT" : "----", steps)
+               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
     }
 }

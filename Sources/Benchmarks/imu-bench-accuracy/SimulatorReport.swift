@@ -1,9 +1,106 @@
 import Foundation
+import IMUSimulation
 import Pedometer
 
+/// Runs the simulator's scenarios through the core and compares with their ground truth.
 enum SimulatorReport {
-    static func run() {
-        print("== simulator: not yet available in this build")
+    static let scenarios = ["still", "stroll", "walk", "run", "stairs-up", "stairs-down", "elevator",
+                            "bus", "wave", "day", "day-extended", "demo"]
+
+    struct Result {
+        var steps: Int
+        var cadenceError: Double?   // mean |estimated − true| steps/s while walking
+        var ascended: Int
+        var descended: Int
     }
-    static func speedCorpus() -> [LabelledRecording] { [] }
+
+    /// Feeds `samples` through a pedometer, sampling its live cadence once per second.
+    static func run(_ samples: [MotionSample], capabilities: SensorCapabilities, truth: GroundTruth) -> Result {
+        var pedometer = Pedometer(capabilities: capabilities)
+        var events: [PedometerEvent] = []
+        var nextCheck = (samples.first?.time ?? 0) + 1
+        var cadenceErrors: [Double] = []
+        var truthIndex = 0
+        let stepTimes = truth.stepTimes
+        for sample in samples {
+            pedometer.process(sample, into: &events)
+            guard sample.time >= nextCheck else { continue }
+            nextCheck += 1
+            guard let cadence = pedometer.snapshot.currentCadence else { continue }
+            // True cadence over the 4 s analysis window ending now: (n − 1) intervals over their span.
+            while truthIndex < stepTimes.count, stepTimes[truthIndex] < sample.time - 4 { truthIndex += 1 }
+            var last = truthIndex
+            while last < stepTimes.count, stepTimes[last] <= sample.time { last += 1 }
+            let n = last - truthIndex
+            guard n >= 5, let first = stepTimes[safe: truthIndex], let end = stepTimes[safe: last - 1],
+                  end - first > 3 else { continue }
+            cadenceErrors.append(abs(cadence - Double(n - 1) / (end - first)))
+        }
+        pedometer.finish(into: &events)
+        let s = pedometer.snapshot
+        let meanError = cadenceErrors.isEmpty ? nil : cadenceErrors.reduce(0, +) / Double(cadenceErrors.count)
+        return Result(steps: s.steps, cadenceError: meanError, ascended: s.floorsAscended, descended: s.floorsDescended)
+    }
+
+    static func run() {
+        print("== simulator scenarios (seed 1, 100 Hz, gyro + barometer with drift and noise)")
+        print("scenario        truth counted  error%  cadence-err  floors up/down (truth)")
+        var errors: [Double] = []
+        for name in scenarios {
+            guard let scenario = Scenario.named(name) else { print("\(name): unknown scenario"); continue }
+            var options = SimulationOptions()
+            options.doorSlams = [3]
+            let (samples, truth) = Simulator.generate(scenario, options: options)
+            let result = run(samples, capabilities: options.capabilities, truth: truth)
+            let error = truth.steps > 0 ? Double(result.steps - truth.steps) / Double(truth.steps) * 100 : nil
+            if let error { errors.append(abs(error)) }
+            print(name.padding(toLength: 14, withPad: " ", startingAt: 0),
+                  String(format: "%6d %7d", truth.steps, result.steps),
+                  error.map { String(format: "%+7.2f", $0) } ?? "      -",
+                  result.cadenceError.map { String(format: "  %8.4f  ", $0) } ?? "        -  ",
+                  "  \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))")
+        }
+        if !errors.isEmpty {
+            print(String(format: "MAPE over scenarios with steps %.2f%%  (target: day ≤ 0.5%%, cadence ≤ 0.01 steps/s, floors exact)",
+                         errors.reduce(0, +) / Double(errors.count)))
+        }
+        variants()
+    }
+
+    /// The synthetic day under harder conditions: other rates, no gyro, no barometer, gaps.
+    static func variants() {
+        print("== synthetic day variants")
+        let day = Scenario.named("day")!
+        let cases: [(String, (inout SimulationOptions) -> Void)] = [
+            ("25 Hz", { $0.sampleRateHz = 25 }),
+            ("400 Hz", { $0.sampleRateHz = 400 }),
+            ("1 kHz", { $0.sampleRateHz = 1000 }),
+            ("accel only", { $0.includeGyroscope = false; $0.barometerRateHz = nil }),
+            ("jitter 3 ms", { $0.timestampJitterSeconds = 0.003 }),
+            ("gap 2 s", { $0.gaps = [50...52] }),
+            ("seed 7", { $0.seed = 7 }),
+        ]
+        for (label, change) in cases {
+            var options = SimulationOptions()
+            change(&options)
+            let (samples, truth) = Simulator.generate(day, options: options)
+            let result = run(samples, capabilities: options.capabilities, truth: truth)
+            let error = Double(result.steps - truth.steps) / Double(truth.steps) * 100
+            print(label.padding(toLength: 14, withPad: " ", startingAt: 0),
+                  String(format: "%6d %7d %+7.2f", truth.steps, result.steps, error),
+                  result.cadenceError.map { String(format: "  %8.4f", $0) } ?? "")
+        }
+    }
+
+    /// Samples for the throughput figure when no recordings are at hand.
+    static func speedCorpus() -> [LabelledRecording] {
+        let options = SimulationOptions()
+        let (samples, truth) = Simulator.generate(Scenario.named("day-extended")!, options: options)
+        return [LabelledRecording(name: "day-extended", samples: samples, capabilities: options.capabilities,
+                                  trueSteps: truth.steps)]
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pedometer
+import IMUSimulation
 
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
@@ -43,6 +44,13 @@ var speedCorpus: [LabelledRecording] = []
 if let traceName {
     let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
     for recording in recordings { Trace.run(recording) }
+    if let scenario = IMUSimulation.Scenario.named(traceName) {
+        var options = SimulationOptions()
+        if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
+        let (samples, truth) = Simulator.generate(scenario, options: options)
+        Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
+        print("truth segments:", truth.segments.map { "\($0.activity) \(Int($0.start))-\(Int($0.end))" }.joined(separator: ", "))
+    }
     exit(0)
 }
 if wanted("oxford") || wanted("speed") {

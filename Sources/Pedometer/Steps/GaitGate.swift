@@ -7,6 +7,14 @@ struct GaitGate: Sendable {
     var minimumDeviation = 0.025
     /// Regularity needed at the step period. The pedometer seed measures about 0.9 for gait and 0.34 for a bus.
     var minimumRegularity = tune("MINR", 0.4)
+    /// Least correlation at half a stride: oxford pocket/purse strides measure −0.13 at worst
+    /// (1st percentile +0.09); a sine sway measures about −0.5 to −1.
+    var minimumStrideHalfRepeat = -0.3
+    /// Least RMS frequency relative to the cadence: 1.0 for a sine; gait windows on the oxford
+    /// recordings measure ≥ 1.09 (1st percentile 1.14), the simulator's walks 1.3 to 1.5.
+    var minimumHarmonicSpread = 1.06
+    /// Largest share of variance in one sinusoid at the cadence: oxford gait ≤ 0.95, a waved phone 1.0.
+    var maximumPurity = 0.97
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
     var cadenceRange = 1.0...4.0
 
@@ -14,6 +22,13 @@ struct GaitGate: Sendable {
         guard let estimate, verticalDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
               estimate.regularity >= minimumRegularity else { return false }
+        // A stride holds two steps: its halves resemble each other. One smooth swing per
+        // "stride" (bus sway at 0.7 Hz read as a 1.4 steps/s stride) is anti-correlated at half lag.
+        if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return false }
+        // Heel strikes put harmonics above the cadence into every gait signal; a waved phone is a
+        // smooth near-sine whose RMS frequency equals its repeat rate.
+        if shape.rmsFrequency < minimumHarmonicSpread * estimate.cadence { return false }
+        if shape.purity > maximumPurity { return false }
         return true
     }
 
