@@ -167,13 +167,21 @@ struct StepCounter: Sendable {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
             // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
             misses += 1
-            if misses <= GaitGate.toleratedMisses, verticalDeviation >= gate.minimumDeviation {
+            if misses <= GaitGate.toleratedMisses, regionEnergy(creditedUntil, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
                 credit(to: creditEnd, into: &events)
             } else {
                 endBout(into: &events)
             }
         }
         return report
+    }
+
+    /// Mean energy over ticks `a..<b`, g².
+    private func regionEnergy(_ a: Int, _ b: Int) -> Double {
+        guard b > a else { return 0 }
+        var sum = 0.0
+        for i in a..<b { sum += energy(around: i) }
+        return sum / Double(b - a)
     }
 
     /// Ticks in one stride (two steps) at the bout cadence.
