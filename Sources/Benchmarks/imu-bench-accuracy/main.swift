@@ -49,7 +49,17 @@ if let traceName {
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
-        print("truth segments:", truth.segments.map { "\($0.activity) \(Int($0.start))-\(Int($0.end))" }.joined(separator: ", "))
+        var pedometer = Pedometer(capabilities: options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in samples { pedometer.process(sample, into: &events) }
+        pedometer.finish(into: &events)
+        let steps = events.compactMap { if case .step(let t) = $0 { return t } else { return nil } }
+        for segment in truth.segments {
+            let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
+            let real = truth.stepTimes.filter { $0 >= segment.start && $0 < segment.end }.count
+            print(segment.activity, Int(segment.start), Int(segment.end), "truth", real, "counted", counted)
+        }
+        for event in events { if case .step = event { continue }; print(event) }
     }
     exit(0)
 }

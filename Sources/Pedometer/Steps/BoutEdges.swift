@@ -2,7 +2,9 @@
 ///
 /// Energy alone marks the phone being handled (taken out of a pouch, put into a pocket) as
 /// walking. Gait also *repeats*: the signal over one stride looks like the stride before it. So
-/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation`.
+/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation` and the
+/// motion energy is still a fair share of the bout's (`isStrong`), so a bus's sway right after a
+/// walk, periodic as it is, does not extend the walk.
 enum BoutEdges {
     /// Correlation between consecutive strides that counts as still walking. Gait windows measure
     /// 0.6 to 0.95 on the development recordings; handling a phone stays below about 0.3.
@@ -24,12 +26,12 @@ enum BoutEdges {
 
     /// First tick in `from..<to` from which the next stride repeats the one after it.
     /// Returns `to` when none does.
-    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int) -> Int {
+    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         let last = min(to, x.count - 2 * stride)
         var a = max(from, x.oldestIndex)
         while a < last {
-            if correlation(x, start: a, length: stride, lag: stride) >= minimumCorrelation { return a }
+            if isStrong(a), correlation(x, start: a, length: stride, lag: stride) >= minimumCorrelation { return a }
             a += 1
         }
         return max(from, min(to, last))
@@ -37,12 +39,12 @@ enum BoutEdges {
 
     /// One past the last tick in `from..<to` up to which the last stride repeats the one before it.
     /// Returns `from` when none does.
-    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int) -> Int {
+    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         var end = min(to, x.count)
         let first = max(from, x.oldestIndex + 2 * stride)
         while end > first {
-            if correlation(x, start: end - 2 * stride, length: stride, lag: stride) >= minimumCorrelation { return end }
+            if isStrong(end - 1), correlation(x, start: end - 2 * stride, length: stride, lag: stride) >= minimumCorrelation { return end }
             end -= 1
         }
         return from

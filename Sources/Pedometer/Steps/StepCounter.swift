@@ -154,7 +154,9 @@ struct StepCounter: Sendable {
             if !inBout {
                 inBout = true
                 boutLevel = level
-                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil), to: creditEnd, stride: strideTicks)
+                let threshold = GaitGate.envelopeFraction * boutLevel
+                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil), to: creditEnd,
+                                            stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
                 events.append(.resume(time: time(onset)))
@@ -162,7 +164,13 @@ struct StepCounter: Sendable {
                 boutLevel = 0.8 * boutLevel + 0.2 * level
             }
             misses = 0
-            credit(to: creditEnd, into: &events)
+            // The window may hold the last steps of a walk: credit only up to where the strides
+            // stop repeating.
+            let threshold = GaitGate.envelopeFraction * boutLevel
+            let walkedTo = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+                energy(around: $0) >= threshold
+            }
+            credit(to: min(creditEnd, walkedTo), into: &events)
         } else if inBout {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
             // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
@@ -200,7 +208,10 @@ struct StepCounter: Sendable {
         guard inBout else { return }
         let n = vertical.count
         // The end may lie anywhere in the uncredited tail (at most one window's length).
-        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks)
+        let threshold = GaitGate.envelopeFraction * boutLevel
+        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+            energy(around: $0) >= threshold
+        }
         offset = min(offset, creditedUntil + lagBehind + hop)
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
