@@ -58,6 +58,9 @@ if let traceName {
             let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
             let real = truth.stepTimes.filter { $0 >= segment.start && $0 < segment.end }.count
             print(segment.activity, Int(segment.start), Int(segment.end), "truth", real, "counted", counted)
+            let near = { (t: Double) in abs(t - segment.start) < 3 || abs(t - segment.end) < 3 }
+            print("   truth:", truth.stepTimes.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
+            print("   ours: ", steps.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
         }
         for event in events { if case .step = event { continue }; print(event) }
     }

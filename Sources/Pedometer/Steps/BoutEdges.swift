@@ -24,8 +24,8 @@ enum BoutEdges {
         return cov / (var1 * var2).squareRoot()
     }
 
-    /// First tick in `from..<to` from which the next stride repeats the one after it.
-    /// Returns `to` when none does.
+    /// First tick in `from..<to` from which the next stride repeats the one after it (or, in
+    /// the last two strides, where the energy rises). Returns `to` when none does.
     static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         let last = min(to, x.count - 2 * stride)
@@ -34,7 +34,14 @@ enum BoutEdges {
             if isStrong(a), correlation(x, start: a, length: stride, lag: stride) >= minimumCorrelation { return a }
             a += 1
         }
-        return max(from, min(to, last))
+        // Too close to the newest tick for two whole strides: the walk began within the last
+        // two strides, where only the energy can tell.
+        a = max(from, last)
+        while a < to {
+            if isStrong(a) { return a }
+            a += 1
+        }
+        return max(from, to)
     }
 
     /// One past the last tick in `from..<to` up to which the last stride repeats the one before it.
