@@ -5,13 +5,16 @@ import Foundation
 /// Altitude follows the international barometric formula (ICAO standard atmosphere):
 /// h = 44330.8 m · (1 − (p / 1013.25 hPa)^0.190263). Only altitude *differences* matter here, so
 /// the sea-level reference pressure need not be known. A running median over 1 s removes door-slam
-/// spikes (a pressure jump of up to about 1 hPa lasting well under half a second); a 2 s low-pass
-/// then brings sensor noise (about 0.03 hPa, 0.25 m) down to a few centimetres.
+/// spikes (a pressure jump of up to about 1 hPa lasting well under half a second); a 1 s low-pass
+/// then brings sensor noise (about 0.03 hPa, 0.25 m) down to a few centimetres (τ = 1 s averages
+/// 25 readings at 25 Hz: 0.25 m / √(2·25) ≈ 0.04 m).
 struct BarometricAltimeter: Sendable {
     /// Median span, s.
     private let medianSpan = 1.0
     /// Low-pass time constant, s.
-    private let smoothing = 2.0
+    private let smoothing = 1.0
+    /// Delay of the output behind a steady climb, s: half the median span plus the time constant.
+    static let delay = 1.5
     private var readings: [Double] = []      // raw altitudes of the median span, oldest first
     private var times: [Double] = []
     private var sorted: [Double] = []

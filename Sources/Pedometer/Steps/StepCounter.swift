@@ -192,6 +192,10 @@ struct StepCounter: Sendable {
         return sum / Double(b - a)
     }
 
+    /// Delay of the filtered altitude behind the true one, ticks: the altimeter's 1 s median
+    /// (0.5 s) plus its 1 s low-pass (1 s) on a steady climb.
+    private var altitudeDelay: Int { Int((BarometricAltimeter.delay * rateHz).rounded()) }
+
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
@@ -239,8 +243,11 @@ struct StepCounter: Sendable {
         }
         phase = p
         activeDuration += Double(ticks) * interval
-        let first = max(altitude.oldestIndex, creditedUntil - 1)
-        walkedClimb += altitude[min(end - 1, altitude.count - 1)] - altitude[max(first, 0)]
+        // The filtered altitude lags the true one by `altitudeDelay`: read it that much later.
+        let newest = altitude.count - 1
+        let first = max(altitude.oldestIndex, min(newest, creditedUntil - 1 + altitudeDelay))
+        let last = max(altitude.oldestIndex, min(newest, end - 1 + altitudeDelay))
+        walkedClimb += altitude[max(last, 0)] - altitude[max(first, 0)]
         walkedClimbDuration += Double(ticks) * interval
         creditedUntil = end
         steps += committed
