@@ -65,6 +65,30 @@ enum SimulatorReport {
                          errors.reduce(0, +) / Double(errors.count)))
         }
         variants()
+        floorRobustness()
+    }
+
+    /// Floors under weather drift, noise and door slams, over several seeds: counted vs truth.
+    static func floorRobustness() {
+        print("== floors under drift, noise and door slams (day-extended: 3 up, 2 down on foot; elevators 2 up, 3 down)")
+        var exact = 0, runs = 0
+        for seed in UInt64(1)...5 {
+            for drift in [0.5, -0.5, 1.0, -1.0] {
+                var options = SimulationOptions()
+                options.seed = seed
+                options.weatherDriftHPaPerHour = drift
+                options.doorSlams = [30, 400, 500, 560]
+                options.doorSlamHPa = 0.8
+                let (samples, truth) = Simulator.generate(Scenario.named("day-extended")!, options: options)
+                let result = run(samples, capabilities: options.capabilities, truth: truth)
+                runs += 1
+                let ok = result.ascended == truth.floorsAscended && result.descended == truth.floorsDescended
+                if ok { exact += 1 }
+                print(String(format: "seed %d drift %+.1f hPa/h: floors %d/%d (truth %d/%d)%@", seed, drift,
+                             result.ascended, result.descended, truth.floorsAscended, truth.floorsDescended, ok ? "" : "  WRONG"))
+            }
+        }
+        print("floors exactly right in \(exact) of \(runs) runs")
     }
 
     /// The synthetic day under harder conditions: other rates, no gyro, no barometer, gaps.

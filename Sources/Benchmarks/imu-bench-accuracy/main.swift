@@ -86,5 +86,8 @@ if wanted("simulator") {
     SimulatorReport.run()
 }
 if wanted("speed") {
-    Throughput.run(speedCorpus.isEmpty ? SimulatorReport.speedCorpus() : speedCorpus)
+    print("== core throughput (release build; samples pre-loaded, parsing not timed)")
+    if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
+    Throughput.run(label: "simulated day-extended, 100 Hz, gyro + barometer", SimulatorReport.speedCorpus())
+    Throughput.memoryNote()
 }
