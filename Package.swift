@@ -40,10 +40,14 @@ targets += [
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore"], path: "Sources/Benchmarks/imu-bench-core"),
 ]
 
 let package = Package(
