@@ -47,7 +47,7 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
-    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore"], path: "Sources/Benchmarks/imu-bench-core"),
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 import Foundation
 import IMUCore
+import Pedometer
 
 /// imu-bench-core: recording-reader throughput (lines/s) and full replay throughput (samples/s),
 /// each on a generated one-hour 100 Hz recording. Prints figures; asserts nothing.
@@ -63,3 +64,26 @@ for _ in 0..<3 {
     best = min(best, r.seconds)
 }
 print(String(format: "reader: %d lines in %.3f s = %.2f million lines/s (target >= 2)", lines, best, Double(lines) / best / 1e6))
+
+// Full replay: reader + pedometer, as `imu-steps --replay FILE` runs it (without JSON output).
+var bestReplay = Double.infinity, replayed = 0, counted = 0
+for _ in 0..<3 {
+    let r = try measure {
+        let reader = try RecordingReader(path: path)
+        var pedometer = Pedometer(capabilities: reader.capabilities)
+        var events: [PedometerEvent] = []
+        var n = 0
+        while let s = try reader.next() {
+            pedometer.process(s, into: &events)
+            if events.count > 1024 { events.removeAll(keepingCapacity: true) }
+            n += 1
+        }
+        pedometer.finish(into: &events)
+        counted = pedometer.snapshot.steps
+        return n
+    }
+    replayed = r.count
+    bestReplay = min(bestReplay, r.seconds)
+}
+print(String(format: "replay (reader + pedometer): %d samples in %.3f s = %.2f million samples/s (%d steps counted)",
+             replayed, bestReplay, Double(replayed) / bestReplay / 1e6, counted))
