@@ -15,7 +15,7 @@ public final class StatusDisplay: @unchecked Sendable {
     private var lastPlain: Double?
     private var label = ""
     private var simulated = false
-    private var capabilities: Pedometer.Capabilities?
+    private var capabilities: Capabilities?
     private var current: PedometerSnapshot?
     private let lock = NSLockLite()
 
@@ -25,7 +25,7 @@ public final class StatusDisplay: @unchecked Sendable {
         self.color = (color ?? Terminal.colorEnabled) && self.inPlace
     }
 
-    public func start(source: SourceInfo, capabilities: Pedometer.Capabilities) {
+    public func start(source: SourceInfo, capabilities: Capabilities) {
         lock.withLock {
             label = source.name
             simulated = source.isSimulated

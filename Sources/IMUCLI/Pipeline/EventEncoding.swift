@@ -32,7 +32,7 @@ public enum EventEncoding {
     }
 
     /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
-    public static func summary(_ s: PedometerSnapshot, capabilities: Pedometer.Capabilities, source: SourceInfo) -> String {
+    public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo) -> String {
         var line = JSONLine(type: "summary")
         line.add("steps", s.steps)
         line.add("distance_m", s.distanceMeters, decimals: 2)
