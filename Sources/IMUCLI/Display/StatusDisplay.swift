@@ -17,6 +17,8 @@ public final class StatusDisplay: @unchecked Sendable {
     private var simulated = false
     private var capabilities: Capabilities?
     private var current: PedometerSnapshot?
+    /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
+    private var origin: Double?
     private let lock = NSLockLite()
 
     public init(out: OutputStream = Terminal.standardOutput, inPlace: Bool? = nil, color: Bool? = nil) {
@@ -44,6 +46,7 @@ public final class StatusDisplay: @unchecked Sendable {
     public func update(_ s: PedometerSnapshot) {
         lock.withLock {
             current = s
+            if origin == nil { origin = s.time - s.duration }
             if inPlace {
                 let now = BootClock.nowSeconds()
                 guard now - lastDraw >= redrawInterval else { return }
@@ -64,14 +67,16 @@ public final class StatusDisplay: @unchecked Sendable {
 
     public func event(_ e: PedometerEvent) {
         lock.withLock {
+            let o = origin ?? 0
+            func at(_ t: Double) -> String { Self.clock(t - o) }
             let text: String
             switch e {
             case let .floor(t, direction):
-                text = "floor \(direction == .up ? "up" : "down") at \(Self.clock(t))"
+                text = "floor \(direction == .up ? "up" : "down") at \(at(t))"
             case let .activity(seg):
-                text = "\(seg.activity.rawValue) \(Self.clock(seg.start))–\(Self.clock(seg.end)) (\(seg.confidence.rawValue) confidence)"
-            case let .pause(t): text = "paused at \(Self.clock(t))"
-            case let .resume(t): text = "resumed at \(Self.clock(t))"
+                text = "\(seg.activity.rawValue) \(at(seg.start))–\(at(seg.end)) (\(seg.confidence.rawValue) confidence)"
+            case let .pause(t): text = "paused at \(at(t))"
+            case let .resume(t): text = "resumed at \(at(t))"
             case .step: return
             }
             if inPlace { out.write("\r\u{1B}[2K") }

@@ -53,6 +53,8 @@ public struct PedometerRunner {
         pedometer.finish(into: &events)
         Self.emit(events, json: json, display: display, out: out)
         let snapshot = pedometer.snapshot
+        // A bad input file is a usage error: no results. A failing sensor keeps its totals.
+        if let failure = failure as? any DiagnosableError, failure.exitStatus == .usage { throw failure }
         if json {
             out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info) + "\n")
         }
