@@ -16,9 +16,11 @@ public struct Simulator: Sendable {
     public let truth: GroundTruth
     /// Scenario length, s.
     public var duration: Double { plan.duration }
-    /// Samples the scenario yields (excluding those dropped by gaps is not counted here): one per period.
+    /// Samples the scenario yields before gaps are cut out: one per (actual) sample period.
     public let nominalSampleCount: Int
 
+    /// The rate the simulated sensor really runs at, Hz (nominal × (1 + rate error)).
+    private let actualRate: Double
     private let plan: Plan
     private let disturbances: PressureDisturbances
     private var noise: Xoshiro256StarStar
@@ -44,7 +46,8 @@ public struct Simulator: Sendable {
                                             doorSlams: options.doorSlams, doorSlamHPa: options.doorSlamHPa)
         noise = Xoshiro256StarStar(seed: options.seed, stream: Self.noiseStream)
         // Samples at t = i / rate for every t < duration (small tolerance against rounding).
-        nominalSampleCount = plan.segments.isEmpty ? 0 : Int((plan.duration * options.sampleRateHz - 1e-9).rounded(.up))
+        actualRate = options.sampleRateHz * (1 + options.sampleRateError)
+        nominalSampleCount = plan.segments.isEmpty ? 0 : Int((plan.duration * actualRate - 1e-9).rounded(.up))
     }
 
     /// The next sample, or nil when the scenario is over.
@@ -52,7 +55,7 @@ public struct Simulator: Sendable {
         while index < nominalSampleCount {
             let i = index
             index += 1
-            let t = Double(i) / options.sampleRateHz
+            let t = Double(i) / actualRate
             if options.gaps.contains(where: { $0.contains(t) }) { continue }
             return sample(at: t)
         }
@@ -109,15 +112,8 @@ public struct Simulator: Sendable {
 
         var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
         if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }
-        var accel = options.accelerometer.distort(specificForce)
-        if options.accelerometer.noise > 0 { accel += noise.gaussian3() * options.accelerometer.noise }
-
-        var gyro: Vector3?
-        if options.includeGyroscope {
-            var g = options.gyroscope.distort(rate)
-            if options.gyroscope.noise > 0 { g += noise.gaussian3() * options.gyroscope.noise }
-            gyro = g
-        }
+        let accel = options.accelerometer.read(specificForce, random: &noise)
+        let gyro = options.includeGyroscope ? options.gyroscope.read(rate, random: &noise) : nil
 
         var pressure: Double?
         if let baroRate = options.barometerRateHz {
@@ -139,7 +135,7 @@ public struct Simulator: Sendable {
 
         var time = options.startTime + t
         if options.timestampJitterSeconds > 0 {
-            let limit = 0.4 / options.sampleRateHz    // keeps timestamps strictly increasing
+            let limit = 0.4 / actualRate    // keeps timestamps strictly increasing
             time += min(limit, max(-limit, noise.gaussian() * options.timestampJitterSeconds))
         }
         return MotionSample(time: time, acceleration: accel, rotationRate: gyro, pressure: pressure, temperature: temperature)

@@ -15,7 +15,7 @@ struct Plan: Sendable {
         let mounts = scenario.segments.map { Self.mount(of: $0, override: override) }
         var previousMount = mounts.first.flatMap { $0 } ?? .identity
         for (index, segment) in scenario.segments.enumerated() {
-            let duration = max(0, segment.seconds)
+            let duration = segment.seconds.isFinite ? max(0, segment.seconds) : 0
             guard duration > 0 else { continue }
             // A transition turns the device towards the next segment's mount; other segments
             // ease into their own mount over their first 1.5 s when it differs from the last one.
@@ -63,8 +63,9 @@ struct Plan: Sendable {
                                  wanderOffset: random.uniform(0...(2 * Double.pi)),
                                  initialPhase: Double.pi)
             p.gait = gait
+            p.stepSeed = random.next()
             p.finalPhase = gait.phase(duration)
-            let scale = min(2.5, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
+            let scale = min(2, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
             let base = holding.sway
             p.sway = SwayAmplitudes(pitchStep: base.pitchStep * scale, pitchStride: base.pitchStride * scale,
                                     rollStride: base.rollStride * scale, yawStride: base.yawStride * scale)

@@ -43,6 +43,8 @@ struct PlannedSegment: Sendable {
     var sway = SwayAmplitudes(pitchStep: 0, pitchStride: 0, rollStride: 0, yawStride: 0)
     var bus: BusProfile?
     var elevator: ElevatorProfile?
+    /// Seed of the per-step strength variation.
+    var stepSeed: UInt64 = 0
     /// Random phases (radians) for oscillations that must not line up between segments.
     var phases: [Double] = []
     /// Frequencies (Hz) of the injected shaking, one per world axis plus one for rotation.
@@ -108,6 +110,12 @@ struct PlannedSegment: Sendable {
 
     // MARK: Translation
 
+    /// Strength factor of step `k`, 0.9…1.1: a hash of the step number, so it needs no memory.
+    @inline(__always) func stepStrength(_ k: Int) -> Double {
+        var mixer = SplitMix64(seed: stepSeed ^ UInt64(bitPattern: Int64(k)))
+        return 0.9 + 0.2 * Double(mixer.next() >> 11) * 0x1.0p-53
+    }
+
     /// Acceleration (world, g), altitude and roughness at segment time τ.
     func translation(_ tau: Double) -> MotionState {
         var body = Vector3.zero          // acceleration in the body frame (x forward, y left, z up), g
@@ -121,17 +129,29 @@ struct PlannedSegment: Sendable {
             let phi = gait.phase(tau)
             let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
             let a = segment.amplitude
-            // Vertical bounce once per step: fundamental, a harmonic and a heel-strike spike
-            // 0.3 rad after the step (the seed article's shape), minus the spike's mean so the
-            // body does not drift upward.
-            let cycle = phi - 2 * Double.pi * (phi / (2 * Double.pi)).rounded(.down)
+            // Vertical bounce once per step: fundamental, a second harmonic and a heel-strike spike
+            // 0.3 rad after foot contact (the seed article's terms and sizes), minus the spike's mean
+            // so the body does not drift upward. The bounce peaks a quarter step after contact (the
+            // body's lowest point, at the end of double support). The harmonic's phase (−1.2 rad) makes
+            // the peak sharp and the mid-stance trough broad, so the signal is positively skewed as
+            // real vertical acceleration is; the seed's phase (+0.7) gives the opposite skew.
+            let cycles = phi / (2 * Double.pi)
+            let step = cycles.rounded(.down)
+            let cycle = phi - 2 * Double.pi * step
             let spike = exp(-((cycle - 0.3) / 0.15) * ((cycle - 0.3) / 0.15))
             let spikeMean = 0.15 * Double.pi.squareRoot() / (2 * Double.pi)   // ∫exp(−(x/0.15)²)dx / 2π
-            let vertical = sin(phi) + 0.35 * sin(2 * phi + 0.7) + 0.8 * (spike - spikeMean)
+            // No two steps are alike: each step's strength varies by ±10% (smoothly from one step to
+            // the next), and left and right steps differ by ±6% (illustrative figures).
+            let fraction = Easing.minimumJerk(cycles - step)
+            let strength = stepStrength(Int(step)) * (1 - fraction) + stepStrength(Int(step) + 1) * fraction
+            let limp = 1 + 0.06 * cos(phi / 2 + phases[3])
+            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + 0.8 * (spike - spikeMean)) * strength * limp
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
-            let forward = -0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)
+            let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])
             let speed = gait.cadence(at: tau) * segment.stepLengthMeters
+            // Irregular body motion on top of the rhythm: 0.02 g, the pedometer seed article's figure.
+            roughness = 0.02 * e
             body = e * a * Vector3(forward, lateral, vertical)
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
             if altitudeChange != 0 {
@@ -145,15 +165,18 @@ struct PlannedSegment: Sendable {
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
             let (speed, accel) = bus.motion(at: tau)
             let k = 0.3 + 0.7 * speed / bus.topSpeed
-            // Suspension sway at 0.7 Hz (vertical 0.08 g, lateral 0.04 g at speed), road bumps at
-            // 1.3 and 2.1 Hz, and a 28 Hz diesel idle vibration of 0.01 g (illustrative figures).
+            // Suspension sway at 0.7 Hz, vertical 0.12 g at speed (the pedometer seed article's bus),
+            // lateral 0.04 g; road bumps at 1.3 and 2.1 Hz and a 28 Hz diesel vibration of 0.01 g
+            // (illustrative figures).
             let sway = 2 * Double.pi * 0.7 * tau
             body.x = accel / g
             body.y = speed * turn.rate / g + e * k * 0.04 * sin(sway + phases[0])
-            body.z = e * (k * 0.08 * sin(sway + phases[1])
+            body.z = e * (k * 0.12 * sin(sway + phases[1])
                           + k * 0.03 * (sin(2 * .pi * 1.3 * tau + phases[2]) + sin(2 * .pi * 2.1 * tau + phases[3]))
                           + 0.01 * sin(2 * .pi * 28 * tau))
-            roughness = 0.02 * speed / bus.topSpeed      // broadband road vibration, g
+            // Broadband vibration, g: 0.005 idling, rising to 0.03 at speed (illustrative; the seed's
+            // bus adds 0.05 g of noise to its vertical signal).
+            roughness = e * (0.005 + 0.025 * speed / bus.topSpeed)
         case .elevatorUp, .elevatorDown:
             let ride = elevator!.motion(at: tau)
             altitude += ride.height
