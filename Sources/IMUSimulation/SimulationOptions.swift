@@ -76,6 +76,10 @@ public struct SimulationOptions: Sendable, Equatable {
         try check(weatherDriftHPaPerHour.isFinite, "weather drift must be a finite number of hPa/h", "e.g. 0.5")
         try check(timestampJitterSeconds.isFinite && timestampJitterSeconds >= 0,
                   "timestamp jitter must be ≥ 0 s", "e.g. 0.0005")
+        try check(ambientCelsius.isFinite && ambientCelsius > -60 && ambientCelsius < 100,
+                  "ambient temperature \(ambientCelsius) °C is out of range", "use −60 … 100 °C")
+        try check(doorSlams.allSatisfy(\.isFinite) && doorSlamHPa.isFinite, "door slams need finite times and size", "e.g. doorSlams = [12.5]")
+        try check(gaps.allSatisfy { $0.lowerBound.isFinite && $0.upperBound.isFinite }, "gaps need finite bounds", "e.g. gaps = [10...12]")
         try check(startTime.isFinite && startTime >= 0, "start time must be ≥ 0 s", "e.g. 1000")
         try check(startAltitudeMeters.isFinite && startAltitudeMeters > -500 && startAltitudeMeters < 10_000,
                   "start altitude \(startAltitudeMeters) m is outside the troposphere formula's range", "use −500 … 10000 m")

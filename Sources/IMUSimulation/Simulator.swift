@@ -27,6 +27,9 @@ public struct Simulator: Sendable {
     private var index = 0
     private var cursor = 0
     private var lastBarometerTick = Int.min
+    /// Bias wander accumulated so far (random walk), in g and rad/s.
+    private var accelerometerDrift = Vector3.zero
+    private var gyroscopeDrift = Vector3.zero
 
     /// Half-width of the central difference that turns the orientation trajectory into a rate, s.
     static let derivativeStep = 1e-4
@@ -84,12 +87,14 @@ public struct Simulator: Sendable {
 
     /// The true device → world orientation at scenario time `t` (s from the start), for tests and tools.
     public func attitude(at t: Double) -> Quaternion {
+        guard !plan.segments.isEmpty else { return .identity }
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].orientation(t - plan.segments[i].start)
     }
 
     /// The true altitude (m) at scenario time `t`.
     public func altitude(at t: Double) -> Double {
+        guard !plan.segments.isEmpty else { return options.startAltitudeMeters }
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].translation(t - plan.segments[i].start).altitude
     }
@@ -112,8 +117,21 @@ public struct Simulator: Sendable {
 
         var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
         if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }
-        let accel = options.accelerometer.read(specificForce, random: &noise)
-        let gyro = options.includeGyroscope ? options.gyroscope.read(rate, random: &noise) : nil
+        let dieCelsius = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
+        let warmth = dieCelsius - SensorErrorModel.referenceCelsius
+        let period = 1 / actualRate
+        if options.accelerometer.biasRandomWalk > 0 {
+            accelerometerDrift += noise.gaussian3() * (options.accelerometer.biasRandomWalk * period.squareRoot())
+        }
+        let accel = options.accelerometer.read(specificForce, extraBias: accelerometerDrift + options.accelerometer.biasPerCelsius * warmth,
+                                               random: &noise)
+        var gyro: Vector3?
+        if options.includeGyroscope {
+            if options.gyroscope.biasRandomWalk > 0 {
+                gyroscopeDrift += noise.gaussian3() * (options.gyroscope.biasRandomWalk * period.squareRoot())
+            }
+            gyro = options.gyroscope.read(rate, extraBias: gyroscopeDrift + options.gyroscope.biasPerCelsius * warmth, random: &noise)
+        }
 
         var pressure: Double?
         if let baroRate = options.barometerRateHz {
@@ -129,8 +147,7 @@ public struct Simulator: Sendable {
 
         var temperature: Double?
         if options.includeTemperature {
-            temperature = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
-                + noise.gaussian() * Thermometer.noiseCelsius
+            temperature = dieCelsius + noise.gaussian() * Thermometer.noiseCelsius
         }
 
         var time = options.startTime + t

@@ -20,6 +20,13 @@ public struct SensorErrorModel: Sendable, Equatable {
     public var range: Double
     /// Size of one output step (LSB) in the sensor's unit; 0 = continuous.
     public var resolution: Double
+    /// Bias random walk: the bias wanders by this much per √s, per axis (0 = a constant bias).
+    public var biasRandomWalk: Double = 0
+    /// Bias change per °C away from `SensorErrorModel.referenceCelsius` (the die warms up after power-on).
+    public var biasPerCelsius: Vector3 = .zero
+
+    /// Temperature at which `bias` holds, °C (datasheets specify offsets at 25 °C).
+    public static let referenceCelsius = 25.0
 
     public init(scale: Vector3 = Vector3(repeating: 1), bias: Vector3 = .zero,
                 misalignment: [[Double]] = SensorErrorModel.identityMatrix, noise: Double = 0,
@@ -62,6 +69,7 @@ public struct SensorErrorModel: Sendable, Equatable {
             && (0..<3).allSatisfy { scale[$0].isFinite && scale[$0] != 0 && bias[$0].isFinite }
             && noise.isFinite && noise >= 0 && Self.inverse(misalignment) != nil
             && range > 0 && resolution.isFinite && resolution >= 0
+            && biasRandomWalk.isFinite && biasRandomWalk >= 0 && (0..<3).allSatisfy { biasPerCelsius[$0].isFinite }
     }
 
     /// The error-free reading, before noise: S·(M·truth) + b.
@@ -73,9 +81,10 @@ public struct SensorErrorModel: Sendable, Equatable {
         return scale * mixed + bias
     }
 
-    /// The full reading: distortion, then noise (from `random`), then quantisation and clipping.
-    @inline(__always) func read(_ truth: Vector3, random: inout Xoshiro256StarStar) -> Vector3 {
-        var v = distort(truth)
+    /// The full reading: distortion, extra bias (drift and temperature), noise (from `random`),
+    /// then quantisation and clipping.
+    @inline(__always) func read(_ truth: Vector3, extraBias: Vector3, random: inout Xoshiro256StarStar) -> Vector3 {
+        var v = distort(truth) + extraBias
         if noise > 0 { v += random.gaussian3() * noise }
         if resolution > 0 { v = (v / resolution).rounded(.toNearestOrEven) * resolution }
         if range.isFinite { v = v.clamped(lowerBound: Vector3(repeating: -range), upperBound: Vector3(repeating: range)) }
