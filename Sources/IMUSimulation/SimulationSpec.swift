@@ -1,4 +1,4 @@
-/// A parsed `sim:` spec: scenario name plus `?key=value&…` parameters (see `SimulationBackend`).
+/// A parsed `sim:` spec: scenario name (or composition, see `Scenario.resolve`) plus `?key=value&…` parameters (see `SimulationBackend`).
 public struct SimulationSpec: Sendable {
     public var scenario: Scenario
     public var options = SimulationOptions()
@@ -15,10 +15,7 @@ public struct SimulationSpec: Sendable {
         if body.hasPrefix("sim:") { body = body.dropFirst(4) }
         let parts = body.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts.first ?? "")
-        guard let scenario = Scenario.named(name) else {
-            throw SimulationError(message: name.isEmpty ? "no scenario named in 'sim:' source" : "unknown scenario '\(name)'",
-                                  fix: "use one of: \(Scenario.allNames.joined(separator: ", ")) (e.g. --source sim:walk)")
-        }
+        let scenario = try Scenario.resolve(name)
         self.scenario = scenario
         if let rateHz { options.sampleRateHz = rateHz }
         if parts.count > 1 {

@@ -96,3 +96,23 @@ import Testing
         #expect(ys.min()! < -0.05)
     }
 }
+
+@Suite struct ScenarioTextTests {
+    @Test func composesSegments() throws {
+        let s = try Scenario.resolve("still:20, walk:60@1.7*0.3/hand,stairs-up:2/pocket,elevator-down:2,face-z:5,wave")
+        #expect(s.segments.count == 6)
+        #expect(s.segments[1] == Segment(.walk, seconds: 60, cadence: 1.7, amplitude: 0.3, holding: .inHand))
+        #expect(s.segments[2].kind == .stairsUp(floors: 2) && s.segments[2].holding == .frontPocket)
+        #expect(s.segments[4].kind == .face(.zDown))
+        #expect(s.segments[5].seconds == 15)
+        let sim = Simulator(scenario: s)
+        #expect(sim.truth.floorsAscended == 2 && sim.truth.floorsDescended == 0)
+        #expect(try Scenario.resolve("walk") == Scenario.named("walk"))
+        #expect(abs(try Scenario.resolve("hour").seconds - 3600) < 1e-9)
+    }
+
+    @Test(arguments: ["jog:10", "walk:-3", "walk:ten", "stairs-up:1.5", "walk/hat", "nothing", "", "walk@0"])
+    func rejectsBadItems(text: String) {
+        #expect(throws: SimulationError.self) { _ = try Scenario.resolve(text) }
+    }
+}
