@@ -2,8 +2,8 @@ import Synchronization
 
 /// The simulator as a `SampleSource`: plays a scenario in (scaled) real time, as if from a sensor.
 ///
-/// Batches hold 20 ms of samples and are released when the wall clock reaches their last sample's
-/// time divided by `speed`. `speed` = `.infinity` or 0 plays as fast as the consumer reads (batches
+/// Batches hold 20 ms of wall-clock playback (20 ms × speed of samples, at most 0.5 s) and are
+/// released when the wall clock reaches their last sample's time divided by `speed`. `speed` = `.infinity` or 0 plays as fast as the consumer reads (batches
 /// of 0.5 s then). Timestamps keep the simulator's own timeline; with `loop`, each repetition
 /// continues the timeline and uses the next seed. Cancelling the consuming task stops it.
 public struct SimulatedSource: SampleSource {
@@ -14,7 +14,7 @@ public struct SimulatedSource: SampleSource {
     public let loop: Bool
     public let info: SourceInfo
 
-    /// Simulated seconds per batch when paced (about what a sensor FIFO read delivers).
+    /// Wall-clock seconds per batch when paced (about what a sensor FIFO read delivers at speed 1).
     static let pacedBatchSeconds = 0.02
     /// Simulated seconds per batch when unpaced (fewer, larger hand-overs).
     static let unpacedBatchSeconds = 0.5
@@ -61,7 +61,9 @@ public struct SimulatedSource: SampleSource {
         /// The next batch and the wall-clock instant it is due (nil = now); nil at the end.
         func nextBatch() -> ([MotionSample], ContinuousClock.Instant?)? {
             state.withLock { s in
-                let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds : SimulatedSource.pacedBatchSeconds
+                // 20 ms of wall clock per batch: faster playback packs more simulated time into each.
+                let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds
+                    : min(SimulatedSource.unpacedBatchSeconds, SimulatedSource.pacedBatchSeconds * max(1, source.speed))
                 let count = max(1, Int((seconds * source.options.sampleRateHz).rounded()))
                 var batch: [MotionSample] = []
                 batch.reserveCapacity(count)
