@@ -69,13 +69,17 @@ public enum DeviceHolding: Sendable, Equatable, Hashable {
     /// thigh (±20°, the thigh's range at a walk is ~±20–25° in gait-lab data) and a hand barely moves.
     var sway: SwayAmplitudes {
         let degree = Double.pi / 180
+        // Lever arms (illustrative): a front pocket sits ~0.3 m below the hip joint, a back pocket
+        // ~0.15 m, an armband ~0.15 m below the shoulder, a bag hangs ~0.35 m from its strap; a
+        // phone in the hand tips about the wrist ~0.08 m behind it.
+        let wrist = Vector3(-0.08, 0, 0)
         switch self {
-        case .faceUp: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 1 * degree, rollStride: 3 * degree, yawStride: 2 * degree)
-        case .inHand: return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 1.5 * degree, rollStride: 4 * degree, yawStride: 3 * degree)
-        case .frontPocket: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 20 * degree, rollStride: 4 * degree, yawStride: 5 * degree)
-        case .backPocket: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 12 * degree, rollStride: 5 * degree, yawStride: 6 * degree)
-        case .bag: return SwayAmplitudes(pitchStep: 4 * degree, pitchStride: 3 * degree, rollStride: 5 * degree, yawStride: 3 * degree)
-        case .armband: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 15 * degree, rollStride: 3 * degree, yawStride: 4 * degree)
+        case .faceUp: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 1 * degree, rollStride: 3 * degree, yawStride: 2 * degree, leverArm: -wrist)
+        case .inHand: return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 1.5 * degree, rollStride: 4 * degree, yawStride: 3 * degree, leverArm: -wrist)
+        case .frontPocket: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 20 * degree, rollStride: 4 * degree, yawStride: 5 * degree, leverArm: Vector3(0, 0, -0.3))
+        case .backPocket: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 12 * degree, rollStride: 5 * degree, yawStride: 6 * degree, leverArm: Vector3(0, 0, -0.15))
+        case .bag: return SwayAmplitudes(pitchStep: 4 * degree, pitchStride: 3 * degree, rollStride: 5 * degree, yawStride: 3 * degree, leverArm: Vector3(0, 0, -0.35))
+        case .armband: return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 15 * degree, rollStride: 3 * degree, yawStride: 4 * degree, leverArm: Vector3(0, 0, -0.15))
         case .custom: return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 5 * degree, rollStride: 4 * degree, yawStride: 3 * degree)
         }
     }
@@ -91,4 +95,6 @@ struct SwayAmplitudes: Sendable {
     var rollStride: Double
     /// Yaw once per stride: hips and shoulders turning.
     var yawStride: Double
+    /// Where the device sits relative to the pivot it swings about, body frame, m.
+    var leverArm: Vector3 = .zero
 }

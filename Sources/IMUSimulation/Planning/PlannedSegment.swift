@@ -63,12 +63,7 @@ struct PlannedSegment: Sendable {
         var body = Quaternion.identity   // body sway: pitch, roll, yaw in the body frame
         switch segment.kind {
         case .stroll, .walk, .run, .stairsUp, .stairsDown:
-            let phi = gait!.phase(tau)
-            let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
-            let pitch = e * (sway.pitchStep * sin(phi + 0.5) + sway.pitchStride * sin(phi / 2 + phases[0]))
-            let roll = e * sway.rollStride * sin(phi / 2 + phases[1])
-            let yaw = e * sway.yawStride * sin(phi / 2 + phases[2])
-            body = .rotationY(pitch) * .rotationX(roll) * .rotationZ(yaw)
+            body = gaitSway(tau)
         case .wave:
             // The wrist tips the phone ±15° in step with the wave (illustrative).
             let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
@@ -95,6 +90,32 @@ struct PlannedSegment: Sendable {
         }
         return .rotationZ(heading) * body * mount(tau)
     }
+
+    /// The device's swing in the body frame during a gait: pitch, roll and yaw about the pivot
+    /// (hip, shoulder, wrist) it hangs from.
+    @inline(__always) func gaitSway(_ tau: Double) -> Quaternion {
+        let phi = gait!.phase(tau)
+        let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
+        let pitch = e * (sway.pitchStep * sin(phi + 0.5) + sway.pitchStride * sin(phi / 2 + phases[0]))
+        let roll = e * sway.rollStride * sin(phi / 2 + phases[1])
+        let yaw = e * sway.yawStride * sin(phi / 2 + phases[2])
+        return .rotationY(pitch) * .rotationX(roll) * .rotationZ(yaw)
+    }
+
+    /// Acceleration (body frame, m/s²) of the device swinging about its pivot: the second derivative
+    /// of sway(τ)·r, by a central difference over ±`leverStep` (rigid-body kinematics, so it agrees
+    /// with the gyroscope).
+    private func leverAcceleration(_ tau: Double) -> Vector3 {
+        let arm = sway.leverArm
+        guard arm != .zero else { return .zero }
+        let h = Self.leverStep
+        let before = gaitSway(tau - h).rotate(arm), now = gaitSway(tau).rotate(arm), after = gaitSway(tau + h).rotate(arm)
+        return (before - 2 * now + after) / (h * h)
+    }
+
+    /// Step of the lever-arm second difference, s: truncation error ~h²/12·p⁗ and rounding ~ε/h²
+    /// are both far below 1 mg at this step.
+    static let leverStep = 1e-3
 
     /// A person holding a device still is never perfectly still: ~0.5° of slow wobble (illustrative).
     private func handTremor(_ tau: Double, envelope e: Double) -> Quaternion {
@@ -135,6 +156,7 @@ struct PlannedSegment: Sendable {
             // body's lowest point, at the end of double support). The harmonic's phase (−1.2 rad) makes
             // the peak sharp and the mid-stance trough broad, so the signal is positively skewed as
             // real vertical acceleration is; the seed's phase (+0.7) gives the opposite skew.
+            let heel = segment.heelStrike
             let cycles = phi / (2 * Double.pi)
             let step = cycles.rounded(.down)
             let cycle = phi - 2 * Double.pi * step
@@ -145,14 +167,14 @@ struct PlannedSegment: Sendable {
             let fraction = Easing.minimumJerk(cycles - step)
             let strength = stepStrength(Int(step)) * (1 - fraction) + stepStrength(Int(step) + 1) * fraction
             let limp = 1 + 0.06 * cos(phi / 2 + phases[3])
-            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + 0.8 * (spike - spikeMean)) * strength * limp
+            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + heel * (spike - spikeMean)) * strength * limp
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])
             let speed = gait.cadence(at: tau) * segment.stepLengthMeters
             // Irregular body motion on top of the rhythm: 0.02 g, the pedometer seed article's figure.
             roughness = 0.02 * e
-            body = e * a * Vector3(forward, lateral, vertical)
+            body = e * a * Vector3(forward, lateral, vertical) + leverAcceleration(tau) / g
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
             if altitudeChange != 0 {
                 altitude += altitudeChange * (phi - gait.initialPhase) / (finalPhase - gait.initialPhase)

@@ -116,6 +116,19 @@ public struct Segment: Sendable, Equatable {
         }
     }
 
+    /// Weight of the heel-strike spike in the vertical bounce (the seed article uses 0.8 for all gaits).
+    /// Climbing stairs lands softly on the forefoot, descending lands hard, running hardest
+    /// (illustrative relative figures).
+    var heelStrike: Double {
+        switch kind {
+        case .stairsUp: return 0.4
+        case .stairsDown: return 1.2
+        case .run: return 1.0
+        case .stroll: return 0.6
+        default: return 0.8
+        }
+    }
+
     /// Length of one step in metres on the ground, for the distance truth: ~0.41 × height for a
     /// walk scaling up with cadence (illustrative; stairs use a 0.28 m tread).
     var stepLengthMeters: Double {
