@@ -27,14 +27,27 @@ import Testing
         return m3 / (m2 * m2.squareRoot())
     }
 
-    @Test(arguments: [DeviceHolding.faceUp, .inHand, .frontPocket, .backPocket, .bag, .armband])
-    func walkingBouncesOncePerStepInEveryHolding(holding: DeviceHolding) {
+    @Test(arguments: [DeviceHolding.faceUp, .inHand, .armband])
+    func walkingBouncesOncePerStepOnTheBody(holding: DeviceHolding) {
         let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 30, cadence: 1.8, holding: holding)])
         let samples = Simulator.generate(walk, options: options { $0.sampleRateHz = 50 }).samples
         let p = periodicity(samples, rate: 50)
         // The step period is 1/1.8 = 0.556 s (±5% wander).
         #expect(abs(p.lag - 1 / 1.8) < 0.04, "\(holding): lag \(p.lag)")
-        #expect(p.r > 0.5, "\(holding): r \(p.r)")
+        #expect(p.r > 0.8, "\(holding): r \(p.r)")
+    }
+
+    /// In a pocket or bag the near foot's heel strike dominates, so the signal repeats per stride
+    /// as much as per step (as in the Oxford recordings), but it is still rhythmic.
+    @Test(arguments: [DeviceHolding.frontPocket, .backPocket, .bag])
+    func pocketsRepeatPerStepOrStride(holding: DeviceHolding) {
+        let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 30, cadence: 1.8, holding: holding)])
+        let samples = Simulator.generate(walk, options: options { $0.sampleRateHz = 200 }).samples
+        let p = periodicity(samples, rate: 200, maxLag: 1.3)
+        let step = 1 / 1.8
+        #expect(abs(p.lag - step) < 0.04 || abs(p.lag - 2 * step) < 0.08, "\(holding): lag \(p.lag)")
+        #expect(p.r > 0.4, "\(holding): r \(p.r)")
+        #expect(skewness(samples) > 0.5, "\(holding): impacts make |a| lopsided")
     }
 
     @Test func waveIsSmoothAndWalkingIsNot() {

@@ -66,9 +66,7 @@ struct Plan: Sendable {
             p.stepSeed = random.next()
             p.finalPhase = gait.phase(duration)
             let scale = min(2, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
-            let base = holding.sway
-            p.sway = SwayAmplitudes(pitchStep: base.pitchStep * scale, pitchStride: base.pitchStride * scale,
-                                    rollStride: base.rollStride * scale, yawStride: base.yawStride * scale)
+            p.sway = holding.sway.scaled(by: scale)
         }
         switch segment.kind {
         case .stroll, .walk, .run:

@@ -156,7 +156,7 @@ struct PlannedSegment: Sendable {
             // body's lowest point, at the end of double support). The harmonic's phase (−1.2 rad) makes
             // the peak sharp and the mid-stance trough broad, so the signal is positively skewed as
             // real vertical acceleration is; the seed's phase (+0.7) gives the opposite skew.
-            let heel = segment.heelStrike
+            let heel = segment.heelStrike * sway.impact
             let cycles = phi / (2 * Double.pi)
             let step = cycles.rounded(.down)
             let cycle = phi - 2 * Double.pi * step
@@ -166,8 +166,16 @@ struct PlannedSegment: Sendable {
             // the next), and left and right steps differ by ±6% (illustrative figures).
             let fraction = Easing.minimumJerk(cycles - step)
             let strength = stepStrength(Int(step)) * (1 - fraction) + stepStrength(Int(step) + 1) * fraction
-            let limp = 1 + 0.06 * cos(phi / 2 + phases[3])
-            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + heel * (spike - spikeMean)) * strength * limp
+            let limp = 1 + 0.06 * cos((phi - 0.3) / 2)
+            // The pocket's own leg lands harder: ±asymmetry on alternate spikes (steps are at 2πk, so
+            // cos((φ − 0.3)/2) is +1 and −1 on alternate spikes).
+            let nearFoot = 1 + sway.asymmetry * cos((phi - 0.3) / 2)
+            // Soft tissue and clothing ring after the impact: ~14 Hz at a walk (8 per radian of
+            // step phase), dying away in ~45 ms (0.5 rad), half the spike's size (illustrative).
+            let sinceStrike = cycle - 0.3
+            let ring = sinceStrike > 0 ? 0.5 * exp(-sinceStrike / 0.5) * sin(8 * sinceStrike) : 0
+            let impact = heel * nearFoot * (spike - spikeMean + ring)
+            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + impact) * strength * limp
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])
