@@ -9,6 +9,8 @@ public struct GroundTruth: Sendable, Equatable {
     public var floors: [FloorTruth] = []
     /// Activity stretches; neighbouring segments of the same class are merged.
     public var segments: [ActivityTruth] = []
+    /// Each stretch of walking, running or stair climbing, with its pace.
+    public var gaits: [GaitTruth] = []
     /// Rest periods of the six-position calibration scenario, in the order performed.
     public var faces: [FaceTruth] = []
     /// Walked/run distance on the ground, m (step length × steps).
@@ -52,5 +54,23 @@ public struct FaceTruth: Sendable, Equatable {
     public var shaken: Bool
     public init(start: Double, end: Double, face: FaceUp, shaken: Bool) {
         self.start = start; self.end = end; self.face = face; self.shaken = shaken
+    }
+}
+
+/// One stretch of gait: how many steps, how fast, how far (for cadence, stride and pace checks).
+public struct GaitTruth: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    /// "stroll", "walk", "run", "stairs-up" or "stairs-down".
+    public var kind: String
+    public var steps: Int
+    /// Mean cadence, steps per second (steps ÷ time from first to last step).
+    public var cadence: Double
+    /// Ground covered per step, m.
+    public var stepLengthMeters: Double
+    public var distanceMeters: Double { Double(steps) * stepLengthMeters }
+    public init(start: Double, end: Double, kind: String, steps: Int, cadence: Double, stepLengthMeters: Double) {
+        self.start = start; self.end = end; self.kind = kind; self.steps = steps
+        self.cadence = cadence; self.stepLengthMeters = stepLengthMeters
     }
 }

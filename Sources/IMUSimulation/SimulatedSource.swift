@@ -12,6 +12,9 @@ public struct SimulatedSource: SampleSource {
     /// Playback speed relative to real time (2 = twice as fast); infinity or 0 = unpaced.
     public let speed: Double
     public let loop: Bool
+    /// Simulated seconds after which the stream fails with `SimulatedSensorLost` (nil = never), to
+    /// exercise a tool's handling of a sensor that disappears mid-run (exit status 1).
+    public let failAfter: Double?
     public let info: SourceInfo
 
     /// Wall-clock seconds per batch when paced (about what a sensor FIFO read delivers at speed 1).
@@ -19,7 +22,9 @@ public struct SimulatedSource: SampleSource {
     /// Simulated seconds per batch when unpaced (fewer, larger hand-overs).
     static let unpacedBatchSeconds = 0.5
 
-    public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false) {
+    public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false,
+                failAfter: Double? = nil) {
+        self.failAfter = failAfter
         self.scenario = scenario
         self.options = options
         self.speed = speed
@@ -34,7 +39,7 @@ public struct SimulatedSource: SampleSource {
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let player = Player(source: self)
         return AsyncThrowingStream(unfolding: {
-            guard !Task.isCancelled, let (batch, due) = player.nextBatch() else { return nil }
+            guard !Task.isCancelled, let (batch, due) = try player.nextBatch() else { return nil }
             if let due {
                 do { try await Task.sleep(until: due, clock: .continuous) } catch { return nil }
             }
@@ -59,8 +64,8 @@ public struct SimulatedSource: SampleSource {
         }
 
         /// The next batch and the wall-clock instant it is due (nil = now); nil at the end.
-        func nextBatch() -> ([MotionSample], ContinuousClock.Instant?)? {
-            state.withLock { s in
+        func nextBatch() throws -> ([MotionSample], ContinuousClock.Instant?)? {
+            try state.withLock { s in
                 // 20 ms of wall clock per batch: faster playback packs more simulated time into each.
                 let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds
                     : min(SimulatedSource.unpacedBatchSeconds, SimulatedSource.pacedBatchSeconds * max(1, source.speed))
@@ -78,6 +83,9 @@ public struct SimulatedSource: SampleSource {
                     s.simulator = Simulator(scenario: source.scenario, options: options)
                 }
                 guard let last = batch.last else { return nil }
+                if let failAfter = source.failAfter, last.time - source.options.startTime >= failAfter {
+                    throw SimulatedSensorLost(name: source.info.name, seconds: failAfter)
+                }
                 guard !source.isUnpaced else { return (batch, nil) }
                 let now = ContinuousClock.now
                 if s.firstTime == nil { s.firstTime = batch[0].time; s.wallStart = now }
@@ -86,4 +94,13 @@ public struct SimulatedSource: SampleSource {
             }
         }
     }
+}
+
+/// The simulated sensor vanished (requested with `failAfter` / `fail=` in a `sim:` spec).
+public struct SimulatedSensorLost: DiagnosableError, Equatable {
+    public var name: String
+    public var seconds: Double
+    public var description: String { "\(name): sensor lost after \(seconds) s (simulated failure)" }
+    public var exitStatus: ExitStatus { .runtimeFailure }
+    public var fix: String? { "this failure was requested with fail= in the sim: source; remove it" }
 }

@@ -4,9 +4,11 @@ public struct SimulationSpec: Sendable {
     public var options = SimulationOptions()
     public var speed = 1.0
     public var loop = false
+    /// Simulated seconds after which the source fails (nil = never).
+    public var failAfter: Double?
 
     public static let parameterNames = ["speed", "seed", "rate", "baro", "gyro", "temp", "holding", "ideal",
-                                        "jitter", "drift", "loop", "start"]
+                                        "jitter", "drift", "loop", "start", "fail"]
 
     /// Parses `text` ("walk", "sim:walk?speed=2&seed=3"); `rateHz` (a `--rate` flag) applies
     /// unless the spec names its own rate. Throws `SimulationError` naming the bad part and the fix.
@@ -73,6 +75,10 @@ public struct SimulationSpec: Sendable {
         case "drift": options.weatherDriftHPaPerHour = try number()
         case "loop": loop = try flag()
         case "start": options.startTime = try number()
+        case "fail":
+            let v = try number()
+            guard v >= 0 else { throw bad("seconds ≥ 0 after which the simulated sensor is lost") }
+            failAfter = v
         default:
             throw SimulationError(message: "unknown parameter '\(key)' in sim: source",
                                   fix: "use \(Self.parameterNames.joined(separator: ", ")), e.g. sim:walk?speed=2&seed=3")

@@ -116,3 +116,18 @@ import Testing
         #expect(throws: SimulationError.self) { _ = try Scenario.resolve(text) }
     }
 }
+
+@Suite struct GaitTruthTests {
+    @Test func gaitStretchesCarryPaceAndDistance() {
+        let truth = Simulator(scenario: scenario("day-extended")).truth
+        #expect(truth.gaits.map(\.kind) == ["walk", "run", "walk", "walk", "stairs-up", "walk", "walk", "stairs-down", "walk"])
+        #expect(truth.gaits.map(\.steps).reduce(0, +) == truth.steps)
+        #expect(abs(truth.gaits.map(\.distanceMeters).reduce(0, +) - truth.distanceMeters) < 1e-6)
+        let run = truth.gaits[1]
+        #expect(abs(run.cadence - 2.8) < 0.15)
+        #expect(run.stepLengthMeters > truth.gaits[0].stepLengthMeters)
+        for (name, segment) in zip(Scenario.segmentKindNames, [Segment.Kind.still, .stroll, .walk, .run, .bus, .wave]) {
+            #expect(Segment(segment).kindName == name)
+        }
+    }
+}

@@ -97,6 +97,24 @@ public struct Segment: Sendable, Equatable {
         }
     }
 
+    /// The kind's name as in scenario compositions ("walk", "stairs-up", "face+z", …).
+    public var kindName: String {
+        switch kind {
+        case .still: return "still"
+        case .stroll: return "stroll"
+        case .walk: return "walk"
+        case .run: return "run"
+        case .stairsUp: return "stairs-up"
+        case .stairsDown: return "stairs-down"
+        case .elevatorUp: return "elevator-up"
+        case .elevatorDown: return "elevator-down"
+        case .bus: return "bus"
+        case .wave: return "wave"
+        case .face(let f): return "face" + f.rawValue
+        case .transition: return "transition"
+        }
+    }
+
     /// Ground-truth activity class (docs/CONTRACTS.md §3 names).
     var activity: String {
         switch kind {
