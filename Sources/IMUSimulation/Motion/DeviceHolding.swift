@@ -87,10 +87,10 @@ public enum DeviceHolding: Sendable, Equatable, Hashable {
                                   leverArm: -wrist)
         case .frontPocket:
             return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 20 * degree, rollStride: 4 * degree, yawStride: 5 * degree,
-                                  leverArm: Vector3(0, 0, -0.3), impact: 5, asymmetry: 0.7)
+                                  leverArm: Vector3(0, 0, -0.3), impact: 5, asymmetry: 0.5)
         case .backPocket:
             return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 12 * degree, rollStride: 5 * degree, yawStride: 6 * degree,
-                                  leverArm: Vector3(0, 0, -0.15), impact: 5, asymmetry: 0.6)
+                                  leverArm: Vector3(0, 0, -0.15), impact: 5, asymmetry: 0.5)
         case .bag:
             return SwayAmplitudes(pitchStep: 4 * degree, pitchStride: 3 * degree, rollStride: 5 * degree, yawStride: 3 * degree,
                                   leverArm: Vector3(0, 0, -0.35), impact: 2.5, asymmetry: 0.3)
