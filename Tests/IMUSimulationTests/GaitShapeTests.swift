@@ -59,6 +59,14 @@ import Testing
         #expect(skewness(walk) > skewness(wave) + 0.3) // heel strikes make walking lopsided
     }
 
+    /// A bus shakes without a steady rhythm (the seed article's rhythm check rejects it); walking has one.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func busHasNoSteadyRhythm(seed: UInt64) {
+        let samples = Simulator.generate(scenario("bus"), options: options { $0.seed = seed; $0.sampleRateHz = 50 }).samples
+        let p = periodicity(samples, rate: 50, maxLag: 1.6)
+        #expect(p.r < 0.4, "seed \(seed): r \(p.r) at \(p.lag) s")
+    }
+
     @Test func pocketSwingsWithTheThigh() {
         let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 20, holding: .frontPocket)])
         let samples = Simulator.generate(walk, options: idealOptions()).samples

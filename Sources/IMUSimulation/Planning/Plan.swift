@@ -103,6 +103,7 @@ struct Plan: Sendable {
             p.altitudeChange = up ? height : -height
         case .bus:
             p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
+            p.busVibration = BusVibration(duration: duration, random: &random)
         case .still, .wave, .face, .transition:
             break
         }

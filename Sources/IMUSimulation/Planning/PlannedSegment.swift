@@ -36,6 +36,7 @@ struct PlannedSegment: Sendable {
     var finalPhase: Double = 0
     var sway = SwayAmplitudes(pitchStep: 0, pitchStride: 0, rollStride: 0, yawStride: 0)
     var bus: BusProfile?
+    var busVibration: BusVibration?
     var elevator: ElevatorProfile?
     /// Seed of the per-step strength variation.
     var stepSeed: UInt64 = 0

@@ -18,12 +18,12 @@ extension PlannedSegment {
             let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
             body = .rotationY(e * 15 * .pi / 180 * sin(2 * .pi * segment.cadence * tau + 0.4))
         case .bus:
-            // The bus body rolls on its suspension at ~0.7 Hz (the seed article's sway frequency),
-            // ±1.5° at speed, and pitches back ~0.5° per m/s² of acceleration (illustrative).
+            // The bus body rolls on its suspension (`BusVibration.roll`) and pitches back ~0.5° per
+            // m/s² of acceleration (illustrative).
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
             let (speed, accel) = bus!.motion(at: tau)
-            let k = 0.3 + 0.7 * speed / bus!.topSpeed
-            let roll = e * k * 1.5 * .pi / 180 * sin(2 * .pi * 0.7 * tau + phases[0])
+            let k = BusVibration.intensity(speed: speed, top: bus!.topSpeed)
+            let roll = e * k * busVibration!.roll.value(at: tau)
             let pitch = e * 0.5 * .pi / 180 * accel
             body = .rotationY(pitch) * .rotationX(roll) * handTremor(tau, envelope: e)
         case .elevatorUp, .elevatorDown:

@@ -84,15 +84,12 @@ extension PlannedSegment {
             let bus = bus!
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
             let (speed, accel) = bus.motion(at: tau)
-            let k = 0.3 + 0.7 * speed / bus.topSpeed
-            // Suspension sway at 0.7 Hz, vertical 0.12 g at speed (the pedometer seed article's bus),
-            // lateral 0.04 g; road bumps at 1.3 and 2.1 Hz and a 28 Hz diesel vibration of 0.01 g
-            // (illustrative figures).
-            let sway = 2 * Double.pi * 0.7 * tau
-            body.x = accel / g
-            body.y = speed * turn.rate / g + e * k * 0.04 * sin(sway + phases[0])
-            body.z = e * (k * 0.12 * sin(sway + phases[1])
-                          + k * 0.03 * (sin(2 * .pi * 1.3 * tau + phases[2]) + sin(2 * .pi * 2.1 * tau + phases[3]))
+            let shaking = busVibration!
+            let k = BusVibration.intensity(speed: speed, top: bus.topSpeed)
+            body.x = accel / g + e * k * shaking.surge.value(at: tau)
+            body.y = speed * turn.rate / g + e * k * shaking.lateral.value(at: tau)
+            // Bumps scale with speed only (none at a standstill); 28 Hz diesel vibration of 0.01 g.
+            body.z = e * (k * shaking.vertical.value(at: tau) + speed / bus.topSpeed * shaking.bumps.value(at: tau)
                           + 0.01 * sin(2 * .pi * 28 * tau))
             // Broadband vibration, g: 0.005 idling, rising to 0.03 at speed (illustrative; the seed's
             // bus adds 0.05 g of noise to its vertical signal).
