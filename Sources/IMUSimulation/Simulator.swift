@@ -111,9 +111,19 @@ public struct Simulator: Sendable {
         let before = orientation(at: t - h)
         var after = orientation(at: t + h)
         if before.dot(after) < 0 { after = Quaternion(w: -after.w, x: -after.x, y: -after.y, z: -after.z) }
-        let attitude = (before + after).normalized
         let rate = (before.conjugate * after).rotationVector / (2 * h)
-        let motion = segment.translation(t - segment.start)
+        var motion = segment.translation(t - segment.start)
+        let attitude: Quaternion
+        if segment.leverArm == .zero {
+            attitude = (before + after).normalized      // within O(h²) of q(t): far below 1 µrad
+        } else {
+            // A device swinging about a pivot: second central difference of q(t)·r (m/s²). Rounding
+            // (~ε·|r|/h² ≈ 3·10⁻⁸ m/s²) and truncation (~h²·ω⁴·|r|/12) are both negligible.
+            attitude = orientation(at: t)
+            let r = segment.leverArm
+            let lever = (before.rotate(r) - 2 * attitude.rotate(r) + after.rotate(r)) / (h * h)
+            motion.acceleration += lever / Units.standardGravity
+        }
 
         var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
         if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }

@@ -67,6 +67,7 @@ struct Plan: Sendable {
             p.finalPhase = gait.phase(duration)
             let scale = min(2, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
             p.sway = holding.sway.scaled(by: scale)
+            p.leverArm = p.mountTo.inverseRotate(p.sway.leverArm)
         }
         switch segment.kind {
         case .stroll, .walk, .run:

@@ -35,6 +35,11 @@ struct PlannedSegment: Sendable {
     /// Phase of the gait at the end of the segment, radians.
     var finalPhase: Double = 0
     var sway = SwayAmplitudes(pitchStep: 0, pitchStride: 0, rollStride: 0, yawStride: 0)
+    /// Where the pivot the device swings about (hip, shoulder, wrist) sees the device, in the device
+    /// frame, m; zero when the device does not swing. Fixed in the device frame: thigh and phone
+    /// move as one rigid body, so the device's extra acceleration is the second derivative of
+    /// q(t)·r (tangential α×r plus centripetal ω×(ω×r)), consistent with the gyroscope.
+    var leverArm = Vector3.zero
     var bus: BusProfile?
     var busVibration: BusVibration?
     var elevator: ElevatorProfile?

@@ -6,21 +6,6 @@ import Darwin
 
 /// How a planned segment moves the device: acceleration, altitude, vibration.
 extension PlannedSegment {
-    /// Acceleration (body frame, m/s²) of the device swinging about its pivot: the second derivative
-    /// of sway(τ)·r, by a central difference over ±`leverStep` (rigid-body kinematics, so it agrees
-    /// with the gyroscope).
-    func leverAcceleration(_ tau: Double) -> Vector3 {
-        let arm = sway.leverArm
-        guard arm != .zero else { return .zero }
-        let h = Self.leverStep
-        let before = gaitSway(tau - h).rotate(arm), now = gaitSway(tau).rotate(arm), after = gaitSway(tau + h).rotate(arm)
-        return (before - 2 * now + after) / (h * h)
-    }
-
-    /// Step of the lever-arm second difference, s: truncation error ~h²/12·p⁗ and rounding ~ε/h²
-    /// are both far below 1 mg at this step.
-    static let leverStep = 1e-3
-
     /// Strength factor of step `k`, 0.9…1.1: a hash of the step number, so it needs no memory.
     @inline(__always) func stepStrength(_ k: Int) -> Double {
         var mixer = SplitMix64(seed: stepSeed ^ UInt64(bitPattern: Int64(k)))
@@ -72,7 +57,7 @@ extension PlannedSegment {
             let speed = gait.cadence(at: tau) * segment.stepLengthMeters
             // Irregular body motion on top of the rhythm: 0.02 g, the pedometer seed article's figure.
             roughness = 0.02 * e
-            body = e * a * Vector3(forward, lateral, vertical) + leverAcceleration(tau) / g
+            body = e * a * Vector3(forward, lateral, vertical)
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
             if altitudeChange != 0 {
                 altitude += altitudeChange * (phi - gait.initialPhase) / (finalPhase - gait.initialPhase)
