@@ -96,3 +96,20 @@ import Testing
         #expect(throws: SimulationError.self) { try options { $0.sampleRateError = 0.5 }.validate() }
     }
 }
+
+@Suite struct GaitBalanceTests {
+    /// The gait's world acceleration averages to zero over whole steps, so a walker neither rises
+    /// nor sinks: the mean specific force of a long walk is gravity.
+    @Test(arguments: [DeviceHolding.inHand, .frontPocket, .backPocket])
+    func walkingAveragesToGravity(holding: DeviceHolding) {
+        let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 300, holding: holding)])
+        let o = idealOptions { $0.sampleRateHz = 200 }
+        let sim = Simulator(scenario: walk, options: o)
+        let samples = Simulator.generate(walk, options: o).samples
+        var verticalSum = 0.0
+        for s in samples {
+            verticalSum += sim.attitude(at: s.time - o.startTime).rotate(s.acceleration!).z
+        }
+        #expect(abs(verticalSum / Double(samples.count) - 1) < 0.003, "\(holding)")
+    }
+}

@@ -49,7 +49,8 @@ extension PlannedSegment {
             // step phase), dying away in ~45 ms (0.5 rad), half the spike's size (illustrative).
             let sinceStrike = cycle - 0.3
             let ring = sinceStrike > 0 ? 0.5 * exp(-sinceStrike / 0.5) * sin(8 * sinceStrike) : 0
-            let impact = heel * nearFoot * (spike - spikeMean + ring)
+            let ringMean = 0.5 * 8 / (8 * 8 + 1 / (0.5 * 0.5)) / (2 * Double.pi)  // ∫e^(−x/τ)sin(ωx)dx = ω/(ω²+τ⁻²)
+            let impact = heel * nearFoot * (spike - spikeMean + ring - ringMean)
             let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + impact) * strength * limp
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
