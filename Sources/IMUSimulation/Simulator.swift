@@ -85,16 +85,19 @@ public struct Simulator: Sendable {
         return (samples, simulator.truth)
     }
 
-    /// The true device → world orientation at scenario time `t` (s from the start), for tests and tools.
-    public func attitude(at t: Double) -> Quaternion {
+    /// The true device → world orientation at `time` on the samples' timeline (s, like `truth`),
+    /// for tests and tools. Sensor errors and timestamp jitter are not applied.
+    public func attitude(at time: Double) -> Quaternion {
         guard !plan.segments.isEmpty else { return .identity }
+        let t = time - options.startTime
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].orientation(t - plan.segments[i].start)
     }
 
-    /// The true altitude (m) at scenario time `t`.
-    public func altitude(at t: Double) -> Double {
+    /// The true altitude (m) at `time` on the samples' timeline.
+    public func altitude(at time: Double) -> Double {
         guard !plan.segments.isEmpty else { return options.startAltitudeMeters }
+        let t = time - options.startTime
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].translation(t - plan.segments[i].start).altitude
     }

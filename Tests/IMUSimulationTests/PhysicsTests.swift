@@ -40,7 +40,7 @@ import Testing
 
     /// Integrates the gyroscope with quaternions and compares with the true attitude.
     func integrationError(_ scenario: Scenario, rate: Double) -> (worstDegrees: Double, checked: Int) {
-        let o = idealOptions { $0.sampleRateHz = rate; $0.startTime = 0 }
+        let o = idealOptions { $0.sampleRateHz = rate }
         let sim = Simulator(scenario: scenario, options: o)
         let samples = Simulator.generate(scenario, options: o).samples
         var q = sim.attitude(at: samples[0].time)

@@ -72,7 +72,7 @@ import Testing
         let start = meanPressure(samples, in: o.startTime...(o.startTime + 3))
         let high = meanPressure(samples, in: (top - 3)...(top + 3))
         #expect(abs((start - high) - (Barometer.pressure(altitude: 100) - Barometer.pressure(altitude: 112))) < 0.03)
-        #expect(abs(sim.altitude(at: sim.scenario.segments[0].seconds) - 112) < 1e-9)
+        #expect(abs(sim.altitude(at: o.startTime + sim.scenario.segments[0].seconds) - 112) < 1e-9)
         #expect(sim.truth.segments.map(\.activity) == ["stationary"])
     }
 
