@@ -1,10 +1,14 @@
 /// How a bus shakes its passengers, apart from speeding up, braking and turning (`BusProfile`).
-/// All figures are illustrative for a city bus at speed; at a standstill only 30% remains (idling
+/// Figures are illustrative for a city bus at speed; at a standstill only 30% remains (idling
 /// engine, passengers moving). The pedometer seed article's bus sways 0.12 g at 0.7 Hz with 0.05 g
-/// of noise; here the same energy is spread over bands, so no single rhythm stands out.
+/// of noise; here that energy is spread over bands, so no single rhythm stands out. The
+/// walking-vs-driving seed article puts road rumble at ~5–20 Hz and engine vibration at ~10–100 Hz,
+/// above the 1.4–2.5 Hz of walking.
 struct BusVibration: Sendable {
-    /// Vertical body bounce, g: 0.06 g RMS over 0.5–3 Hz (suspension bounce is ~1–1.5 Hz).
+    /// Vertical body bounce, g: 0.04 g RMS over 0.7–2 Hz (suspension bounce is ~1–1.5 Hz).
     var vertical: BandNoise
+    /// Vertical road rumble, g: 0.03 g RMS over 5–20 Hz.
+    var rumble: BandNoise
     /// Lateral sway, g: 0.03 g RMS over 0.3–1.5 Hz.
     var lateral: BandNoise
     /// Fore-aft surge from the driver's throttle, g: 0.015 g RMS over 0.2–1 Hz.
@@ -15,7 +19,8 @@ struct BusVibration: Sendable {
     var bumps: BumpTrain
 
     init(duration: Double, random: inout Xoshiro256StarStar) {
-        vertical = BandNoise(band: 0.5...3, count: 16, rms: 0.06, random: &random)
+        vertical = BandNoise(band: 0.7...2, count: 12, rms: 0.04, random: &random)
+        rumble = BandNoise(band: 5...20, count: 10, rms: 0.03, random: &random)
         lateral = BandNoise(band: 0.3...1.5, count: 12, rms: 0.03, random: &random)
         surge = BandNoise(band: 0.2...1, count: 8, rms: 0.015, random: &random)
         roll = BandNoise(band: 0.3...1.2, count: 8, rms: Double.pi / 180, random: &random)

@@ -74,8 +74,9 @@ extension PlannedSegment {
             let k = BusVibration.intensity(speed: speed, top: bus.topSpeed)
             body.x = accel / g + e * k * shaking.surge.value(at: tau)
             body.y = speed * turn.rate / g + e * k * shaking.lateral.value(at: tau)
-            // Bumps scale with speed only (none at a standstill); 28 Hz diesel vibration of 0.01 g.
-            body.z = e * (k * shaking.vertical.value(at: tau) + speed / bus.topSpeed * shaking.bumps.value(at: tau)
+            // Rumble and bumps scale with speed only (none at a standstill); 28 Hz diesel vibration of 0.01 g.
+            let moving = speed / bus.topSpeed
+            body.z = e * (k * shaking.vertical.value(at: tau) + moving * (shaking.rumble.value(at: tau) + shaking.bumps.value(at: tau))
                           + 0.01 * sin(2 * .pi * 28 * tau))
             // Broadband vibration, g: 0.005 idling, rising to 0.03 at speed (illustrative; the seed's
             // bus adds 0.05 g of noise to its vertical signal).
