@@ -37,6 +37,10 @@ public struct SimulatedSource: SampleSource {
     public var isUnpaced: Bool { !(speed.isFinite && speed > 0) }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
+        // Options a user typed (a --rate flag, say) may be out of range: fail the stream, never crash.
+        do { try options.validate() } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
         let player = Player(source: self)
         return AsyncThrowingStream(unfolding: {
             guard !Task.isCancelled, let (batch, due) = try player.nextBatch() else { return nil }

@@ -121,3 +121,17 @@ import Testing
         #expect(spec.options.seed == 2)
     }
 }
+
+@Suite struct SourceValidationTests {
+    @Test func invalidOptionsFailTheStreamInsteadOfCrashing() async {
+        let source = SimulatedSource(scenario: scenario("walk"), options: options { $0.sampleRateHz = 0 }, speed: 0)
+        do {
+            for try await _ in source.batches() { Issue.record("produced samples") }
+            Issue.record("no error")
+        } catch let error as SimulationError {
+            #expect(error.description.contains("sample rate"))
+        } catch {
+            Issue.record("wrong error \(error)")
+        }
+    }
+}
