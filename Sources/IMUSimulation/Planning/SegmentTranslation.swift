@@ -12,6 +12,9 @@ extension PlannedSegment {
         return 0.9 + 0.2 * Double(mixer.next() >> 11) * 0x1.0p-53
     }
 
+    /// Share of a running step during which the foot is on the ground.
+    static let runningContactFraction = 0.4
+
     /// Acceleration (world, g), altitude and roughness at segment time τ.
     func translation(_ tau: Double) -> MotionState {
         var body = Vector3.zero          // acceleration in the body frame (x forward, y left, z up), g
@@ -51,7 +54,20 @@ extension PlannedSegment {
             let ring = sinceStrike > 0 ? 0.5 * exp(-sinceStrike / 0.5) * sin(8 * sinceStrike) : 0
             let ringMean = 0.5 * 8 / (8 * 8 + 1 / (0.5 * 0.5)) / (2 * Double.pi)  // ∫e^(−x/τ)sin(ωx)dx = ω/(ω²+τ⁻²)
             let impact = heel * nearFoot * (spike - spikeMean + ring - ringMean)
-            let vertical = (sin(phi) + 0.35 * sin(2 * phi - 1.2) + impact) * strength * limp
+            let bounce: Double
+            if segment.kind == .run {
+                // Running: a half-sine push while the foot is on the ground (40% of the step; contact
+                // is ~0.13–0.15 s of a 0.36 s step at 2.8 steps/s), free flight the rest of the time.
+                // Scaled so the flight sits `amplitude` g below gravity's 1 g (a = −1 g would be
+                // free fall); its mean is zero like every other gait term.
+                let duty = Self.runningContactFraction
+                let pulse = cycle < 2 * Double.pi * duty ? sin(cycle / (2 * duty)) : 0
+                let pulseMean = 2 * duty / Double.pi
+                bounce = (pulse - pulseMean) / pulseMean
+            } else {
+                bounce = sin(phi) + 0.35 * sin(2 * phi - 1.2)
+            }
+            let vertical = (bounce + impact) * strength * limp
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])

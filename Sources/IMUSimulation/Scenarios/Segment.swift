@@ -135,13 +135,12 @@ public struct Segment: Sendable, Equatable {
     }
 
     /// Weight of the heel-strike spike in the vertical bounce (the seed article uses 0.8 for all gaits).
-    /// Climbing stairs lands softly on the forefoot, descending lands hard, running hardest
-    /// (illustrative relative figures).
+    /// Climbing stairs lands softly on the forefoot, descending lands hard (illustrative relative figures).
     var heelStrike: Double {
         switch kind {
         case .stairsUp: return 0.4
         case .stairsDown: return 1.2
-        case .run: return 1.0
+        case .run: return 0.4      // on top of a stance push that already peaks near 3 g
         case .stroll: return 0.6
         default: return 0.8
         }
