@@ -30,6 +30,7 @@ targets += [
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
 targets += [
     .target(name: "IMUCalibration", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUSimulation"]),
 ]
 
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
