@@ -20,6 +20,7 @@ targets += [
 // MARK: Simulation: seeded 3-D scenarios with ground truth.
 targets += [
     .target(name: "IMUSimulation", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUSimulationTests", dependencies: ["IMUSimulation"]),
 ]
 
 // MARK: Pedometer core: orientation, steps, cadence, stride, floors, activity. No hardware.
