@@ -5,8 +5,9 @@ import Foundation
 public enum Face: String, Sendable, CaseIterable, Hashable, Codable {
     case zUp = "+z", zDown = "-z", xUp = "+x", xDown = "-x", yUp = "+y", yDown = "-y"
 
-    /// The order the guided session asks for: flat first, then the edges.
-    public static let guidedOrder: [Face] = [.zUp, .zDown, .xUp, .xDown, .yUp, .yDown]
+    /// The order the guided session asks for: flat first, then the edges (the same order as the
+    /// simulator's six-position scenario, so `--simulate six-position` plays a correct session).
+    public static let guidedOrder: [Face] = [.zUp, .zDown, .yUp, .yDown, .xUp, .xDown]
 
     /// Which device axis (0 = x, 1 = y, 2 = z) this face puts vertical.
     public var axis: Int {
