@@ -42,6 +42,9 @@ targets += [
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
+    .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
+    .testTarget(name: "ToolsTests", dependencies: ["IMUCore"]),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
