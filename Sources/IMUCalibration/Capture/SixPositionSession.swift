@@ -8,7 +8,7 @@ public struct SixPositionSession: Sendable {
     private enum State: Sendable {
         case waiting
         case settling(Face, since: Double)
-        case capturing(Face, acceleration: AxisStatistics, rotation: AxisStatistics, start: Double, last: Double, step: Int)
+        case capturing(Face, acceleration: AxisStatistics, rotation: AxisStatistics, halves: [AxisStatistics], start: Double, step: Int)
         case finished
     }
     private enum Notice: Equatable { case moving, notOnAFace, wrong(Face), repeated(Face) }
@@ -63,7 +63,7 @@ public struct SixPositionSession: Sendable {
             if still && face == f {
                 if confirmed || sample.time - since >= settings.settleSeconds {
                     state = .capturing(f, acceleration: AxisStatistics(), rotation: AxisStatistics(),
-                                       start: sample.time, last: sample.time, step: -1)
+                                       halves: [AxisStatistics(), AxisStatistics()], start: sample.time, step: -1)
                     events += capture(sample, acceleration: a)
                 }
             } else {
@@ -97,7 +97,8 @@ public struct SixPositionSession: Sendable {
         lastNotice = nil
         state = .settling(face, since: time)
         if confirmed {
-            state = .capturing(face, acceleration: AxisStatistics(), rotation: AxisStatistics(), start: time, last: time, step: -1)
+            state = .capturing(face, acceleration: AxisStatistics(), rotation: AxisStatistics(),
+                               halves: [AxisStatistics(), AxisStatistics()], start: time, step: -1)
         }
         return [.settling(face)]
     }
@@ -109,16 +110,18 @@ public struct SixPositionSession: Sendable {
     }
 
     private mutating func capture(_ sample: MotionSample, acceleration a: Vector3) -> [SessionEvent] {
-        guard case .capturing(let f, var acc, var rot, let start, _, let step) = state else { return [] }
+        guard case .capturing(let f, var acc, var rot, var halves, let start, let step) = state else { return [] }
         acc.add(a)
         if let r = sample.rotationRate { rot.add(r) }
         let elapsed = sample.time - start
+        halves[elapsed < settings.captureSeconds / 2 ? 0 : 1].add(a)
         let progress = min(1, elapsed / settings.captureSeconds)
         let newStep = Int(progress * Double(Self.progressSteps))
         var events: [SessionEvent] = []
         if newStep != step { events.append(.capturing(f, progress: progress)) }
         if elapsed >= settings.captureSeconds {
-            let result = FaceCapture(face: f, acceleration: acc, rotationRate: rot, start: start, end: sample.time)
+            let result = FaceCapture(face: f, acceleration: acc, rotationRate: rot, start: start, end: sample.time,
+                                     halves: (halves[0], halves[1]))
             captures[f] = result
             events.append(.captured(result))
             if let next = expectedFace {
@@ -132,7 +135,7 @@ public struct SixPositionSession: Sendable {
                 events.append(.finished)
             }
         } else {
-            state = .capturing(f, acceleration: acc, rotation: rot, start: start, last: sample.time, step: newStep)
+            state = .capturing(f, acceleration: acc, rotation: rot, halves: halves, start: start, step: newStep)
         }
         return events
     }

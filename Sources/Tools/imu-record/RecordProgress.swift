@@ -27,7 +27,8 @@ final class RecordProgress {
     }
 
     func finish(_ g: GapDetector, path: String) {
-        if isTTY && !quiet { Terminal.standardError.write("\r\u{1B}[K") }
+        guard !quiet else { return }
+        if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
         Terminal.standardError.write("recorded " + line(g) + "\(largest) → \(path == "-" ? "standard output" : path)\n")
         Terminal.standardError.flush()
