@@ -5,6 +5,7 @@ import Foundation
 final class ToolProcess {
     let process = Process()
     let stderrPath: String
+    let stdoutPath: String
 
     /// `.build/<config>/` beside the running test bundle, else `.build/debug` under the package root.
     static let binDirectory: URL = {
@@ -27,7 +28,9 @@ final class ToolProcess {
         stderrPath = NSTemporaryDirectory() + "tool-err-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardOutput = FileHandle.nullDevice
+        stdoutPath = NSTemporaryDirectory() + "tool-out-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
@@ -43,10 +46,20 @@ final class ToolProcess {
     }
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+
+    /// Runs `tool` to completion: (exit status, stdout, stderr); status nil on timeout.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                    timeout: Double = 60) throws -> (status: Int32?, stdout: String, stderr: String) {
+        let p = try ToolProcess(tool, arguments, environment: environment)
+        let status = p.wait(timeout: timeout)
+        return (status, p.stdout, p.stderr)
+    }
 
     deinit {
         if process.isRunning { send(SIGKILL) }
         try? FileManager.default.removeItem(atPath: stderrPath)
+        try? FileManager.default.removeItem(atPath: stdoutPath)
     }
 }
 
