@@ -26,6 +26,7 @@ targets += [
 // MARK: Pedometer core: orientation, steps, cadence, stride, floors, activity. No hardware.
 targets += [
     .target(name: "Pedometer", dependencies: ["IMUCore"]),
+    .testTarget(name: "PedometerTests", dependencies: ["Pedometer", "IMUSimulation"], resources: [.copy("Fixtures")]),
 ]
 
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
@@ -49,6 +50,8 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-accuracy"),
 ]
 
 let package = Package(
