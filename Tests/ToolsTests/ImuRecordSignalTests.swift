@@ -72,4 +72,11 @@ import IMUCore
         #expect(tool.stderr.contains("already exists"))
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me\n")
     }
+
+    @Test func fullDiskIsARuntimeFailureWithTheFix() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let r = try ToolProcess.run("imu-record", ["--simulate", "walk", "--speed", "1000", "-d", "5", "-o", "/dev/full", "-f"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("/dev/full: write failed") && r.stderr.contains("fix:"))
+    }
 }

@@ -20,8 +20,13 @@ struct Recorder {
     }
 
     func run(_ source: any SampleSource) async throws -> Summary {
-        let writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: source.info.capabilities),
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: source.info.capabilities),
                                          comments: comments)
+        } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
+            throw RecordWriteError(underlying: error)   // created, but the header could not be written
+        }
         var gaps = GapDetector()
         var lastSync = BootClock.nowSeconds()
         do {
@@ -39,13 +44,25 @@ struct Recorder {
                 }
                 progress.update(gaps)
             }
+        } catch let error as RecordingError {
+            try? writer.close()
+            throw RecordWriteError(underlying: error)
         } catch {
             try? writer.close()
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
-        try writer.close()
+        do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
         progress.finish(gaps, path: path)
         return Summary(gaps: gaps, path: path)
     }
+}
+
+/// Writing the recording failed mid-way (disk full, medium removed): an I/O error, exit 1
+/// (docs/CONTRACTS.md §4), not a bad file given by the user.
+struct RecordWriteError: DiagnosableError {
+    var underlying: RecordingError
+    var description: String { underlying.description + "; everything before this point is on disk and parses" }
+    var exitStatus: ExitStatus { .runtimeFailure }
+    var fix: String? { "free space on the disk or record to another one (--out)" }
 }
