@@ -19,7 +19,7 @@ let spec = CommandSpec(
     examples: [
         ("imu-record -d 60 -o walk.csv", "one minute from the first sensor found"),
         ("imu-record -s i2c:/dev/i2c-1@0x68 --rate 200 -o fast.csv", "an MPU-6050 on the Pi's I²C bus at 200 Hz"),
-        ("imu-record --simulate six-position -o six.csv", "a simulated calibration session (for imu-calibrate --from-recording)"),
+        ("imu-record --raw --simulate six-position -o six.csv", "a simulated calibration session (for imu-calibrate --from-recording)"),
         ("imu-record -d 10 -o - | head", "samples to standard output"),
     ])
 
