@@ -37,6 +37,11 @@ targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
 ]
 
+// MARK: IIO tests (temporary until the IMUSensorsTests target lands; then these files join it).
+targets += [
+    .testTarget(name: "IIOTests", dependencies: ["IMUSensors"], path: "Tests/IMUSensorsTests/IIO"),
+]
+
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
@@ -44,6 +49,7 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
 let package = Package(

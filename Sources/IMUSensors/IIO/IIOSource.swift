@@ -11,6 +11,9 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
     public let spec: IIOSourceSpec
     public let mode: IIOCaptureMode
     let options: SourceOptions
+    /// Channels a buffered capture enables, and the bytes per scan they take (nil when polled).
+    public let scanChannels: [String]
+    public let scanBytes: Int?
     private let names: [String]
     private var opened: (IIOContext, [IIODeviceDescription], IIOSensorSet)?
     /// Nominal rate of the IMU in Hz (SourceOptions.rateHz, default 100).
@@ -21,7 +24,7 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
     /// Default IMU rate in Hz (SourceOptions: "100 Hz for IMUs").
     static let defaultRateHz = 100.0
 
-    init(spec: IIOSourceSpec, options: SourceOptions) throws {
+    public init(spec: IIOSourceSpec, options: SourceOptions) throws {
         let context = try IIOContext(uri: spec.uri)
         let devices = try context.describe()
         let set = IIODiscovery.select(from: devices, names: spec.devices)
@@ -38,6 +41,17 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
         info = SourceInfo(name: label, calibrationKey: "iio:" + set.deviceNames.joined(separator: "+"),
                           capabilities: set.capabilities, nominalRateHz: rateHz)
         opened = (context, devices, set)
+        var channels = (set.accelerometer?.channels ?? []).map(\.channel) + (set.gyroscope?.channels ?? []).map(\.channel)
+        var bytes: Int?
+        if mode.kind == .buffered, let imu = set.accelerometer ?? set.gyroscope,
+           let d = devices.first(where: { $0.id == imu.deviceID }) {
+            if d.channel("timestamp")?.scanType != nil { channels.append("timestamp") }
+            bytes = IIOScanLayout(channels: channels.compactMap { id in
+                d.channel(id).flatMap { c in c.scanIndex.flatMap { i in c.scanType.map { (id, i, $0) } } }
+            }).scanBytes
+        }
+        scanChannels = channels
+        scanBytes = bytes
     }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
