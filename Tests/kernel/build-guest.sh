@@ -62,9 +62,9 @@ for tool in iio_info iio_readdev iio_attr iio_reg; do copy_with_libs "/usr/bin/$
 copy_with_libs /usr/sbin/iiod /usr/sbin/iiod
 cp -L /lib64/ld-linux-x86-64.so.2 "$ROOT/lib64/"
 shopt -s nullglob
-ours=("$REPO"/.build/release/imu-*)
+ours=("${IMU_BIN:-$REPO/.build/release}"/imu-*)
 for exe in "${ours[@]}"; do
-    case $exe in *.build|*.o|*.swiftmodule|*bench*) continue ;; esac
+    case $exe in *.build|*.o|*.swiftmodule|*.swiftdoc|*.product|*.resources) continue ;; esac
     [ -x "$exe" ] && [ -f "$exe" ] && copy_with_libs "$exe" "/usr/bin/$(basename "$exe")"
 done
 log "our tools in the guest: $(ls "$ROOT/usr/bin" | grep '^imu-' | tr '\n' ' ')"
@@ -91,6 +91,7 @@ if [ -n "$TRIGGER_KO" ]; then
 fi
 depmod -b "$ROOT" "$KVER"
 
+cp "$HERE/guest-walk.sh" "$ROOT/usr/bin/imukit-walk"
 cp "$HERE/guest-init.sh" "$ROOT/init"
 chmod 0755 "$ROOT/init"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initramfs.cpio.gz"

@@ -12,8 +12,9 @@ mkdir -p /dev/pts /tmp && mount -t tmpfs tmpfs /tmp
 I2CSET=/usr/sbin/i2cset        # the i2c-tools one; busybox's applet lacks block mode
 say() { echo "guest: $*"; }
 
-# Up to 10 fake chips on adapter i2c-0; 0x50 stays unbound for the i2c-dev test.
-modprobe i2c-stub chip_addr=0x76,0x77,0x68,0x69,0x6a,0x6b,0x19,0x50
+# Up to 10 fake chips on adapter i2c-0. 0x18 (LIS3DH id) and 0x53 (ADXL345 id) stay unbound:
+# the i2c-dev test finds them with our own imu-info inside the guest.
+modprobe i2c-stub chip_addr=0x76,0x77,0x68,0x69,0x6a,0x6b,0x19,0x18,0x53
 modprobe i2c-dev
 
 # poke ADDR REG BYTE... : I2C block write of consecutive registers.
@@ -52,6 +53,12 @@ poke 0x6b 0x2C 0x00 0x40
 # LIS3DH @0x19: st_sensors reads REG|0x80, so the readable registers live at the mirror.
 $I2CSET -y 0 0x19 0x8F 0x33
 poke 0x19 0xAC 0x00 0x40
+
+# Unbound chips for the i2c-dev test: LIS3DH WHO_AM_I 0x33 (also at 0x8F for auto-increment
+# reads), ADXL345 DEVID 0xE5 at 0x00 (datasheet register map).
+$I2CSET -y 0 0x18 0x0F 0x33
+$I2CSET -y 0 0x18 0x8F 0x33
+$I2CSET -y 0 0x53 0x00 0xE5
 
 modprobe bmp280-i2c
 modprobe inv-mpu6050-i2c

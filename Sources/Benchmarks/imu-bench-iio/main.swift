@@ -80,6 +80,16 @@ func readdevRate(uri: String, device: String, trigger: String?, channels: [Strin
 }
 
 await ToolMain.run(spec) { args in
+    // ToolMain.report leaves standard error buffered and exits; report here and flush, so the
+    // message and its fix are never lost (the kernel ring checks them).
+    do { return try await body(args) } catch {
+        let status = ToolMain.report(error, command: spec.name)
+        Terminal.standardError.flush()
+        return status
+    }
+}
+
+func body(_ args: ParsedArguments) async throws -> ExitStatus {
     var text = args.string("source") ?? "iio:local:"
     if text.hasPrefix("iio:") { text.removeFirst(4) }
     let backend = IIOBackend()

@@ -41,7 +41,7 @@ public struct IIOBackend: SensorBackend {
         }
         var items: [InventoryItem] = []
         for d in devices where !d.isTrigger {
-            let set = IIODiscovery.select(from: devices, names: [d.name])
+            let set = IIODiscovery.select(from: devices, names: [IIODiscovery.stem(d.name)])
             let own = set.all.filter { $0.deviceID == d.id }
             guard !own.isEmpty else { continue }
             let mode = IIOCaptureMode.choose(set, devices: devices, spec: spec)

@@ -59,14 +59,7 @@ final class IIOBufferedReader: @unchecked Sendable {
             }
             let clockOK = d.attributes["current_timestamp_clock"] == nil ? false
                 : iio_device_attr_write(dev, "current_timestamp_clock", "boottime") >= 0
-            let hz = String(format: "%g", rate)
-            if d.attributes["sampling_frequency"] != nil {
-                _ = iio_device_attr_write(dev, "sampling_frequency", hz)  // drivers round to what they support
-            } else {
-                for cid in wanted where d.channel(cid)?.attributes["sampling_frequency"] != nil {
-                    if let chn = iio_device_find_channel(dev, cid, false) { _ = iio_channel_attr_write(chn, "sampling_frequency", hz) }
-                }
-            }
+            IIORateSetting.apply(dev, hz: rate, channels: wanted)
             if d.currentTrigger == nil, let trigger {
                 guard let trig = iio_context_find_device(ctx, trigger), iio_device_is_trigger(trig) else {
                     throw IIOError.noDevice(uri: context.uri, name: trigger, found: [])

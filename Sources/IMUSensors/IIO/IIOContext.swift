@@ -48,9 +48,14 @@ final class IIOContext: @unchecked Sendable {
     }
 
     /// Runs `body` with the raw context pointer on the gate.
+    /// On `ip:` a link errno from any call becomes `IIOError.linkLost`, whatever the call was.
     func withContext<T>(_ what: String, _ body: @escaping (OpaquePointer) throws -> T) throws -> T {
         let p = pointer
-        return try gate.run(what) { try body(p) }
+        do {
+            return try gate.run(what) { try body(p) }
+        } catch let IIOError.ioFailed(device, failed, code) where uri.hasPrefix("ip:") && IIOError.meansLinkDown(code) {
+            throw IIOError.linkLost(uri: uri, what: "\(failed) on \(device)", errno: code)
+        }
     }
 
     // MARK: Attribute helpers (call only inside withContext closures)

@@ -75,7 +75,6 @@ extension IIOContext {
 
     static func error(_ code: Int32, device: String, what: String, uri: String = "") -> IIOError {
         if code == EACCES || code == EPERM { return .permissionDenied(uri: uri, what: "\(device) (\(what))") }
-        if code == ETIMEDOUT { return .timedOut(uri: uri, what: "\(what) on \(device)", seconds: networkTimeoutSeconds) }
         return .ioFailed(device: device, what: what, errno: code)
     }
 }

@@ -10,6 +10,8 @@ public enum IIOError: DiagnosableError, Equatable {
     case noContext(uri: String, errno: Int32)
     /// A libiio call did not return within the bound (a dropped link on `ip:`, libiio issue 1359).
     case timedOut(uri: String, what: String, seconds: Double)
+    /// The network link to iiod broke mid-call (libiio's own timeout fired, or iiod went away).
+    case linkLost(uri: String, what: String, errno: Int32)
     /// Permission denied on sysfs or /dev/iio:deviceN.
     case permissionDenied(uri: String, what: String)
     /// The context has no device by that name, or none with the channels a source needs.
@@ -25,7 +27,7 @@ public enum IIOError: DiagnosableError, Equatable {
         switch self {
         case .badSpec: .usage
         case .noContext, .permissionDenied, .noDevice: .noSensor
-        case .timedOut, .deviceLost, .ioFailed, .badScan: .runtimeFailure
+        case .timedOut, .linkLost, .deviceLost, .ioFailed, .badScan: .runtimeFailure
         }
     }
 
@@ -37,6 +39,8 @@ public enum IIOError: DiagnosableError, Equatable {
             "no IIO context at \(uri): \(IIOError.text(e))"
         case let .timedOut(uri, what, seconds):
             "IIO context \(uri) did not answer within \(IIOError.seconds(seconds)) s while \(what); the link or iiod is down"
+        case let .linkLost(uri, what, e):
+            "IIO context \(uri) did not answer while \(what) (\(IIOError.text(e))); the link or iiod is down"
         case let .permissionDenied(uri, what):
             "permission denied on \(what) (\(uri))"
         case let .noDevice(uri, name, found):
@@ -61,7 +65,7 @@ public enum IIOError: DiagnosableError, Equatable {
             uri.hasPrefix("ip:")
                 ? "start iiod on the board (sudo systemctl start iiod) and check the host and port"
                 : "load the sensor's kernel driver (see imu-info) or name a remote board with --source iio:ip:HOST"
-        case .timedOut:
+        case .timedOut, .linkLost:
             "check the network link and that iiod still runs on the board, then start again"
         case .permissionDenied:
             "install udev/60-imukit.rules (sudo cp udev/60-imukit.rules /etc/udev/rules.d/ && sudo udevadm trigger), then sudo usermod -aG iio $USER and log in again"
@@ -80,5 +84,11 @@ public enum IIOError: DiagnosableError, Equatable {
     static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
 
     /// Errnos that mean the device is gone, not that one read failed.
-    static func meansDeviceGone(_ e: Int32) -> Bool { e == ENODEV || e == ENOENT || e == ENXIO || e == EPIPE || e == ECONNRESET }
+    static func meansDeviceGone(_ e: Int32) -> Bool { e == ENODEV || e == ENOENT || e == ENXIO }
+
+    /// Errnos that, on an `ip:` context, mean the link to iiod broke: libiio reports its socket
+    /// timeout as ETIMEDOUT and a closed connection as EPIPE or ECONNRESET.
+    static func meansLinkDown(_ e: Int32) -> Bool {
+        e == ETIMEDOUT || e == EPIPE || e == ECONNRESET || e == ENOTCONN || e == EHOSTUNREACH || e == ECONNABORTED
+    }
 }

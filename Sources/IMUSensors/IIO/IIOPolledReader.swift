@@ -17,7 +17,8 @@ final class IIOPolledReader: @unchecked Sendable {
     private var pressure: [OpaquePointer] = []
     private var temperature: [OpaquePointer] = []
 
-    init(context: IIOContext, sensors: IIOSensorSet, mountOverride: MountMatrix?) throws {
+    /// `rateHz`: sets the IMU devices' output rate to match (nil leaves the devices as they are).
+    init(context: IIOContext, sensors: IIOSensorSet, mountOverride: MountMatrix?, rateHz: Double? = nil) throws {
         self.context = context
         self.sensors = sensors
         accelMatrix = mountOverride ?? sensors.accelerometer?.mountMatrix ?? .identity
@@ -28,6 +29,9 @@ final class IIOPolledReader: @unchecked Sendable {
                 guard let sensor else { return [] }
                 guard let dev = iio_context_find_device(ctx, sensor.deviceID) ?? iio_context_find_device(ctx, sensor.deviceName) else {
                     throw IIOError.noDevice(uri: context.uri, name: sensor.deviceName, found: [])
+                }
+                if let rateHz, sensor.quantity.isVector {
+                    IIORateSetting.apply(dev, hz: rateHz, channels: sensor.channels.map(\.channel))
                 }
                 return try sensor.channels.map { c in
                     guard let chn = iio_device_find_channel(dev, c.channel, false) else {

@@ -5,7 +5,9 @@ import Foundation
 /// Faults: a lost device ends the stream with `IIOError.deviceLost` (the consumer keeps whatever
 /// totals it has). With `?resume=SECONDS` the source first retries, reopening the context with
 /// backoff (0.5 s doubling to 4 s) and finding the devices again by name, and carries on when they
-/// return. A call that hangs (dropped link) ends it with `IIOError.timedOut`.
+/// return; a broken `ip:` link (`IIOError.linkLost`) is retried the same way. A call that hangs
+/// past its bound ends the stream with `IIOError.timedOut`: the stuck call still owns the
+/// context, so nothing is retried on it.
 public final class IIOSource: SampleSource, @unchecked Sendable {
     public let info: SourceInfo
     public let spec: IIOSourceSpec
@@ -91,11 +93,14 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
                 let gone: Bool
                 switch e {
                 case let .ioFailed(_, _, code): gone = IIOError.meansDeviceGone(code)
-                case .noDevice: gone = true
+                case .noDevice, .linkLost: gone = true
                 default: gone = false
                 }
                 guard gone else { throw e }
-                if spec.resumeSeconds <= 0 { throw lost(delivered, waited: 0) }
+                if spec.resumeSeconds <= 0 {
+                    if case .linkLost = e { throw e }
+                    throw lost(delivered, waited: 0)
+                }
                 // Fall through: the next turn reopens and waits for the devices to return.
             }
         }
@@ -149,7 +154,7 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
             }
             return
         }
-        let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: options.mountMatrix)
+        let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: options.mountMatrix, rateHz: rateHz)
         try poll(reader, hasIMU: set.accelerometer != nil || set.gyroscope != nil, stop, emit)
     }
 
