@@ -20,11 +20,13 @@ targets += [
 // MARK: Simulation: seeded 3-D scenarios with ground truth.
 targets += [
     .target(name: "IMUSimulation", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUSimulationTests", dependencies: ["IMUSimulation"]),
 ]
 
 // MARK: Pedometer core: orientation, steps, cadence, stride, floors, activity. No hardware.
 targets += [
     .target(name: "Pedometer", dependencies: ["IMUCore"]),
+    .testTarget(name: "PedometerTests", dependencies: ["Pedometer", "IMUSimulation"], resources: [.copy("Fixtures")]),
 ]
 
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
@@ -49,6 +51,8 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 

@@ -1,0 +1,31 @@
+/// Smooth 0→1 profiles used to start and stop motions without jumps in acceleration or rate.
+enum Easing {
+    /// Minimum-jerk position profile 10u³ − 15u⁴ + 6u⁵ (Flash & Hogan 1985), u clamped to 0…1:
+    /// zero velocity and acceleration at both ends.
+    @inline(__always) static func minimumJerk(_ u: Double) -> Double {
+        let t = min(1, max(0, u))
+        return t * t * t * (10 + t * (-15 + 6 * t))
+    }
+
+    /// d/du of `minimumJerk` (0 outside 0…1).
+    @inline(__always) static func minimumJerkRate(_ u: Double) -> Double {
+        guard u > 0, u < 1 else { return 0 }
+        let v = u * (1 - u)
+        return 30 * v * v
+    }
+
+    /// d²/du² of `minimumJerk` (0 outside 0…1).
+    @inline(__always) static func minimumJerkAcceleration(_ u: Double) -> Double {
+        guard u > 0, u < 1 else { return 0 }
+        return 60 * u - 180 * u * u + 120 * u * u * u
+    }
+
+    /// An envelope that rises from 0 to 1 over `ramp` seconds after 0 and falls back to 0 over
+    /// the last `ramp` seconds before `duration` (minimum-jerk shaped). Motions that start and end
+    /// at rest multiply by it so the device never jumps.
+    @inline(__always) static func envelope(_ tau: Double, duration: Double, ramp: Double) -> Double {
+        let r = min(ramp, duration / 2)
+        guard r > 0 else { return 1 }
+        return minimumJerk(tau / r) * minimumJerk((duration - tau) / r)
+    }
+}

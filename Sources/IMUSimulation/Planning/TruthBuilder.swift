@@ -1,0 +1,45 @@
+/// Derives the ground truth from a plan: exact step instants from the closed-form gait phase,
+/// floor crossings from the stairs' altitude, activity stretches from the segments.
+enum TruthBuilder {
+    /// A step counts when the gait's fade-in/out envelope is at least this strong at its instant:
+    /// the feet are set down softly at the very start and end of a walk.
+    static let minimumStepStrength = 0.5
+
+    static func truth(of plan: Plan, startTime: Double) -> GroundTruth {
+        var truth = GroundTruth()
+        truth.startTime = startTime
+        truth.endTime = startTime + plan.duration
+        for p in plan.segments {
+            let offset = startTime + p.start
+            if let gait = p.gait {
+                var k = (gait.initialPhase / (2 * Double.pi)).rounded(.down) + 1
+                while 2 * Double.pi * k <= p.finalPhase {
+                    let tau = gait.time(ofPhase: 2 * Double.pi * k)
+                    if tau <= p.duration,
+                       Easing.envelope(tau, duration: p.duration, ramp: PlannedSegment.rampSeconds) >= minimumStepStrength {
+                        truth.stepTimes.append(offset + tau)
+                        truth.distanceMeters += p.segment.stepLengthMeters
+                    }
+                    k += 1
+                }
+                // Floors: the altitude is linear in phase, so each 3 m boundary is a phase.
+                let floors = Int((abs(p.altitudeChange) / Segment.floorHeightMeters).rounded())
+                for j in stride(from: 1, through: floors, by: 1) {
+                    let phase = gait.initialPhase + (p.finalPhase - gait.initialPhase) * Double(j) / Double(floors)
+                    truth.floors.append(FloorTruth(time: offset + min(gait.time(ofPhase: phase), p.duration),
+                                                   up: p.altitudeChange > 0))
+                }
+            }
+            if case .face(let face) = p.segment.kind {
+                truth.faces.append(FaceTruth(start: offset, end: offset + p.duration, face: face, shaken: p.segment.shake > 0))
+            }
+            let activity = p.segment.shake > 0 ? "unknown" : p.segment.activity
+            if let last = truth.segments.last, last.activity == activity, abs(last.end - offset) < 1e-9 {
+                truth.segments[truth.segments.count - 1].end = offset + p.duration
+            } else {
+                truth.segments.append(ActivityTruth(start: offset, end: offset + p.duration, activity: activity))
+            }
+        }
+        return truth
+    }
+}

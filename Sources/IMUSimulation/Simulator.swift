@@ -1,0 +1,147 @@
+/// Streams the samples of a scenario, as a sensor would deliver them, with its ground truth.
+///
+/// Motion model: the device's orientation is a quaternion trajectory q(t) (device → world); the
+/// gyroscope reads the body-frame angular velocity derived from it, ω = 2·vec(q* · q̇) (by a central
+/// difference over ±`derivativeStep`), and the accelerometer reads the specific force
+/// R(t)ᵀ·(a_world + 1 g·ẑ) in g, so a device lying still face-up reads (0, 0, +1). Both then go
+/// through their `SensorErrorModel`. The barometer reads the altitude through the barometric formula
+/// plus weather drift, door slams and noise, at its own slower rate.
+///
+/// Memory is constant in the scenario's length: samples are computed one at a time from closed-form
+/// motion, so a 24-hour scenario streams fine.
+public struct Simulator: Sendable {
+    public let scenario: Scenario
+    public let options: SimulationOptions
+    /// Everything that really happened, known before the first sample.
+    public let truth: GroundTruth
+    /// Scenario length, s.
+    public var duration: Double { plan.duration }
+    /// Samples the scenario yields (excluding those dropped by gaps is not counted here): one per period.
+    public let nominalSampleCount: Int
+
+    private let plan: Plan
+    private let disturbances: PressureDisturbances
+    private var noise: Xoshiro256StarStar
+    private var index = 0
+    private var cursor = 0
+    private var lastBarometerTick = Int.min
+
+    /// Half-width of the central difference that turns the orientation trajectory into a rate, s.
+    static let derivativeStep = 1e-4
+    /// Random stream of the per-sample noise (the plan uses stream 1).
+    static let noiseStream: UInt64 = 2
+
+    /// Prepares the scenario. Call `options.validate()` first for options that come from a user;
+    /// non-finite or non-positive rates are a programming error here.
+    public init(scenario: Scenario, options: SimulationOptions = .init()) {
+        precondition(options.sampleRateHz.isFinite && options.sampleRateHz > 0, "sample rate must be positive")
+        self.scenario = scenario
+        self.options = options
+        plan = Plan(scenario: scenario, seed: options.seed, holding: options.holding,
+                    startAltitude: options.startAltitudeMeters)
+        truth = TruthBuilder.truth(of: plan, startTime: options.startTime)
+        disturbances = PressureDisturbances(driftHPaPerHour: options.weatherDriftHPaPerHour,
+                                            doorSlams: options.doorSlams, doorSlamHPa: options.doorSlamHPa)
+        noise = Xoshiro256StarStar(seed: options.seed, stream: Self.noiseStream)
+        // Samples at t = i / rate for every t < duration (small tolerance against rounding).
+        nominalSampleCount = plan.segments.isEmpty ? 0 : Int((plan.duration * options.sampleRateHz - 1e-9).rounded(.up))
+    }
+
+    /// The next sample, or nil when the scenario is over.
+    public mutating func next() -> MotionSample? {
+        while index < nominalSampleCount {
+            let i = index
+            index += 1
+            let t = Double(i) / options.sampleRateHz
+            if options.gaps.contains(where: { $0.contains(t) }) { continue }
+            return sample(at: t)
+        }
+        return nil
+    }
+
+    /// Appends up to `maximum` samples to `batch`; returns how many were added (0 at the end).
+    public mutating func next(into batch: inout [MotionSample], maximum: Int) -> Int {
+        var added = 0
+        while added < maximum, let s = next() {
+            batch.append(s)
+            added += 1
+        }
+        return added
+    }
+
+    /// Generates the whole scenario at once.
+    public static func generate(_ scenario: Scenario, options: SimulationOptions = .init())
+        -> (samples: [MotionSample], truth: GroundTruth) {
+        var simulator = Simulator(scenario: scenario, options: options)
+        var samples: [MotionSample] = []
+        samples.reserveCapacity(simulator.nominalSampleCount)
+        while let s = simulator.next() { samples.append(s) }
+        return (samples, simulator.truth)
+    }
+
+    /// The true device → world orientation at scenario time `t` (s from the start), for tests and tools.
+    public func attitude(at t: Double) -> Quaternion {
+        let i = plan.segmentIndex(at: t, hint: 0)
+        return plan.segments[i].orientation(t - plan.segments[i].start)
+    }
+
+    /// The true altitude (m) at scenario time `t`.
+    public func altitude(at t: Double) -> Double {
+        let i = plan.segmentIndex(at: t, hint: 0)
+        return plan.segments[i].translation(t - plan.segments[i].start).altitude
+    }
+
+    private func orientation(at t: Double) -> Quaternion {
+        let i = plan.segmentIndex(at: t, hint: cursor)
+        return plan.segments[i].orientation(t - plan.segments[i].start)
+    }
+
+    private mutating func sample(at t: Double) -> MotionSample {
+        cursor = plan.segmentIndex(at: t, hint: cursor)
+        let segment = plan.segments[cursor]
+        let h = Self.derivativeStep
+        let before = orientation(at: t - h)
+        var after = orientation(at: t + h)
+        if before.dot(after) < 0 { after = Quaternion(w: -after.w, x: -after.x, y: -after.y, z: -after.z) }
+        let attitude = (before + after).normalized
+        let rate = (before.conjugate * after).rotationVector / (2 * h)
+        let motion = segment.translation(t - segment.start)
+
+        var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
+        if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }
+        var accel = options.accelerometer.distort(specificForce)
+        if options.accelerometer.noise > 0 { accel += noise.gaussian3() * options.accelerometer.noise }
+
+        var gyro: Vector3?
+        if options.includeGyroscope {
+            var g = options.gyroscope.distort(rate)
+            if options.gyroscope.noise > 0 { g += noise.gaussian3() * options.gyroscope.noise }
+            gyro = g
+        }
+
+        var pressure: Double?
+        if let baroRate = options.barometerRateHz {
+            // A reading whenever the barometer's own clock ticks over (tolerance against rounding).
+            let tick = Int((t * baroRate + 1e-9).rounded(.down))
+            if tick != lastBarometerTick {
+                lastBarometerTick = tick
+                var p = Barometer.pressure(altitude: motion.altitude) + disturbances.offset(at: t)
+                if options.barometerNoiseHPa > 0 { p += noise.gaussian() * options.barometerNoiseHPa }
+                pressure = p
+            }
+        }
+
+        var temperature: Double?
+        if options.includeTemperature {
+            temperature = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
+                + noise.gaussian() * Thermometer.noiseCelsius
+        }
+
+        var time = options.startTime + t
+        if options.timestampJitterSeconds > 0 {
+            let limit = 0.4 / options.sampleRateHz    // keeps timestamps strictly increasing
+            time += min(limit, max(-limit, noise.gaussian() * options.timestampJitterSeconds))
+        }
+        return MotionSample(time: time, acceleration: accel, rotationRate: gyro, pressure: pressure, temperature: temperature)
+    }
+}

@@ -1,0 +1,98 @@
+import Testing
+@testable import IMUSimulation
+
+@Suite struct ScenarioTests {
+    @Test func everyNamedScenarioExistsAndRuns() {
+        for name in Scenario.allNames {
+            let s = Scenario.named(name)
+            #expect(s != nil, "\(name)")
+            #expect(s?.name == name)
+            #expect((s?.seconds ?? 0) > 0)
+        }
+        #expect(Scenario.named("jog") == nil)
+    }
+
+    @Test(arguments: [("walk", 1.8), ("stroll", 1.6), ("run", 2.8)])
+    func stepCountMatchesDurationTimesCadence(name: String, cadence: Double) {
+        for seed in UInt64(1)...5 {
+            let sim = Simulator(scenario: scenario(name), options: options { $0.seed = seed })
+            let expected = sim.duration * cadence
+            #expect(abs(Double(sim.truth.steps) - expected) < 0.04 * expected, "\(name) seed \(seed): \(sim.truth.steps)")
+            let gaps = zip(sim.truth.stepTimes.dropFirst(), sim.truth.stepTimes).map { $0 - $1 }
+            #expect(gaps.allSatisfy { $0 > 0.9 / (cadence * 1.05) && $0 < 1.1 / (cadence * 0.95) })
+        }
+    }
+
+    @Test func seedLikeDay() {
+        let sim = Simulator(scenario: scenario("day"), options: options { $0.seed = 8; $0.sampleRateHz = 50 })
+        // The seed article's segments add up to 385 s (it states 485 s, which its own list contradicts);
+        // its 563 steps match the segments (120·1.8 + 90·2.8 + 60·1.6 = 564), so the segments are kept.
+        #expect(abs(sim.duration - 385) < 1e-9)
+        #expect((400..<700).contains(sim.truth.steps))
+        #expect(sim.truth.segments.map(\.activity) == ["stationary", "walking", "vehicle", "running", "stationary", "unknown", "walking"])
+        #expect(sim.truth.floors.isEmpty)
+        // Steps only inside walking/running stretches.
+        for t in sim.truth.stepTimes {
+            let segment = sim.truth.segments.first { ($0.start...$0.end).contains(t) }
+            #expect(segment?.activity == "walking" || segment?.activity == "running")
+        }
+    }
+
+    @Test func extendedDayHasFloorsOnFootOnly() {
+        let sim = Simulator(scenario: scenario("day-extended"), options: .init())
+        #expect(sim.truth.floorsAscended == 3)
+        #expect(sim.truth.floorsDescended == 2)
+        #expect(sim.truth.duration > 485)
+        #expect(sim.truth.floors.map(\.time) == sim.truth.floors.map(\.time).sorted())
+    }
+
+    @Test func stairsChangePressureByAFloorPerThreeMetres() {
+        for (name, sign) in [("stairs-up", -1.0), ("stairs-down", 1.0)] {
+            let (samples, truth) = Simulator.generate(scenario(name), options: options { $0.weatherDriftHPaPerHour = 0 })
+            let before = meanPressure(samples, in: truth.startTime...(truth.startTime + 4))
+            let after = meanPressure(samples, in: (truth.endTime - 4)...truth.endTime)
+            // ≈ 0.36 hPa per 3 m floor near sea level; 3 floors.
+            let perFloor = Barometer.pressure(altitude: 100) - Barometer.pressure(altitude: 103)
+            #expect(abs(perFloor - 0.36) < 0.01)
+            #expect(abs((after - before) - sign * 3 * perFloor) < 0.03, "\(name)")
+            #expect(truth.floors.count == 3)
+            #expect(truth.floors.allSatisfy { $0.up == (sign < 0) })
+            // 3 floors of 0.17 m risers: about 53 steps.
+            #expect(abs(truth.steps - 53) <= 2)
+        }
+    }
+
+    @Test func elevatorChangesPressureWithoutSteps() {
+        let o = options { $0.weatherDriftHPaPerHour = 0 }
+        let sim = Simulator(scenario: scenario("elevator"), options: o)
+        let samples = Simulator.generate(scenario("elevator"), options: o).samples
+        #expect(sim.truth.steps == 0)
+        #expect(sim.truth.floors.isEmpty)
+        let top = sim.scenario.segments[0].seconds + o.startTime
+        let start = meanPressure(samples, in: o.startTime...(o.startTime + 3))
+        let high = meanPressure(samples, in: (top - 3)...(top + 3))
+        #expect(abs((start - high) - (Barometer.pressure(altitude: 100) - Barometer.pressure(altitude: 112))) < 0.03)
+        #expect(abs(sim.altitude(at: sim.scenario.segments[0].seconds) - 112) < 1e-9)
+        #expect(sim.truth.segments.map(\.activity) == ["stationary"])
+    }
+
+    @Test func busAndWaveHaveNoSteps() {
+        for name in ["bus", "wave"] {
+            let (samples, truth) = Simulator.generate(scenario(name), options: .init())
+            #expect(truth.steps == 0)
+            let z = samples.map { norm($0.acceleration!) }
+            #expect(z.max()! - z.min()! > 0.1, "\(name) moves")
+        }
+        #expect(Simulator(scenario: scenario("bus")).truth.segments.map(\.activity) == ["vehicle"])
+    }
+
+    @Test func busBrakesAndAccelerates() {
+        // Forward specific force in the body frame: positive when speeding up, negative when braking.
+        let o = idealOptions { $0.holding = .faceUp }
+        let samples = Simulator.generate(scenario("bus"), options: o).samples
+        // Face-up with top edge forward: device y is forward.
+        let ys = samples.map { $0.acceleration!.y }
+        #expect(ys.max()! > 0.05)
+        #expect(ys.min()! < -0.05)
+    }
+}
