@@ -47,10 +47,14 @@ targets += [
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
