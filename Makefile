@@ -24,6 +24,12 @@ test:
 	$(SWIFT) build -c $(CONFIG)
 	$(SWIFT) test --parallel
 
+## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
+## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
+test-kernel:
+	$(SWIFT) build -c release
+	Tests/kernel/run.sh
+
 ## Benchmarks print figures (throughput, accuracy, bus budgets); they never fail on a number.
 BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
 bench: deps

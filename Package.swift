@@ -40,6 +40,11 @@ targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
 ]
 
+// MARK: IIO tests (temporary until the IMUSensorsTests target lands; then these files join it).
+targets += [
+    .testTarget(name: "IIOTests", dependencies: ["IMUSensors"], path: "Tests/IMUSensorsTests/IIO"),
+]
+
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
@@ -55,6 +60,7 @@ targets += [
     .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
+    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
 let package = Package(
