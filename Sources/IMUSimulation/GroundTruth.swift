@@ -1,12 +1,16 @@
 /// What really happened in a simulated scenario, for scoring detectors. Times are on the samples'
 /// timeline (seconds, `SimulationOptions.startTime` + seconds into the scenario).
 public struct GroundTruth: Sendable, Equatable {
-    /// The instant of each true step (foot contact), s.
+    /// The instant of each true step (foot contact), s. In the signal, the heel-strike spike follows
+    /// 0.3 rad of step phase later (≈ 27 ms at 1.8 steps/s) and the broad bounce peaks a quarter step
+    /// later (≈ 140 ms), so a peak detector's times lag these by up to ~0.15 s at a walk.
     public var stepTimes: [Double] = []
     /// Floors climbed or descended on foot (elevator rides are not floors, as with CMPedometer).
     public var floors: [FloorTruth] = []
     /// Activity stretches; neighbouring segments of the same class are merged.
     public var segments: [ActivityTruth] = []
+    /// Each stretch of walking, running or stair climbing, with its pace.
+    public var gaits: [GaitTruth] = []
     /// Rest periods of the six-position calibration scenario, in the order performed.
     public var faces: [FaceTruth] = []
     /// Walked/run distance on the ground, m (step length × steps).
@@ -50,5 +54,23 @@ public struct FaceTruth: Sendable, Equatable {
     public var shaken: Bool
     public init(start: Double, end: Double, face: FaceUp, shaken: Bool) {
         self.start = start; self.end = end; self.face = face; self.shaken = shaken
+    }
+}
+
+/// One stretch of gait: how many steps, how fast, how far (for cadence, stride and pace checks).
+public struct GaitTruth: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    /// "stroll", "walk", "run", "stairs-up" or "stairs-down".
+    public var kind: String
+    public var steps: Int
+    /// Mean cadence, steps per second (steps ÷ time from first to last step).
+    public var cadence: Double
+    /// Ground covered per step, m.
+    public var stepLengthMeters: Double
+    public var distanceMeters: Double { Double(steps) * stepLengthMeters }
+    public init(start: Double, end: Double, kind: String, steps: Int, cadence: Double, stepLengthMeters: Double) {
+        self.start = start; self.end = end; self.kind = kind; self.steps = steps
+        self.cadence = cadence; self.stepLengthMeters = stepLengthMeters
     }
 }

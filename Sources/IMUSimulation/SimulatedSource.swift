@@ -2,8 +2,8 @@ import Synchronization
 
 /// The simulator as a `SampleSource`: plays a scenario in (scaled) real time, as if from a sensor.
 ///
-/// Batches hold 20 ms of samples and are released when the wall clock reaches their last sample's
-/// time divided by `speed`. `speed` = `.infinity` or 0 plays as fast as the consumer reads (batches
+/// Batches hold 20 ms of wall-clock playback (20 ms × speed of samples, at most 0.5 s) and are
+/// released when the wall clock reaches their last sample's time divided by `speed`. `speed` = `.infinity` or 0 plays as fast as the consumer reads (batches
 /// of 0.5 s then). Timestamps keep the simulator's own timeline; with `loop`, each repetition
 /// continues the timeline and uses the next seed. Cancelling the consuming task stops it.
 public struct SimulatedSource: SampleSource {
@@ -12,14 +12,19 @@ public struct SimulatedSource: SampleSource {
     /// Playback speed relative to real time (2 = twice as fast); infinity or 0 = unpaced.
     public let speed: Double
     public let loop: Bool
+    /// Simulated seconds after which the stream fails with `SimulatedSensorLost` (nil = never), to
+    /// exercise a tool's handling of a sensor that disappears mid-run (exit status 1).
+    public let failAfter: Double?
     public let info: SourceInfo
 
-    /// Simulated seconds per batch when paced (about what a sensor FIFO read delivers).
+    /// Wall-clock seconds per batch when paced (about what a sensor FIFO read delivers at speed 1).
     static let pacedBatchSeconds = 0.02
     /// Simulated seconds per batch when unpaced (fewer, larger hand-overs).
     static let unpacedBatchSeconds = 0.5
 
-    public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false) {
+    public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false,
+                failAfter: Double? = nil) {
+        self.failAfter = failAfter
         self.scenario = scenario
         self.options = options
         self.speed = speed
@@ -32,9 +37,13 @@ public struct SimulatedSource: SampleSource {
     public var isUnpaced: Bool { !(speed.isFinite && speed > 0) }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
+        // Options a user typed (a --rate flag, say) may be out of range: fail the stream, never crash.
+        do { try options.validate() } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
         let player = Player(source: self)
         return AsyncThrowingStream(unfolding: {
-            guard !Task.isCancelled, let (batch, due) = player.nextBatch() else { return nil }
+            guard !Task.isCancelled, let (batch, due) = try player.nextBatch() else { return nil }
             if let due {
                 do { try await Task.sleep(until: due, clock: .continuous) } catch { return nil }
             }
@@ -59,9 +68,11 @@ public struct SimulatedSource: SampleSource {
         }
 
         /// The next batch and the wall-clock instant it is due (nil = now); nil at the end.
-        func nextBatch() -> ([MotionSample], ContinuousClock.Instant?)? {
-            state.withLock { s in
-                let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds : SimulatedSource.pacedBatchSeconds
+        func nextBatch() throws -> ([MotionSample], ContinuousClock.Instant?)? {
+            try state.withLock { s in
+                // 20 ms of wall clock per batch: faster playback packs more simulated time into each.
+                let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds
+                    : min(SimulatedSource.unpacedBatchSeconds, SimulatedSource.pacedBatchSeconds * max(1, source.speed))
                 let count = max(1, Int((seconds * source.options.sampleRateHz).rounded()))
                 var batch: [MotionSample] = []
                 batch.reserveCapacity(count)
@@ -76,6 +87,9 @@ public struct SimulatedSource: SampleSource {
                     s.simulator = Simulator(scenario: source.scenario, options: options)
                 }
                 guard let last = batch.last else { return nil }
+                if let failAfter = source.failAfter, last.time - source.options.startTime >= failAfter {
+                    throw SimulatedSensorLost(name: source.info.name, seconds: failAfter)
+                }
                 guard !source.isUnpaced else { return (batch, nil) }
                 let now = ContinuousClock.now
                 if s.firstTime == nil { s.firstTime = batch[0].time; s.wallStart = now }
@@ -84,4 +98,13 @@ public struct SimulatedSource: SampleSource {
             }
         }
     }
+}
+
+/// The simulated sensor vanished (requested with `failAfter` / `fail=` in a `sim:` spec).
+public struct SimulatedSensorLost: DiagnosableError, Equatable {
+    public var name: String
+    public var seconds: Double
+    public var description: String { "\(name): sensor lost after \(seconds) s (simulated failure)" }
+    public var exitStatus: ExitStatus { .runtimeFailure }
+    public var fix: String? { "this failure was requested with fail= in the sim: source; remove it" }
 }

@@ -4,6 +4,9 @@ public struct SimulationOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Accelerometer/gyroscope output rate, Hz (25 Hz … 1 kHz are typical; 1 … 10 000 accepted).
     public var sampleRateHz: Double = 100
+    /// The sensor's real rate differs from the nominal one by this fraction (0.01 = 1% fast), as a
+    /// cheap chip's oscillator does; timestamps show the real rate.
+    public var sampleRateError: Double = 0
     /// Barometer output rate, Hz; nil = no barometer. Samples between its readings have `pressure == nil`.
     public var barometerRateHz: Double? = 25
     public var includeGyroscope: Bool = true
@@ -59,6 +62,8 @@ public struct SimulationOptions: Sendable, Equatable {
         }
         try check(sampleRateHz.isFinite && sampleRateHz >= 1 && sampleRateHz <= 10_000,
                   "sample rate \(sampleRateHz) Hz is out of range", "use a rate from 1 to 10000 Hz (e.g. rate=100)")
+        try check(sampleRateError.isFinite && abs(sampleRateError) < 0.2,
+                  "sample rate error \(sampleRateError) is out of range", "use a fraction between −0.2 and 0.2 (e.g. 0.01 = 1% fast)")
         if let baro = barometerRateHz {
             try check(baro.isFinite && baro > 0 && baro <= sampleRateHz,
                       "barometer rate \(baro) Hz is out of range", "use a barometer rate above 0 and at most the sample rate")
@@ -71,6 +76,10 @@ public struct SimulationOptions: Sendable, Equatable {
         try check(weatherDriftHPaPerHour.isFinite, "weather drift must be a finite number of hPa/h", "e.g. 0.5")
         try check(timestampJitterSeconds.isFinite && timestampJitterSeconds >= 0,
                   "timestamp jitter must be ≥ 0 s", "e.g. 0.0005")
+        try check(ambientCelsius.isFinite && ambientCelsius > -60 && ambientCelsius < 100,
+                  "ambient temperature \(ambientCelsius) °C is out of range", "use −60 … 100 °C")
+        try check(doorSlams.allSatisfy(\.isFinite) && doorSlamHPa.isFinite, "door slams need finite times and size", "e.g. doorSlams = [12.5]")
+        try check(gaps.allSatisfy { $0.lowerBound.isFinite && $0.upperBound.isFinite }, "gaps need finite bounds", "e.g. gaps = [10...12]")
         try check(startTime.isFinite && startTime >= 0, "start time must be ≥ 0 s", "e.g. 1000")
         try check(startAltitudeMeters.isFinite && startAltitudeMeters > -500 && startAltitudeMeters < 10_000,
                   "start altitude \(startAltitudeMeters) m is outside the troposphere formula's range", "use −500 … 10000 m")

@@ -1,12 +1,14 @@
-/// A parsed `sim:` spec: scenario name plus `?key=value&…` parameters (see `SimulationBackend`).
+/// A parsed `sim:` spec: scenario name (or composition, see `Scenario.resolve`) plus `?key=value&…` parameters (see `SimulationBackend`).
 public struct SimulationSpec: Sendable {
     public var scenario: Scenario
     public var options = SimulationOptions()
     public var speed = 1.0
     public var loop = false
+    /// Simulated seconds after which the source fails (nil = never).
+    public var failAfter: Double?
 
     public static let parameterNames = ["speed", "seed", "rate", "baro", "gyro", "temp", "holding", "ideal",
-                                        "jitter", "drift", "loop", "start"]
+                                        "jitter", "drift", "loop", "start", "fail"]
 
     /// Parses `text` ("walk", "sim:walk?speed=2&seed=3"); `rateHz` (a `--rate` flag) applies
     /// unless the spec names its own rate. Throws `SimulationError` naming the bad part and the fix.
@@ -15,10 +17,7 @@ public struct SimulationSpec: Sendable {
         if body.hasPrefix("sim:") { body = body.dropFirst(4) }
         let parts = body.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts.first ?? "")
-        guard let scenario = Scenario.named(name) else {
-            throw SimulationError(message: name.isEmpty ? "no scenario named in 'sim:' source" : "unknown scenario '\(name)'",
-                                  fix: "use one of: \(Scenario.allNames.joined(separator: ", ")) (e.g. --source sim:walk)")
-        }
+        let scenario = try Scenario.resolve(name)
         self.scenario = scenario
         if let rateHz { options.sampleRateHz = rateHz }
         if parts.count > 1 {
@@ -76,6 +75,10 @@ public struct SimulationSpec: Sendable {
         case "drift": options.weatherDriftHPaPerHour = try number()
         case "loop": loop = try flag()
         case "start": options.startTime = try number()
+        case "fail":
+            let v = try number()
+            guard v >= 0 else { throw bad("seconds ≥ 0 after which the simulated sensor is lost") }
+            failAfter = v
         default:
             throw SimulationError(message: "unknown parameter '\(key)' in sim: source",
                                   fix: "use \(Self.parameterNames.joined(separator: ", ")), e.g. sim:walk?speed=2&seed=3")

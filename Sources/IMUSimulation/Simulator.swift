@@ -16,15 +16,20 @@ public struct Simulator: Sendable {
     public let truth: GroundTruth
     /// Scenario length, s.
     public var duration: Double { plan.duration }
-    /// Samples the scenario yields (excluding those dropped by gaps is not counted here): one per period.
+    /// Samples the scenario yields before gaps are cut out: one per (actual) sample period.
     public let nominalSampleCount: Int
 
+    /// The rate the simulated sensor really runs at, Hz (nominal × (1 + rate error)).
+    private let actualRate: Double
     private let plan: Plan
     private let disturbances: PressureDisturbances
     private var noise: Xoshiro256StarStar
     private var index = 0
     private var cursor = 0
     private var lastBarometerTick = Int.min
+    /// Bias wander accumulated so far (random walk), in g and rad/s.
+    private var accelerometerDrift = Vector3.zero
+    private var gyroscopeDrift = Vector3.zero
 
     /// Half-width of the central difference that turns the orientation trajectory into a rate, s.
     static let derivativeStep = 1e-4
@@ -44,7 +49,8 @@ public struct Simulator: Sendable {
                                             doorSlams: options.doorSlams, doorSlamHPa: options.doorSlamHPa)
         noise = Xoshiro256StarStar(seed: options.seed, stream: Self.noiseStream)
         // Samples at t = i / rate for every t < duration (small tolerance against rounding).
-        nominalSampleCount = plan.segments.isEmpty ? 0 : Int((plan.duration * options.sampleRateHz - 1e-9).rounded(.up))
+        actualRate = options.sampleRateHz * (1 + options.sampleRateError)
+        nominalSampleCount = plan.segments.isEmpty ? 0 : Int((plan.duration * actualRate - 1e-9).rounded(.up))
     }
 
     /// The next sample, or nil when the scenario is over.
@@ -52,7 +58,7 @@ public struct Simulator: Sendable {
         while index < nominalSampleCount {
             let i = index
             index += 1
-            let t = Double(i) / options.sampleRateHz
+            let t = Double(i) / actualRate
             if options.gaps.contains(where: { $0.contains(t) }) { continue }
             return sample(at: t)
         }
@@ -79,14 +85,19 @@ public struct Simulator: Sendable {
         return (samples, simulator.truth)
     }
 
-    /// The true device → world orientation at scenario time `t` (s from the start), for tests and tools.
-    public func attitude(at t: Double) -> Quaternion {
+    /// The true device → world orientation at `time` on the samples' timeline (s, like `truth`),
+    /// for tests and tools. Sensor errors and timestamp jitter are not applied.
+    public func attitude(at time: Double) -> Quaternion {
+        guard !plan.segments.isEmpty else { return .identity }
+        let t = time - options.startTime
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].orientation(t - plan.segments[i].start)
     }
 
-    /// The true altitude (m) at scenario time `t`.
-    public func altitude(at t: Double) -> Double {
+    /// The true altitude (m) at `time` on the samples' timeline.
+    public func altitude(at time: Double) -> Double {
+        guard !plan.segments.isEmpty else { return options.startAltitudeMeters }
+        let t = time - options.startTime
         let i = plan.segmentIndex(at: t, hint: 0)
         return plan.segments[i].translation(t - plan.segments[i].start).altitude
     }
@@ -103,20 +114,36 @@ public struct Simulator: Sendable {
         let before = orientation(at: t - h)
         var after = orientation(at: t + h)
         if before.dot(after) < 0 { after = Quaternion(w: -after.w, x: -after.x, y: -after.y, z: -after.z) }
-        let attitude = (before + after).normalized
         let rate = (before.conjugate * after).rotationVector / (2 * h)
-        let motion = segment.translation(t - segment.start)
+        var motion = segment.translation(t - segment.start)
+        let attitude: Quaternion
+        if segment.leverArm == .zero {
+            attitude = (before + after).normalized      // within O(h²) of q(t): far below 1 µrad
+        } else {
+            // A device swinging about a pivot: second central difference of q(t)·r (m/s²). Rounding
+            // (~ε·|r|/h² ≈ 3·10⁻⁸ m/s²) and truncation (~h²·ω⁴·|r|/12) are both negligible.
+            attitude = orientation(at: t)
+            let r = segment.leverArm
+            let lever = (before.rotate(r) - 2 * attitude.rotate(r) + after.rotate(r)) / (h * h)
+            motion.acceleration += lever / Units.standardGravity
+        }
 
         var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
         if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }
-        var accel = options.accelerometer.distort(specificForce)
-        if options.accelerometer.noise > 0 { accel += noise.gaussian3() * options.accelerometer.noise }
-
+        let dieCelsius = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
+        let warmth = dieCelsius - SensorErrorModel.referenceCelsius
+        let period = 1 / actualRate
+        if options.accelerometer.biasRandomWalk > 0 {
+            accelerometerDrift += noise.gaussian3() * (options.accelerometer.biasRandomWalk * period.squareRoot())
+        }
+        let accel = options.accelerometer.read(specificForce, extraBias: accelerometerDrift + options.accelerometer.biasPerCelsius * warmth,
+                                               random: &noise)
         var gyro: Vector3?
         if options.includeGyroscope {
-            var g = options.gyroscope.distort(rate)
-            if options.gyroscope.noise > 0 { g += noise.gaussian3() * options.gyroscope.noise }
-            gyro = g
+            if options.gyroscope.biasRandomWalk > 0 {
+                gyroscopeDrift += noise.gaussian3() * (options.gyroscope.biasRandomWalk * period.squareRoot())
+            }
+            gyro = options.gyroscope.read(rate, extraBias: gyroscopeDrift + options.gyroscope.biasPerCelsius * warmth, random: &noise)
         }
 
         var pressure: Double?
@@ -133,13 +160,12 @@ public struct Simulator: Sendable {
 
         var temperature: Double?
         if options.includeTemperature {
-            temperature = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
-                + noise.gaussian() * Thermometer.noiseCelsius
+            temperature = dieCelsius + noise.gaussian() * Thermometer.noiseCelsius
         }
 
         var time = options.startTime + t
         if options.timestampJitterSeconds > 0 {
-            let limit = 0.4 / options.sampleRateHz    // keeps timestamps strictly increasing
+            let limit = 0.4 / actualRate    // keeps timestamps strictly increasing
             time += min(limit, max(-limit, noise.gaussian() * options.timestampJitterSeconds))
         }
         return MotionSample(time: time, acceleration: accel, rotationRate: gyro, pressure: pressure, temperature: temperature)

@@ -40,7 +40,7 @@ import Testing
 
     /// Integrates the gyroscope with quaternions and compares with the true attitude.
     func integrationError(_ scenario: Scenario, rate: Double) -> (worstDegrees: Double, checked: Int) {
-        let o = idealOptions { $0.sampleRateHz = rate; $0.startTime = 0 }
+        let o = idealOptions { $0.sampleRateHz = rate }
         let sim = Simulator(scenario: scenario, options: o)
         let samples = Simulator.generate(scenario, options: o).samples
         var q = sim.attitude(at: samples[0].time)
@@ -124,5 +124,35 @@ import Testing
         }
         #expect(abs(sd(ax) - 0.003) < 0.0002)
         #expect(abs(sd(gz) - 0.002) < 0.0001)
+    }
+}
+
+@Suite struct SensorDriftTests {
+    @Test func biasWandersWithRandomWalkAndTemperature() {
+        let still = Scenario(name: "s", segments: [Segment(.still, seconds: 1800)])
+        var o = SimulationOptions.ideal
+        o.sampleRateHz = 25
+        o.gyroscope.biasRandomWalk = 0.001          // rad/s per √s
+        o.accelerometer.biasPerCelsius = Vector3(0, 0, 0.001)   // g per °C
+        o.includeTemperature = true
+        let samples = Simulator.generate(still, options: o).samples
+        // Random walk: after 1800 s the bias has wandered by ~0.001·√1800 ≈ 0.04 rad/s per axis.
+        let last = samples.suffix(25).map { $0.rotationRate! }.reduce(.zero, +) / 25
+        #expect(norm(last) > 0.005 && norm(last) < 0.3)
+        #expect(norm(samples[0].rotationRate!) < 0.001)
+        // Temperature: the die warms by 2·(1 − e^(−2)) ≈ 1.73 °C in 30 min, so z reads ~1.73 mg more.
+        let warm = samples.last!.acceleration!.z - samples.first!.acceleration!.z
+        #expect(abs(warm - 0.001 * (samples.last!.temperature! - samples.first!.temperature!)) < 1e-4)
+        #expect(warm > 0.0015)
+    }
+
+    @Test func emptyScenarioYieldsNothing() {
+        var sim = Simulator(scenario: Scenario(name: "empty", segments: []))
+        #expect(sim.next() == nil)
+        #expect(sim.truth.steps == 0 && sim.duration == 0)
+        #expect(sim.attitude(at: 0) == .identity)
+        var nan = Simulator(scenario: Scenario(name: "nan", segments: [Segment(.walk, seconds: .nan), Segment(.still, seconds: 1)]))
+        #expect(nan.duration == 1)
+        #expect(nan.next() != nil)
     }
 }

@@ -72,7 +72,7 @@ import Testing
         let start = meanPressure(samples, in: o.startTime...(o.startTime + 3))
         let high = meanPressure(samples, in: (top - 3)...(top + 3))
         #expect(abs((start - high) - (Barometer.pressure(altitude: 100) - Barometer.pressure(altitude: 112))) < 0.03)
-        #expect(abs(sim.altitude(at: sim.scenario.segments[0].seconds) - 112) < 1e-9)
+        #expect(abs(sim.altitude(at: o.startTime + sim.scenario.segments[0].seconds) - 112) < 1e-9)
         #expect(sim.truth.segments.map(\.activity) == ["stationary"])
     }
 
@@ -94,5 +94,40 @@ import Testing
         let ys = samples.map { $0.acceleration!.y }
         #expect(ys.max()! > 0.05)
         #expect(ys.min()! < -0.05)
+    }
+}
+
+@Suite struct ScenarioTextTests {
+    @Test func composesSegments() throws {
+        let s = try Scenario.resolve("still:20, walk:60@1.7*0.3/hand,stairs-up:2/pocket,elevator-down:2,face-z:5,wave")
+        #expect(s.segments.count == 6)
+        #expect(s.segments[1] == Segment(.walk, seconds: 60, cadence: 1.7, amplitude: 0.3, holding: .inHand))
+        #expect(s.segments[2].kind == .stairsUp(floors: 2) && s.segments[2].holding == .frontPocket)
+        #expect(s.segments[4].kind == .face(.zDown))
+        #expect(s.segments[5].seconds == 15)
+        let sim = Simulator(scenario: s)
+        #expect(sim.truth.floorsAscended == 2 && sim.truth.floorsDescended == 0)
+        #expect(try Scenario.resolve("walk") == Scenario.named("walk"))
+        #expect(abs(try Scenario.resolve("hour").seconds - 3600) < 1e-9)
+    }
+
+    @Test(arguments: ["jog:10", "walk:-3", "walk:ten", "stairs-up:1.5", "walk/hat", "nothing", "", "walk@0"])
+    func rejectsBadItems(text: String) {
+        #expect(throws: SimulationError.self) { _ = try Scenario.resolve(text) }
+    }
+}
+
+@Suite struct GaitTruthTests {
+    @Test func gaitStretchesCarryPaceAndDistance() {
+        let truth = Simulator(scenario: scenario("day-extended")).truth
+        #expect(truth.gaits.map(\.kind) == ["walk", "run", "walk", "walk", "stairs-up", "walk", "walk", "stairs-down", "walk"])
+        #expect(truth.gaits.map(\.steps).reduce(0, +) == truth.steps)
+        #expect(abs(truth.gaits.map(\.distanceMeters).reduce(0, +) - truth.distanceMeters) < 1e-6)
+        let run = truth.gaits[1]
+        #expect(abs(run.cadence - 2.8) < 0.15)
+        #expect(run.stepLengthMeters > truth.gaits[0].stepLengthMeters)
+        for (name, segment) in zip(Scenario.segmentKindNames, [Segment.Kind.still, .stroll, .walk, .run, .bus, .wave]) {
+            #expect(Segment(segment).kindName == name)
+        }
     }
 }

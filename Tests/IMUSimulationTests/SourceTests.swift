@@ -100,3 +100,38 @@ import Testing
         }
     }
 }
+
+@Suite struct SourceFailureTests {
+    @Test func failAfterThrowsARuntimeFailure() async throws {
+        let source = try SimulationBackend().open(spec: "walk?speed=inf&fail=2.5", options: SourceOptions())
+        var received = 0
+        do {
+            for try await batch in source.batches() { received += batch.count }
+            Issue.record("no failure")
+        } catch let error as SimulatedSensorLost {
+            #expect(error.exitStatus == .runtimeFailure)
+            #expect(error.description.contains("simulated walk"))
+        }
+        #expect(received > 0 && received <= 250)
+    }
+
+    @Test func compositionSpecs() throws {
+        let spec = try SimulationSpec("sim:still:5,walk:60/pocket?seed=2")
+        #expect(spec.scenario.segments.count == 2)
+        #expect(spec.options.seed == 2)
+    }
+}
+
+@Suite struct SourceValidationTests {
+    @Test func invalidOptionsFailTheStreamInsteadOfCrashing() async {
+        let source = SimulatedSource(scenario: scenario("walk"), options: options { $0.sampleRateHz = 0 }, speed: 0)
+        do {
+            for try await _ in source.batches() { Issue.record("produced samples") }
+            Issue.record("no error")
+        } catch let error as SimulationError {
+            #expect(error.description.contains("sample rate"))
+        } catch {
+            Issue.record("wrong error \(error)")
+        }
+    }
+}

@@ -60,3 +60,27 @@ import Testing
         #expect(slam - quiet > 0.15)
     }
 }
+
+@Suite struct OptionValidationTests {
+    @Test func defaultsAndIdealAreValid() throws {
+        try SimulationOptions().validate()
+        try SimulationOptions.ideal.validate()
+    }
+
+    @Test(arguments: [
+        { (o: inout SimulationOptions) in o.sampleRateHz = 0 },
+        { (o: inout SimulationOptions) in o.sampleRateHz = .nan },
+        { (o: inout SimulationOptions) in o.barometerRateHz = 500 },
+        { (o: inout SimulationOptions) in o.timestampJitterSeconds = -1 },
+        { (o: inout SimulationOptions) in o.accelerometer.misalignment = [[1, 0], [0, 1]] },
+        { (o: inout SimulationOptions) in o.gyroscope.scale = Vector3(1, 0, 1) },
+        { (o: inout SimulationOptions) in o.accelerometer.resolution = -1 },
+        { (o: inout SimulationOptions) in o.startAltitudeMeters = 50_000 },
+        { (o: inout SimulationOptions) in o.gaps = [0...Double.infinity] },
+    ] as [@Sendable (inout SimulationOptions) -> Void])
+    func rejectsBadOptions(change: @Sendable (inout SimulationOptions) -> Void) {
+        var o = SimulationOptions()
+        change(&o)
+        #expect(throws: SimulationError.self) { try o.validate() }
+    }
+}

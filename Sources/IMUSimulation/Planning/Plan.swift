@@ -15,7 +15,7 @@ struct Plan: Sendable {
         let mounts = scenario.segments.map { Self.mount(of: $0, override: override) }
         var previousMount = mounts.first.flatMap { $0 } ?? .identity
         for (index, segment) in scenario.segments.enumerated() {
-            let duration = max(0, segment.seconds)
+            let duration = segment.seconds.isFinite ? max(0, segment.seconds) : 0
             guard duration > 0 else { continue }
             // A transition turns the device towards the next segment's mount; other segments
             // ease into their own mount over their first 1.5 s when it differs from the last one.
@@ -63,11 +63,11 @@ struct Plan: Sendable {
                                  wanderOffset: random.uniform(0...(2 * Double.pi)),
                                  initialPhase: Double.pi)
             p.gait = gait
+            p.stepSeed = random.next()
             p.finalPhase = gait.phase(duration)
-            let scale = min(2.5, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
-            let base = holding.sway
-            p.sway = SwayAmplitudes(pitchStep: base.pitchStep * scale, pitchStride: base.pitchStride * scale,
-                                    rollStride: base.rollStride * scale, yawStride: base.yawStride * scale)
+            let scale = min(2, max(0.5, segment.amplitude / 0.25))   // sway grows with the bounce
+            p.sway = holding.sway.scaled(by: scale)
+            p.leverArm = p.mountTo.inverseRotate(p.sway.leverArm)
         }
         switch segment.kind {
         case .stroll, .walk, .run:
@@ -104,6 +104,7 @@ struct Plan: Sendable {
             p.altitudeChange = up ? height : -height
         case .bus:
             p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
+            p.busVibration = BusVibration(duration: duration, random: &random)
         case .still, .wave, .face, .transition:
             break
         }

@@ -12,6 +12,7 @@ enum TruthBuilder {
         for p in plan.segments {
             let offset = startTime + p.start
             if let gait = p.gait {
+                let firstStep = truth.stepTimes.count
                 var k = (gait.initialPhase / (2 * Double.pi)).rounded(.down) + 1
                 while 2 * Double.pi * k <= p.finalPhase {
                     let tau = gait.time(ofPhase: 2 * Double.pi * k)
@@ -22,6 +23,12 @@ enum TruthBuilder {
                     }
                     k += 1
                 }
+                let times = truth.stepTimes[firstStep...]
+                let span = (times.last ?? 0) - (times.first ?? 0)
+                truth.gaits.append(GaitTruth(start: offset, end: offset + p.duration, kind: p.segment.kindName,
+                                             steps: times.count,
+                                             cadence: times.count > 1 ? Double(times.count - 1) / span : 0,
+                                             stepLengthMeters: p.segment.stepLengthMeters))
                 // Floors: the altitude is linear in phase, so each 3 m boundary is a phase.
                 let floors = Int((abs(p.altitudeChange) / Segment.floorHeightMeters).rounded())
                 for j in stride(from: 1, through: floors, by: 1) {

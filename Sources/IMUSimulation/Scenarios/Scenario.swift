@@ -9,7 +9,7 @@ public struct Scenario: Sendable, Equatable {
     }
 
     /// Total length in seconds.
-    public var seconds: Double { segments.reduce(0) { $0 + max(0, $1.seconds) } }
+    public var seconds: Double { segments.reduce(0) { $0 + ($1.seconds.isFinite ? max(0, $1.seconds) : 0) } }
 
     /// A catalogue scenario by name (see `allNames`), or nil.
     public static func named(_ name: String) -> Scenario? {

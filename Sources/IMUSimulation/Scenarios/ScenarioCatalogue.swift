@@ -1,7 +1,7 @@
 /// The built-in scenarios, by name.
 enum ScenarioCatalogue {
     static let names = ["still", "stroll", "walk", "run", "stairs-up", "stairs-down", "elevator", "bus", "wave",
-                        "day", "day-extended", "demo", "six-position"]
+                        "day", "day-extended", "demo", "six-position", "hour"]
 
     static func scenario(named name: String) -> Scenario? {
         let segments: [Segment]
@@ -19,6 +19,7 @@ enum ScenarioCatalogue {
         case "day-extended": segments = dayExtended
         case "demo": segments = demo
         case "six-position": return .sixPosition()
+        case "hour": segments = hour
         default: return nil
         }
         return Scenario(name: name, segments: segments)
@@ -62,4 +63,23 @@ enum ScenarioCatalogue {
         Segment(.walk, seconds: 20, holding: .inHand),
         Segment(.still, seconds: 5, holding: .faceUp),
     ]
+
+    /// One hour of mixed activity (the benchmarks' standard load): a commute with walks, a bus ride,
+    /// office stairs, an elevator, desk time and an evening run.
+    static let hour: [Segment] = {
+        let active: [Segment] = [
+        Segment(.still, seconds: 120, holding: .faceUp),
+        Segment(.walk, seconds: 480, holding: .frontPocket),
+        Segment(.still, seconds: 180, holding: .inHand),
+        Segment(.bus, seconds: 900, holding: .inHand),
+        Segment(.walk, seconds: 300, holding: .inHand),
+        Segment(.stairsUp(floors: 4), holding: .frontPocket),
+        Segment(.still, seconds: 600, holding: .faceUp),
+        Segment(.elevatorDown(floors: 4), holding: .inHand),
+        Segment(.stroll, seconds: 240, holding: .bag),
+        Segment(.run, seconds: 420, holding: .armband),
+        ]
+        let rest = 3600 - Scenario(name: "", segments: active).seconds
+        return active + [Segment(.still, seconds: rest, holding: .faceUp)]
+    }()
 }

@@ -97,6 +97,24 @@ public struct Segment: Sendable, Equatable {
         }
     }
 
+    /// The kind's name as in scenario compositions ("walk", "stairs-up", "face+z", …).
+    public var kindName: String {
+        switch kind {
+        case .still: return "still"
+        case .stroll: return "stroll"
+        case .walk: return "walk"
+        case .run: return "run"
+        case .stairsUp: return "stairs-up"
+        case .stairsDown: return "stairs-down"
+        case .elevatorUp: return "elevator-up"
+        case .elevatorDown: return "elevator-down"
+        case .bus: return "bus"
+        case .wave: return "wave"
+        case .face(let f): return "face" + f.rawValue
+        case .transition: return "transition"
+        }
+    }
+
     /// Ground-truth activity class (docs/CONTRACTS.md §3 names).
     var activity: String {
         switch kind {
@@ -113,6 +131,18 @@ public struct Segment: Sendable, Equatable {
         switch kind {
         case .stroll, .walk, .run, .stairsUp, .stairsDown: return true
         default: return false
+        }
+    }
+
+    /// Weight of the heel-strike spike in the vertical bounce (the seed article uses 0.8 for all gaits).
+    /// Climbing stairs lands softly on the forefoot, descending lands hard (illustrative relative figures).
+    var heelStrike: Double {
+        switch kind {
+        case .stairsUp: return 0.4
+        case .stairsDown: return 1.2
+        case .run: return 0.4      // on top of a stance push that already peaks near 3 g
+        case .stroll: return 0.6
+        default: return 0.8
         }
     }
 
