@@ -19,18 +19,27 @@ struct GaitGate: Sendable {
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
     var cadenceRange = 1.0...4.0
 
-    func isGait(estimate: CadenceEstimate?, verticalDeviation: Double, shape: GaitShape) -> Bool {
+    enum Verdict: Sendable, Equatable {
+        /// Walking or running.
+        case gait
+        /// Too weak, irregular or at an implausible cadence.
+        case noRhythm
+        /// Rhythmic and strong, but shaped like something else (a waved phone, a swaying bus).
+        case wrongShape
+    }
+
+    func verdict(estimate: CadenceEstimate?, verticalDeviation: Double, shape: GaitShape) -> Verdict {
         guard let estimate, verticalDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
-              estimate.regularity >= minimumRegularity else { return false }
+              estimate.regularity >= minimumRegularity else { return .noRhythm }
         // A stride holds two steps: its halves resemble each other. One smooth swing per
         // "stride" (bus sway at 0.7 Hz read as a 1.4 steps/s stride) is anti-correlated at half lag.
-        if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return false }
+        if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return .wrongShape }
         // Heel strikes put harmonics above the cadence into every gait signal; a waved phone is a
         // smooth near-sine whose RMS frequency equals its repeat rate.
-        if shape.rmsFrequency < minimumHarmonicSpread * estimate.cadence { return false }
-        if shape.purity > maximumPurity { return false }
-        return true
+        if shape.rmsFrequency < minimumHarmonicSpread * estimate.cadence { return .wrongShape }
+        if shape.purity > maximumPurity { return .wrongShape }
+        return .gait
     }
 
     /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.

@@ -46,6 +46,7 @@ struct StepCounter: Sendable {
     private var boutLevel = 0.0            // envelope level of the bout, g²
     private var phase = 0.0                // fractional steps since the last committed one
     private var misses = 0                 // consecutive non-gait windows inside the bout
+    private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
 
     /// Committed steps.
     private(set) var steps = 0
@@ -94,6 +95,7 @@ struct StepCounter: Sendable {
         origin = time
         sinceHop = 0
         creditedUntil = 0
+        shapeRejectedUntil = 0
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -140,7 +142,11 @@ struct StepCounter: Sendable {
         let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
         let verticalDeviation = Self.deviation(scratch, count: window)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
-        let isGait = gate.isGait(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let verdict = gate.verdict(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let isGait = verdict == .gait
+        // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
+        // (waving right before walking off); allow half a hop of overlap.
+        if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         let report = GaitWindow(end: time(n - 1), verticalDeviation: verticalDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait)
@@ -155,7 +161,7 @@ struct StepCounter: Sendable {
                 inBout = true
                 boutLevel = level
                 let threshold = GaitGate.envelopeFraction * boutLevel
-                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil), to: creditEnd,
+                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil, shapeRejectedUntil), to: creditEnd,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
