@@ -161,7 +161,7 @@ struct StepCounter: Sendable {
                 inBout = true
                 boutLevel = level
                 let threshold = GaitGate.envelopeFraction * boutLevel
-                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil, shapeRejectedUntil), to: creditEnd,
+                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil, shapeRejectedUntil), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
