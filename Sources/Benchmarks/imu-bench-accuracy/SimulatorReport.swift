@@ -102,6 +102,10 @@ enum SimulatorReport {
             ("accel only", { $0.includeGyroscope = false; $0.barometerRateHz = nil }),
             ("jitter 3 ms", { $0.timestampJitterSeconds = 0.003 }),
             ("gap 2 s", { $0.gaps = [50...52] }),
+            ("seed 2", { $0.seed = 2 }),
+            ("seed 3", { $0.seed = 3 }),
+            ("seed 4", { $0.seed = 4 }),
+            ("seed 5", { $0.seed = 5 }),
             ("seed 7", { $0.seed = 7 }),
         ]
         for (label, change) in cases {
