@@ -84,11 +84,11 @@ enum SimulatorReport {
                 runs += 1
                 let ok = result.ascended == truth.floorsAscended && result.descended == truth.floorsDescended
                 if ok { exact += 1 }
-                print(String(format: "seed %d drift %+.1f hPa/h: floors %d/%d (truth %d/%d)%@", seed, drift,
-                             result.ascended, result.descended, truth.floorsAscended, truth.floorsDescended, ok ? "" : "  WRONG"))
+                if !ok { print(String(format: "seed %d drift %+.1f hPa/h: floors %d/%d (truth %d/%d)  WRONG", seed, drift,
+                             result.ascended, result.descended, truth.floorsAscended, truth.floorsDescended)) }
             }
         }
-        print("floors exactly right in \(exact) of \(runs) runs")
+        print("floors exactly right in \(exact) of \(runs) runs (seeds 1-5, drift ±0.5 and ±1 hPa/h, four 0.8 hPa door slams)")
     }
 
     /// The synthetic day under harder conditions: other rates, no gyro, no barometer, gaps.

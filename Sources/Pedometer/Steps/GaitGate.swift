@@ -53,6 +53,9 @@ struct GaitGate: Sendable {
         return .gait
     }
 
+    /// Regularity that starts a bout on one window; weaker gait needs a second window in a row.
+    /// Gait windows inside the oxford walks measure 0.7 to 0.95; a bus's marginal windows 0.4 to 0.65.
+    static let confidentRegularity = 0.7
     /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
     static let toleratedMisses = Int(tune("MISSES", 2))
     /// Fraction of a bout's energy that marks its onset and end.

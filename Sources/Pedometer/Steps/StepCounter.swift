@@ -47,6 +47,7 @@ struct StepCounter: Sendable {
     private var phase = 0.0                // fractional steps since the last committed one
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
+    private var previousWasGait = false    // the window before this one was judged gait
 
     /// Committed steps.
     private(set) var steps = 0
@@ -96,6 +97,7 @@ struct StepCounter: Sendable {
         sinceHop = 0
         creditedUntil = 0
         shapeRejectedUntil = 0
+        previousWasGait = false
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -151,7 +153,11 @@ struct StepCounter: Sendable {
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait)
         let creditEnd = n - lagBehind
-        if isGait, let estimate {
+        // A bout starts on one clearly regular window, or on two gait windows in a row: one
+        // marginal window in vibration or handling must not back-fill a burst of steps.
+        let confirmed = inBout || (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity || previousWasGait
+        previousWasGait = isGait
+        if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
@@ -161,7 +167,9 @@ struct StepCounter: Sendable {
                 inBout = true
                 boutLevel = level
                 let threshold = GaitGate.envelopeFraction * boutLevel
-                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil, shapeRejectedUntil), to: n,
+                // After a confirming second window, the walk may have begun in the window before.
+                let earliest = max(vertical.oldestIndex, start - hop)
+                let onset = BoutEdges.onset(vertical, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
