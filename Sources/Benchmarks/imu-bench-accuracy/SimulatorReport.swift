@@ -65,7 +65,36 @@ enum SimulatorReport {
                          errors.reduce(0, +) / Double(errors.count)))
         }
         variants()
+        shortBouts()
         floorRobustness()
+    }
+
+    /// Short walks between stops (the seed's rhythm gate loses about a quarter of such steps).
+    static var shortBoutScenario: Scenario {
+        var segments: [Segment] = [Segment(.still, seconds: 5, holding: .faceUp)]
+        for (i, seconds) in [3.0, 5, 2.5, 8, 4, 3.5, 6].enumerated() {
+            let holding: DeviceHolding = [.inHand, .frontPocket, .backPocket][i % 3]
+            segments.append(Segment(.walk, seconds: seconds, holding: holding))
+            segments.append(Segment(.still, seconds: 4, holding: holding))
+        }
+        return Scenario(name: "short-bouts", segments: segments)
+    }
+
+    static func shortBouts() {
+        print("== short walks: 7 bouts of 2.5 to 8 s with 4 s stops, hand/front/back pocket, seeds 1-5")
+        var truthTotal = 0, countedTotal = 0
+        for seed in UInt64(1)...5 {
+            var options = SimulationOptions()
+            options.seed = seed
+            let (samples, truth) = Simulator.generate(shortBoutScenario, options: options)
+            let result = run(samples, capabilities: options.capabilities, truth: truth)
+            truthTotal += truth.steps
+            countedTotal += result.steps
+            print(String(format: "seed %d: truth %d counted %d (%+.1f%%)", seed, truth.steps, result.steps,
+                         Double(result.steps - truth.steps) / Double(truth.steps) * 100))
+        }
+        print(String(format: "short walks total: truth %d counted %d (%+.1f%%)", truthTotal, countedTotal,
+                     Double(countedTotal - truthTotal) / Double(truthTotal) * 100))
     }
 
     /// Floors under weather drift, noise and door slams, over several seeds: counted vs truth.

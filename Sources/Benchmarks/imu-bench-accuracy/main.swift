@@ -44,9 +44,10 @@ var speedCorpus: [LabelledRecording] = []
 if let traceName {
     let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
     for recording in recordings { Trace.run(recording) }
-    if let scenario = IMUSimulation.Scenario.named(traceName) {
+    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
+        if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
         var pedometer = Pedometer(capabilities: options.capabilities)
