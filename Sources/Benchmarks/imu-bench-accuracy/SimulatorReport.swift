@@ -9,7 +9,8 @@ enum SimulatorReport {
 
     struct Result {
         var steps: Int
-        var cadenceError: Double?   // mean |estimated − true| steps/s while walking
+        var cadenceError: Double?   // median |estimated − true| steps/s while walking
+        var cadenceErrorP90: Double?
         var ascended: Int
         var descended: Int
     }
@@ -38,13 +39,16 @@ enum SimulatorReport {
         }
         pedometer.finish(into: &events)
         let s = pedometer.snapshot
-        let meanError = cadenceErrors.isEmpty ? nil : cadenceErrors.reduce(0, +) / Double(cadenceErrors.count)
-        return Result(steps: s.steps, cadenceError: meanError, ascended: s.floorsAscended, descended: s.floorsDescended)
+        let sorted = cadenceErrors.sorted()
+        let median = sorted.isEmpty ? nil : sorted[sorted.count / 2]
+        let p90 = sorted.isEmpty ? nil : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
+        return Result(steps: s.steps, cadenceError: median, cadenceErrorP90: p90,
+                      ascended: s.floorsAscended, descended: s.floorsDescended)
     }
 
     static func run() {
         print("== simulator scenarios (seed 1, 100 Hz, gyro + barometer with drift and noise)")
-        print("scenario        truth counted  error%  cadence-err  floors up/down (truth)")
+        print("scenario        truth counted  error%  cadence |err| median / p90 (steps/s)  floors up/down (truth)")
         var errors: [Double] = []
         for name in scenarios {
             guard let scenario = Scenario.named(name) else { print("\(name): unknown scenario"); continue }
@@ -57,7 +61,7 @@ enum SimulatorReport {
             print(name.padding(toLength: 14, withPad: " ", startingAt: 0),
                   String(format: "%6d %7d", truth.steps, result.steps),
                   error.map { String(format: "%+7.2f", $0) } ?? "      -",
-                  result.cadenceError.map { String(format: "  %8.4f  ", $0) } ?? "        -  ",
+                  result.cadenceError.map { String(format: "  %.4f / %.4f  ", $0, result.cadenceErrorP90 ?? 0) } ?? "         -         ",
                   "  \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))")
         }
         if !errors.isEmpty {
