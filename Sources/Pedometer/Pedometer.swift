@@ -126,7 +126,7 @@ public struct Pedometer: Sendable {
 @_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
     public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
-    public var skewness = 0.0, kurtosis = 0.0, harmonicRatio = 0.0, purity = 0.0, rmsFrequency = 0.0
+    public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
@@ -139,7 +139,6 @@ public struct Pedometer: Sendable {
         strongest = w.estimate?.halfRepeat ?? 0
         skewness = w.shape.skewness
         kurtosis = w.shape.kurtosis
-        harmonicRatio = w.shape.harmonicRatio
         purity = w.shape.purity
         rmsFrequency = w.shape.rmsFrequency
         isGait = w.isGait

@@ -8,7 +8,7 @@
 enum BoutEdges {
     /// Correlation between consecutive strides that counts as still walking. Gait windows measure
     /// 0.6 to 0.95 on the development recordings; handling a phone stays below about 0.3.
-    static let minimumCorrelation = tune("EDGE", 0.5)
+    static let minimumCorrelation = 0.5
 
     /// Pearson correlation of `x[a..<a+w]` with `x[a+lag..<a+lag+w]`.
     static func correlation(_ x: RingBuffer, start a: Int, length w: Int, lag: Int) -> Double {
