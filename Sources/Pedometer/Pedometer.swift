@@ -72,6 +72,9 @@ public struct Pedometer: Sendable {
         segmenter.finish(into: &events)
     }
 
+    /// Samples ignored because their time did not increase or a reading was NaN/infinite.
+    public var droppedSamples: Int { resampler.droppedSamples }
+
     /// Totals and current state.
     public var snapshot: PedometerSnapshot {
         var s = state

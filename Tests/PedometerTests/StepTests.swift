@@ -116,6 +116,23 @@ import IMUSimulation
         #expect(relativeError(countedTotal, truthTotal) <= 0.05, "\(countedTotal) vs \(truthTotal)")
     }
 
+    /// Bad samples (time going backwards, NaN readings) are dropped and counted, never poison
+    /// the filters.
+    @Test func badSamplesAreDroppedNotFatal() {
+        let sim = simulate("walk")
+        var samples = sim.samples
+        samples.insert(MotionSample(time: samples[1000].time - 0.5, acceleration: Vector3(0, 0, 1)), at: 1001)
+        samples[2000].acceleration = Vector3(.nan, 0, 1)
+        samples[3000].rotationRate = Vector3(0, .infinity, 0)
+        var pedometer = Pedometer(capabilities: sim.options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in samples { pedometer.process(sample, into: &events) }
+        pedometer.finish(into: &events)
+        #expect(pedometer.droppedSamples == 3)
+        #expect(relativeError(pedometer.snapshot.steps, sim.truth.steps) <= 0.01)
+        #expect(pedometer.snapshot.distanceMeters.isFinite)
+    }
+
     @Test func stillnessCountsNothing() {
         let sim = simulate("still")
         let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
