@@ -33,6 +33,7 @@ public struct Pedometer: Sendable {
     private var currentAltitude = 0.0
     private var state = PedometerSnapshot()
     private var finished = false
+    private var labelledUntil: Double?
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
@@ -69,7 +70,7 @@ public struct Pedometer: Sendable {
         while let tick = resampler.pop() { handle(tick, into: &events) }
         stepCounter.finish(into: &events)
         takeFloors(at: lastTickTime, into: &events)
-        segmenter.finish(into: &events)
+        segmenter.finish(at: state.time, into: &events)
     }
 
     /// Samples ignored because their time did not increase or a reading was NaN/infinite.
@@ -112,7 +113,10 @@ public struct Pedometer: Sendable {
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
             let (activity, confidence) = classifier.classify(window, inBout: stepCounter.inBout)
-            segmenter.add(activity, confidence: confidence, start: window.end - 1, time: window.end, into: &events)
+            // Labels tile the time from the first sample: each covers the span since the previous one.
+            segmenter.add(activity, confidence: confidence, start: labelledUntil ?? firstTime ?? window.end - 1,
+                          time: window.end, into: &events)
+            labelledUntil = window.end
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
         feed(.walking, 3)         // a jolt flickers as walking
         feed(.vehicle, 100)
         feed(.walking, 60)
-        segmenter.finish(into: &events)
+        segmenter.finish(at: t, into: &events)
         let kinds = segments(events).map(\.activity)
         #expect(kinds == [.walking, .vehicle, .walking])
         let ride = segments(events)[1]
@@ -51,7 +51,9 @@ import Testing
             let label = found.first { $0.start <= middle && middle < $0.end }?.activity.rawValue
             #expect(label == truth.activity, "at \(middle): \(label ?? "none") vs \(truth.activity)")
         }
-        // Segments tile the time without overlap.
+        // Segments tile the whole stream without overlap.
         for (a, b) in zip(found, found.dropFirst()) { #expect(abs(a.end - b.start) < 1e-9) }
+        #expect(abs((found.first?.start ?? 0) - sim.samples[0].time) < 0.05)
+        #expect(abs((found.last?.end ?? 0) - sim.samples[sim.samples.count - 1].time) < 0.05)
     }
 }

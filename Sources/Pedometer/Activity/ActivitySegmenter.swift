@@ -63,9 +63,13 @@ struct ActivitySegmenter: Sendable {
         }
     }
 
-    /// Ends the stream: emits the final segment.
-    mutating func finish(into events: inout [PedometerEvent]) {
-        if let segment = current { events.append(.activity(segment)) }
+    /// Ends the stream at `time` (the last sample): emits the final segment, extended to it.
+    mutating func finish(at time: Double, into events: inout [PedometerEvent]) {
+        if var segment = current {
+            segment.end = Swift.max(segment.end, time)
+            current = segment
+            events.append(.activity(segment))
+        }
         candidate = nil
         finished = true
     }
