@@ -112,11 +112,13 @@ public struct Pedometer: Sendable {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            let (activity, confidence) = classifier.classify(window, inBout: stepCounter.inBout)
-            // Labels tile the time from the first sample: each covers the span since the previous one.
-            segmenter.add(activity, confidence: confidence, start: labelledUntil ?? firstTime ?? window.end - 1,
-                          time: window.end, into: &events)
-            labelledUntil = window.end
+            let (activity, confidence) = classifier.classify(window)
+            // Labels tile the time from the first sample: each covers the span since the previous
+            // one, up to the window's centre (the time it describes best).
+            let centre = window.end - StepCounter.windowSeconds / 2
+            let from = labelledUntil ?? firstTime ?? centre
+            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
+            labelledUntil = Swift.max(from, centre)
         }
     }
 

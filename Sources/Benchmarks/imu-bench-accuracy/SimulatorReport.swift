@@ -13,6 +13,21 @@ enum SimulatorReport {
         var cadenceErrorP90: Double?
         var ascended: Int
         var descended: Int
+        var activityAgreement: Double   // share of time whose activity label matches the truth
+    }
+
+    /// Share of the scenario's time (sampled every 0.5 s) where our segment's class is the true one.
+    static func agreement(_ events: [PedometerEvent], truth: GroundTruth) -> Double {
+        let ours = events.compactMap { if case .activity(let s) = $0 { s } else { nil } }
+        var t = truth.startTime + 0.25, hits = 0, total = 0
+        while t < truth.endTime {
+            if let real = truth.segments.first(where: { $0.start <= t && t < $0.end }) {
+                total += 1
+                if ours.first(where: { $0.start <= t && t < $0.end })?.activity.rawValue == real.activity { hits += 1 }
+            }
+            t += 0.5
+        }
+        return total > 0 ? Double(hits) / Double(total) : 0
     }
 
     /// Feeds `samples` through a pedometer, sampling its live cadence once per second.
@@ -43,12 +58,13 @@ enum SimulatorReport {
         let median = sorted.isEmpty ? nil : sorted[sorted.count / 2]
         let p90 = sorted.isEmpty ? nil : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
         return Result(steps: s.steps, cadenceError: median, cadenceErrorP90: p90,
-                      ascended: s.floorsAscended, descended: s.floorsDescended)
+                      ascended: s.floorsAscended, descended: s.floorsDescended,
+                      activityAgreement: agreement(events, truth: truth))
     }
 
     static func run() {
         print("== simulator scenarios (seed 1, 100 Hz, gyro + barometer with drift and noise)")
-        print("scenario        truth counted  error%  cadence |err| median / p90 (steps/s)  floors up/down (truth)")
+        print("scenario        truth counted  error%  cadence |err| median / p90 (steps/s)  floors up/down (truth)  activity agreement")
         var errors: [Double] = []
         for name in scenarios {
             guard let scenario = Scenario.named(name) else { print("\(name): unknown scenario"); continue }
@@ -62,7 +78,8 @@ enum SimulatorReport {
                   String(format: "%6d %7d", truth.steps, result.steps),
                   error.map { String(format: "%+7.2f", $0) } ?? "      -",
                   result.cadenceError.map { String(format: "  %.4f / %.4f  ", $0, result.cadenceErrorP90 ?? 0) } ?? "         -         ",
-                  "  \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))")
+                  "  \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))",
+                  String(format: "             %5.1f%%", result.activityAgreement * 100))
         }
         if !errors.isEmpty {
             print(String(format: "MAPE over scenarios with steps %.2f%%  (target: day ≤ 0.5%%, cadence ≤ 0.01 steps/s, floors exact)",

@@ -41,7 +41,11 @@ struct ActivitySegmenter: Sendable {
             candidate = nil
             return
         }
-        if candidate != activity {
+        if candidate == .stationary, activity == .vehicle {
+            // A vehicle that was standing still at first (a bus at its stop): the ride began then.
+            candidate = .vehicle
+            candidateConfidence = max(candidateConfidence, confidence)
+        } else if candidate != activity {
             candidate = activity
             candidateStart = start
             candidateConfidence = confidence

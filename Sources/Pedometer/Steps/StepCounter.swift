@@ -12,6 +12,8 @@
 /// moment it fell; so short walks count in full. Each step event carries the time of the step
 /// itself, snapped to the nearest peak of the signal, although it is committed up to 3 s later.
 struct StepCounter: Sendable {
+    /// Analysis window length, s: long enough for two strides at 1 step/s.
+    static let windowSeconds = 4.0
     let rateHz: Double
     let interval: Double
     /// Analysis window, ticks (4 s: long enough for two strides at 1 step/s).
@@ -68,7 +70,7 @@ struct StepCounter: Sendable {
         self.stride = stride
         self.rateHz = rateHz
         interval = 1 / rateHz
-        window = Int((4.0 * rateHz).rounded())
+        window = Int((Self.windowSeconds * rateHz).rounded())
         hop = Int((1.0 * rateHz).rounded())
         lagBehind = (window - hop) / 2
         envelopeLength = Int((0.5 * rateHz).rounded())
@@ -151,7 +153,7 @@ struct StepCounter: Sendable {
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         let report = GaitWindow(end: time(n - 1), verticalDeviation: verticalDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
-                                shape: shape, isGait: isGait)
+                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
         let creditEnd = n - lagBehind
         // A bout starts on one clearly regular window, or on two gait windows in a row: one
         // marginal window in vibration or handling must not back-fill a burst of steps.
