@@ -171,8 +171,9 @@ enum SimulatorReport {
     }
 
     /// Samples for the throughput figure when no recordings are at hand.
-    static func speedCorpus() -> [LabelledRecording] {
-        let options = SimulationOptions()
+    static func speedCorpus(rateHz: Double) -> [LabelledRecording] {
+        var options = SimulationOptions()
+        options.sampleRateHz = rateHz
         let (samples, truth) = Simulator.generate(Scenario.named("day-extended")!, options: options)
         return [LabelledRecording(name: "day-extended", samples: samples, capabilities: options.capabilities,
                                   trueSteps: truth.steps)]

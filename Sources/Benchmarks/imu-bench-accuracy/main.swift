@@ -89,6 +89,9 @@ if wanted("simulator") {
 if wanted("speed") {
     print("== core throughput (release build; samples pre-loaded, parsing not timed)")
     if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
-    Throughput.run(label: "simulated day-extended, 100 Hz, gyro + barometer", SimulatorReport.speedCorpus())
+    for rate in [25.0, 100.0, 400.0] {
+        Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
+                       SimulatorReport.speedCorpus(rateHz: rate))
+    }
     Throughput.memoryNote()
 }

@@ -56,18 +56,27 @@ struct CadenceEstimator: Sendable {
         }
         guard energy > 1e-12 else { return nil }
         let lo = minimumLag - 1, hi = maximumLag + 1
-        centred.withUnsafeBufferPointer { x in
+        centred.withUnsafeBufferPointer { buffer in
+            guard let x = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(x)
+            let stride = MemoryLayout<Double>.stride
             for lag in lo...hi {
-                var s0 = 0.0, s1 = 0.0
+                // Σ x[i]·x[i+lag], four products at a time.
+                var sum4 = SIMD4<Double>()
                 var i = 0
                 let end = n - lag
-                while i + 1 < end {
-                    s0 += x[i] * x[i + lag]
-                    s1 += x[i + 1] * x[i + 1 + lag]
-                    i += 2
+                while i + 4 <= end {
+                    let a = raw.loadUnaligned(fromByteOffset: i * stride, as: SIMD4<Double>.self)
+                    let b = raw.loadUnaligned(fromByteOffset: (i + lag) * stride, as: SIMD4<Double>.self)
+                    sum4 += a * b
+                    i += 4
                 }
-                if i < end { s0 += x[i] * x[i + lag] }
-                correlation[lag] = (s0 + s1) / energy * Double(n) / Double(end)
+                var sum = sum4.sum()
+                while i < end {
+                    sum += x[i] * x[i + lag]
+                    i += 1
+                }
+                correlation[lag] = sum / energy * Double(n) / Double(end)
             }
         }
         // Strongest local maximum over the whole range.
