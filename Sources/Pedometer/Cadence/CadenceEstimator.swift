@@ -2,11 +2,10 @@
 struct CadenceEstimate: Sendable, Equatable {
     /// Steps per second.
     var cadence: Double
-    /// Normalised autocorrelation at the step period: 1 for a perfectly repeating signal,
-    /// about 0.9 for gait, low for bus sway and for standing still (pedometer seed).
+    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`): 1 for a
+    /// perfectly repeating signal, about 0.9 for gait, low for bus sway and for standing still
+    /// (pedometer seed).
     var regularity: Double
-    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`).
-    var strongest: Double
     /// Highest normalised autocorrelation around half the strongest repeat's lag.
     var halfRepeat: Double
     /// True when the strongest repeat was a stride (two steps) and the step was found at half of it.
@@ -104,7 +103,7 @@ struct CadenceEstimator: Sendable {
         for l in from...to { halfRepeat = max(halfRepeat, correlation[l]) }
         // A repeat longer than the longest step is a stride: the step is half of it.
         if lag / rateHz > maximumStepPeriod {
-            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest,
+            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
                                    halfRepeat: halfRepeat, wasStride: true)
         }
         // A repeat that could be either (a slow step or a running stride) is a stride when the
@@ -112,10 +111,10 @@ struct CadenceEstimator: Sendable {
         if from >= minimumLag {
             for l in from...to where isPeak(l) && correlation[l] > max(Self.halfPeakMinimum, 0.3 * strongest) {
                 return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
-                                       strongest: strongest, halfRepeat: halfRepeat, wasStride: true)
+                                       halfRepeat: halfRepeat, wasStride: true)
             }
         }
-        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest,
+        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
                                halfRepeat: halfRepeat, wasStride: false)
     }
 

@@ -215,14 +215,6 @@ struct StepCounter: Sendable {
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
-    /// First tick in `from..<to` whose energy reaches a fraction of the bout level.
-    private func findOnset(from: Int, to: Int) -> Int {
-        guard from < to else { return from }
-        let threshold = GaitGate.envelopeFraction * boutLevel
-        for i in from..<to where energy(around: i) >= threshold { return i }
-        return to
-    }
-
     /// Ends a bout: credits from where counting stopped up to the last tick with gait energy.
     private mutating func endBout(into events: inout [PedometerEvent]) {
         guard inBout else { return }
