@@ -16,10 +16,13 @@ struct CadenceEstimate: Sendable, Equatable {
 /// disambiguation.
 ///
 /// r(ℓ) = N/(N−ℓ) · Σ xᵢ xᵢ₊ℓ / Σ xᵢ² with the mean removed (the pedometer seed's definition).
-/// The strongest repeat between `minimumPeriod` and `maximumStridePeriod` may be a stride: with
-/// the phone on one leg (a pocket) the two steps of a stride differ, so the signal repeats every
-/// two steps (the accuracy notes measure −50% in pockets without this check). When r also peaks
-/// near half that lag, the half lag is the step.
+/// 1. The fundamental repeat is the shortest lag whose peak is nearly as strong as the strongest
+///    (a signal repeating every P also repeats every 2P, 3P…).
+/// 2. That repeat may be a stride: with the phone on one leg (a pocket) the two steps of a stride
+///    differ, so the signal repeats every two steps (the accuracy notes measure −50% in pockets
+///    without this check). A repeat longer than the longest step (1 s) is a stride; a shorter one
+///    is a stride when r also peaks clearly near half of it (a running stride).
+/// 3. The peak lag is refined below one sample with a parabola through its neighbours.
 struct CadenceEstimator: Sendable {
     let rateHz: Double
     /// Shortest step period, s: 4 steps/s is faster than sprinting cadence (about 3.5 steps/s).
