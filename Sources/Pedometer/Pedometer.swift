@@ -133,14 +133,14 @@ public struct Pedometer: Sendable {
 
 /// One analysis window's figures, for tuning tools (`@_spi(Diagnostics)`).
 @_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
-    public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
+    public var end = 0.0, gaitDeviation = 0.0, horizontalDeviation = 0.0
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
     public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
         end = w.end
-        verticalDeviation = w.verticalDeviation
+        gaitDeviation = w.gaitDeviation
         horizontalDeviation = w.horizontalDeviation
         cadence = w.estimate?.cadence ?? 0
         regularity = w.estimate?.regularity ?? 0
@@ -154,8 +154,8 @@ public struct Pedometer: Sendable {
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
-               end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
+        String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
+               end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
                skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
     }
 }

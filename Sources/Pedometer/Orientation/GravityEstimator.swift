@@ -2,6 +2,12 @@
 struct UserAcceleration: Sendable {
     /// Along gravity, g; positive means accelerating upwards (specific force exceeds 1 g).
     var vertical: Double
+    /// Magnitude of the specific force minus 1 g: the gait signal. It needs no orientation at
+    /// all, so a phone swinging in a pocket, where a low-pass gravity estimate swings with the
+    /// thigh, reads the same as one held still in the hand. On the oxford recordings (no gyro)
+    /// counting on it measured 4.8% MAPE against 5.6% on the low-pass vertical projection at the
+    /// same stage of development; the vertical part is kept for activity and diagnostics.
+    var magnitude: Double
     /// Magnitude of the part perpendicular to gravity, g.
     var horizontal: Double
     /// Unit gravity direction ("up" as the accelerometer sees it) in the device frame.
@@ -50,9 +56,9 @@ struct GravityEstimator: Sendable {
             let n = length(g)
             up = n > 1e-6 ? g / n : Vector3(0, 0, 1)
         }
-        let vertical = length(a) - 1  // EXPERIMENT
-        let horizontal = length(a - dot(a, up) * up)
-        return UserAcceleration(vertical: vertical, horizontal: horizontal, up: up)
+        let along = dot(a, up)
+        let horizontal = length(a - along * up)
+        return UserAcceleration(vertical: along - 1, magnitude: length(a) - 1, horizontal: horizontal, up: up)
     }
 
     private mutating func updateWithGyro(_ a: Vector3, _ w: Vector3) -> Vector3 {

@@ -37,8 +37,8 @@ struct GaitGate: Sendable {
         case wrongShape
     }
 
-    func verdict(estimate: CadenceEstimate?, verticalDeviation: Double, shape: GaitShape) -> Verdict {
-        guard let estimate, verticalDeviation >= minimumDeviation,
+    func verdict(estimate: CadenceEstimate?, gaitDeviation: Double, shape: GaitShape) -> Verdict {
+        guard let estimate, gaitDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
               estimate.regularity >= minimumRegularity else { return .noRhythm }
         // A stride holds two steps: its halves resemble each other. One smooth swing per
@@ -50,7 +50,7 @@ struct GaitGate: Sendable {
         if shape.purity > maximumPurity { return .wrongShape }
         // Weak motion whose energy sits far above the cadence is vibration (engine, road), not
         // a body bouncing once per step.
-        if verticalDeviation < vibrationDeviation, shape.rmsFrequency > vibrationSpread * estimate.cadence {
+        if gaitDeviation < vibrationDeviation, shape.rmsFrequency > vibrationSpread * estimate.cadence {
             return .wrongShape
         }
         return .gait

@@ -1,4 +1,5 @@
-/// Counts steps from vertical user acceleration on the fixed internal grid.
+/// Counts steps from the gait signal (|specific force| − 1 g, `UserAcceleration.magnitude`) on
+/// the fixed internal grid.
 ///
 /// Two views are combined, as the accuracy notes recommend:
 /// - **Rhythm and shape** decide *when* the user walks: every `hop` (1 s) the last `window` (4 s)
@@ -10,7 +11,8 @@
 /// A bout's first and last seconds are back-filled: when the first gait window arrives, steps are
 /// credited from the moment the motion energy rose (the onset), and when gait ends, up to the
 /// moment it fell; so short walks count in full. Each step event carries the time of the step
-/// itself, snapped to the nearest peak of the signal, although it is committed up to 3 s later.
+/// itself (placed at the cadence's phase and snapped to the highest sample within a quarter step,
+/// the heel strike), although it is committed up to 3 s later.
 struct StepCounter: Sendable {
     /// Analysis window length, s: long enough for two strides at 1 step/s.
     static let windowSeconds = 4.0
@@ -27,7 +29,7 @@ struct StepCounter: Sendable {
 
     var gate = GaitGate()
 
-    private var vertical: RingBuffer
+    private var gait: RingBuffer
     private var horizontal: RingBuffer
     private var envelope: RingBuffer
     /// Filtered altitude at each tick, m (0 without a barometer).
@@ -75,7 +77,7 @@ struct StepCounter: Sendable {
         lagBehind = (window - hop) / 2
         envelopeLength = Int((0.5 * rateHz).rounded())
         let capacity = window + 2 * hop + envelopeLength
-        vertical = RingBuffer(minimumCapacity: capacity)
+        gait = RingBuffer(minimumCapacity: capacity)
         horizontal = RingBuffer(minimumCapacity: capacity)
         envelope = RingBuffer(minimumCapacity: capacity)
         altitude = RingBuffer(minimumCapacity: capacity)
@@ -89,8 +91,8 @@ struct StepCounter: Sendable {
 
     /// Starts a new segment at `time` (first tick, or first tick after a gap).
     mutating func startSegment(at time: Double, into events: inout [PedometerEvent]) {
-        if vertical.count > 0 { endBout(into: &events) }
-        vertical.removeAll()
+        if gait.count > 0 { endBout(into: &events) }
+        gait.removeAll()
         horizontal.removeAll()
         envelope.removeAll()
         altitude.removeAll()
@@ -106,15 +108,15 @@ struct StepCounter: Sendable {
     @inline(__always)
     mutating func process(_ user: UserAcceleration, altitude meters: Double,
                           into events: inout [PedometerEvent]) -> GaitWindow? {
-        let v = user.vertical
+        let v = user.magnitude
         altitude.append(meters)
-        vertical.append(v)
+        gait.append(v)
         horizontal.append(user.horizontal)
         // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index).
         envelopeSum += v * v
-        let n = vertical.count
+        let n = gait.count
         if n > envelopeLength {
-            let old = vertical[n - 1 - envelopeLength]
+            let old = gait[n - 1 - envelopeLength]
             envelopeSum -= old * old
         }
         envelope.append(max(0, envelopeSum) / Double(min(n, envelopeLength)))
@@ -131,9 +133,9 @@ struct StepCounter: Sendable {
     }
 
     private mutating func analyse(into events: inout [PedometerEvent]) -> GaitWindow {
-        let n = vertical.count
+        let n = gait.count
         let start = n - window
-        vertical.copy(from: start, count: window, into: &scratch)
+        gait.copy(from: start, count: window, into: &scratch)
         horizontal.copy(from: start, count: window, into: &scratchHorizontal)
         var estimate = cadenceEstimator.estimate(scratch, count: window)
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
@@ -144,14 +146,14 @@ struct StepCounter: Sendable {
             estimate = e
         }
         let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
-        let verticalDeviation = Self.deviation(scratch, count: window)
+        let gaitDeviation = Self.deviation(scratch, count: window)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
-        let verdict = gate.verdict(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
         let isGait = verdict == .gait
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
         // (waving right before walking off); allow half a hop of overlap.
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
-        let report = GaitWindow(end: time(n - 1), verticalDeviation: verticalDeviation,
+        let report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
         let creditEnd = n - lagBehind
@@ -170,8 +172,8 @@ struct StepCounter: Sendable {
                 boutLevel = level
                 let threshold = GaitGate.envelopeFraction * boutLevel
                 // After a confirming second window, the walk may have begun in the window before.
-                let earliest = max(vertical.oldestIndex, start - hop)
-                let onset = BoutEdges.onset(vertical, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
+                let earliest = max(gait.oldestIndex, start - hop)
+                let onset = BoutEdges.onset(gait, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
@@ -183,7 +185,7 @@ struct StepCounter: Sendable {
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
             let threshold = GaitGate.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+            let walkedTo = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
                 energy(around: $0) >= threshold
             }
             credit(to: min(creditEnd, walkedTo), into: &events)
@@ -218,10 +220,10 @@ struct StepCounter: Sendable {
     /// Ends a bout: credits from where counting stopped up to the last tick with gait energy.
     private mutating func endBout(into events: inout [PedometerEvent]) {
         guard inBout else { return }
-        let n = vertical.count
+        let n = gait.count
         // The end may lie anywhere in the uncredited tail (at most one window's length).
         let threshold = GaitGate.envelopeFraction * boutLevel
-        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+        var offset = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
             energy(around: $0) >= threshold
         }
         offset = min(offset, creditedUntil + lagBehind + hop)
@@ -262,16 +264,16 @@ struct StepCounter: Sendable {
         distanceMeters += Double(committed) * stride.stride(cadence: boutCadence)
     }
 
-    /// The time of the vertical peak (heel strike) nearest to tick `index`, within a quarter step.
+    /// The time of the highest gait-signal sample (the heel strike) within a quarter step of tick `index`.
     private func snappedStepTime(near index: Int) -> Double {
         let reach = max(1, Int(0.25 / max(boutCadence, 0.5) * rateHz))
-        let lo = max(vertical.oldestIndex, index - reach)
-        let hi = min(vertical.count - 1, index + reach)
+        let lo = max(gait.oldestIndex, index - reach)
+        let hi = min(gait.count - 1, index + reach)
         var best = index
         var bestValue = -Double.infinity
         if lo <= hi {
-            for i in lo...hi where vertical[i] > bestValue {
-                bestValue = vertical[i]
+            for i in lo...hi where gait[i] > bestValue {
+                bestValue = gait[i]
                 best = i
             }
         }
