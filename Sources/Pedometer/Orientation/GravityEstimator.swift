@@ -7,8 +7,8 @@ struct UserAcceleration: Sendable {
     /// thigh, reads the same as one held still in the hand. On the oxford recordings (no gyro)
     /// counting on it measured 4.8% MAPE against 5.6% on the low-pass vertical projection at the
     /// same stage of development; with the gyro's true vertical, the simulator's run read −11.6%
-    /// and its short walks −4.0% against +0.8% and −0.7% on the magnitude (the run's flight
-    /// phase makes the vertical signal's stride ambiguous).
+    /// and its short walks −4.0% against +0.8% and −0.7% on the magnitude (the
+    /// cause of the run's loss was not investigated further).
     var magnitude: Double
     /// Magnitude of the part perpendicular to gravity, g.
     var horizontal: Double
