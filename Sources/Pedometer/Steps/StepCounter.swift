@@ -137,7 +137,9 @@ struct StepCounter: Sendable {
         let start = n - window
         gait.copy(from: start, count: window, into: &scratch)
         horizontal.copy(from: start, count: window, into: &scratchHorizontal)
-        var estimate = cadenceEstimator.estimate(scratch, count: window)
+        let gaitDeviation = Self.deviation(scratch, count: window)
+        // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
+        var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: window) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
         if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
@@ -146,7 +148,6 @@ struct StepCounter: Sendable {
             estimate = e
         }
         let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
-        let gaitDeviation = Self.deviation(scratch, count: window)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
         let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
         let isGait = verdict == .gait
