@@ -62,7 +62,17 @@ struct Resampler: Sendable {
     @inline(__always) mutating func push(_ sample: MotionSample) {
         if readIndex == readyCount { readyCount = 0; readIndex = 0 }
         let t = sample.time
-        guard t > lastSampleTime, t.isFinite else { droppedSamples += 1; return }
+        guard t.isFinite else { droppedSamples += 1; return }
+        // A clock that jumps back by more than a gap (a device rebooted, recordings joined)
+        // starts a new segment; smaller steps back are out-of-order samples and are dropped.
+        if t <= lastSampleTime {
+            guard started, lastSampleTime - t > maximumGap else { droppedSamples += 1; return }
+            closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime)
+            started = false
+            nextStartsSegment = true
+            havePrevious = false
+            lastSampleTime = -Double.infinity
+        }
         if let p = sample.pressure, p.isFinite { pendingPressure = p }
         guard let a = sample.acceleration else { return }
         // A non-finite reading (a driver glitch) would poison every filter downstream.
