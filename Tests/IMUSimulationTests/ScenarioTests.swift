@@ -131,3 +131,12 @@ import Testing
         }
     }
 }
+
+@Suite struct CommuteTests {
+    @Test func commuteMatchesTheSeedTimeline() {
+        let truth = Simulator(scenario: scenario("commute"), options: options { $0.startTime = 0 }).truth
+        #expect(truth.segments.map(\.activity) == ["walking", "stationary", "vehicle", "walking"])
+        #expect(truth.segments.map(\.start) == [0, 300, 420, 1500])
+        #expect(truth.endTime == 1800)
+    }
+}
