@@ -156,3 +156,26 @@ import Testing
         #expect(nan.next() != nil)
     }
 }
+
+@Suite struct TrueMotionTests {
+    @Test func perfectSensorsReadTheTrueMotion() {
+        let o = idealOptions()
+        let six = Scenario.sixPosition(secondsPerFace: 2, transitionSeconds: 2)
+        let sim = Simulator(scenario: six, options: o)
+        for s in Simulator.generate(six, options: o).samples {
+            let m = sim.motion(at: s.time)
+            // Times pass through startTime + t and back, so allow for that rounding.
+            #expect(norm(s.acceleration! - m.specificForce) < 1e-9)
+            #expect(norm(s.rotationRate! - m.rotationRate) < 1e-9)
+            #expect(norm(m.up - m.attitude.inverseRotate(Vector3(0, 0, 1))) < 1e-12)
+        }
+        let walk = scenario("demo")
+        let walker = Simulator(scenario: walk, options: o)
+        let samples = Simulator.generate(walk, options: o).samples
+        for s in samples.prefix(3000) { #expect(norm(s.rotationRate! - walker.motion(at: s.time).rotationRate) < 1e-9) }
+        // The altitude the truth reports is the one the barometer reads.
+        for s in samples[6000...] where s.pressure != nil {
+            #expect(abs(Barometer.altitude(pressure: s.pressure!) - walker.motion(at: s.time).altitude) < 1e-6)
+        }
+    }
+}
