@@ -32,6 +32,7 @@ targets += [
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
 targets += [
     .target(name: "IMUCalibration", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUSimulation"]),
 ]
 
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
@@ -39,15 +40,27 @@ targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
 ]
 
+// MARK: IIO tests (temporary until the IMUSensorsTests target lands; then these files join it).
+targets += [
+    .testTarget(name: "IIOTests", dependencies: ["IMUSensors"], path: "Tests/IMUSensorsTests/IIO"),
+]
+
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
+    .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
+    .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
+    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
 let package = Package(
