@@ -140,3 +140,16 @@ import Testing
         #expect(truth.endTime == 1800)
     }
 }
+
+@Suite struct LongScenarioTests {
+    /// A whole day is planned up front (truth included) without generating its samples, and the
+    /// stream can start anywhere in it at once.
+    @Test func dayLongWalkPlansQuickly() {
+        let day = Scenario(name: "24h", segments: Array(repeating: Segment(.walk, seconds: 3600), count: 24))
+        var sim = Simulator(scenario: day)
+        #expect(sim.duration == 86_400)
+        #expect(abs(Double(sim.truth.steps) - 86_400 * 1.8) < 0.01 * 86_400 * 1.8)
+        #expect(sim.nominalSampleCount == 8_640_000)
+        #expect(sim.next() != nil)
+    }
+}
