@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import IMUSimulation
 
@@ -151,5 +152,19 @@ import Testing
         #expect(abs(Double(sim.truth.steps) - 86_400 * 1.8) < 0.01 * 86_400 * 1.8)
         #expect(sim.nominalSampleCount == 8_640_000)
         #expect(sim.next() != nil)
+    }
+}
+
+@Suite struct SummaryTests {
+    @Test func summaryReadsBackAsTheSameScenario() throws {
+        for name in Scenario.allNames {
+            let s = Scenario.named(name)!
+            let items = s.summary.split(separator: "(")[0].replacingOccurrences(of: " ", with: "")
+            let back = try Scenario.resolve(items.trimmingCharacters(in: .punctuationCharacters))
+            #expect(back.segments.map(\.kind) == s.segments.map(\.kind), "\(name)")
+            #expect(abs(back.seconds - s.seconds) < 0.5 * Double(s.segments.count), "\(name)")
+        }
+        #expect(Scenario.named("day")!.summary.hasPrefix("still:20/face-up, walk:120@1.8/hand, bus:60/hand"))
+        #expect(Scenario.named("day")!.summary.hasSuffix("(385 s)"))
     }
 }
