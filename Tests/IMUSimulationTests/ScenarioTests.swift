@@ -168,3 +168,39 @@ import Testing
         #expect(Scenario.named("day")!.summary.hasSuffix("(385 s)"))
     }
 }
+
+@Suite struct StairTests {
+    @Test func floorsAreCrossedWhenTheAltitudeSaysSo() {
+        let sim = Simulator(scenario: scenario("stairs-up"), options: idealOptions())
+        let base = sim.altitude(at: sim.truth.startTime)
+        for (k, floor) in sim.truth.floors.enumerated() {
+            #expect(abs(sim.altitude(at: floor.time) - (base + 3 * Double(k + 1))) < 1e-6)
+            #expect(sim.altitude(at: floor.time - 0.3) < base + 3 * Double(k + 1))
+        }
+    }
+
+    @Test func landingsAreFlatAndTurnTheWalkerRound() {
+        let sim = Simulator(scenario: scenario("stairs-up"), options: idealOptions())
+        // Sample the altitude every 50 ms over the climb: the flat stretches are the landings.
+        let start = sim.truth.startTime + 5, end = sim.truth.floors.last!.time
+        var flat = 0.0, previous = sim.altitude(at: start)
+        for t in stride(from: start + 0.05, to: end, by: 0.05) {
+            let h = sim.altitude(at: t)
+            if abs(h - previous) < 1e-9 { flat += 0.05 }
+            previous = h
+        }
+        // 5 landings of 2 steps at 1.6 steps/s ≈ 6 s flat in a ~33 s climb.
+        #expect(flat > 4 && flat < 8, "flat \(flat) s")
+        // Each of the 5 landings turns the walker round: the device's horizontal facing (its screen
+        // normal, pointing forward in a front pocket) turns by 5 × 180° in all.
+        var total = 0.0
+        var last: Double?
+        for t in stride(from: start, to: end + 1, by: 0.02) {
+            let facing = sim.attitude(at: t).rotate(Vector3(0, 0, 1))
+            let angle = atan2(facing.y, facing.x)
+            if let last { total += remainder(angle - last, 2 * .pi) }
+            last = angle
+        }
+        #expect(abs(total - 5 * .pi) < 0.5, "turned \(total) rad")
+    }
+}

@@ -76,8 +76,9 @@ extension PlannedSegment {
             roughness = 0.02 * e
             body = e * a * Vector3(forward, lateral, vertical)
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
-            if altitudeChange != 0 {
-                altitude += altitudeChange * (phi - gait.initialPhase) / (finalPhase - gait.initialPhase)
+            if let stairs {
+                let height = stairs.height(afterSteps: (phi - gait.initialPhase) / (2 * Double.pi))
+                altitude += altitudeChange > 0 ? height : -height
             }
         case .wave:
             let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
