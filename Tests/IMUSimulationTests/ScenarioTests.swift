@@ -58,8 +58,8 @@ import Testing
             #expect(abs((after - before) - sign * 3 * perFloor) < 0.03, "\(name)")
             #expect(truth.floors.count == 3)
             #expect(truth.floors.allSatisfy { $0.up == (sign < 0) })
-            // 3 floors of 0.17 m risers: about 53 steps.
-            #expect(abs(truth.steps - 53) <= 2)
+            // 3 floors of 0.17 m risers (53 steps) and 5 landings of 2 steps: about 63 steps.
+            #expect(abs(truth.steps - 63) <= 2)
         }
     }
 
@@ -202,5 +202,16 @@ import Testing
             last = angle
         }
         #expect(abs(total - 5 * .pi) < 0.5, "turned \(total) rad")
+    }
+}
+
+extension StairTests {
+    @Test func risersAreAboutSeventeenCentimetres() {
+        let layout = StairLayout(floors: 3, steps: (Segment(.stairsUp(floors: 3)).seconds * 1.6))
+        #expect(abs(StairLayout.flightHeight / layout.risersPerFlight - Segment.stairRiseMeters) < 0.005)
+        #expect(layout.landingSteps == 2)
+        let cramped = StairLayout(floors: 2, steps: 8)
+        #expect(cramped.landingSteps == 0)
+        #expect(abs(cramped.height(afterSteps: 8) - 6) < 1e-12)
     }
 }
