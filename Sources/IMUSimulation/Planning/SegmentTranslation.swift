@@ -12,6 +12,9 @@ extension PlannedSegment {
         return 0.9 + 0.2 * Double(mixer.next() >> 11) * 0x1.0p-53
     }
 
+    /// How long before a transition's end the device knocks on the table, s.
+    static let knockBeforeEnd = 0.08
+
     /// Share of a running step during which the foot is on the ground.
     static let runningContactFraction = 0.4
 
@@ -109,6 +112,9 @@ extension PlannedSegment {
             altitude += Self.transitionLiftMeters * 64 * v * v * v
             let second = 6 * v * ((1 - 2 * u) * (1 - 2 * u) - v)     // d²(v³)/du²
             body.z = Self.transitionLiftMeters * 64 * second / (duration * duration) / g
+            // Set down with a small knock just before the end: 0.15 g for ~20 ms (illustrative).
+            let knock = (tau - (duration - Self.knockBeforeEnd)) / 0.01
+            body.z += 0.15 * exp(-knock * knock)
         case .still, .face:
             break
         }
