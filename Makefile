@@ -20,13 +20,15 @@ run: build
 
 ## Every test: unit, replay, tools, and (where qemu is present) the real-kernel ring.
 test:
-	@scripts/ensure-deps.sh test
+	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c $(CONFIG)
 	$(SWIFT) test --parallel
+	Tests/kernel/run.sh
 
 ## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
 ## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
 test-kernel:
+	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c release
 	Tests/kernel/run.sh
 
