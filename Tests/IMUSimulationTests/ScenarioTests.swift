@@ -215,3 +215,15 @@ extension StairTests {
         #expect(abs(cramped.height(afterSteps: 8) - 6) < 1e-12)
     }
 }
+
+@Suite struct CorpusTests {
+    @Test func standardCorpusIsValidAndLabelled() throws {
+        let cases = SimulationCorpus.standard(seeds: [1, 2])
+        #expect(cases.count == 2 * (5 * 3 + 10 + 3))
+        #expect(Set(cases.map(\.name)).count == cases.count)
+        for c in cases {
+            try c.options.validate()
+            #expect(c.scenario.seconds > 0)
+        }
+    }
+}
