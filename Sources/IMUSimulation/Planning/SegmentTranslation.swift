@@ -12,6 +12,9 @@ extension PlannedSegment {
         return 0.9 + 0.2 * Double(mixer.next() >> 11) * 0x1.0p-53
     }
 
+    /// Seconds a gait takes to reach its walking speed from rest (and to stop).
+    static let gaitSpeedRampSeconds = 1.0
+
     /// How long before a transition's end the device knocks on the table, s.
     static let knockBeforeEnd = 0.08
 
@@ -74,10 +77,19 @@ extension PlannedSegment {
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])
-            let speed = gait.cadence(at: tau) * segment.stepLengthMeters
+            // Getting going and stopping: the walking speed rises from rest over the first second
+            // and falls back over the last (about two steps each way; illustrative), so the forward
+            // acceleration integrates to the walker's real velocity.
+            let ramp = min(Self.gaitSpeedRampSeconds, duration / 4)
+            let cruise = gait.cadence * segment.stepLengthMeters
+            let rising = Easing.minimumJerk(tau / ramp), falling = Easing.minimumJerk((duration - tau) / ramp)
+            let speed = cruise * rising * falling
+            let speedChange = cruise * (Easing.minimumJerkRate(tau / ramp) * falling
+                                        - rising * Easing.minimumJerkRate((duration - tau) / ramp)) / ramp
             // Irregular body motion on top of the rhythm: 0.02 g, the pedometer seed article's figure.
             roughness = 0.02 * e
             body = e * a * Vector3(forward, lateral, vertical)
+            body.x += speedChange / g
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
             if let stairs {
                 let height = stairs.height(afterSteps: (phi - gait.initialPhase) / (2 * Double.pi))
