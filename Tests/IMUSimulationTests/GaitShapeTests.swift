@@ -135,3 +135,22 @@ extension GaitBalanceTests {
         #expect(speeds.last! < 0.25)
     }
 }
+
+extension GaitBalanceTests {
+    /// A waved phone goes up and down but ends where it started, at rest.
+    @Test func wavingReturnsTheHandToRest() {
+        let wave = Scenario(name: "w", segments: [Segment(.wave, seconds: 15)])
+        let sim = Simulator(scenario: wave, options: idealOptions())
+        let dt = 0.0005
+        var velocity = 0.0, height = 0.0, highest = 0.0
+        for t in stride(from: sim.truth.startTime, to: sim.truth.endTime, by: dt) {
+            velocity += sim.motion(at: t).acceleration.z * Units.standardGravity * dt
+            height += velocity * dt
+            highest = max(highest, abs(height))
+        }
+        // 0.6 g at 2 Hz is a ±3.7 cm wave.
+        #expect(abs(highest - 0.6 * Units.standardGravity / ((4 * .pi) * (4 * .pi))) < 0.005)
+        #expect(abs(velocity) < 0.005)
+        #expect(abs(height) < 0.005)
+    }
+}

@@ -28,4 +28,16 @@ enum Easing {
         guard r > 0 else { return 1 }
         return minimumJerk(tau / r) * minimumJerk((duration - tau) / r)
     }
+
+    /// `envelope` with its first and second time derivatives (1/s, 1/s²), for motions defined by
+    /// position so that their acceleration integrates back to rest.
+    static func envelopeDerivatives(_ tau: Double, duration: Double, ramp: Double) -> (value: Double, rate: Double, acceleration: Double) {
+        let r = min(ramp, duration / 2)
+        guard r > 0 else { return (1, 0, 0) }
+        let a = tau / r, b = (duration - tau) / r
+        let m1 = minimumJerk(a), m2 = minimumJerk(b)
+        let d1 = minimumJerkRate(a) / r, d2 = -minimumJerkRate(b) / r
+        let s1 = minimumJerkAcceleration(a) / (r * r), s2 = minimumJerkAcceleration(b) / (r * r)
+        return (m1 * m2, d1 * m2 + m1 * d2, s1 * m2 + 2 * d1 * d2 + m1 * s2)
+    }
 }

@@ -96,8 +96,13 @@ extension PlannedSegment {
                 altitude += altitudeChange > 0 ? height : -height
             }
         case .wave:
-            let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
-            body.z = e * segment.amplitude * sin(2 * .pi * segment.cadence * tau)
+            // Defined by position, z = −(A/ω²)·e(τ)·sin ωτ, so the hand ends where it started:
+            // a = A·e·sin ωτ − (A/ω²)·(e″·sin ωτ + 2ω·e′·cos ωτ).
+            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.rampSeconds)
+            let omega = 2 * Double.pi * segment.cadence
+            let a = segment.amplitude, sine = sin(omega * tau), cosine = cos(omega * tau)
+            body.z = a * envelope.value * sine
+                - a / (omega * omega) * (envelope.acceleration * sine + 2 * omega * envelope.rate * cosine)
         case .bus:
             let bus = bus!
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
