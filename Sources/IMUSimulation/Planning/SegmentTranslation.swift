@@ -96,13 +96,10 @@ extension PlannedSegment {
                 altitude += altitudeChange > 0 ? height : -height
             }
         case .wave:
-            // Defined by position, z = −(A/ω²)·e(τ)·sin ωτ, so the hand ends where it started:
-            // a = A·e·sin ωτ − (A/ω²)·(e″·sin ωτ + 2ω·e′·cos ωτ).
+            // Defined by position, so the hand ends where it started, at rest.
             let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.rampSeconds)
-            let omega = 2 * Double.pi * segment.cadence
-            let a = segment.amplitude, sine = sin(omega * tau), cosine = cos(omega * tau)
-            body.z = a * envelope.value * sine
-                - a / (omega * omega) * (envelope.acceleration * sine + 2 * omega * envelope.rate * cosine)
+            body.z = Easing.oscillation(amplitude: segment.amplitude, omega: 2 * .pi * segment.cadence, phase: 0,
+                                        tau: tau, envelope: envelope)
         case .bus:
             let bus = bus!
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
@@ -136,10 +133,12 @@ extension PlannedSegment {
             break
         }
         if segment.shake > 0 {
-            let e = Easing.envelope(tau, duration: duration, ramp: 0.5)
-            body += e * segment.shake * Vector3(sin(2 * .pi * shakeFrequencies[0] * tau),
-                                                sin(2 * .pi * shakeFrequencies[1] * tau + 1),
-                                                sin(2 * .pi * shakeFrequencies[2] * tau + 2))
+            // Shaken in place: by position, like the wave, on three axes at their own frequencies.
+            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: 0.5)
+            for axis in 0..<3 {
+                body[axis] += Easing.oscillation(amplitude: segment.shake, omega: 2 * .pi * shakeFrequencies[axis],
+                                                 phase: Double(axis), tau: tau, envelope: envelope)
+            }
         }
         let world = Quaternion.rotationZ(headingStart + turn.angle).rotate(body)
         return MotionState(acceleration: world, altitude: altitude, roughness: roughness)
