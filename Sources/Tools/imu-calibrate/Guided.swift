@@ -4,7 +4,7 @@ import IMUCalibration
 /// The live guided session on a sensor (or the simulator): raw samples, never the saved
 /// calibration, through the state machine, with prompts and a progress bar.
 func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) async throws -> Calibration {
-    let source = try ToolSource.open(args)
+    let source = try openSource(args)
     let out = json ? Terminal.standardError : Terminal.standardOutput
     let info = source.info
     out.write("Calibrating \(info.name) (key \(info.calibrationKey)); raw readings, any saved calibration is ignored.\n"
