@@ -7,17 +7,9 @@ import Testing
     @Test func progressBarRedrawsInPlaceAndPromptsStay() throws {
         let pty = try PseudoTerminal()
         let config = NSTemporaryDirectory() + "imukit-pty-\(UUID().uuidString)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-calibrate"))
-        process.arguments = ["--six-position", "--simulate", "six-position", "--speed", "25"]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_CONFIG_HOME"] = config
-        process.environment = env
-        process.standardOutput = pty.slave
-        process.standardError = pty.slave
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let tool = try ToolProcess("imu-calibrate", ["--six-position", "--simulate", "six-position", "--speed", "25"],
+                                   environment: ["XDG_CONFIG_HOME": config], terminal: pty)
+        let process = tool.process
 
         var raw = ""
         let deadline = Date().addingTimeInterval(90)

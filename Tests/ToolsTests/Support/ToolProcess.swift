@@ -7,7 +7,10 @@ final class ToolProcess {
     let stderrPath: String
     let stdoutPath: String
 
-    init(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `tool`; its stdout and stderr go to files, or to `terminal` when given (a pty, so the
+    /// tool sees a TTY and draws in place).
+    init(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+         terminal: PseudoTerminal? = nil) throws {
         process.executableURL = URL(fileURLWithPath: ToolRunner.path(tool))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -19,6 +22,10 @@ final class ToolProcess {
         stdoutPath = NSTemporaryDirectory() + "tool-out-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        if let terminal {
+            process.standardOutput = terminal.slave
+            process.standardError = terminal.slave
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
