@@ -7,6 +7,10 @@ func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) asyn
     let source = try openSource(args)
     let out = json ? Terminal.standardError : Terminal.standardOutput
     let info = source.info
+    guard info.capabilities.accelerometer else {
+        throw NoSensorError("\(info.name) has no accelerometer to calibrate",
+                            fix: "choose the IMU with --source (imu-info lists the sensors)")
+    }
     out.write("Calibrating \(info.name) (key \(info.calibrationKey)); raw readings, any saved calibration is ignored.\n"
               + "Use a level table. Each face: put it down, let go, keep still for \(fixed(settings.captureSeconds, 0)) s.\n")
     var text = SessionText(out: out)
