@@ -216,7 +216,9 @@ class KernelRing(unittest.TestCase):
         lines = json_lines(stdout)
         summaries = [l for l in lines if l.get("type") == "summary"]
         self.assertTrue(summaries, f"no summary line; stderr: {stderr[-2000:]}")
-        return summaries[-1], lines
+        s = summaries[-1]
+        print(f"[steps {s['steps']}, floors up {s['floors_ascended']}, down {s['floors_descended']}] ", end="", flush=True)
+        return s, lines
 
     def test_04_staircase_counts_steps_and_floors(self):
         # 48 steps, +14 pressure counts each: 3 × 224 counts ≈ 3 × 3.2 m (70 counts ≈ 1 m).
