@@ -32,6 +32,7 @@ targets += [
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
 targets += [
     .target(name: "IMUCalibration", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUSimulation"]),
 ]
 
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
@@ -50,6 +51,8 @@ targets += [
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
     .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
+    .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
+    .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.

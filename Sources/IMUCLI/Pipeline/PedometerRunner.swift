@@ -36,6 +36,7 @@ public struct PedometerRunner {
                     if !events.isEmpty {
                         Self.emit(events, json: json, display: display, out: out)
                         events.removeAll(keepingCapacity: true)
+                        out.flush()   // live consumers see each event within one batch
                     }
                     display?.update(pedometer.snapshot)
                 }

@@ -1,6 +1,7 @@
 import IMUSensors
 
-/// The hardware backends tools search, in order (I²C chips first, then kernel IIO devices).
+/// The hardware backends tools search, in order: I²C chips without a kernel driver first, then
+/// kernel IIO devices (local libiio context).
 public enum CLIBackends {
-    public static var hardware: [any SensorBackend] { [] }
+    public static var hardware: [any SensorBackend] { [IIOBackend()] }
 }

@@ -33,6 +33,10 @@ await ToolMain.run(spec) { args in
     if let f = try args.double("floor-height", in: 1...10) { config.floorHeightMeters = f }
     let source = try SourceSelection.open(request, options: options, backends: CLIBackends.hardware)
     let json = args.flag("json")
+    if json, source.info.isSimulated, case .automatic = request {
+        Terminal.standardError.write("imu-steps: no sensor found; playing the SIMULATED '\(SourceSelection.defaultScenario)' walk. Run imu-info to see why.\n")
+        Terminal.standardError.flush()
+    }
     let runner = PedometerRunner(configuration: config, json: json, display: json ? nil : StatusDisplay())
     _ = try await runner.run(source)
     return .success
