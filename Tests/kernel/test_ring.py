@@ -354,6 +354,18 @@ class KernelRing(unittest.TestCase):
         times = [s["t"] for s in samples]
         self.assertGreater(max(b - a for a, b in zip(times, times[1:])), 2.5, "no gap: the device was never lost")
 
+    def test_11_permission_denied_names_the_udev_rule_and_group(self):
+        rc, out = guest("ls /usr/bin/imu-bench-iio")
+        if rc != 0:
+            self.skipTest("imu-bench-iio is not in the guest (build it: swift build -c release)")
+        # An ordinary user may read sysfs values but not start a buffer (trigger/current_trigger and
+        # /dev/iio:deviceN are root's without the project's udev rule).
+        rc, out = guest("su walker -c \"imu-bench-iio --source 'iio:local:/bmi160?trigger=imukit-tick' --dump 3\"")
+        self.assertEqual(rc, 3, out)
+        self.assertIn("permission denied", out)
+        self.assertIn("60-imukit.rules", out)
+        self.assertIn("usermod -aG iio", out)
+
 
 if __name__ == "__main__":
     if not IIOD_PORT or not SHELL_PORT:
