@@ -20,13 +20,15 @@ run: build
 
 ## Every test: unit, replay, tools, and (where qemu is present) the real-kernel ring.
 test:
-	@scripts/ensure-deps.sh test
+	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c $(CONFIG)
 	$(SWIFT) test --parallel
+	Tests/kernel/run.sh
 
 ## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
 ## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
 test-kernel:
+	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c release
 	Tests/kernel/run.sh
 
@@ -47,7 +49,7 @@ install-udev:
 	@if [ -z "$(DESTDIR)" ]; then groupadd -f i2c && groupadd -f iio; \
 	  udevadm control --reload && udevadm trigger || echo "udev is not running here: the rules apply from the next boot"; fi
 	@echo "Sensor access is for members of groups i2c and iio. Add yourself, then log out and in again:"
-	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$USER}"
+	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$(id -un)}"
 
 clean:
 	rm -rf .build

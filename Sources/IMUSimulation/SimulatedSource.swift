@@ -102,7 +102,9 @@ public struct SimulatedSource: SampleSource {
 
 /// The simulated sensor vanished (requested with `failAfter` / `fail=` in a `sim:` spec).
 public struct SimulatedSensorLost: DiagnosableError, Equatable {
+    /// The source's name ("simulated walk").
     public var name: String
+    /// Simulated seconds after which it was lost.
     public var seconds: Double
     public var description: String { "\(name): sensor lost after \(seconds) s (simulated failure)" }
     public var exitStatus: ExitStatus { .runtimeFailure }

@@ -4,7 +4,8 @@
 ///
 /// Spec parameters (all optional): speed (× real time; inf or 0 = as fast as possible), seed, rate (Hz),
 /// baro (Hz, or off), gyro (on/off), temp (on/off), holding (face-up, hand, front-pocket, back-pocket,
-/// bag, armband), ideal (on = no sensor errors), jitter (s), drift (hPa/h), loop (on/off), start (s),
+/// bag, armband), ideal (on = no sensor errors, jitter or weather; later parameters still apply),
+/// jitter (s), drift (hPa/h), loop (on/off), start (s),
 /// fail (s: the sensor is lost after this much simulated time, for testing exit status 1).
 /// The scenario may also be a composition (see `Scenario.resolve`), e.g. `sim:still:5,walk:60/pocket?seed=2`.
 public struct SimulationBackend: SensorBackend {

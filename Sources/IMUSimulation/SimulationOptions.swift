@@ -9,9 +9,13 @@ public struct SimulationOptions: Sendable, Equatable {
     public var sampleRateError: Double = 0
     /// Barometer output rate, Hz; nil = no barometer. Samples between its readings have `pressure == nil`.
     public var barometerRateHz: Double? = 25
+    /// Whether samples carry a rotation rate.
     public var includeGyroscope: Bool = true
+    /// Whether samples carry the IMU die temperature (°C).
     public var includeTemperature: Bool = false
+    /// Accelerometer errors (unit g).
     public var accelerometer: SensorErrorModel = .typicalAccelerometer
+    /// Gyroscope errors (unit rad/s).
     public var gyroscope: SensorErrorModel = .typicalGyroscope
     /// Barometer white noise, hPa (0.03 hPa ≈ 25 cm: a good phone barometer, e.g. BMP280 datasheet
     /// quotes 0.12 Pa RMS at ultra-high resolution; 0.03 hPa is a realistic phone figure).

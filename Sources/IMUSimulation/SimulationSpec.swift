@@ -2,7 +2,9 @@
 public struct SimulationSpec: Sendable {
     public var scenario: Scenario
     public var options = SimulationOptions()
+    /// Playback speed (× real time); infinity = as fast as possible.
     public var speed = 1.0
+    /// Repeat the scenario for ever, continuing the timeline.
     public var loop = false
     /// Simulated seconds after which the source fails (nil = never).
     public var failAfter: Double?

@@ -2,7 +2,7 @@
 ///
 /// Motion model: the device's orientation is a quaternion trajectory q(t) (device → world); the
 /// gyroscope reads the body-frame angular velocity derived from it, ω = 2·vec(q* · q̇) (by a central
-/// difference over ±`derivativeStep`), and the accelerometer reads the specific force
+/// difference over ±`Plan.derivativeStep`), and the accelerometer reads the specific force
 /// R(t)ᵀ·(a_world + 1 g·ẑ) in g, so a device lying still face-up reads (0, 0, +1). Both then go
 /// through their `SensorErrorModel`. The barometer reads the altitude through the barometric formula
 /// plus weather drift, door slams and noise, at its own slower rate.
@@ -31,8 +31,6 @@ public struct Simulator: Sendable {
     private var accelerometerDrift = Vector3.zero
     private var gyroscopeDrift = Vector3.zero
 
-    /// Half-width of the central difference that turns the orientation trajectory into a rate, s.
-    static let derivativeStep = 1e-4
     /// Random stream of the per-sample noise (the plan uses stream 1).
     static let noiseStream: UInt64 = 2
 
@@ -102,34 +100,22 @@ public struct Simulator: Sendable {
         return plan.segments[i].translation(t - plan.segments[i].start).altitude
     }
 
-    private func orientation(at t: Double) -> Quaternion {
-        let i = plan.segmentIndex(at: t, hint: cursor)
-        return plan.segments[i].orientation(t - plan.segments[i].start)
+    /// The device's true motion at `time` on the samples' timeline (before sensor errors and the
+    /// broadband vibration that is drawn per sample).
+    public func motion(at time: Double) -> TrueMotion {
+        guard !plan.segments.isEmpty else {
+            return TrueMotion(attitude: .identity, rotationRate: .zero, acceleration: .zero, altitude: options.startAltitudeMeters)
+        }
+        return plan.motion(at: time - options.startTime, hint: 0).motion
     }
 
     private mutating func sample(at t: Double) -> MotionSample {
         cursor = plan.segmentIndex(at: t, hint: cursor)
-        let segment = plan.segments[cursor]
-        let h = Self.derivativeStep
-        let before = orientation(at: t - h)
-        var after = orientation(at: t + h)
-        if before.dot(after) < 0 { after = Quaternion(w: -after.w, x: -after.x, y: -after.y, z: -after.z) }
-        let rate = (before.conjugate * after).rotationVector / (2 * h)
-        var motion = segment.translation(t - segment.start)
-        let attitude: Quaternion
-        if segment.leverArm == .zero {
-            attitude = (before + after).normalized      // within O(h²) of q(t): far below 1 µrad
-        } else {
-            // A device swinging about a pivot: second central difference of q(t)·r (m/s²). Rounding
-            // (~ε·|r|/h² ≈ 3·10⁻⁸ m/s²) and truncation (~h²·ω⁴·|r|/12) are both negligible.
-            attitude = orientation(at: t)
-            let r = segment.leverArm
-            let lever = (before.rotate(r) - 2 * attitude.rotate(r) + after.rotate(r)) / (h * h)
-            motion.acceleration += lever / Units.standardGravity
-        }
+        let (motion, roughness) = plan.motion(at: t, hint: cursor)
+        let rate = motion.rotationRate
 
-        var specificForce = attitude.inverseRotate(motion.acceleration + Vector3(0, 0, 1))
-        if motion.roughness > 0 { specificForce += noise.gaussian3() * motion.roughness }
+        var specificForce = motion.specificForce
+        if roughness > 0 { specificForce += noise.gaussian3() * roughness }
         let dieCelsius = Thermometer.temperature(at: t, ambient: options.ambientCelsius)
         let warmth = dieCelsius - SensorErrorModel.referenceCelsius
         let period = 1 / actualRate

@@ -113,3 +113,44 @@ import Testing
         #expect(abs(verticalSum / Double(samples.count) - 1) < 0.003, "\(holding)")
     }
 }
+
+extension GaitBalanceTests {
+    /// Integrating the true horizontal acceleration gives the walker's speed: up to the walking
+    /// speed after the start, back to rest at the end.
+    @Test func forwardAccelerationIntegratesToWalkingSpeed() {
+        let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 30, holding: .inHand)])
+        let sim = Simulator(scenario: walk, options: idealOptions())
+        let dt = 0.001
+        var velocity = Vector3.zero
+        var speeds: [Double] = []
+        for t in stride(from: sim.truth.startTime, to: sim.truth.endTime, by: dt) {
+            velocity += sim.motion(at: t).acceleration * Units.standardGravity * dt
+            speeds.append((velocity.x * velocity.x + velocity.y * velocity.y).squareRoot())
+        }
+        let cruise = 1.8 * (0.45 + 0.14 * 1.8)       // cadence × step length, m/s
+        let middle = speeds[10_000..<20_000]
+        #expect(abs(middle.reduce(0, +) / Double(middle.count) - cruise) < 0.15)
+        // At rest again, apart from the sway that every step adds and takes away (lateral 0.075 g at
+        // the stride rate is ±0.13 m/s of velocity).
+        #expect(speeds.last! < 0.25)
+    }
+}
+
+extension GaitBalanceTests {
+    /// A waved phone goes up and down but ends where it started, at rest.
+    @Test func wavingReturnsTheHandToRest() {
+        let wave = Scenario(name: "w", segments: [Segment(.wave, seconds: 15)])
+        let sim = Simulator(scenario: wave, options: idealOptions())
+        let dt = 0.0005
+        var velocity = 0.0, height = 0.0, highest = 0.0
+        for t in stride(from: sim.truth.startTime, to: sim.truth.endTime, by: dt) {
+            velocity += sim.motion(at: t).acceleration.z * Units.standardGravity * dt
+            height += velocity * dt
+            highest = max(highest, abs(height))
+        }
+        // 0.6 g at 2 Hz is a ±3.7 cm wave.
+        #expect(abs(highest - 0.6 * Units.standardGravity / ((4 * .pi) * (4 * .pi))) < 0.005)
+        #expect(abs(velocity) < 0.005)
+        #expect(abs(height) < 0.005)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import IMUSimulation
 
@@ -57,8 +58,8 @@ import Testing
             #expect(abs((after - before) - sign * 3 * perFloor) < 0.03, "\(name)")
             #expect(truth.floors.count == 3)
             #expect(truth.floors.allSatisfy { $0.up == (sign < 0) })
-            // 3 floors of 0.17 m risers: about 53 steps.
-            #expect(abs(truth.steps - 53) <= 2)
+            // 3 floors of 0.17 m risers (53 steps) and 5 landings of 2 steps: about 63 steps.
+            #expect(abs(truth.steps - 63) <= 2)
         }
     }
 
@@ -128,6 +129,101 @@ import Testing
         #expect(run.stepLengthMeters > truth.gaits[0].stepLengthMeters)
         for (name, segment) in zip(Scenario.segmentKindNames, [Segment.Kind.still, .stroll, .walk, .run, .bus, .wave]) {
             #expect(Segment(segment).kindName == name)
+        }
+    }
+}
+
+@Suite struct CommuteTests {
+    @Test func commuteMatchesTheSeedTimeline() {
+        let truth = Simulator(scenario: scenario("commute"), options: options { $0.startTime = 0 }).truth
+        #expect(truth.segments.map(\.activity) == ["walking", "stationary", "vehicle", "walking"])
+        #expect(truth.segments.map(\.start) == [0, 300, 420, 1500])
+        #expect(truth.endTime == 1800)
+    }
+}
+
+@Suite struct LongScenarioTests {
+    /// A whole day is planned up front (truth included) without generating its samples, and the
+    /// stream can start anywhere in it at once.
+    @Test func dayLongWalkPlansQuickly() {
+        let day = Scenario(name: "24h", segments: Array(repeating: Segment(.walk, seconds: 3600), count: 24))
+        var sim = Simulator(scenario: day)
+        #expect(sim.duration == 86_400)
+        #expect(abs(Double(sim.truth.steps) - 86_400 * 1.8) < 0.01 * 86_400 * 1.8)
+        #expect(sim.nominalSampleCount == 8_640_000)
+        #expect(sim.next() != nil)
+    }
+}
+
+@Suite struct SummaryTests {
+    @Test func summaryReadsBackAsTheSameScenario() throws {
+        for name in Scenario.allNames {
+            let s = Scenario.named(name)!
+            let items = s.summary.split(separator: "(")[0].replacingOccurrences(of: " ", with: "")
+            let back = try Scenario.resolve(items.trimmingCharacters(in: .punctuationCharacters))
+            #expect(back.segments.map(\.kind) == s.segments.map(\.kind), "\(name)")
+            #expect(abs(back.seconds - s.seconds) < 0.5 * Double(s.segments.count), "\(name)")
+        }
+        #expect(Scenario.named("day")!.summary.hasPrefix("still:20/face-up, walk:120@1.8/hand, bus:60/hand"))
+        #expect(Scenario.named("day")!.summary.hasSuffix("(385 s)"))
+    }
+}
+
+@Suite struct StairTests {
+    @Test func floorsAreCrossedWhenTheAltitudeSaysSo() {
+        let sim = Simulator(scenario: scenario("stairs-up"), options: idealOptions())
+        let base = sim.altitude(at: sim.truth.startTime)
+        for (k, floor) in sim.truth.floors.enumerated() {
+            #expect(abs(sim.altitude(at: floor.time) - (base + 3 * Double(k + 1))) < 1e-6)
+            #expect(sim.altitude(at: floor.time - 0.3) < base + 3 * Double(k + 1))
+        }
+    }
+
+    @Test func landingsAreFlatAndTurnTheWalkerRound() {
+        let sim = Simulator(scenario: scenario("stairs-up"), options: idealOptions())
+        // Sample the altitude every 50 ms over the climb: the flat stretches are the landings.
+        let start = sim.truth.startTime + 5, end = sim.truth.floors.last!.time
+        var flat = 0.0, previous = sim.altitude(at: start)
+        for t in stride(from: start + 0.05, to: end, by: 0.05) {
+            let h = sim.altitude(at: t)
+            if abs(h - previous) < 1e-9 { flat += 0.05 }
+            previous = h
+        }
+        // 5 landings of 2 steps at 1.6 steps/s ≈ 6 s flat in a ~33 s climb.
+        #expect(flat > 4 && flat < 8, "flat \(flat) s")
+        // Each of the 5 landings turns the walker round: the device's horizontal facing (its screen
+        // normal, pointing forward in a front pocket) turns by 5 × 180° in all.
+        var total = 0.0
+        var last: Double?
+        for t in stride(from: start, to: end + 1, by: 0.02) {
+            let facing = sim.attitude(at: t).rotate(Vector3(0, 0, 1))
+            let angle = atan2(facing.y, facing.x)
+            if let last { total += remainder(angle - last, 2 * .pi) }
+            last = angle
+        }
+        #expect(abs(total - 5 * .pi) < 0.5, "turned \(total) rad")
+    }
+}
+
+extension StairTests {
+    @Test func risersAreAboutSeventeenCentimetres() {
+        let layout = StairLayout(floors: 3, steps: (Segment(.stairsUp(floors: 3)).seconds * 1.6))
+        #expect(abs(StairLayout.flightHeight / layout.risersPerFlight - Segment.stairRiseMeters) < 0.005)
+        #expect(layout.landingSteps == 2)
+        let cramped = StairLayout(floors: 2, steps: 8)
+        #expect(cramped.landingSteps == 0)
+        #expect(abs(cramped.height(afterSteps: 8) - 6) < 1e-12)
+    }
+}
+
+@Suite struct CorpusTests {
+    @Test func standardCorpusIsValidAndLabelled() throws {
+        let cases = SimulationCorpus.standard(seeds: [1, 2])
+        #expect(cases.count == 2 * (5 * 3 + 10 + 3))
+        #expect(Set(cases.map(\.name)).count == cases.count)
+        for c in cases {
+            try c.options.validate()
+            #expect(c.scenario.seconds > 0)
         }
     }
 }

@@ -32,6 +32,19 @@ public enum DeviceHolding: Sendable, Equatable, Hashable {
         }
     }
 
+    /// The name `init(name:)` accepts for this holding; nil for `custom`.
+    public var name: String? {
+        switch self {
+        case .faceUp: return "face-up"
+        case .inHand: return "hand"
+        case .frontPocket: return "front-pocket"
+        case .backPocket: return "back-pocket"
+        case .bag: return "bag"
+        case .armband: return "armband"
+        case .custom: return nil
+        }
+    }
+
     /// Names accepted by `init(name:)`, for help and error messages.
     public static let names = ["face-up", "hand", "front-pocket", "back-pocket", "bag", "armband"]
 

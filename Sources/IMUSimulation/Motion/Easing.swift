@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Smooth 0→1 profiles used to start and stop motions without jumps in acceleration or rate.
 enum Easing {
     /// Minimum-jerk position profile 10u³ − 15u⁴ + 6u⁵ (Flash & Hogan 1985), u clamped to 0…1:
@@ -27,5 +33,26 @@ enum Easing {
         let r = min(ramp, duration / 2)
         guard r > 0 else { return 1 }
         return minimumJerk(tau / r) * minimumJerk((duration - tau) / r)
+    }
+
+    /// `envelope` with its first and second time derivatives (1/s, 1/s²), for motions defined by
+    /// position so that their acceleration integrates back to rest.
+    static func envelopeDerivatives(_ tau: Double, duration: Double, ramp: Double) -> (value: Double, rate: Double, acceleration: Double) {
+        let r = min(ramp, duration / 2)
+        guard r > 0 else { return (1, 0, 0) }
+        let a = tau / r, b = (duration - tau) / r
+        let m1 = minimumJerk(a), m2 = minimumJerk(b)
+        let d1 = minimumJerkRate(a) / r, d2 = -minimumJerkRate(b) / r
+        let s1 = minimumJerkAcceleration(a) / (r * r), s2 = minimumJerkAcceleration(b) / (r * r)
+        return (m1 * m2, d1 * m2 + m1 * d2, s1 * m2 + 2 * d1 * d2 + m1 * s2)
+    }
+
+    /// Acceleration of an enveloped oscillation defined by its position, x = −(A/ω²)·e·sin(ωτ + φ):
+    /// A·e·sin(ωτ + φ) − (A/ω²)·(e″·sin(ωτ + φ) + 2ω·e′·cos(ωτ + φ)). It starts and ends at rest, in
+    /// place, where multiplying A·sin by the envelope alone would leave a drift of up to A/ω.
+    @inline(__always) static func oscillation(amplitude a: Double, omega: Double, phase: Double, tau: Double,
+                                              envelope: (value: Double, rate: Double, acceleration: Double)) -> Double {
+        let sine = sin(omega * tau + phase), cosine = cos(omega * tau + phase)
+        return a * envelope.value * sine - a / (omega * omega) * (envelope.acceleration * sine + 2 * omega * envelope.rate * cosine)
     }
 }

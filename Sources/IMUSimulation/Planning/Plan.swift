@@ -85,12 +85,13 @@ struct Plan: Sendable {
             if case .stairsUp = segment.kind { up = true } else { up = false }
             let height = Double(max(floors, 0)) * Segment.floorHeightMeters
             p.altitudeChange = up ? height : -height
-            // Switchback stairs: a 180° turn on every half-floor landing, 1.5 s (illustrative).
+            // Switchback stairs: flights of half a floor, turning 180° on each landing between them
+            // over 1.5 s (illustrative).
             let gait = p.gait!
-            let landings = max(floors, 0) * 2
-            for j in 1..<max(landings, 1) {
-                let phase = gait.initialPhase + (p.finalPhase - gait.initialPhase) * Double(j) / Double(landings)
-                let centre = gait.time(ofPhase: phase)
+            let layout = StairLayout(floors: floors, steps: (p.finalPhase - gait.initialPhase) / (2 * Double.pi))
+            p.stairs = layout
+            for j in stride(from: 1, to: layout.flights, by: 1) {
+                let centre = gait.time(ofPhase: gait.initialPhase + 2 * Double.pi * layout.stepsAtLanding(j))
                 guard centre - 0.75 > 0.5, centre + 0.75 < duration - 0.5 else { continue }
                 turns.append(.init(start: centre - 0.75, duration: 1.5, angle: up ? Double.pi : -Double.pi))
             }

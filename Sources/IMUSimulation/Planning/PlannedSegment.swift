@@ -40,6 +40,7 @@ struct PlannedSegment: Sendable {
     /// move as one rigid body, so the device's extra acceleration is the second derivative of
     /// q(t)·r (tangential α×r plus centripetal ω×(ω×r)), consistent with the gyroscope.
     var leverArm = Vector3.zero
+    var stairs: StairLayout?
     var bus: BusProfile?
     var busVibration: BusVibration?
     var elevator: ElevatorProfile?

@@ -28,7 +28,13 @@ extension PlannedSegment {
             body = .rotationY(pitch) * .rotationX(roll) * handTremor(tau, envelope: e)
         case .elevatorUp, .elevatorDown:
             body = handTremor(tau, envelope: Easing.envelope(tau, duration: duration, ramp: 1))
-        case .still, .face, .transition:
+        case .transition:
+            // Hands do not turn a device about one clean axis: ±4° of wobble about a random axis
+            // at ~0.8 Hz, zero at both ends (illustrative).
+            let u = min(1, max(0, tau / duration))
+            let wobble = sin(Double.pi * u) * sin(Double.pi * u) * 4 * .pi / 180 * sin(2 * .pi * 0.8 * tau + phases[0])
+            body = Quaternion(axis: Vector3(cos(phases[1]), sin(phases[1]), cos(phases[2])), angle: wobble)
+        case .still, .face:
             break
         }
         if segment.shake > 0 {

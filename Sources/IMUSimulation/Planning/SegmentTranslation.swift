@@ -12,6 +12,12 @@ extension PlannedSegment {
         return 0.9 + 0.2 * Double(mixer.next() >> 11) * 0x1.0p-53
     }
 
+    /// Seconds a gait takes to reach its walking speed from rest (and to stop).
+    static let gaitSpeedRampSeconds = 1.0
+
+    /// How long before a transition's end the device knocks on the table, s.
+    static let knockBeforeEnd = 0.08
+
     /// Share of a running step during which the foot is on the ground.
     static let runningContactFraction = 0.4
 
@@ -71,17 +77,29 @@ extension PlannedSegment {
             // Forward surge once per step (braking at heel strike), lateral sway once per stride.
             let forward = (-0.4 * cos(phi + 0.3) + 0.25 * (spike - spikeMean)) * strength
             let lateral = 0.3 * sin(phi / 2 + phases[1])
-            let speed = gait.cadence(at: tau) * segment.stepLengthMeters
+            // Getting going and stopping: the walking speed rises from rest over the first second
+            // and falls back over the last (about two steps each way; illustrative), so the forward
+            // acceleration integrates to the walker's real velocity.
+            let ramp = min(Self.gaitSpeedRampSeconds, duration / 4)
+            let cruise = gait.cadence * segment.stepLengthMeters
+            let rising = Easing.minimumJerk(tau / ramp), falling = Easing.minimumJerk((duration - tau) / ramp)
+            let speed = cruise * rising * falling
+            let speedChange = cruise * (Easing.minimumJerkRate(tau / ramp) * falling
+                                        - rising * Easing.minimumJerkRate((duration - tau) / ramp)) / ramp
             // Irregular body motion on top of the rhythm: 0.02 g, the pedometer seed article's figure.
             roughness = 0.02 * e
             body = e * a * Vector3(forward, lateral, vertical)
+            body.x += speedChange / g
             body.y += speed * turn.rate / g                     // centripetal acceleration in turns
-            if altitudeChange != 0 {
-                altitude += altitudeChange * (phi - gait.initialPhase) / (finalPhase - gait.initialPhase)
+            if let stairs {
+                let height = stairs.height(afterSteps: (phi - gait.initialPhase) / (2 * Double.pi))
+                altitude += altitudeChange > 0 ? height : -height
             }
         case .wave:
-            let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
-            body.z = e * segment.amplitude * sin(2 * .pi * segment.cadence * tau)
+            // Defined by position, so the hand ends where it started, at rest.
+            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.rampSeconds)
+            body.z = Easing.oscillation(amplitude: segment.amplitude, omega: 2 * .pi * segment.cadence, phase: 0,
+                                        tau: tau, envelope: envelope)
         case .bus:
             let bus = bus!
             let e = Easing.envelope(tau, duration: duration, ramp: 1)
@@ -108,14 +126,19 @@ extension PlannedSegment {
             altitude += Self.transitionLiftMeters * 64 * v * v * v
             let second = 6 * v * ((1 - 2 * u) * (1 - 2 * u) - v)     // d²(v³)/du²
             body.z = Self.transitionLiftMeters * 64 * second / (duration * duration) / g
+            // Set down with a small knock just before the end: 0.15 g for ~20 ms (illustrative).
+            let knock = (tau - (duration - Self.knockBeforeEnd)) / 0.01
+            body.z += 0.15 * exp(-knock * knock)
         case .still, .face:
             break
         }
         if segment.shake > 0 {
-            let e = Easing.envelope(tau, duration: duration, ramp: 0.5)
-            body += e * segment.shake * Vector3(sin(2 * .pi * shakeFrequencies[0] * tau),
-                                                sin(2 * .pi * shakeFrequencies[1] * tau + 1),
-                                                sin(2 * .pi * shakeFrequencies[2] * tau + 2))
+            // Shaken in place: by position, like the wave, on three axes at their own frequencies.
+            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: 0.5)
+            for axis in 0..<3 {
+                body[axis] += Easing.oscillation(amplitude: segment.shake, omega: 2 * .pi * shakeFrequencies[axis],
+                                                 phase: Double(axis), tau: tau, envelope: envelope)
+            }
         }
         let world = Quaternion.rotationZ(headingStart + turn.angle).rotate(body)
         return MotionState(acceleration: world, altitude: altitude, roughness: roughness)

@@ -29,10 +29,10 @@ enum TruthBuilder {
                                              steps: times.count,
                                              cadence: times.count > 1 ? Double(times.count - 1) / span : 0,
                                              stepLengthMeters: p.segment.stepLengthMeters))
-                // Floors: the altitude is linear in phase, so each 3 m boundary is a phase.
-                let floors = Int((abs(p.altitudeChange) / Segment.floorHeightMeters).rounded())
+                // Floors: reached at the top (or bottom) of every second flight.
+                let floors = (p.stairs?.flights ?? 0) / 2
                 for j in stride(from: 1, through: floors, by: 1) {
-                    let phase = gait.initialPhase + (p.finalPhase - gait.initialPhase) * Double(j) / Double(floors)
+                    let phase = gait.initialPhase + 2 * Double.pi * p.stairs!.stepsAtFloor(j)
                     truth.floors.append(FloorTruth(time: offset + min(gait.time(ofPhase: phase), p.duration),
                                                    up: p.altitudeChange > 0))
                 }

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// xoshiro256** 1.0 (Blackman & Vigna, "Scrambled linear pseudorandom number generators", 2021):
-/// the simulator's own generator, so the same seed gives the same samples on every platform and
-/// Swift version (the standard library's generator is not seedable).
+/// the simulator's own generator, so the same seed gives the same random stream on every platform
+/// and Swift version (the standard library's generator is not seedable). Samples built from it are
+/// identical run to run on one platform; across C libraries, sin/exp/log may differ in the last bit.
 public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
     /// Second Box–Muller output, kept for the next `gaussian()` call.

@@ -1,7 +1,7 @@
 /// The built-in scenarios, by name.
 enum ScenarioCatalogue {
     static let names = ["still", "stroll", "walk", "run", "stairs-up", "stairs-down", "elevator", "bus", "wave",
-                        "day", "day-extended", "demo", "six-position", "hour"]
+                        "day", "day-extended", "demo", "six-position", "hour", "commute"]
 
     static func scenario(named name: String) -> Scenario? {
         let segments: [Segment]
@@ -20,6 +20,7 @@ enum ScenarioCatalogue {
         case "demo": segments = demo
         case "six-position": return .sixPosition()
         case "hour": segments = hour
+        case "commute": segments = commute
         default: return nil
         }
         return Scenario(name: name, segments: segments)
@@ -82,4 +83,13 @@ enum ScenarioCatalogue {
         let rest = 3600 - Scenario(name: "", segments: active).seconds
         return active + [Segment(.still, seconds: rest, holding: .faceUp)]
     }()
+
+    /// The pedometer seed article's commute, for activity segmentation: walking 0–300 s, waiting at
+    /// the stop 300–420 s, the bus (with its stops and red lights) 420–1500 s, walking 1500–1800 s.
+    static let commute: [Segment] = [
+        Segment(.walk, seconds: 300, holding: .frontPocket),
+        Segment(.still, seconds: 120, holding: .inHand),
+        Segment(.bus, seconds: 1080, holding: .inHand),
+        Segment(.walk, seconds: 300, holding: .frontPocket),
+    ]
 }

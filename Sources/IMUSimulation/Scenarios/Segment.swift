@@ -80,8 +80,10 @@ public struct Segment: Sendable, Equatable {
         case .face: return 10
         case .transition: return 3
         case .stairsUp(let floors), .stairsDown(let floors):
-            let steps = Double(max(floors, 0)) * floorHeightMeters / stairRiseMeters
-            return max(1, steps / max(cadence, 0.1))
+            // One step per riser, plus the flat steps across the landings between half-floor flights.
+            let risers = Double(max(floors, 0)) * floorHeightMeters / stairRiseMeters
+            let landings = Double(max(2 * floors - 1, 0)) * StairLayout.stepsPerLanding
+            return max(1, (risers + landings) / max(cadence, 0.1))
         case .elevatorUp(let floors), .elevatorDown(let floors):
             return ElevatorProfile.waitSeconds * 2 + ElevatorProfile.rideSeconds(floors: floors)
         }
