@@ -156,6 +156,6 @@ public struct Pedometer: Sendable {
     public var description: String {
         String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
                end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
+               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0.0, isGait ? "GAIT" : "----", steps)
     }
 }

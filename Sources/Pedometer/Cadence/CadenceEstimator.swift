@@ -57,6 +57,9 @@ struct CadenceEstimator: Sendable {
             energy += x * x
         }
         guard energy > 1e-12 else { return nil }
+        // A trimmed window (a short walk between stops) holds fewer samples: lags up to half of it.
+        let maximumLag = Swift.min(self.maximumLag, n / 2 - 1)
+        guard maximumLag > minimumLag + 1 else { return nil }
         let lo = minimumLag - 1, hi = maximumLag + 1
         centred.withUnsafeBufferPointer { buffer in
             guard let x = buffer.baseAddress else { return }

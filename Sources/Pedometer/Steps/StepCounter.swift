@@ -138,8 +138,24 @@ struct StepCounter: Sendable {
         gait.copy(from: start, count: window, into: &scratch)
         horizontal.copy(from: start, count: window, into: &scratchHorizontal)
         let gaitDeviation = Self.deviation(scratch, count: window)
+        // A short walk between stops fills only part of the window; the still stretches around
+        // it dilute its autocorrelation at the stride lag. Rhythm and shape are judged on the
+        // active part (energy above a tenth of the window's peak, at least 1.5 s).
+        var analysed = window
+        if gaitDeviation >= gate.minimumDeviation {
+            var peakEnergy = 0.0
+            for i in start..<n { peakEnergy = max(peakEnergy, energy(around: i)) }
+            var first = start, last = n - 1
+            while first < last, energy(around: first) < 0.1 * peakEnergy { first += 1 }
+            while last > first, energy(around: last) < 0.1 * peakEnergy { last -= 1 }
+            let active = last - first + 1
+            if active < window * 9 / 10, active >= Int(1.5 * rateHz) {
+                analysed = active
+                gait.copy(from: first, count: active, into: &scratch)
+            }
+        }
         // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
-        var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: window) : nil
+        var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: analysed) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
         if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
@@ -147,7 +163,7 @@ struct StepCounter: Sendable {
             e.wasStride = true
             estimate = e
         }
-        let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
+        let shape = GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
         let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
         let isGait = verdict == .gait
