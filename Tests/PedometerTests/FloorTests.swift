@@ -43,6 +43,16 @@ import Testing
         #expect(floors(events).count == up + down)
     }
 
+    @Test func absurdFloorHeightNeitherLoopsNorCrashes() {
+        var counter = FloorCounter(floorHeight: 0)
+        var events: [PedometerEvent] = []
+        counter.addWalked(change: 3.5, duration: 10, time: 0, into: &events)
+        #expect(counter.ascended == 3)   // taken as 1 m floors
+        var nan = FloorCounter(floorHeight: .nan)
+        nan.addWalked(change: 3.5, duration: 10, time: 0, into: &events)
+        #expect(nan.ascended == 1)
+    }
+
     @Test func elevatorCountsNoFloors() {
         let sim = simulate("elevator")
         let (_, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
