@@ -8,6 +8,21 @@ import Testing
         #expect(dh > 8.0 && dh < 8.7)
     }
 
+    @Test func linearisedAltitudeFollowsTheFormula() {
+        var altimeter = BarometricAltimeter()
+        var worst = 0.0
+        var t = 0.0
+        // A slow climb over 12 hPa (about 100 m): re-centred twice on the way.
+        for step in 0...1200 {
+            let p = 1000 - Double(step) * 0.01
+            var h = 0.0
+            for _ in 0..<10 { h = altimeter.update(pressure: p, time: t); t += 1 }   // settle
+            let exact = BarometricAltimeter.altitude(pressure: p)
+            worst = max(worst, abs(h - exact))
+        }
+        #expect(worst < 0.1, "worst \(worst) m")
+    }
+
     @Test func doorSlamSpikeIsRemoved() {
         var altimeter = BarometricAltimeter()
         var worst = 0.0

@@ -15,7 +15,7 @@ struct Quaternion: Sendable, Equatable {
                    v: a.w * b.v + b.w * a.v + cross(a.v, b.v))
     }
 
-    var normalized: Quaternion {
+    @inline(__always) var normalized: Quaternion {
         let n2 = w * w + dot(v, v)
         // Integration keeps |q| within about 1e-6 of 1 per step: one Newton step for 1/√n² is
         // exact to ~1e-12 there and avoids a square root; far from 1, normalise exactly.
