@@ -6,10 +6,11 @@ import Foundation
 ///
 /// Stages (one folder each): `Resampler` brings any rate (25 Hz to 1 kHz, jittered, with gaps) to
 /// a fixed 50 Hz grid; `GravityEstimator` finds "down" (gyro quaternion + accelerometer, or
-/// accelerometer only) and yields vertical user acceleration; `StepCounter` finds gait by rhythm
-/// and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
+/// accelerometer only) and yields the gait signal (|specific force| − 1 g) and the horizontal
+/// acceleration; `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
 /// stages count floors walked; `ActivityClassifier` and `ActivitySegmenter` label the time.
-/// Memory is constant in the length of the stream; `process` allocates nothing per sample.
+/// Memory is constant in the length of the stream; `process` allocates nothing per sample (only
+/// the caller's `events` array grows, by the events appended).
 public struct Pedometer: Sendable {
     /// Internal processing rate, Hz: gait lives below 10 Hz (cadence ≤ 4 steps/s plus a few
     /// harmonics), so 50 Hz keeps the heel-strike shape while making 400 Hz inputs 8× cheaper.
@@ -56,8 +57,8 @@ public struct Pedometer: Sendable {
     /// Feeds one sample; appends whatever it completed to `events`.
     @inline(__always)
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
-        if firstTime == nil { firstTime = sample.time }
-        if sample.time > state.time { state.time = sample.time }
+        if firstTime == nil, sample.time.isFinite { firstTime = sample.time }
+        if sample.time > state.time, sample.time.isFinite { state.time = sample.time }
         resampler.push(sample)
         while let tick = resampler.pop() { handle(tick, into: &events) }
     }
