@@ -57,8 +57,10 @@ public struct Pedometer: Sendable {
     /// Feeds one sample; appends whatever it completed to `events`.
     @inline(__always)
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
-        if firstTime == nil, sample.time.isFinite { firstTime = sample.time }
-        if sample.time > state.time, sample.time.isFinite { state.time = sample.time }
+        if sample.time.isFinite {
+            if firstTime == nil { firstTime = sample.time; state.time = sample.time }
+            if sample.time > state.time { state.time = sample.time }
+        }
         resampler.push(sample)
         while let tick = resampler.pop() { handle(tick, into: &events) }
     }
