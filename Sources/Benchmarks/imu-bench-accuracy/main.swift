@@ -17,23 +17,35 @@ while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--oxford":
-        guard let value = arguments.first else { fatalError("--oxford needs a directory") }
+        guard let value = arguments.first else { usageError("--oxford needs a directory") }
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { fatalError("--only needs a set name") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
-        guard let value = arguments.first else { fatalError("--trace needs a recording name") }
+        guard let value = arguments.first else { usageError("--trace needs a recording or scenario name") }
         traceName = value
         arguments.removeFirst()
     case "-h", "--help":
         print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...")
         exit(0)
     default:
-        FileHandle.standardError.write("imu-bench-accuracy: unknown argument \(argument); try --help\n".data(using: .utf8)!)
-        exit(2)
+        usageError("unknown argument \(argument); try --help")
+    }
+}
+
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write("imu-bench-accuracy: \(message)\n".data(using: .utf8)!)
+    exit(2)
+}
+
+/// Loads a recording set, or exits with the reader's FILE:LINE message.
+func loadOrExit(_ directory: String) -> [LabelledRecording] {
+    do { return try RecordingSet.load(directory: directory) } catch {
+        FileHandle.standardError.write("imu-bench-accuracy: \(error)\n".data(using: .utf8)!)
+        exit(1)
     }
 }
 let selected = only
@@ -42,7 +54,8 @@ let selected = only
 var speedCorpus: [LabelledRecording] = []
 
 if let traceName {
-    let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
+    let recordings = FileManager.default.fileExists(atPath: oxfordDirectory)
+        ? loadOrExit(oxfordDirectory).filter { $0.name.contains(traceName) } : []
     for recording in recordings { Trace.run(recording) }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
         var options = SimulationOptions()
@@ -69,7 +82,7 @@ if let traceName {
 }
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
-        let recordings = try RecordingSet.load(directory: oxfordDirectory)
+        let recordings = loadOrExit(oxfordDirectory)
         if wanted("oxford") { AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings) }
         speedCorpus = recordings
     } else {
