@@ -122,6 +122,7 @@ public struct Pedometer: Sendable {
             let from = labelledUntil ?? firstTime ?? centre
             segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
             labelledUntil = Swift.max(from, centre)
+            stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
     }
 

@@ -52,6 +52,8 @@ struct StepCounter: Sendable {
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var previousWasGait = false    // the window before this one was judged gait
+    /// Set by the pedometer while the current activity segment is a vehicle ride.
+    var inVehicle = false
 
     /// Committed steps.
     private(set) var steps = 0
@@ -176,7 +178,10 @@ struct StepCounter: Sendable {
         let creditEnd = n - lagBehind
         // A bout starts on one clearly regular window, or on two gait windows in a row: one
         // marginal window in vibration or handling must not back-fill a burst of steps.
-        let confirmed = inBout || (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity || previousWasGait
+        // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
+        // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
+        let confident = (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity
+        let confirmed = inBout || (inVehicle ? confident && previousWasGait : confident || previousWasGait)
         previousWasGait = isGait
         if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
