@@ -49,7 +49,7 @@ install-udev:
 	@if [ -z "$(DESTDIR)" ]; then groupadd -f i2c && groupadd -f iio; \
 	  udevadm control --reload && udevadm trigger || echo "udev is not running here: the rules apply from the next boot"; fi
 	@echo "Sensor access is for members of groups i2c and iio. Add yourself, then log out and in again:"
-	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$USER}"
+	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$(id -un)}"
 
 clean:
 	rm -rf .build

@@ -33,6 +33,7 @@ public struct Pedometer: Sendable {
     private var currentAltitude = 0.0
     private var state = PedometerSnapshot()
     private var finished = false
+    private var labelledUntil: Double?
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
@@ -69,8 +70,11 @@ public struct Pedometer: Sendable {
         while let tick = resampler.pop() { handle(tick, into: &events) }
         stepCounter.finish(into: &events)
         takeFloors(at: lastTickTime, into: &events)
-        segmenter.finish(into: &events)
+        segmenter.finish(at: state.time, into: &events)
     }
+
+    /// Samples ignored because their time did not increase or a reading was NaN/infinite.
+    public var droppedSamples: Int { resampler.droppedSamples }
 
     /// Totals and current state.
     public var snapshot: PedometerSnapshot {
@@ -108,8 +112,13 @@ public struct Pedometer: Sendable {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            let (activity, confidence) = classifier.classify(window, inBout: stepCounter.inBout)
-            segmenter.add(activity, confidence: confidence, start: window.end - 1, time: window.end, into: &events)
+            let (activity, confidence) = classifier.classify(window)
+            // Labels tile the time from the first sample: each covers the span since the previous
+            // one, up to the window's centre (the time it describes best).
+            let centre = window.end - StepCounter.windowSeconds / 2
+            let from = labelledUntil ?? firstTime ?? centre
+            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
+            labelledUntil = Swift.max(from, centre)
         }
     }
 
@@ -126,7 +135,7 @@ public struct Pedometer: Sendable {
 @_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
     public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
-    public var skewness = 0.0, kurtosis = 0.0, harmonicRatio = 0.0
+    public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
@@ -136,16 +145,17 @@ public struct Pedometer: Sendable {
         cadence = w.estimate?.cadence ?? 0
         regularity = w.estimate?.regularity ?? 0
         wasStride = w.estimate?.wasStride ?? false
-        strongest = w.estimate?.strongest ?? 0
+        strongest = w.estimate?.halfRepeat ?? 0
         skewness = w.shape.skewness
         kurtosis = w.shape.kurtosis
-        harmonicRatio = w.shape.harmonicRatio
+        purity = w.shape.purity
+        rmsFrequency = w.shape.rmsFrequency
         isGait = w.isGait
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f harm=%.2f %@ steps=%d",
+        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
                end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, harmonicRatio, isGait ? "GAIT" : "----", steps)
+               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
     }
 }

@@ -18,7 +18,7 @@ import IMUCore
     /// A raw simulated six-position session recorded by imu-record.
     func recordSession(_ env: [String: String]) throws -> String {
         let out = try scratchDirectory() + "/six.csv"
-        let r = try ToolProcess.run("imu-record", ["--simulate", "six-position", "--speed", "1000", "--raw", "-q", "-o", out],
+        let r = try ToolRunner.run("imu-record", ["--simulate", "six-position", "--speed", "max", "--raw", "-q", "-o", out],
                                     environment: env)
         #expect(r.status == 0, "imu-record: \(r.stderr)")
         return out
@@ -33,7 +33,7 @@ import IMUCore
     @Test func fromRecordingJsonFollowsContractAndDoesNotSave() throws {
         let env = try environment()
         let file = try recordSession(env)
-        let r = try ToolProcess.run("imu-calibrate", ["--six-position", "--from-recording", file, "--json"], environment: env)
+        let r = try ToolRunner.run("imu-calibrate", ["--six-position", "--from-recording", file, "--json"], environment: env)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let o = try json(r.stdout)
         let bias = try #require(o["accel_bias_g"] as? [Double])
@@ -53,33 +53,33 @@ import IMUCore
     @Test func saveShowApplyAndReset() throws {
         let env = try environment()
         let file = try recordSession(env)
-        var r = try ToolProcess.run("imu-calibrate", ["-6", "--from-recording", file, "--json", "--save"], environment: env)
+        var r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", file, "--json", "--save"], environment: env)
         #expect(r.status == 0)
         let saved = env["XDG_CONFIG_HOME"]! + "/imukit/calibration/sim_six-position.json"
         #expect(FileManager.default.fileExists(atPath: saved))
         #expect(r.stderr.contains(saved))
 
-        r = try ToolProcess.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
+        r = try ToolRunner.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
         #expect(r.status == 0)
         #expect(r.stdout.contains("accelerometer bias") && r.stdout.contains(saved))
 
         // Every tool applies it and says so.
         let out = try scratchDirectory() + "/after.csv"
-        r = try ToolProcess.run("imu-record", ["--simulate", "six-position", "--speed", "1000", "-d", "2", "-o", out], environment: env)
+        r = try ToolRunner.run("imu-record", ["--simulate", "six-position", "--speed", "max", "-d", "2", "-o", out], environment: env)
         #expect(r.stderr.contains("using calibration for sim:six-position from \(saved)"))
         let reader = try RecordingReader(path: out)
         #expect(reader.comments.contains { $0.contains("calibration: applied") })
 
-        r = try ToolProcess.run("imu-calibrate", ["--reset", "--key", "sim:six-position"], environment: env)
+        r = try ToolRunner.run("imu-calibrate", ["--reset", "--key", "sim:six-position"], environment: env)
         #expect(r.status == 0 && r.stdout.contains("removed \(saved)"))
         #expect(!FileManager.default.fileExists(atPath: saved))
-        r = try ToolProcess.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
+        r = try ToolRunner.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
         #expect(r.status == 1 && r.stderr.contains("no calibration saved for sim:six-position"))
     }
 
     @Test func guidedLiveSessionOnTheSimulatorSaves() throws {
         let env = try environment()
-        let r = try ToolProcess.run("imu-calibrate", ["--six-position", "--simulate", "six-position", "--speed", "200"],
+        let r = try ToolRunner.run("imu-calibrate", ["--six-position", "--simulate", "six-position", "--speed", "200"],
                                     environment: env)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         for n in 1...6 { #expect(r.stdout.contains("[\(n)/6]")) }
@@ -91,11 +91,11 @@ import IMUCore
     @Test func systemStoreIsUsedWithSystemFlagAndFoundAfterTheUserStore() throws {
         let env = try environment()
         let file = try recordSession(env)
-        let r = try ToolProcess.run("imu-calibrate", ["-6", "--from-recording", file, "--save", "--system"], environment: env)
+        let r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", file, "--save", "--system"], environment: env)
         #expect(r.status == 0)
         let system = env["IMUKIT_SYSTEM_CONFIG_DIR"]! + "/calibration/sim_six-position.json"
         #expect(FileManager.default.fileExists(atPath: system))
-        let show = try ToolProcess.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
+        let show = try ToolRunner.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
         #expect(show.stdout.contains(system))
     }
 
@@ -103,7 +103,7 @@ import IMUCore
         let dir = try scratchDirectory()
         let file = dir + "/calibrated.csv"
         try "# calibration: applied, for x from /y\nt,ax,ay,az\n0,0,0,1\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let r = try ToolProcess.run("imu-calibrate", ["-6", "--from-recording", file], environment: try environment())
+        let r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", file], environment: try environment())
         #expect(r.status == 2)
         #expect(r.stderr.contains("calibrated.csv") && r.stderr.contains("--raw"))
     }
@@ -114,7 +114,7 @@ import IMUCore
         for i in 0..<800 { text += "\(Double(i) / 100),0.004,-0.006,1.015\n" }
         let file = try scratchDirectory() + "/flat.csv"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let r = try ToolProcess.run("imu-calibrate", ["-6", "--from-recording", file, "--json"], environment: try environment())
+        let r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", file, "--json"], environment: try environment())
         #expect(r.status == 1)
         #expect(r.stderr.contains("missing: -z +y -y +x -x"))
         #expect(r.stdout.isEmpty)
@@ -124,15 +124,15 @@ import IMUCore
         let env = try environment()
         for args in [[], ["--show", "--reset"], ["-6", "--seconds", "0"], ["-6", "--bogus"],
                      ["-6", "--from-recording", "/nonexistent.csv"]] {
-            let r = try ToolProcess.run("imu-calibrate", args, environment: env)
-            #expect(r.status == 2, "\(args): \(r.status.map(String.init) ?? "timeout") \(r.stderr)")
+            let r = try ToolRunner.run("imu-calibrate", args, environment: env)
+            #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
             #expect(!r.stderr.isEmpty)
         }
     }
 
     @Test func helpHasExamples() throws {
         for tool in ["imu-calibrate", "imu-record"] {
-            let r = try ToolProcess.run(tool, ["--help"])
+            let r = try ToolRunner.run(tool, ["--help"])
             #expect(r.status == 0)
             #expect(r.stdout.contains("Examples:") && r.stdout.contains("Usage:"))
         }

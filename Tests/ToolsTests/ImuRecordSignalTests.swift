@@ -75,8 +75,21 @@ import IMUCore
 
     @Test func fullDiskIsARuntimeFailureWithTheFix() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let r = try ToolProcess.run("imu-record", ["--simulate", "walk", "--speed", "1000", "-d", "5", "-o", "/dev/full", "-f"])
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk", "--speed", "max", "-d", "5", "-o", "/dev/full", "-f"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("/dev/full: write failed") && r.stderr.contains("fix:"))
+    }
+
+    @Test func gapsInTheSourceAreReportedFromTimestamps() throws {
+        // 100 Hz with 0.5 s missing after t = 3 s: a gap of 0.51 s, 50 samples missing.
+        var text = "t,ax,ay,az\n"
+        for i in 0..<600 where !(301...350).contains(i) { text += "\(Double(i) / 100),0,0,1\n" }
+        let dir = try scratchDirectory()
+        try text.write(toFile: dir + "/gap.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-record", ["--replay", dir + "/gap.csv", "-o", dir + "/copy.csv"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("gap of 0.510 s before t=3.510 (≈50 samples missing from the source)"), "\(r.stderr)")
+        #expect(r.stderr.contains("recorded 550 samples") && r.stderr.contains("gaps 1"))
+        #expect(try readAll(dir + "/copy.csv").count == 550)
     }
 }

@@ -216,13 +216,46 @@ class KernelRing(unittest.TestCase):
         lines = json_lines(stdout)
         summaries = [l for l in lines if l.get("type") == "summary"]
         self.assertTrue(summaries, f"no summary line; stderr: {stderr[-2000:]}")
-        return summaries[-1], lines
+        s = summaries[-1]
+        print(f"[steps {s['steps']}, floors up {s['floors_ascended']}, down {s['floors_descended']}] ", end="", flush=True)
+        return s, lines
+
+    def _ideal_replay(self, steps, counts_per_step, move):
+        """The walker's pattern with perfect timing, as a recording, through imu-steps --replay: what the
+        pedometer makes of this signal when no VM, driver or network is in the way."""
+        levels = [0x40, 0x4C, 0x53, 0x4C, 0x40, 0x33, 0x2D, 0x33]  # guest-walk.sh, high bytes of accel Z
+        hpa_per_count = 0.12 / 70  # BMP280 near 1006 hPa: +70 ADC counts ≈ −12 Pa (docs/testing-kernel.md)
+        rows, t, p = ["t,ax,ay,az,p"], 0.0, 1006.53
+        def add(az, n):
+            nonlocal t
+            for _ in range(n):
+                rows.append(f"{t:.3f},0,0,{az:.5f},{p:.5f}")
+                t += 0.01  # 100 Hz, the rate imu-steps polls at
+        add(1.0, 400)
+        for _ in range(steps):
+            for v in levels:
+                add(v * 256 / 16384 if move else 1.0, 7)  # 7 cs per level, as LEVEL_CS in guest-walk.sh
+            p -= counts_per_step * hpa_per_count
+        add(1.0, 400)
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "ideal-walk.csv")
+        with open(path, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        r = run([tool("imu-steps"), "--replay", path, "--json"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [l for l in json_lines(r.stdout) if l.get("type") == "summary"][-1]
 
     def test_04_staircase_counts_steps_and_floors(self):
         # 48 steps, +14 pressure counts each: 3 × 224 counts ≈ 3 × 3.2 m (70 counts ≈ 1 m).
         summary, lines = self._steps("48 14 1", True)
-        self.assertGreaterEqual(summary["steps"], 43, summary)
-        self.assertLessEqual(summary["steps"], 53, summary)
+        ideal = self._ideal_replay(48, 14, True)
+        print(f"[ideal replay: steps {ideal['steps']}] ", end="", flush=True)
+        # Through the VM the pedometer must see what it sees in the ideal recording, give or take the
+        # TCG timing jitter of the guest's writes.
+        self.assertLessEqual(abs(summary["steps"] - ideal["steps"]), 3, (summary, ideal))
+        # And the count must be right: 48 walked. The pedometer adds steps at the bout edges on this
+        # synthetic pattern (53 in the ideal replay, measured), hence the asymmetric margin.
+        self.assertGreaterEqual(summary["steps"], 44, summary)
+        self.assertLessEqual(summary["steps"], 56, summary)
         self.assertEqual(summary["floors_ascended"], 3, summary)
         self.assertEqual(summary["floors_descended"], 0, summary)
 
@@ -320,6 +353,18 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(len(samples), 200, out[-1500:])
         times = [s["t"] for s in samples]
         self.assertGreater(max(b - a for a, b in zip(times, times[1:])), 2.5, "no gap: the device was never lost")
+
+    def test_11_permission_denied_names_the_udev_rule_and_group(self):
+        rc, out = guest("ls /usr/bin/imu-bench-iio")
+        if rc != 0:
+            self.skipTest("imu-bench-iio is not in the guest (build it: swift build -c release)")
+        # An ordinary user may read sysfs values but not start a buffer (trigger/current_trigger and
+        # /dev/iio:deviceN are root's without the project's udev rule).
+        rc, out = guest("su walker -c \"imu-bench-iio --source 'iio:local:/bmi160?trigger=imukit-tick' --dump 3\"")
+        self.assertEqual(rc, 3, out)
+        self.assertIn("permission denied", out)
+        self.assertIn("60-imukit.rules", out)
+        self.assertIn("usermod -aG iio", out)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import Foundation
 import Pedometer
+import IMUSimulation
 
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
@@ -43,6 +44,27 @@ var speedCorpus: [LabelledRecording] = []
 if let traceName {
     let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
     for recording in recordings { Trace.run(recording) }
+    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
+        var options = SimulationOptions()
+        if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
+        if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
+        let (samples, truth) = Simulator.generate(scenario, options: options)
+        Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
+        var pedometer = Pedometer(capabilities: options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in samples { pedometer.process(sample, into: &events) }
+        pedometer.finish(into: &events)
+        let steps = events.compactMap { if case .step(let t) = $0 { return t } else { return nil } }
+        for segment in truth.segments {
+            let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
+            let real = truth.stepTimes.filter { $0 >= segment.start && $0 < segment.end }.count
+            print(segment.activity, Int(segment.start), Int(segment.end), "truth", real, "counted", counted)
+            let near = { (t: Double) in abs(t - segment.start) < 3 || abs(t - segment.end) < 3 }
+            print("   truth:", truth.stepTimes.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
+            print("   ours: ", steps.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
+        for event in events { if case .step = event { continue }; print(event) }
+    }
     exit(0)
 }
 if wanted("oxford") || wanted("speed") {
@@ -65,5 +87,8 @@ if wanted("simulator") {
     SimulatorReport.run()
 }
 if wanted("speed") {
-    Throughput.run(speedCorpus.isEmpty ? SimulatorReport.speedCorpus() : speedCorpus)
+    print("== core throughput (release build; samples pre-loaded, parsing not timed)")
+    if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
+    Throughput.run(label: "simulated day-extended, 100 Hz, gyro + barometer", SimulatorReport.speedCorpus())
+    Throughput.memoryNote()
 }

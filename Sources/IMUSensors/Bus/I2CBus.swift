@@ -1,31 +1,34 @@
-/// A 7-bit I²C address (0x03…0x77 are the usable ones, I²C-bus specification UM10204 §3.1.12).
-public typealias I2CAddress = UInt16
+/// How a burst read walks the chip's registers, which matters when a long read must be split into
+/// SMBus block reads of at most 32 bytes (I2C_SMBUS_BLOCK_MAX, linux/i2c.h).
+public enum RegisterWalk: Sendable {
+    /// Each byte comes from the next register (auto-increment): chunk N starts at register + 32·N.
+    case incrementing
+    /// Every read comes from the same FIFO data port (the chip rolls the address back): every chunk
+    /// starts at the register, and holds whole FIFO words of `wordBytes` so none is split.
+    case fifoPort(wordBytes: Int)
+}
 
-/// What a chip driver needs from a bus. Implemented by `LinuxI2CBus` over /dev/i2c-N and by
-/// the register-level emulators in the tests.
+/// An I²C adapter seen from user space: the Linux i2c-dev adapter, or an emulated one in tests.
 ///
-/// Every method is one bus transaction (the counter says so), so a driver that reads all axes
-/// with one `read(register:count:)` gets an untorn sample.
+/// Every call is one bus transaction or a counted series of them; `transactionCount` lets tests and
+/// benchmarks assert "one transaction per sample set".
 public protocol I2CBus: AnyObject, Sendable {
-    /// Human name: "/dev/i2c-1", "emulated".
-    var name: String { get }
-    /// Transactions completed so far (for tests and the bus-budget benchmark).
+    /// "/dev/i2c-1", or a test bus's name.
+    var path: String { get }
+    /// Bus transactions (START … STOP) performed so far.
     var transactionCount: Int { get }
-    /// Writes `register` then `bytes` in one transaction (register auto-increment is the chip's business).
-    func write(address: I2CAddress, register: UInt8, bytes: [UInt8]) throws(I2CError)
-    /// Writes the register address, then reads `count` bytes after a repeated start: one transaction.
-    func read(address: I2CAddress, register: UInt8, count: Int) throws(I2CError) -> [UInt8]
+    /// Claims `address` for this file descriptor (ioctl I2C_SLAVE, never I2C_SLAVE_FORCE).
+    /// Throws `.ownedByKernel` (EBUSY) when a kernel driver is bound to it.
+    func claim(_ address: UInt8) throws(I2CError)
+    /// Writes `bytes` (register first, then values) in one transaction.
+    func write(_ address: UInt8, _ bytes: [UInt8]) throws(I2CError)
+    /// Writes `register`, repeated START, reads `count` bytes: one combined transaction when the
+    /// adapter can (I2C_RDWR), else SMBus block reads of ≤32 bytes each.
+    func read(_ address: UInt8, register: UInt8, count: Int, walk: RegisterWalk) throws(I2CError) -> [UInt8]
 }
 
 extension I2CBus {
-    /// Writes one register.
-    public func write(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
-        try write(address: address, register: register, bytes: [value])
-    }
-
-    /// Reads one register.
-    public func readByte(address: I2CAddress, register: UInt8) throws(I2CError) -> UInt8 {
-        let bytes = try read(address: address, register: register, count: 1)
-        return bytes[0]
+    public func read(_ address: UInt8, register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        try read(address, register: register, count: count, walk: .incrementing)
     }
 }

@@ -2,84 +2,86 @@
 import Glibc
 #endif
 
-/// A failed I²C operation, with errno's meaning for this bus (Documentation/i2c/fault-codes.rst).
+/// A failed I²C operation, with errno's meaning for an I²C adapter (Documentation/i2c/fault-codes.rst).
 public struct I2CError: DiagnosableError, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// ENXIO / EREMOTEIO: nothing acknowledged at the address.
-        case noAcknowledge
-        /// ETIMEDOUT: the bus is stuck (SDA held low, clock stretching without end).
-        case busStuck
-        /// EACCES / EPERM: no permission to open the adapter.
-        case permissionDenied
-        /// ENODEV / ENOENT: the adapter is gone (unplugged, module unloaded) or never existed.
-        case adapterGone
+    public enum Kind: String, Sendable, Equatable {
+        /// ENXIO / EREMOTEIO: nothing acknowledged the address (absent chip, wrong address, wiring).
+        case noAcknowledge = "no ACK"
+        /// ETIMEDOUT / EAGAIN: the bus is stuck (SDA held low, clock stretching without end).
+        case busStuck = "bus stuck"
+        /// EACCES / EPERM: the user may not open /dev/i2c-N.
+        case permissionDenied = "permission denied"
+        /// ENODEV / ENOENT: the adapter is gone (module unloaded, USB adapter unplugged) or never existed.
+        case adapterGone = "adapter gone"
         /// EBUSY on I2C_SLAVE: a kernel driver owns the address.
-        case ownedByKernel(iioDevice: String?)
-        /// EIO, EAGAIN and others: a transfer failed.
-        case transferFailed
-        /// The adapter cannot do what the driver asked (no I2C_RDWR and no SMBus block read).
-        case unsupported
-        /// The chip answered with something impossible (wrong ID after identification, bad FIFO count).
-        case badResponse
+        case ownedByKernel = "owned by a kernel driver"
+        /// EIO or anything else: a bus-level failure (arbitration lost, protocol error).
+        case io = "I/O error"
+        /// EOPNOTSUPP: the adapter cannot do the transfer asked for.
+        case unsupported = "unsupported transfer"
     }
 
     public var kind: Kind
     /// The adapter, e.g. "/dev/i2c-1".
     public var bus: String
-    /// The 7-bit address, when the error concerns one chip.
-    public var address: I2CAddress?
-    /// errno, when the kernel gave one.
-    public var errno: Int32?
-    /// What was being done: "reading 14 bytes from 0x3B".
+    /// The 7-bit address, nil for adapter-level failures.
+    public var address: UInt8?
+    /// What was being done, e.g. "read 14 bytes from 0x3b".
     public var operation: String
+    /// The raw errno (positive), 0 when the error was not from a system call.
+    public var errno: Int32
+    /// For `.ownedByKernel`: the kernel driver and the IIO device to use instead, when found in sysfs.
+    public var kernelDriver: String?
+    public var iioDevice: String?
 
-    public init(kind: Kind, bus: String, address: I2CAddress? = nil, errno: Int32? = nil, operation: String) {
+    public init(kind: Kind, bus: String, address: UInt8?, operation: String, errno: Int32 = 0,
+                kernelDriver: String? = nil, iioDevice: String? = nil) {
         self.kind = kind
         self.bus = bus
         self.address = address
-        self.errno = errno
         self.operation = operation
+        self.errno = errno
+        self.kernelDriver = kernelDriver
+        self.iioDevice = iioDevice
     }
 
-    /// Maps errno from an i2c-dev call to its meaning.
-    public static func from(errno code: Int32, bus: String, address: I2CAddress?, operation: String) -> I2CError {
-        let kind: Kind
-        switch code {
-        case ENXIO, EREMOTEIO: kind = .noAcknowledge
-        case ETIMEDOUT: kind = .busStuck
-        case EACCES, EPERM: kind = .permissionDenied
-        case ENODEV, ENOENT: kind = .adapterGone
-        case EBUSY: kind = .ownedByKernel(iioDevice: nil)
-        case EOPNOTSUPP, EINVAL: kind = .unsupported
-        default: kind = .transferFailed
+    /// Maps a (positive) errno from i2c-dev to its meaning.
+    public static func kind(forErrno e: Int32) -> Kind {
+        switch e {
+        case ENXIO, EREMOTEIO: return .noAcknowledge
+        case ETIMEDOUT, EAGAIN: return .busStuck
+        case EACCES, EPERM: return .permissionDenied
+        case ENODEV, ENOENT: return .adapterGone
+        case EBUSY: return .ownedByKernel
+        case EOPNOTSUPP, EINVAL: return .unsupported
+        default: return .io
         }
-        return I2CError(kind: kind, bus: bus, address: address, errno: code, operation: operation)
     }
 
-    /// Worth retrying after a short backoff: a NACK burst, EIO, a stuck bus that may recover.
+    public init(errno e: Int32, bus: String, address: UInt8?, operation: String) {
+        self.init(kind: I2CError.kind(forErrno: e), bus: bus, address: address, operation: operation, errno: e)
+    }
+
+    /// Worth retrying: a NACK burst (chip busy, e.g. during reset), a stuck bus that may clear, EIO.
     public var isTransient: Bool {
         switch kind {
-        case .noAcknowledge, .busStuck, .transferFailed: return true
-        default: return false
+        case .noAcknowledge, .busStuck, .io: return true
+        case .permissionDenied, .adapterGone, .ownedByKernel, .unsupported: return false
         }
     }
 
-    private var where_: String {
-        address.map { "\(bus) @0x\(String($0, radix: 16))" } ?? bus
-    }
+    var where_: String { address.map { "\(bus) @\(I2CAddress.hex($0))" } ?? bus }
 
     public var description: String {
-        let reason = errno.map { " (\(String(cString: strerror($0))), errno \($0))" } ?? ""
-        switch kind {
-        case .noAcknowledge: return "\(where_): no chip acknowledged while \(operation)\(reason)"
-        case .busStuck: return "\(where_): bus stuck (timed out) while \(operation)\(reason)"
-        case .permissionDenied: return "\(bus): permission denied\(reason)"
-        case .adapterGone: return "\(bus): adapter gone while \(operation)\(reason)"
-        case let .ownedByKernel(dev): return "\(where_): a kernel driver owns this chip\(dev.map { " (\($0))" } ?? "")"
-        case .transferFailed: return "\(where_): transfer failed while \(operation)\(reason)"
-        case .unsupported: return "\(bus): adapter cannot do this transfer while \(operation)\(reason)"
-        case .badResponse: return "\(where_): unexpected answer while \(operation)"
+        var text = "\(where_): \(kind.rawValue) (\(operation)"
+        if errno != 0 { text += ", errno \(errno) \(String(cString: strerror(errno)))" }
+        text += ")"
+        if kind == .ownedByKernel {
+            let owner = kernelDriver.map { "kernel driver \($0)" } ?? "a kernel driver"
+            text = "\(owner) owns \(I2CAddress.hex(address ?? 0)) on \(bus)"
+            if let iio = iioDevice { text += ": use the IIO device \(iio) instead" }
         }
+        return text
     }
 
     public var exitStatus: ExitStatus {
@@ -91,18 +93,38 @@ public struct I2CError: DiagnosableError, Equatable {
 
     public var fix: String? {
         switch kind {
-        case .permissionDenied:
-            return "sudo usermod -aG i2c $USER (then log out and in); if the group or rule is missing: sudo make install-udev (udev/60-imukit.rules)"
-        case let .ownedByKernel(dev):
-            return "read it through the kernel instead: --source iio:local:\(dev.map { "/" + $0 } ?? "") (see imu-info)"
-        case .noAcknowledge:
-            return "check wiring (SDA, SCL, 3V3, GND) and the address with i2cdetect -y \(bus.split(separator: "-").last ?? "1")"
-        case .busStuck:
-            return "power-cycle the sensor; check pull-ups and cable length"
-        case .adapterGone:
-            return "is the adapter enabled? On a Raspberry Pi: sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in /boot/firmware/config.txt"
-        default:
-            return nil
+        case .permissionDenied: return I2CFixes.permission
+        case .noAcknowledge: return "check wiring (SDA, SCL, 3.3 V, GND) and the address (i2cdetect -y \(I2CAddress.busNumber(bus) ?? 1))"
+        case .busStuck: return "a device holds the bus: power-cycle the sensor, check pull-up resistors and cable length"
+        case .adapterGone: return "load the adapter: sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
+        case .ownedByKernel:
+            return iioDevice.map { "read it through IIO: --source iio:\($0)" } ?? "read it through IIO (--source iio:...), or unbind the kernel driver"
+        case .io: return "check wiring and power; lower the bus speed (dtparam=i2c_arm_baudrate=100000) on long cables"
+        case .unsupported: return nil
         }
+    }
+}
+
+/// The exact fixes `imu-info` and the errors print.
+public enum I2CFixes {
+    /// EACCES on /dev/i2c-N: group membership or this project's udev rule (udev/60-imukit.rules).
+    public static let permission = "sudo usermod -aG i2c $USER (log out and in), or install udev/60-imukit.rules: sudo make install-udev"
+    /// Enabling the I²C controller on Raspberry Pi OS.
+    public static let enableI2C = "sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot)"
+    /// An adapter with nothing answering at any known address.
+    public static let emptyBus = "check wiring (SDA, SCL, 3.3 V, GND) and that the sensor is powered; if no adapter exists, enable I²C: " + enableI2C
+}
+
+/// Address formatting and bus-path helpers.
+public enum I2CAddress {
+    /// "0x68" (lower-case hex, two digits, as i2cdetect prints).
+    public static func hex(_ value: UInt8) -> String {
+        let s = String(value, radix: 16)
+        return "0x" + (s.count < 2 ? "0" + s : s)
+    }
+    /// 1 for "/dev/i2c-1".
+    public static func busNumber(_ path: String) -> Int? {
+        guard let dash = path.lastIndex(of: "-") else { return nil }
+        return Int(path[path.index(after: dash)...])
     }
 }

@@ -1,104 +1,112 @@
-/// What a chip measures.
-public struct ChipKind: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let accelerometer = ChipKind(rawValue: 1)
-    public static let gyroscope = ChipKind(rawValue: 2)
-    public static let barometer = ChipKind(rawValue: 4)
-    public static let thermometer = ChipKind(rawValue: 8)
+import Foundation
+
+/// What a chip measures, for probing order and for merging an IMU with a barometer.
+public enum ChipKind: String, Sendable {
+    /// Accelerometer and gyroscope.
+    case imu
+    /// Accelerometer only.
+    case accelerometer
+    case barometer
 }
 
-/// One identification probe: read `register` at `address`; the chip is present when the byte
-/// (masked by `mask`) equals `expected`. Probing never writes.
-public struct IdentityProbe: Sendable, Hashable {
-    public var register: UInt8
-    public var expected: UInt8
-    public var mask: UInt8
-    public init(register: UInt8, expected: UInt8, mask: UInt8 = 0xFF) {
-        self.register = register
-        self.expected = expected
-        self.mask = mask
-    }
-}
-
-/// Static facts about a chip model: name, what it measures, where it can live, how to recognise it.
-public struct ChipDescriptor: Sendable, Hashable {
-    /// Short lowercase name as the kernel uses it: "mpu6050", "bmp280".
-    public var name: String
-    public var kind: ChipKind
-    /// The addresses the chip can strap to (datasheet).
-    public var addresses: [I2CAddress]
-    /// All probes must match.
-    public var probes: [IdentityProbe]
-    /// Datasheet used, for the record (document number and revision).
-    public var datasheet: String
-
-    public init(name: String, kind: ChipKind, addresses: [I2CAddress], probes: [IdentityProbe], datasheet: String) {
-        self.name = name
-        self.kind = kind
-        self.addresses = addresses
-        self.probes = probes
-        self.datasheet = datasheet
-    }
-}
-
-/// One reading in the CHIP's own axes (the source applies the mount matrix), already in
-/// physical units: g, rad/s, hPa, °C. `nil` = not measured by this chip or not in this read.
+/// One reading in the chip's own axes (the source applies the mount matrix).
 public struct ChipReading: Sendable, Equatable {
-    /// Acceleration in g (specific force, chip axes).
+    /// Specific force in g, chip frame.
     public var acceleration: Vector3?
-    /// Angular rate in rad/s (chip axes).
+    /// Angular rate in rad/s, chip frame.
     public var rotationRate: Vector3?
-    /// Pressure in hPa.
+    /// Absolute pressure in hPa.
     public var pressure: Double?
-    /// Temperature in °C.
+    /// Die temperature in °C.
     public var temperature: Double?
-    /// Axes that hit the end of the configured range (the value is then a lower bound).
-    public var saturated: Bool
+    /// Axes whose raw value sat at the converter's limit, e.g. ["ax", "gz"]: the true value may be
+    /// larger, so the reading is flagged instead of silently clipped.
+    public var saturatedAxes: [String]
 
     public init(acceleration: Vector3? = nil, rotationRate: Vector3? = nil, pressure: Double? = nil,
-                temperature: Double? = nil, saturated: Bool = false) {
+                temperature: Double? = nil, saturatedAxes: [String] = []) {
         self.acceleration = acceleration
         self.rotationRate = rotationRate
         self.pressure = pressure
         self.temperature = temperature
-        self.saturated = saturated
+        self.saturatedAxes = saturatedAxes
     }
 }
 
-/// Settings a driver applies in `configure`.
-public struct ChipConfiguration: Sendable, Equatable {
-    /// Output data rate wanted, in Hz; the driver picks the nearest the chip supports.
-    public var rateHz: Double
-    /// Accelerometer full scale in g (±), e.g. 4 for walking (peaks reach ~3 g at a run).
-    public var accelerometerRangeG: Double
-    /// Gyroscope full scale in degrees/s (±).
-    public var gyroscopeRangeDegreesPerSecond: Double
-    /// Use the FIFO when the chip has one.
-    public var useFIFO: Bool
+/// A chip model: how to recognise it and how to make its driver. Variants are rows in a table.
+public struct ChipModel: Sendable {
+    /// Short lower-case name, e.g. "mpu6050"; also the calibration key's chip part.
+    public var name: String
+    public var kind: ChipKind
+    public var capabilities: SensorCapabilities
+    /// 7-bit addresses the chip can have (address pin low/high).
+    public var addresses: [UInt8]
+    /// The ID register and the value it must hold.
+    public var idRegister: UInt8
+    public var idValue: UInt8
+    /// Does the driver batch readings through the chip's FIFO?
+    public var hasFIFO: Bool
+    /// Makes the driver for an identified chip.
+    public var makeDriver: @Sendable (I2CDevice) -> any ChipDriver
 
-    public init(rateHz: Double = 100, accelerometerRangeG: Double = 4, gyroscopeRangeDegreesPerSecond: Double = 500, useFIFO: Bool = true) {
-        self.rateHz = rateHz
-        self.accelerometerRangeG = accelerometerRangeG
-        self.gyroscopeRangeDegreesPerSecond = gyroscopeRangeDegreesPerSecond
-        self.useFIFO = useFIFO
-    }
+    /// "imukit-mpu6050": the driver that reads it, as `imu-info` prints.
+    public var driverName: String { "imukit-\(name)" }
 }
 
-/// A driver for one chip family. One file per family under Chips/, register maps as named
-/// constants with datasheet section references, variants as data tables.
-public protocol ChipDriver: AnyObject {
-    /// Every model this driver handles (variants of one family).
-    static var models: [ChipDescriptor] { get }
-    /// The model identified on the bus.
-    var model: ChipDescriptor { get }
-    var address: I2CAddress { get }
-    /// Binds to an identified chip. Must not write.
-    init(bus: any I2CBus, address: I2CAddress, model: ChipDescriptor)
-    /// Resets the chip and sets range, output data rate, low-pass filter and FIFO. Returns the
-    /// output data rate actually set, in Hz.
-    func configure(_ configuration: ChipConfiguration) throws(I2CError) -> Double
-    /// Reads what is available: one sample set (one burst transaction) without FIFO, or every
-    /// sample in the FIFO (one transaction per batch). Oldest first.
-    func read() throws(I2CError) -> [ChipReading]
+/// A chip driver: reset, configure, read. One file per family in this folder.
+public protocol ChipDriver: AnyObject, Sendable {
+    var model: ChipModel { get }
+    var device: I2CDevice { get }
+    /// Output data rate in Hz after `configure` (the chip's nearest rate to the request).
+    var outputRateHz: Double { get }
+    /// Whether `readBatch` drains a FIFO (several readings per call) or reads the data registers.
+    var usesFIFO: Bool { get }
+    /// Soft-resets the chip and configures range, output data rate, low-pass filter and FIFO.
+    /// Writes only to a chip whose ID was checked first.
+    func configure(rateHz: Double, useFIFO: Bool) throws(I2CError)
+    /// Everything new since the last call, oldest first: one reading without FIFO, the FIFO's content with it.
+    func readBatch() throws(I2CError) -> [ChipReading]
+}
+
+extension ChipDriver {
+    /// Checks the ID register again (after a device vanished and came back, or before configuring).
+    public func verifyIdentity() throws(I2CError) {
+        let id = try device.readByte(model.idRegister)
+        guard id == model.idValue else {
+            throw I2CError(kind: .io, bus: device.bus.path, address: device.address,
+                           operation: "\(model.name) ID register \(I2CAddress.hex(model.idRegister)) reads \(I2CAddress.hex(id)), expected \(I2CAddress.hex(model.idValue))")
+        }
+    }
+
+    /// Waits (reset and start-up times). Uses the retry policy's sleeper so tests never sleep.
+    func wait(seconds: Double) { device.retry.sleep(seconds) }
+}
+
+/// Decoding helpers shared by the drivers.
+enum Raw {
+    /// Signed 16-bit from two bytes.
+    @inline(__always) static func int16(_ hi: UInt8, _ lo: UInt8) -> Int16 { Int16(bitPattern: UInt16(hi) << 8 | UInt16(lo)) }
+    /// Three signed 16-bit big-endian values from `bytes[at...]`.
+    static func vectorBE(_ b: [UInt8], _ at: Int) -> (Int16, Int16, Int16) {
+        (int16(b[at], b[at + 1]), int16(b[at + 2], b[at + 3]), int16(b[at + 4], b[at + 5]))
+    }
+    /// Three signed 16-bit little-endian values from `bytes[at...]`.
+    static func vectorLE(_ b: [UInt8], _ at: Int) -> (Int16, Int16, Int16) {
+        (int16(b[at + 1], b[at]), int16(b[at + 3], b[at + 2]), int16(b[at + 5], b[at + 4]))
+    }
+    /// Scales a raw triple by `unitsPerLSB` and reports axes at the 16-bit limits as saturated.
+    static func scaled(_ v: (Int16, Int16, Int16), _ unitsPerLSB: Double, names: [String], saturated: inout [String]) -> Vector3 {
+        let raw = [v.0, v.1, v.2]
+        for (i, r) in raw.enumerated() where r == Int16.max || r == Int16.min { saturated.append(names[i]) }
+        return Vector3(Double(v.0), Double(v.1), Double(v.2)) * unitsPerLSB
+    }
+    static let accelNames = ["ax", "ay", "az"]
+    static let gyroNames = ["gx", "gy", "gz"]
+    /// rad/s per dps.
+    static let radiansPerDegree = Double.pi / 180
+
+    /// The table entry whose rate is nearest `requested` (Hz) on a log scale.
+    static func nearest<T>(_ table: [(Double, T)], to requested: Double) -> (Double, T) {
+        table.min { abs(log2($0.0 / requested)) < abs(log2($1.0 / requested)) }!
+    }
 }

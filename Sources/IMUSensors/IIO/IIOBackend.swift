@@ -18,7 +18,10 @@ public struct IIOBackend: SensorBackend {
 
     public func openDefault(options: SourceOptions) throws -> (any SampleSource)? {
         do {
-            return try IIOSource(spec: defaultSpec, options: options)
+            let source = try IIOSource(spec: defaultSpec, options: options)
+            // Found automatically, a source must have an accelerometer: a lone barometer (or a
+            // laptop's light sensor) is no pedometer. Named with --source, anything goes.
+            return source.info.capabilities.accelerometer ? source : nil
         } catch IIOError.noContext(uri: _, errno: _) where !defaultSpec.uri.hasPrefix("ip:") {
             return nil  // no IIO on this machine: not an error, another backend may have a sensor
         } catch IIOError.noDevice(uri: _, name: nil, found: _) {

@@ -5,16 +5,20 @@ import Glibc
 
 extension IIOContext {
     /// Describes every device: channels, scan types, and the attribute values discovery needs.
-    /// One gate call; over iiod it costs one round trip per value read (about 10 per IMU).
+    /// One bounded call per device; over iiod each costs one round trip per value read (about 10
+    /// per IMU), so a big remote context never has to fit in one call's bound.
     func describe() throws -> [IIODeviceDescription] {
-        try withContext("listing devices") { ctx in
-            var result: [IIODeviceDescription] = []
-            for i in 0..<iio_context_get_devices_count(ctx) {
-                guard let dev = iio_context_get_device(ctx, i) else { continue }
-                result.append(try Self.describe(dev))
+        let count = try withContext("listing devices") { ctx in Int(iio_context_get_devices_count(ctx)) }
+        var result: [IIODeviceDescription] = []
+        for i in 0..<count {
+            let index = UInt32(i)
+            if let d = try withContext("describing device \(i)", { ctx in
+                try iio_context_get_device(ctx, index).map { try Self.describe($0) }
+            }) {
+                result.append(d)
             }
-            return result
         }
+        return result
     }
 
     static func describe(_ dev: OpaquePointer) throws -> IIODeviceDescription {

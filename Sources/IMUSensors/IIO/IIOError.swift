@@ -36,7 +36,7 @@ public enum IIOError: DiagnosableError, Equatable {
         case let .badSpec(spec, reason):
             "bad IIO source '\(spec)': \(reason)"
         case let .noContext(uri, e):
-            "no IIO context at \(uri): \(IIOError.text(e))"
+            "no IIO context at \(uri) (\(IIOError.text(e)))"
         case let .timedOut(uri, what, seconds):
             "IIO context \(uri) did not answer within \(IIOError.seconds(seconds)) s while \(what); the link or iiod is down"
         case let .linkLost(uri, what, e):

@@ -19,7 +19,9 @@ struct ActivitySegmenter: Sendable {
         }
     }
 
+    /// The segment in progress (after `finish`, the last one).
     private(set) var current: ActivitySegment?
+    private var finished = false
     private var candidate: ActivityClass?
     private var candidateStart = 0.0
     private var candidateConfidence = ActivityConfidence.low
@@ -27,6 +29,7 @@ struct ActivitySegmenter: Sendable {
     /// Adds the label of the second ending at `time`. Appends a finished segment to `events`.
     mutating func add(_ activity: ActivityClass, confidence: ActivityConfidence, start: Double, time: Double,
                       into events: inout [PedometerEvent]) {
+        guard !finished else { return }
         guard var segment = current else {
             current = ActivitySegment(start: start, end: time, activity: activity, confidence: confidence)
             return
@@ -38,7 +41,11 @@ struct ActivitySegmenter: Sendable {
             candidate = nil
             return
         }
-        if candidate != activity {
+        if candidate == .stationary, activity == .vehicle {
+            // A vehicle that was standing still at first (a bus at its stop): the ride began then.
+            candidate = .vehicle
+            candidateConfidence = max(candidateConfidence, confidence)
+        } else if candidate != activity {
             candidate = activity
             candidateStart = start
             candidateConfidence = confidence
@@ -60,10 +67,14 @@ struct ActivitySegmenter: Sendable {
         }
     }
 
-    /// Ends the stream: emits the final segment.
-    mutating func finish(into events: inout [PedometerEvent]) {
-        if let segment = current { events.append(.activity(segment)) }
-        current = nil
+    /// Ends the stream at `time` (the last sample): emits the final segment, extended to it.
+    mutating func finish(at time: Double, into events: inout [PedometerEvent]) {
+        if var segment = current {
+            segment.end = Swift.max(segment.end, time)
+            current = segment
+            events.append(.activity(segment))
+        }
         candidate = nil
+        finished = true
     }
 }

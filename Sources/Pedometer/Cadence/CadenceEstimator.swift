@@ -7,6 +7,8 @@ struct CadenceEstimate: Sendable, Equatable {
     var regularity: Double
     /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`).
     var strongest: Double
+    /// Highest normalised autocorrelation around half the strongest repeat's lag.
+    var halfRepeat: Double
     /// True when the strongest repeat was a stride (two steps) and the step was found at half of it.
     var wasStride: Bool
 }
@@ -84,22 +86,28 @@ struct CadenceEstimator: Sendable {
         }
         let strongest = correlation[best]
         let lag = refinedLag(best)
+        // Correlation around half the repeat: high when each repeat holds two similar steps,
+        // strongly negative when it is one smooth swing (a bus sway read as a stride).
+        let half = Double(best) / 2
+        let from = max(minimumLag - 1, Int((half * 0.85).rounded(.down)))
+        let to = max(from, Int((half * 1.15).rounded(.up)))
+        var halfRepeat = -1.0
+        for l in from...to { halfRepeat = max(halfRepeat, correlation[l]) }
         // A repeat longer than the longest step is a stride: the step is half of it.
         if lag / rateHz > maximumStepPeriod {
-            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest, wasStride: true)
+            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest,
+                                   halfRepeat: halfRepeat, wasStride: true)
         }
         // A repeat that could be either (a slow step or a running stride) is a stride when the
         // signal also clearly repeats at half of it.
-        let half = Double(best) / 2
-        let from = max(minimumLag, Int((half * 0.85).rounded(.down)))
-        let to = Int((half * 1.15).rounded(.up))
-        if from <= to {
-            for lag in from...to where isPeak(lag) && correlation[lag] > max(Self.halfPeakMinimum, 0.3 * strongest) {
-                return CadenceEstimate(cadence: 2 * rateHz / refinedLag(best), regularity: strongest,
-                                       strongest: strongest, wasStride: true)
+        if from >= minimumLag {
+            for l in from...to where isPeak(l) && correlation[l] > max(Self.halfPeakMinimum, 0.3 * strongest) {
+                return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
+                                       strongest: strongest, halfRepeat: halfRepeat, wasStride: true)
             }
         }
-        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest, wasStride: false)
+        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest,
+                               halfRepeat: halfRepeat, wasStride: false)
     }
 
     /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.

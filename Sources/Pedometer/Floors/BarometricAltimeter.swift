@@ -1,28 +1,27 @@
 import Foundation
 
-/// Pressure to altitude, with spikes and noise removed.
+/// Pressure to altitude, with spikes and noise removed, in constant time per reading.
 ///
 /// Altitude follows the international barometric formula (ICAO standard atmosphere):
 /// h = 44330.8 m · (1 − (p / 1013.25 hPa)^0.190263). Only altitude *differences* matter here, so
-/// the sea-level reference pressure need not be known. A running median over 1 s removes door-slam
-/// spikes (a pressure jump of up to about 1 hPa lasting well under half a second); a 2 s low-pass
-/// then brings sensor noise (about 0.03 hPa, 0.25 m) down to a few centimetres.
+/// the sea-level reference pressure need not be known.
+///
+/// A door slam is a pressure jump of up to about 1 hPa (8 m) lasting well under half a second. A
+/// slew-rate limit of `maximumRate` (4 m/s, faster than stairs at about 0.5 m/s and ordinary
+/// elevators at up to 2.5 m/s) lets through less than a metre of it; a 1 s low-pass then brings
+/// it, and sensor noise (about 0.03 hPa, 0.25 m: τ = 1 s averages 25 readings at 25 Hz, so
+/// 0.25 m / √(2·25) ≈ 0.04 m), down to centimetres.
 struct BarometricAltimeter: Sendable {
-    /// Median span, s.
-    private let medianSpan = 1.0
+    /// Fastest believable altitude change, m/s.
+    static let maximumRate = 4.0
     /// Low-pass time constant, s.
-    private let smoothing = 2.0
-    private var readings: [Double] = []      // raw altitudes of the median span, oldest first
-    private var times: [Double] = []
-    private var sorted: [Double] = []
+    static let smoothing = 1.0
+    /// Delay of the output behind a steady climb, s (the low-pass time constant).
+    static let delay = smoothing
+
+    private var limited = 0.0
     private(set) var altitude: Double?
     private var lastTime = 0.0
-
-    init() {
-        readings.reserveCapacity(64)
-        times.reserveCapacity(64)
-        sorted.reserveCapacity(64)
-    }
 
     /// Standard-atmosphere altitude in metres for `pressure` in hPa.
     static func altitude(pressure: Double) -> Double {
@@ -30,35 +29,24 @@ struct BarometricAltimeter: Sendable {
     }
 
     mutating func reset() {
-        readings.removeAll(keepingCapacity: true)
-        times.removeAll(keepingCapacity: true)
         altitude = nil
     }
 
     /// Adds a pressure reading (hPa) taken at `time` (s); returns the filtered altitude (m).
     mutating func update(pressure: Double, time: Double) -> Double {
         let raw = Self.altitude(pressure: pressure)
-        readings.append(raw)
-        times.append(time)
-        // Keep at most 1 s (and at most 63 readings) of history.
-        var drop = 0
-        while drop < times.count - 1, time - times[drop] > medianSpan { drop += 1 }
-        drop = max(drop, readings.count - 63)
-        if drop > 0 {
-            readings.removeFirst(drop)
-            times.removeFirst(drop)
+        guard let previous = altitude else {
+            limited = raw
+            altitude = raw
+            lastTime = time
+            return raw
         }
-        sorted.removeAll(keepingCapacity: true)
-        sorted.append(contentsOf: readings)
-        sorted.sort()
-        let median = sorted[sorted.count / 2]
-        if let previous = altitude {
-            let alpha = 1 - exp(-max(0, time - lastTime) / smoothing)
-            altitude = previous + alpha * (median - previous)
-        } else {
-            altitude = median
-        }
+        let dt = max(0, time - lastTime)
+        let step = Self.maximumRate * dt
+        limited += max(-step, min(step, raw - limited))
+        let value = previous + (1 - exp(-dt / Self.smoothing)) * (limited - previous)
+        altitude = value
         lastTime = time
-        return altitude!
+        return value
     }
 }

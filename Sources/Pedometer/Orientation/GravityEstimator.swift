@@ -69,7 +69,7 @@ struct GravityEstimator: Sendable {
         // Trust the accelerometer less when it is far from 1 g (the user is accelerating).
         let trust = max(0, 1 - abs(norm - 1) * 4)   // zero beyond ±0.25 g from 1 g
         let error = cross(measuredUp, predictedUp) * trust
-        let corrected = (w - gyroBias) - correctionGain * error
+        let corrected = (w - gyroBias) + correctionGain * error
         orientation = (orientation * Quaternion.exponential(corrected * interval)).normalized
         return orientation.inverseRotate(Vector3(0, 0, 1))
     }

@@ -46,7 +46,7 @@ struct Resampler: Sendable {
     private var ready: [Tick] = []
     private var readIndex = 0
 
-    /// Samples dropped because their time did not increase.
+    /// Samples dropped because their time did not increase or a reading was not finite.
     private(set) var droppedSamples = 0
 
     init(rateHz: Double, maximumGap: Double) {
@@ -62,6 +62,11 @@ struct Resampler: Sendable {
         guard t > lastSampleTime, t.isFinite else { droppedSamples += 1; return }
         if let p = sample.pressure, p.isFinite { pendingPressure = p }
         guard let a = sample.acceleration else { return }
+        // A non-finite reading (a driver glitch) would poison every filter downstream.
+        guard a.x.isFinite, a.y.isFinite, a.z.isFinite, sample.rotationRate.map({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else {
+            droppedSamples += 1
+            return
+        }
         if started, t - lastSampleTime > maximumGap {
             closeCurrentInterval(nextValue: nil, nextTime: t)
             started = false

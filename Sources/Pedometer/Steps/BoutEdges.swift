@@ -2,11 +2,13 @@
 ///
 /// Energy alone marks the phone being handled (taken out of a pouch, put into a pocket) as
 /// walking. Gait also *repeats*: the signal over one stride looks like the stride before it. So
-/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation`.
+/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation` and the
+/// motion energy is still a fair share of the bout's (`isStrong`), so a bus's sway right after a
+/// walk, periodic as it is, does not extend the walk.
 enum BoutEdges {
     /// Correlation between consecutive strides that counts as still walking. Gait windows measure
     /// 0.6 to 0.95 on the development recordings; handling a phone stays below about 0.3.
-    static let minimumCorrelation = tune("EDGE", 0.5)
+    static let minimumCorrelation = 0.5
 
     /// Pearson correlation of `x[a..<a+w]` with `x[a+lag..<a+lag+w]`.
     static func correlation(_ x: RingBuffer, start a: Int, length w: Int, lag: Int) -> Double {
@@ -22,27 +24,34 @@ enum BoutEdges {
         return cov / (var1 * var2).squareRoot()
     }
 
-    /// First tick in `from..<to` from which the next stride repeats the one after it.
-    /// Returns `to` when none does.
-    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int) -> Int {
+    /// First tick in `from..<to` from which the next stride repeats the one after it (or, in
+    /// the last two strides, where the energy rises). Returns `to` when none does.
+    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         let last = min(to, x.count - 2 * stride)
         var a = max(from, x.oldestIndex)
         while a < last {
-            if correlation(x, start: a, length: stride, lag: stride) >= minimumCorrelation { return a }
+            if isStrong(a), correlation(x, start: a, length: stride, lag: stride) >= minimumCorrelation { return a }
             a += 1
         }
-        return max(from, min(to, last))
+        // Too close to the newest tick for two whole strides: the walk began within the last
+        // two strides, where only the energy can tell.
+        a = max(from, last)
+        while a < to {
+            if isStrong(a) { return a }
+            a += 1
+        }
+        return max(from, to)
     }
 
     /// One past the last tick in `from..<to` up to which the last stride repeats the one before it.
     /// Returns `from` when none does.
-    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int) -> Int {
+    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         var end = min(to, x.count)
         let first = max(from, x.oldestIndex + 2 * stride)
         while end > first {
-            if correlation(x, start: end - 2 * stride, length: stride, lag: stride) >= minimumCorrelation { return end }
+            if isStrong(end - 1), correlation(x, start: end - 2 * stride, length: stride, lag: stride) >= minimumCorrelation { return end }
             end -= 1
         }
         return from

@@ -13,4 +13,6 @@ struct GaitWindow: Sendable {
     var shape: GaitShape
     /// The verdict: this window is walking or running.
     var isGait: Bool
+    /// Rhythmic and strong but judged not gait (waving, sway, vibration).
+    var wasRhythmic: Bool
 }

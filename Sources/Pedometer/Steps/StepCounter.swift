@@ -12,6 +12,8 @@
 /// moment it fell; so short walks count in full. Each step event carries the time of the step
 /// itself, snapped to the nearest peak of the signal, although it is committed up to 3 s later.
 struct StepCounter: Sendable {
+    /// Analysis window length, s: long enough for two strides at 1 step/s.
+    static let windowSeconds = 4.0
     let rateHz: Double
     let interval: Double
     /// Analysis window, ticks (4 s: long enough for two strides at 1 step/s).
@@ -46,6 +48,8 @@ struct StepCounter: Sendable {
     private var boutLevel = 0.0            // envelope level of the bout, g²
     private var phase = 0.0                // fractional steps since the last committed one
     private var misses = 0                 // consecutive non-gait windows inside the bout
+    private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
+    private var previousWasGait = false    // the window before this one was judged gait
 
     /// Committed steps.
     private(set) var steps = 0
@@ -66,7 +70,7 @@ struct StepCounter: Sendable {
         self.stride = stride
         self.rateHz = rateHz
         interval = 1 / rateHz
-        window = Int((4.0 * rateHz).rounded())
+        window = Int((Self.windowSeconds * rateHz).rounded())
         hop = Int((1.0 * rateHz).rounded())
         lagBehind = (window - hop) / 2
         envelopeLength = Int((0.5 * rateHz).rounded())
@@ -94,6 +98,8 @@ struct StepCounter: Sendable {
         origin = time
         sinceHop = 0
         creditedUntil = 0
+        shapeRejectedUntil = 0
+        previousWasGait = false
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -140,12 +146,20 @@ struct StepCounter: Sendable {
         let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
         let verticalDeviation = Self.deviation(scratch, count: window)
         let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
-        let isGait = gate.isGait(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let verdict = gate.verdict(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let isGait = verdict == .gait
+        // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
+        // (waving right before walking off); allow half a hop of overlap.
+        if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         let report = GaitWindow(end: time(n - 1), verticalDeviation: verticalDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
-                                shape: shape, isGait: isGait)
+                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
         let creditEnd = n - lagBehind
-        if isGait, let estimate {
+        // A bout starts on one clearly regular window, or on two gait windows in a row: one
+        // marginal window in vibration or handling must not back-fill a burst of steps.
+        let confirmed = inBout || (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity || previousWasGait
+        previousWasGait = isGait
+        if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
@@ -154,7 +168,11 @@ struct StepCounter: Sendable {
             if !inBout {
                 inBout = true
                 boutLevel = level
-                let onset = BoutEdges.onset(vertical, from: max(start, creditedUntil), to: creditEnd, stride: strideTicks)
+                let threshold = GaitGate.envelopeFraction * boutLevel
+                // After a confirming second window, the walk may have begun in the window before.
+                let earliest = max(vertical.oldestIndex, start - hop)
+                let onset = BoutEdges.onset(vertical, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
+                                            stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
                 events.append(.resume(time: time(onset)))
@@ -162,12 +180,18 @@ struct StepCounter: Sendable {
                 boutLevel = 0.8 * boutLevel + 0.2 * level
             }
             misses = 0
-            credit(to: creditEnd, into: &events)
+            // The window may hold the last steps of a walk: credit only up to where the strides
+            // stop repeating.
+            let threshold = GaitGate.envelopeFraction * boutLevel
+            let walkedTo = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+                energy(around: $0) >= threshold
+            }
+            credit(to: min(creditEnd, walkedTo), into: &events)
         } else if inBout {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
             // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
             misses += 1
-            if misses <= GaitGate.toleratedMisses, verticalDeviation >= gate.minimumDeviation {
+            if misses <= GaitGate.toleratedMisses, regionEnergy(creditedUntil, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
                 credit(to: creditEnd, into: &events)
             } else {
                 endBout(into: &events)
@@ -175,6 +199,18 @@ struct StepCounter: Sendable {
         }
         return report
     }
+
+    /// Mean energy over ticks `a..<b`, g².
+    private func regionEnergy(_ a: Int, _ b: Int) -> Double {
+        guard b > a else { return 0 }
+        var sum = 0.0
+        for i in a..<b { sum += energy(around: i) }
+        return sum / Double(b - a)
+    }
+
+    /// Delay of the filtered altitude behind the true one, ticks: the altimeter's 1 s median
+    /// (0.5 s) plus its 1 s low-pass (1 s) on a steady climb.
+    private var altitudeDelay: Int { Int((BarometricAltimeter.delay * rateHz).rounded()) }
 
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
@@ -192,7 +228,10 @@ struct StepCounter: Sendable {
         guard inBout else { return }
         let n = vertical.count
         // The end may lie anywhere in the uncredited tail (at most one window's length).
-        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks)
+        let threshold = GaitGate.envelopeFraction * boutLevel
+        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+            energy(around: $0) >= threshold
+        }
         offset = min(offset, creditedUntil + lagBehind + hop)
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
@@ -220,8 +259,11 @@ struct StepCounter: Sendable {
         }
         phase = p
         activeDuration += Double(ticks) * interval
-        let first = max(altitude.oldestIndex, creditedUntil - 1)
-        walkedClimb += altitude[min(end - 1, altitude.count - 1)] - altitude[max(first, 0)]
+        // The filtered altitude lags the true one by `altitudeDelay`: read it that much later.
+        let newest = altitude.count - 1
+        let first = max(altitude.oldestIndex, min(newest, creditedUntil - 1 + altitudeDelay))
+        let last = max(altitude.oldestIndex, min(newest, end - 1 + altitudeDelay))
+        walkedClimb += altitude[max(last, 0)] - altitude[max(first, 0)]
         walkedClimbDuration += Double(ticks) * interval
         creditedUntil = end
         steps += committed

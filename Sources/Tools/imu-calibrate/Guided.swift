@@ -4,9 +4,13 @@ import IMUCalibration
 /// The live guided session on a sensor (or the simulator): raw samples, never the saved
 /// calibration, through the state machine, with prompts and a progress bar.
 func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) async throws -> Calibration {
-    let source = try ToolSource.open(args)
+    let source = try openSource(args)
     let out = json ? Terminal.standardError : Terminal.standardOutput
     let info = source.info
+    guard info.capabilities.accelerometer else {
+        throw NoSensorError("\(info.name) has no accelerometer to calibrate",
+                            fix: "choose the IMU with --source (imu-info lists the sensors)")
+    }
     out.write("Calibrating \(info.name) (key \(info.calibrationKey)); raw readings, any saved calibration is ignored.\n"
               + "Use a level table. Each face: put it down, let go, keep still for \(fixed(settings.captureSeconds, 0)) s.\n")
     var text = SessionText(out: out)

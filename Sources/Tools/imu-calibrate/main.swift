@@ -2,9 +2,6 @@ import Foundation
 import IMUCLI
 import IMUCalibration
 
-// ToolMain exits without flushing standard error (reported to the lead); flush it at exit.
-atexit { Terminal.standardError.flush() }
-
 let spec = CommandSpec(
     name: "imu-calibrate",
     summary: "six-position accelerometer calibration and gyroscope bias, saved per sensor",
@@ -22,7 +19,7 @@ let spec = CommandSpec(
         OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
         OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
         OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
-    ] + ToolSource.options,
+    ] + SourceSelection.options.filter { !["replay", "realtime"].contains($0.long) },
     examples: [
         ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
         ("imu-calibrate -6 -s i2c:/dev/i2c-1@0x68 --seconds 10", "a given MPU-6050, 10 s per face"),
@@ -57,6 +54,7 @@ await ToolMain.run(spec) { args in
     if json {
         Terminal.standardOutput.write(calibration.jsonText() + "\n")
         if let savedPath { Terminal.standardError.write("imu-calibrate: saved to \(savedPath)\n") }
+        Terminal.standardError.flush()
     } else {
         Terminal.standardOutput.write(CalibrationReport.text(calibration, path: savedPath))
         if savedPath != nil {
@@ -71,7 +69,7 @@ await ToolMain.run(spec) { args in
 /// The calibration key: --key, else the sensor's.
 func sensorKey(_ args: ParsedArguments) throws -> String {
     if let key = args.string("key") { return key }
-    return try ToolSource.open(args).info.calibrationKey
+    return try openSource(args).info.calibrationKey
 }
 
 func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
@@ -79,6 +77,7 @@ func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitS
     guard let (c, path) = try store.load(key: key) else {
         Terminal.standardError.write("imu-calibrate: no calibration saved for \(key) (looked in \(store.searchPaths(for: key).joined(separator: ", ")))\n"
                                      + "  fix: imu-calibrate --six-position\n")
+        Terminal.standardError.flush()
         return .runtimeFailure
     }
     if args.flag("json") {
@@ -100,6 +99,14 @@ func reset(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatu
         Terminal.standardOutput.write("note: \(other) still applies (\(other.hasPrefix(store.systemDirectory) ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset") removes it)\n")
     }
     return .success
+}
+
+/// The sensor named by the source flags; never the simulator unless asked for, and never with a
+/// calibration applied (calibrating needs raw readings).
+func openSource(_ args: ParsedArguments) throws -> any SampleSource {
+    let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
+    return try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
+                                    backends: CLIBackends.hardware)
 }
 
 func now() -> String { ISO8601DateFormatter().string(from: Date()) }

@@ -48,7 +48,9 @@ struct Recorder {
             try? writer.close()
             throw RecordWriteError(underlying: error)
         } catch {
+            // The sensor failed: keep what was recorded and say how much, then report the error.
             try? writer.close()
+            progress.finish(gaps, path: path)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.

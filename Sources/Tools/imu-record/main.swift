@@ -2,20 +2,17 @@ import Foundation
 import IMUCLI
 import IMUCalibration
 
-// ToolMain exits without flushing standard error (reported to the lead); flush it at exit.
-atexit { Terminal.standardError.flush() }
-
 let spec = CommandSpec(
     name: "imu-record",
     summary: "record raw sensor samples to a CSV file, without dropping any",
-    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME]"],
+    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE]"],
     options: [
         OptionSpec("out", short: "o", value: "FILE", help: "where to write (default imukit-YYYYmmdd-HHMMSS.csv; - = stdout)"),
         OptionSpec("duration", short: "d", value: "S", help: "stop after S seconds (default: until Ctrl-C)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
         OptionSpec("force", short: "f", help: "overwrite FILE if it exists"),
         OptionSpec("quiet", short: "q", help: "no progress, gaps or summary on stderr"),
-    ] + ToolSource.options,
+    ] + SourceSelection.options,
     examples: [
         ("imu-record -d 60 -o walk.csv", "one minute from the first sensor found"),
         ("imu-record -s i2c:/dev/i2c-1@0x68 --rate 200 -o fast.csv", "an MPU-6050 on the Pi's I²C bus at 200 Hz"),
@@ -29,13 +26,16 @@ await ToolMain.run(spec) { args in
     if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) {
         throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
     }
-    var source = try ToolSource.open(args)
+    let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
+    var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
+                                          backends: CLIBackends.hardware)
     var calibrationNote = "calibration: off (--raw), raw readings"
     if !args.flag("raw") {
         let (calibrated, message) = try SavedCalibration.apply(to: source)
         source = calibrated
         if let message {
             Terminal.standardError.write("imu-record: \(message)\n")
+            Terminal.standardError.flush()
             calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
         } else {
             calibrationNote = "calibration: none saved for this sensor, raw readings"
@@ -54,7 +54,8 @@ await ToolMain.run(spec) { args in
         let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet))
         return try await recorder.run(captured)
     }
-    let signals = StopSignals { task.cancel() }
+    // Ctrl-C / SIGTERM cancel the recording task; it closes (flushes, fsyncs) the file and summarises.
+    let signals = SignalTrap { task.cancel() }
     _ = try await task.value
     withExtendedLifetime(signals) {}
     return .success

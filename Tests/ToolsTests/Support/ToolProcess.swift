@@ -1,26 +1,17 @@
 import Foundation
 
 /// A built tool started in the background, for tests that signal it mid-run (SIGKILL, SIGTERM,
-/// SIGINT) instead of waiting for it to finish.
+/// SIGINT); `ToolRunner.run` is for tools run to completion.
 final class ToolProcess {
     let process = Process()
     let stderrPath: String
     let stdoutPath: String
 
-    /// `.build/<config>/` beside the running test bundle, else `.build/debug` under the package root.
-    static let binDirectory: URL = {
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = me.deletingLastPathComponent()
-        for _ in 0..<4 {
-            if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("imu-record").path) { return dir }
-            dir = dir.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug")
-    }()
-
-    init(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = Self.binDirectory.appendingPathComponent(tool)
+    /// Starts `tool`; its stdout and stderr go to files, or to `terminal` when given (a pty, so the
+    /// tool sees a TTY and draws in place).
+    init(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+         terminal: PseudoTerminal? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: ToolRunner.path(tool))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
@@ -31,6 +22,10 @@ final class ToolProcess {
         stdoutPath = NSTemporaryDirectory() + "tool-out-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        if let terminal {
+            process.standardOutput = terminal.slave
+            process.standardError = terminal.slave
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
@@ -47,14 +42,6 @@ final class ToolProcess {
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
     var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-
-    /// Runs `tool` to completion: (exit status, stdout, stderr); status nil on timeout.
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: Double = 60) throws -> (status: Int32?, stdout: String, stderr: String) {
-        let p = try ToolProcess(tool, arguments, environment: environment)
-        let status = p.wait(timeout: timeout)
-        return (status, p.stdout, p.stderr)
-    }
 
     deinit {
         if process.isRunning { send(SIGKILL) }

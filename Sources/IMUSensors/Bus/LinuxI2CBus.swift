@@ -1,0 +1,132 @@
+import CI2C
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// /dev/i2c-N through the kernel's i2c-dev (Documentation/i2c/dev-interface.rst).
+///
+/// Burst reads use one I2C_RDWR transfer (write register, repeated START, read N bytes), so all
+/// axes of a sample come from one transaction. Adapters without plain I²C (I2C_FUNCS lacks
+/// I2C_FUNC_I2C, e.g. SMBus-only controllers and i2c-stub) get SMBus I2C-block reads of ≤32 bytes.
+public final class LinuxI2CBus: I2CBus {
+    public let path: String
+    /// I2C_FUNCS bits (linux/i2c.h).
+    public let functionality: UInt
+    private let fd: Int32
+    private struct State { var claimed: UInt8?; var transactions = 0; var closed = false }
+    private let state = Mutex(State())
+    /// Where sysfs lives (tests point this elsewhere).
+    private let sysfsRoot: String
+
+    /// Opens the adapter. Throws `.permissionDenied` (EACCES) with the group/udev fix, or `.adapterGone`.
+    public init(path: String, sysfsRoot: String = "/sys") throws(I2CError) {
+        self.path = path
+        self.sysfsRoot = sysfsRoot
+        let r = ci2c_open(path)
+        guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: nil, operation: "open") }
+        fd = r
+        var funcs: UInt = 0
+        let f = ci2c_functionality(fd, &funcs)
+        functionality = f == 0 ? funcs : 0
+    }
+
+    deinit { _ = ci2c_close(fd) }
+
+    /// Does the adapter do plain I²C messages (I2C_RDWR)?
+    public var supportsCombinedTransfers: Bool { functionality & UInt(CI2C_FUNC_I2C) != 0 }
+    /// Does it do SMBus I2C-block reads (≤32 bytes)?
+    public var supportsBlockReads: Bool { functionality & UInt(CI2C_FUNC_SMBUS_READ_I2C_BLOCK) != 0 }
+
+    public var transactionCount: Int { state.withLock { $0.transactions } }
+
+    public func claim(_ address: UInt8) throws(I2CError) {
+        let r: Int32 = state.withLock { s in
+            if s.claimed == address { return 0 }
+            let r = ci2c_set_address(fd, UInt16(address))
+            if r == 0 { s.claimed = address }
+            return r
+        }
+        guard r == 0 else {
+            var e = I2CError(errno: -r, bus: path, address: address, operation: "claim address (I2C_SLAVE)")
+            if e.kind == .ownedByKernel, let bus = I2CAddress.busNumber(path) {
+                let owner = SysfsI2C(root: sysfsRoot).owner(bus: bus, address: address)
+                e.kernelDriver = owner.driver
+                e.iioDevice = owner.iioDevice
+            }
+            throw e
+        }
+    }
+
+    public func write(_ address: UInt8, _ bytes: [UInt8]) throws(I2CError) {
+        try claim(address)
+        let r: Int32
+        if supportsCombinedTransfers {
+            r = counted { bytes.withUnsafeBufferPointer { ci2c_write_read(fd, UInt16(address), $0.baseAddress, UInt16($0.count), nil, 0) } }
+        } else {
+            // SMBus write byte data, one register at a time (i2c-stub and SMBus-only adapters).
+            var result: Int32 = 0
+            for (i, value) in bytes.dropFirst().enumerated() where result == 0 {
+                result = counted { ci2c_smbus_write_byte(fd, bytes[0] &+ UInt8(i), value) }
+            }
+            r = result
+        }
+        guard r >= 0 else {
+            throw I2CError(errno: -r, bus: path, address: address, operation: "write \(bytes.count - 1) byte(s) to \(I2CAddress.hex(bytes.first ?? 0))")
+        }
+    }
+
+    public func read(_ address: UInt8, register: UInt8, count n: Int, walk: RegisterWalk) throws(I2CError) -> [UInt8] {
+        try claim(address)
+        var out = [UInt8](repeating: 0, count: n)
+        let what = "read \(n) byte(s) from \(I2CAddress.hex(register))"
+        if supportsCombinedTransfers {
+            var reg = register
+            let r = out.withUnsafeMutableBufferPointer { buf in
+                counted { ci2c_write_read(fd, UInt16(address), &reg, 1, buf.baseAddress, UInt16(n)) }
+            }
+            guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
+            return out
+        }
+        if supportsBlockReads {
+            // I2C_SMBUS_BLOCK_MAX = 32 bytes per SMBus block transfer (linux/i2c.h).
+            var offset = 0
+            while offset < n {
+                let chunk: Int
+                let start: UInt8
+                switch walk {
+                case .incrementing:
+                    chunk = min(32, n - offset)
+                    start = register &+ UInt8(truncatingIfNeeded: offset)
+                case .fifoPort(let word):
+                    chunk = min(max(word, 32 / max(word, 1) * word), n - offset)
+                    start = register
+                }
+                let r = out.withUnsafeMutableBufferPointer { buf in
+                    counted { ci2c_smbus_read_block(fd, start, UInt8(chunk), buf.baseAddress! + offset) }
+                }
+                guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
+                guard Int(r) == chunk else {
+                    throw I2CError(kind: .io, bus: path, address: address, operation: what + ": short block read (\(r) of \(chunk))")
+                }
+                offset += chunk
+            }
+            return out
+        }
+        // Byte-data reads only: one transaction per byte.
+        for i in 0..<n {
+            let reg: UInt8
+            if case .incrementing = walk { reg = register &+ UInt8(truncatingIfNeeded: i) } else { reg = register }
+            let r = counted { ci2c_smbus_read_byte(fd, reg) }
+            guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
+            out[i] = UInt8(r)
+        }
+        return out
+    }
+
+    /// Runs one system call that is one bus transaction, counting it.
+    private func counted(_ call: () -> Int32) -> Int32 {
+        state.withLock { $0.transactions += 1 }
+        return call()
+    }
+}

@@ -1,0 +1,79 @@
+/// ST LSM9DS1 accelerometer + gyroscope (Sense HAT, Librem 5). Datasheet DocID025715 §7.
+/// The magnetometer (its own address, 0x1C/0x1E) is not used.
+enum LSM9DS1Register {
+    static let whoAmI: UInt8 = 0x0F              // WHO_AM_I = 0x68 (§7.11)
+    static let control1Gyro: UInt8 = 0x10        // CTRL_REG1_G: ODR_G[7:5], FS_G[4:3] (§7.12)
+    static let temperatureLow: UInt8 = 0x15      // OUT_TEMP_L: temperature, STATUS, gyro (0x18), …, accel (0x28): 25 bytes
+    static let control6Accel: UInt8 = 0x20       // CTRL_REG6_XL: ODR_XL[7:5], FS_XL[4:3] (§7.24)
+    static let control8: UInt8 = 0x22            // CTRL_REG8: BOOT 7, BDU 6, IF_ADD_INC 2, SW_RESET 0 (§7.26)
+
+    static let softReset: UInt8 = 0x05           // SW_RESET with IF_ADD_INC kept
+    static let bduAutoIncrement: UInt8 = 0x44
+    /// Offsets in the 25-byte burst from 0x15.
+    static let gyroOffset = 0x18 - 0x15
+    static let accelOffset = 0x28 - 0x15
+    static let burstBytes = 0x2E - 0x15
+}
+
+public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
+    public let model: ChipModel
+    public let device: I2CDevice
+    public private(set) var outputRateHz = 0.0
+    /// The LSM9DS1 FIFO is not used: one 25-byte burst (temperature to accel Z) is already one
+    /// transaction per sample set.
+    public var usesFIFO: Bool { false }
+
+    /// Gyro ODR codes (§7.12 Table 46); with the gyro on, the accelerometer runs at the gyro's rate.
+    static let rates: [(Double, UInt8)] = [(14.9, 1), (59.5, 2), (119, 3), (238, 4), (476, 5), (952, 6)]
+    /// ±2000 °/s (FS_G = 11): 70 m°/s per LSB (Table 3). The chip has no ±1000 range.
+    static let gyroRangeBits: UInt8 = 0x18
+    static let gyroDpsPerLSB = 0.070
+    /// ±8 g (FS_XL = 11): 0.244 mg/LSB (Table 3).
+    static let accelRangeBits: UInt8 = 0x18
+    static let accelGPerLSB = 0.000244
+    /// 16 LSB/°C, 0 LSB = 25 °C (Table 5).
+    static let temperatureLSBPerC = 16.0
+    static let temperatureOffsetC = 25.0
+
+    init(model: ChipModel, device: I2CDevice) {
+        self.model = model
+        self.device = device
+    }
+
+    public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
+        try verifyIdentity()
+        try device.writeByte(LSM9DS1Register.control8, LSM9DS1Register.softReset)
+        var polls = 0
+        while try device.readByte(LSM9DS1Register.control8) & 0x01 != 0 {
+            polls += 1
+            guard polls < 10 else {
+                throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "lsm9ds1 soft reset did not complete")
+            }
+            wait(seconds: 0.001)
+        }
+        try device.writeByte(LSM9DS1Register.control8, LSM9DS1Register.bduAutoIncrement)
+        let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
+        outputRateHz = rate
+        try device.writeByte(LSM9DS1Register.control6Accel, code << 5 | Self.accelRangeBits)
+        try device.writeByte(LSM9DS1Register.control1Gyro, code << 5 | Self.gyroRangeBits)
+    }
+
+    public func readBatch() throws(I2CError) -> [ChipReading] {
+        let b = try device.read(LSM9DS1Register.temperatureLow, count: LSM9DS1Register.burstBytes)
+        var saturated: [String] = []
+        let g = Raw.scaled(Raw.vectorLE(b, LSM9DS1Register.gyroOffset), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
+        let a = Raw.scaled(Raw.vectorLE(b, LSM9DS1Register.accelOffset), Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+        let t = Double(Raw.int16(b[1], b[0])) / Self.temperatureLSBPerC + Self.temperatureOffsetC
+        return [ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated)]
+    }
+}
+
+extension ChipModel {
+    static var lsm9ds1: ChipModel {
+        ChipModel(
+        name: "lsm9ds1", kind: .imu,
+        capabilities: SensorCapabilities(accelerometer: true, gyroscope: true, thermometer: true),
+        addresses: [0x6A, 0x6B], idRegister: LSM9DS1Register.whoAmI, idValue: 0x68, hasFIFO: false,
+        makeDriver: { STLSM9DS1Driver(model: .lsm9ds1, device: $0) })
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads an IMU and/or a barometer on their own schedules and merges them into samples: the
+/// synchronous core of `I2CSampleSource`, driven by a clock the caller passes in (tests step it).
+///
+/// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
+/// repeated. A chip that stops answering is reconfigured after its bus-level retries fail; when
+/// that fails too the step throws `I2CSourceError(.lost)` (exit 1).
+public final class I2CPoller: @unchecked Sendable {
+    public let imu: (any ChipDriver)?
+    public let barometer: (any ChipDriver)?
+    public let mount: MountMatrix
+    /// How often a FIFO is drained, in s (0.1 s = 10 batches/s: a 104 Hz LSM6DS3 fills 10 sets of 12 bytes).
+    public var fifoPollSeconds = 0.1
+    /// Reconfiguration attempts after a chip stops answering, and the wait before the first (doubled each time), s.
+    public var recoveryAttempts = 3
+    public var recoveryBackoffSeconds = 0.2
+    public var sleep: @Sendable (Double) -> Void = RetryPolicy.realSleep
+    /// Called with a one-line message the first time each axis saturates.
+    public var warn: @Sendable (String) -> Void = { message in
+        let line = Array("warning: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// Samples with at least one axis at full scale (the value is kept and flagged, not clipped silently).
+    public private(set) var saturatedSamples = 0
+    /// Times a chip was reconfigured after it stopped answering and came back.
+    public private(set) var recoveries = 0
+    /// Axes reported as saturated so far, e.g. ["az"].
+    public private(set) var saturatedAxes: Set<String> = []
+
+    private var imuDueNs: Int64 = 0
+    private var baroDueNs: Int64 = 0
+    private var timestamper: FIFOTimestamper?
+    private var pendingBarometer: ChipReading?
+    private var lastTime = -Double.infinity
+
+    public init(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, mount: MountMatrix = .identity) {
+        self.imu = imu
+        self.barometer = barometer
+        self.mount = mount
+    }
+
+    /// Resets and configures the chips. IMUs default to 100 Hz, barometers to 10 Hz (floors need
+    /// a few hertz; faster only adds noise the IIR filter removes).
+    public func configure(imuRateHz: Double = 100, barometerRateHz: Double = 10, useFIFO: Bool = true) throws(I2CError) {
+        if let imu {
+            try imu.configure(rateHz: imuRateHz, useFIFO: useFIFO && imu.model.hasFIFO)
+            timestamper = imu.usesFIFO ? FIFOTimestamper(nominalRateHz: imu.outputRateHz) : nil
+        }
+        try barometer?.configure(rateHz: barometerRateHz, useFIFO: false)
+    }
+
+    private var imuPeriodNs: Int64 {
+        guard let imu else { return .max }
+        let s = imu.usesFIFO ? fifoPollSeconds : 1 / imu.outputRateHz
+        return Int64(s * 1e9)
+    }
+    private var baroPeriodNs: Int64 { barometer.map { Int64(1e9 / $0.outputRateHz) } ?? .max }
+
+    /// When the next read is due, ns on the boot clock.
+    public var nextDueNs: Int64 {
+        min(imu == nil ? .max : imuDueNs, barometer == nil ? .max : baroDueNs)
+    }
+
+    /// Reads whatever is due at `nowNs` (boot clock) and returns the new samples, oldest first.
+    public func step(nowNs: Int64) throws -> [MotionSample] {
+        var samples: [MotionSample] = []
+        if let imu, nowNs >= imuDueNs {
+            let readings = try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
+            let times: [Double]
+            if timestamper != nil {
+                times = timestamper!.times(count: readings.count, readNs: nowNs)
+            } else {
+                times = readings.map { _ in BootClock.seconds(fromNanoseconds: nowNs) }
+            }
+            for (r, t) in zip(readings, times) {
+                samples.append(MotionSample(time: t, acceleration: r.acceleration.map(mount.apply),
+                                            rotationRate: r.rotationRate.map(mount.apply), temperature: r.temperature))
+                note(saturation: r.saturatedAxes, chip: imu)
+            }
+            imuDueNs = advance(imuDueNs, period: imuPeriodNs, now: nowNs)
+        }
+        if let barometer, nowNs >= baroDueNs {
+            let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
+            if let r = readings.last { pendingBarometer = r }
+            baroDueNs = advance(baroDueNs, period: baroPeriodNs, now: nowNs)
+        }
+        if let p = pendingBarometer {
+            if imu == nil {
+                samples.append(MotionSample(time: BootClock.seconds(fromNanoseconds: nowNs), pressure: p.pressure, temperature: p.temperature))
+                pendingBarometer = nil
+            } else if !samples.isEmpty {
+                samples[samples.count - 1].pressure = p.pressure
+                if samples[samples.count - 1].temperature == nil { samples[samples.count - 1].temperature = p.temperature }
+                pendingBarometer = nil
+            }
+        }
+        // Strictly increasing time (CONTRACTS §2), even if two reads land in the same nanosecond.
+        for i in samples.indices {
+            if samples[i].time <= lastTime { samples[i].time = lastTime + 1e-6 }
+            lastTime = samples[i].time
+        }
+        return samples
+    }
+
+    private func advance(_ due: Int64, period: Int64, now: Int64) -> Int64 {
+        let next = due + period
+        return next <= now ? now + period : next   // fell behind: skip, don't burst
+    }
+
+    private func note(saturation axes: [String], chip: any ChipDriver) {
+        guard !axes.isEmpty else { return }
+        saturatedSamples += 1
+        let new = axes.filter { !saturatedAxes.contains($0) }
+        guard !new.isEmpty else { return }
+        saturatedAxes.formUnion(new)
+        warn("\(chip.model.name) on \(chip.device.location): \(new.joined(separator: ",")) at full scale; readings there are clipped by the chip")
+    }
+
+    /// Runs a read; when it fails after the bus-level retries, reconfigures the chip (it may have
+    /// power-cycled) with backoff, and reads again.
+    private func recovering(_ chip: any ChipDriver, _ read: () throws(I2CError) -> [ChipReading]) throws -> [ChipReading] {
+        let first: I2CError
+        do { return try read() } catch { first = error }
+        guard first.kind != .adapterGone, first.kind != .permissionDenied else { throw lost(chip, first, attempts: 0) }
+        var backoff = recoveryBackoffSeconds
+        var last = first
+        for _ in 0..<recoveryAttempts {
+            sleep(backoff)
+            backoff *= 2
+            do {
+                try chip.configure(rateHz: chip.outputRateHz, useFIFO: chip.usesFIFO)
+                if chip === imu, chip.usesFIFO { timestamper = FIFOTimestamper(nominalRateHz: chip.outputRateHz) }
+                let readings = try read()
+                recoveries += 1
+                return readings
+            } catch {
+                last = error
+                if error.kind == .adapterGone { break }
+            }
+        }
+        throw lost(chip, last, attempts: recoveryAttempts)
+    }
+
+    private func lost(_ chip: any ChipDriver, _ error: I2CError, attempts: Int) -> I2CSourceError {
+        let tries = attempts > 0 ? " after \(attempts) reconfiguration attempts" : ""
+        return I2CSourceError(.lost, "\(chip.model.name) on \(chip.device.location) stopped answering\(tries): \(error)", fix: error.fix)
+    }
+}

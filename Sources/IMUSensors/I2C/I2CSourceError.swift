@@ -1,0 +1,32 @@
+/// Why an I²C source could not be opened or stopped.
+public struct I2CSourceError: DiagnosableError {
+    public enum Reason: Sendable, Equatable {
+        /// The `--source` text is not an I²C spec.
+        case badSpec
+        /// Nothing usable answered.
+        case noSensor
+        /// Something answered but is not a supported chip (left untouched).
+        case unsupported
+        /// The sensor stopped answering mid-run and did not come back.
+        case lost
+    }
+    public var reason: Reason
+    public var message: String
+    public var suggestedFix: String?
+
+    public init(_ reason: Reason, _ message: String, fix: String? = nil) {
+        self.reason = reason
+        self.message = message
+        self.suggestedFix = fix
+    }
+
+    public var description: String { message }
+    public var fix: String? { suggestedFix }
+    public var exitStatus: ExitStatus {
+        switch reason {
+        case .badSpec: return .usage
+        case .noSensor, .unsupported: return .noSensor
+        case .lost: return .runtimeFailure
+        }
+    }
+}
