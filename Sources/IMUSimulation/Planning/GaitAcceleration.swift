@@ -74,11 +74,12 @@ extension PlannedSegment {
         body.x -= turnRate * swaySpeed
         body.y += turnRate * surgeSpeed
 
-        // Getting going and stopping: the walking speed rises from rest over the first second and
-        // falls back over the last (about two steps each way; illustrative).
+        // Getting going and stopping: the walking speed rises from rest over the first 1.5 s and
+        // falls back over the last (two to three steps each way, peaking near 0.15 g; illustrative).
+        // A walk too short for that never reaches full speed, so the push stays as gentle.
         let g = Units.standardGravity
-        let ramp = min(Self.gaitSpeedRampSeconds, duration / 4)
-        let cruise = gait.cadence * segment.stepLengthMeters
+        let ramp = min(Self.gaitSpeedRampSeconds, duration / 3)
+        let cruise = gait.cadence * segment.stepLengthMeters * ramp / Self.gaitSpeedRampSeconds
         let rising = Easing.minimumJerk(tau / ramp), falling = Easing.minimumJerk((duration - tau) / ramp)
         let speedChange = cruise * (Easing.minimumJerkRate(tau / ramp) * falling
                                     - rising * Easing.minimumJerkRate((duration - tau) / ramp)) / ramp

@@ -13,7 +13,7 @@ extension PlannedSegment {
     }
 
     /// Seconds a gait takes to reach its walking speed from rest (and to stop).
-    static let gaitSpeedRampSeconds = 1.0
+    static let gaitSpeedRampSeconds = 1.5
 
     /// How long before a transition's end the device knocks on the table, s.
     static let knockBeforeEnd = 0.08
@@ -31,7 +31,7 @@ extension PlannedSegment {
             altitude += stairHeight(tau)
         case .wave:
             // Defined by position, so the hand ends where it started, at rest.
-            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.rampSeconds)
+            let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.waveRampSeconds)
             body.z = Easing.oscillation(amplitude: segment.amplitude, omega: 2 * .pi * segment.cadence, phase: 0,
                                         tau: tau, envelope: envelope)
         case .bus:
