@@ -57,7 +57,7 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
-    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),

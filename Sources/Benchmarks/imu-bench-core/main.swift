@@ -1,6 +1,7 @@
 import Foundation
 import IMUCore
 import Pedometer
+import IMUSimulation
 
 /// imu-bench-core: recording-reader throughput (lines/s) and full replay throughput (samples/s),
 /// each on a generated one-hour 100 Hz recording. Prints figures; asserts nothing.
@@ -20,23 +21,18 @@ func machineLine() -> String {
     return "machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; build: \(mode); one thread"
 }
 
-/// Writes a one-hour accelerometer + gyro + barometer (25 Hz) recording and returns its path.
-func makeRecording() throws -> String {
+/// Writes the simulator's one-hour mixed-activity scenario ("hour": walks, a bus ride, stairs,
+/// standing) at 100 Hz with gyro and a 25 Hz barometer, and returns its path and true step count.
+func makeRecording() throws -> (path: String, truthSteps: Int) {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-bench-\(getpid()).csv").path
+    var options = SimulationOptions()
+    options.sampleRateHz = rateHz
+    var simulator = Simulator(scenario: Scenario.named("hour")!, options: options)
     let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az, .gx, .gy, .gz, .p],
-                                     comments: ["sensor: imu-bench-core synthetic walk, 100 Hz"])
-    let n = Int(seconds * rateHz)
-    for i in 0..<n {
-        let t = 1000 + Double(i) / rateHz
-        let phase = 2 * Double.pi * 1.8 * t   // 1.8 steps/s bounce
-        let s = MotionSample(time: t,
-                             acceleration: Vector3(0.05 * sin(phase / 2), 0.02 * cos(phase), 1 + 0.25 * sin(phase)),
-                             rotationRate: Vector3(0.1 * sin(phase / 2), 0.05 * cos(phase / 2), 0.01),
-                             pressure: i % 4 == 0 ? 1013.25 - 0.0001 * Double(i) / 100 : nil)
-        try writer.write(s)
-    }
+                                     comments: ["sensor: simulated hour, 100 Hz (imu-bench-core)"])
+    while let s = simulator.next() { try writer.write(s) }
     try writer.close()
-    return path
+    return (path, simulator.truth.steps)
 }
 
 func measure(_ body: () throws -> Int) rethrows -> (count: Int, seconds: Double) {
@@ -46,10 +42,10 @@ func measure(_ body: () throws -> Int) rethrows -> (count: Int, seconds: Double)
 }
 
 print(machineLine())
-let path = try makeRecording()
+let (path, truthSteps) = try makeRecording()
 defer { try? FileManager.default.removeItem(atPath: path) }
 let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-print("recording: \(Int(seconds * rateHz)) lines, \(bytes / 1_000_000) MB, t,ax,ay,az,gx,gy,gz,p")
+print("recording: simulated hour, \(truthSteps) true steps, \(Int(seconds * rateHz)) lines, \(bytes / 1_000_000) MB, t,ax,ay,az,gx,gy,gz,p")
 
 // Best of three runs, so a cold page cache does not count.
 var best = Double.infinity, lines = 0
@@ -85,5 +81,5 @@ for _ in 0..<3 {
     replayed = r.count
     bestReplay = min(bestReplay, r.seconds)
 }
-print(String(format: "replay (reader + pedometer): %d samples in %.3f s = %.2f million samples/s (%d steps counted)",
-             replayed, bestReplay, Double(replayed) / bestReplay / 1e6, counted))
+print(String(format: "replay (reader + pedometer): %d samples in %.3f s = %.2f million samples/s (%d steps counted, truth %d)",
+             replayed, bestReplay, Double(replayed) / bestReplay / 1e6, counted, truthSteps))
