@@ -18,7 +18,7 @@ func machineLine() -> String {
     #else
     let mode = "release"
     #endif
-    return "machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; build: \(mode); one thread"
+    return "machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; build: \(mode); one thread, CPU time of that thread"
 }
 
 /// Writes the simulator's one-hour mixed-activity scenario ("hour": walks, a bus ride, stairs,
@@ -35,10 +35,18 @@ func makeRecording() throws -> (path: String, truthSteps: Int) {
     return (path, simulator.truth.steps)
 }
 
+/// CPU seconds this thread has used (CLOCK_THREAD_CPUTIME_ID): "on one core" without counting
+/// time the scheduler gave to other processes on a shared machine.
+func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
 func measure(_ body: () throws -> Int) rethrows -> (count: Int, seconds: Double) {
-    let start = DispatchTime.now().uptimeNanoseconds
+    let start = threadCPUSeconds()
     let count = try body()
-    return (count, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    return (count, threadCPUSeconds() - start)
 }
 
 print(machineLine())
@@ -83,3 +91,24 @@ for _ in 0..<3 {
 }
 print(String(format: "replay (reader + pedometer): %d samples in %.3f s = %.2f million samples/s (%d steps counted, truth %d)",
              replayed, bestReplay, Double(replayed) / bestReplay / 1e6, counted, truthSteps))
+
+// The tool itself, end to end: `imu-steps --replay FILE --json` (parse, pedometer, JSON out), CPU
+// time of the child process from getrusage(RUSAGE_CHILDREN).
+let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("imu-steps")
+if FileManager.default.isExecutableFile(atPath: tool.path) {
+    var before = rusage(), after = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &before)
+    let process = Process()
+    process.executableURL = tool
+    process.arguments = ["--replay", path, "--json"]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    getrusage(RUSAGE_CHILDREN.rawValue, &after)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+    let cpu = seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime)
+    print(String(format: "imu-steps --replay --json (whole process): %d samples in %.3f s CPU = %.2f million samples/s, exit %d",
+                 replayed, cpu, Double(replayed) / cpu / 1e6, process.terminationStatus))
+} else {
+    print("imu-steps --replay: skipped, \(tool.path) is not built")
+}
