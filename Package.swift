@@ -35,15 +35,20 @@ targets += [
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
 targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
+    // Register-level chip emulators and an emulated bus with fault injection (test support).
+    .target(name: "ChipEmulators", dependencies: ["IMUSensors"], path: "Tests/ChipEmulators"),
+    .testTarget(name: "IMUSensorsTests", dependencies: ["IMUSensors", "ChipEmulators"]),
 ]
 
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
+    .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
 ]
 
 let package = Package(
