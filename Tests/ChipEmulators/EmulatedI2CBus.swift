@@ -109,6 +109,7 @@ public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
         let chip = try begin(address, .write(address: address, bytes: bytes), what: "write")
         guard let first = bytes.first else { return }
         chip.write(register: first, bytes: Array(bytes.dropFirst()))
+        chip.advance(to: clock.now)   // a write that starts measuring starts the conversion clock now
     }
 
     public func read(_ address: UInt8, register: UInt8, count: Int, walk: RegisterWalk) throws(I2CError) -> [UInt8] {

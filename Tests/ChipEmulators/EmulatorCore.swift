@@ -66,6 +66,7 @@ open class EmulatedChip: @unchecked Sendable {
     /// Every write this chip received: (first register, bytes), for transcript tests.
     public var writes: [(UInt8, [UInt8])] = []
     private var nextSampleTime: Double?
+    private var lastRate = 0.0
     private(set) public var time = 0.0
 
     public init(motion: @escaping MotionScript) {
@@ -102,6 +103,7 @@ open class EmulatedChip: @unchecked Sendable {
         time = now
         let rate = outputRateHz
         guard rate > 0 else { nextSampleTime = nil; return }
+        if rate != lastRate { nextSampleTime = nil; lastRate = rate }   // a new ODR restarts the conversion clock
         let period = 1 / rate
         var t = nextSampleTime ?? now + period   // the first conversion completes one period after start
         while t <= now {

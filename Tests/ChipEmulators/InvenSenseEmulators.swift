@@ -33,6 +33,8 @@ public final class MPUEmulator: EmulatedChip, @unchecked Sendable {
         return base / Double(1 + Int(registers[0x19]))
     }
     public override var fifoCapacity: Int { capacity }
+    /// FIFO_R_W does not auto-increment: a burst there drains the FIFO (RM §4.31).
+    public override func autoIncrements(_ register: UInt8) -> Bool { register != 0x74 }
 
     public override func produce(_ truth: MotionTruth) {
         let accelLSB = 16384.0 / Double(1 << Int((registers[0x1C] >> 3) & 3))
