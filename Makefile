@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench install uninstall clean deps
+.PHONY: all build run test test-unit test-kernel bench install install-udev uninstall clean deps
 
 all: build
 
@@ -20,17 +20,36 @@ run: build
 
 ## Every test: unit, replay, tools, and (where qemu is present) the real-kernel ring.
 test:
-	@scripts/ensure-deps.sh test
+	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c $(CONFIG)
 	$(SWIFT) test --parallel
+	Tests/kernel/run.sh
 
+## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
+## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
+test-kernel:
+	@scripts/ensure-deps.sh kernel
+	$(SWIFT) build -c release
+	Tests/kernel/run.sh
+
+## Benchmarks print figures (throughput, accuracy, bus budgets); they never fail on a number.
+BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
 bench: deps
-	$(SWIFT) build -c release --product imu-bench
-	.build/release/imu-bench
+	$(SWIFT) build -c release
+	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b || exit 1; echo; done
 
-install: build
+install: build install-udev
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in .build/$(CONFIG)/imu-*; do case $$t in *.build|*bench*) ;; *) install -m 0755 $$t $(DESTDIR)$(PREFIX)/bin/ ;; esac; done
+
+## Sensor access for a group, not the world (udev/60-imukit.rules); needs root.
+install-udev:
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" != 0 ]; then echo "install-udev needs root: sudo make install-udev"; exit 1; fi
+	install -D -m 0644 udev/60-imukit.rules $(DESTDIR)/etc/udev/rules.d/60-imukit.rules
+	@if [ -z "$(DESTDIR)" ]; then groupadd -f i2c && groupadd -f iio; \
+	  udevadm control --reload && udevadm trigger || echo "udev is not running here: the rules apply from the next boot"; fi
+	@echo "Sensor access is for members of groups i2c and iio. Add yourself, then log out and in again:"
+	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$(id -un)}"
 
 clean:
 	rm -rf .build

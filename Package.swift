@@ -20,22 +20,26 @@ targets += [
 // MARK: Simulation: seeded 3-D scenarios with ground truth.
 targets += [
     .target(name: "IMUSimulation", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUSimulationTests", dependencies: ["IMUSimulation"]),
 ]
 
 // MARK: Pedometer core: orientation, steps, cadence, stride, floors, activity. No hardware.
 targets += [
     .target(name: "Pedometer", dependencies: ["IMUCore"]),
+    .testTarget(name: "PedometerTests", dependencies: ["Pedometer", "IMUSimulation"], resources: [.copy("Fixtures")]),
 ]
 
 // MARK: Calibration: six-position fit, gyro bias, calibration store.
 targets += [
     .target(name: "IMUCalibration", dependencies: ["IMUCore"]),
+    .testTarget(name: "IMUCalibrationTests", dependencies: ["IMUCalibration", "IMUSimulation"]),
 ]
 
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
 targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
     // Register-level chip emulators and an emulated bus with fault injection (test support).
+    // IMUSensorsTests holds the I²C tests (Chips*, I2C*) and the IIO tests (IIO/).
     .target(name: "ChipEmulators", dependencies: ["IMUSensors"], path: "Tests/ChipEmulators"),
     .testTarget(name: "IMUSensorsTests", dependencies: ["IMUSensors", "ChipEmulators"]),
 ]
@@ -44,11 +48,20 @@ targets += [
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
+    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
+    .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
+    .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
 ]
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
     .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
+    .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-accuracy"),
+    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
 let package = Package(

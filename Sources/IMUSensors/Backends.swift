@@ -1,6 +1,6 @@
-/// Every sensor backend, in the order tools try them when no `--source` is given.
-/// The IIO backend (kernel drivers through libiio) and the simulation backend are added to this
-/// list by their own issues when the branches are merged: `[I2CBackend(), IIOBackend(), …]`.
+/// Every hardware backend, in the order tools try them when no `--source` is given: I²C chips
+/// that no kernel driver owns first, then kernel IIO devices (local libiio context). The
+/// simulator is never auto-discovered as hardware; tools fall back to it explicitly.
 public enum Backends {
-    public static var all: [any SensorBackend] { [I2CBackend()] }
+    public static var all: [any SensorBackend] { [I2CBackend(), IIOBackend()] }
 }

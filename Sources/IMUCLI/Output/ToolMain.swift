@@ -32,10 +32,12 @@ public enum ToolMain {
             var text = "\(command): \(d.description)\n"
             if let fix = d.fix { text += "  fix: \(fix)\n" }
             Terminal.standardError.write(text)
+            Terminal.standardError.flush()
             return d.exitStatus
         }
         if error is CancellationError { return .success }
         Terminal.standardError.write("\(command): \(error)\n")
+        Terminal.standardError.flush()
         return .runtimeFailure
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Pedometer
+import IMUSimulation
+
+// imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
+// Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
+//
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...
+//   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var oxfordDirectory = ProcessInfo.processInfo.environment["IMU_OXFORD_DIR"]
+    ?? (packageRoot() as NSString).appendingPathComponent("../shared/data/oxford-steps")
+var only: Set<String> = []
+var traceName: String?
+while let argument = arguments.first {
+    arguments.removeFirst()
+    switch argument {
+    case "--oxford":
+        guard let value = arguments.first else { fatalError("--oxford needs a directory") }
+        oxfordDirectory = value
+        arguments.removeFirst()
+    case "--only":
+        guard let value = arguments.first else { fatalError("--only needs a set name") }
+        only.insert(value)
+        arguments.removeFirst()
+    case "--trace":
+        guard let value = arguments.first else { fatalError("--trace needs a recording name") }
+        traceName = value
+        arguments.removeFirst()
+    case "-h", "--help":
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...")
+        exit(0)
+    default:
+        FileHandle.standardError.write("imu-bench-accuracy: unknown argument \(argument); try --help\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+let selected = only
+@MainActor func wanted(_ set: String) -> Bool { selected.isEmpty || selected.contains(set) }
+
+var speedCorpus: [LabelledRecording] = []
+
+if let traceName {
+    let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
+    for recording in recordings { Trace.run(recording) }
+    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
+        var options = SimulationOptions()
+        if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
+        if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
+        let (samples, truth) = Simulator.generate(scenario, options: options)
+        Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
+        var pedometer = Pedometer(capabilities: options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in samples { pedometer.process(sample, into: &events) }
+        pedometer.finish(into: &events)
+        let steps = events.compactMap { if case .step(let t) = $0 { return t } else { return nil } }
+        for segment in truth.segments {
+            let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
+            let real = truth.stepTimes.filter { $0 >= segment.start && $0 < segment.end }.count
+            print(segment.activity, Int(segment.start), Int(segment.end), "truth", real, "counted", counted)
+            let near = { (t: Double) in abs(t - segment.start) < 3 || abs(t - segment.end) < 3 }
+            print("   truth:", truth.stepTimes.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
+            print("   ours: ", steps.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
+        for event in events { if case .step = event { continue }; print(event) }
+    }
+    exit(0)
+}
+if wanted("oxford") || wanted("speed") {
+    if FileManager.default.fileExists(atPath: oxfordDirectory) {
+        let recordings = try RecordingSet.load(directory: oxfordDirectory)
+        if wanted("oxford") { AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings) }
+        speedCorpus = recordings
+    } else {
+        print("oxford-steps: skipped, no directory at \(oxfordDirectory) (pass --oxford DIR or set IMU_OXFORD_DIR)")
+    }
+}
+if wanted("fixtures") {
+    let directory = packageRoot() + "/Tests/PedometerTests/Fixtures"
+    let recordings = (try? RecordingSet.load(directory: directory)) ?? []
+    if recordings.isEmpty { print("fixtures: none found in \(directory)") }
+    else { AccuracyReport.run(title: "repo fixtures", recordings) }
+    if speedCorpus.isEmpty { speedCorpus = recordings }
+}
+if wanted("simulator") {
+    SimulatorReport.run()
+}
+if wanted("speed") {
+    print("== core throughput (release build; samples pre-loaded, parsing not timed)")
+    if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
+    Throughput.run(label: "simulated day-extended, 100 Hz, gyro + barometer", SimulatorReport.speedCorpus())
+    Throughput.memoryNote()
+}

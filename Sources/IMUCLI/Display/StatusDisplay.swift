@@ -1,0 +1,138 @@
+import Pedometer
+
+/// Human output of `imu-steps`: one status line updated in place on a terminal, plain lines when
+/// piped (a line per floor and activity change, and one every `plainInterval` seconds of samples).
+/// Colour only on a terminal and never with NO_COLOR. Human output may change freely (CONTRACTS §3).
+public final class StatusDisplay: @unchecked Sendable {
+    private let out: OutputStream
+    private let inPlace: Bool
+    private let color: Bool
+    /// Redraws per second of wall time at most, on a terminal (10 Hz looks live and costs nothing).
+    private let redrawInterval = 0.1
+    /// Seconds of sample time between plain status lines when not on a terminal.
+    private let plainInterval = 30.0
+    private var lastDraw = -Double.infinity
+    private var lastPlain: Double?
+    private var label = ""
+    private var simulated = false
+    private var capabilities: Capabilities?
+    private var current: PedometerSnapshot?
+    /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
+    private var origin: Double?
+    private let lock = NSLockLite()
+
+    public init(out: OutputStream = Terminal.standardOutput, inPlace: Bool? = nil, color: Bool? = nil) {
+        self.out = out
+        self.inPlace = inPlace ?? out.isTTY
+        self.color = (color ?? Terminal.colorEnabled) && self.inPlace
+    }
+
+    public func start(source: SourceInfo, capabilities: Capabilities) {
+        lock.withLock {
+            label = source.name
+            simulated = source.isSimulated
+            self.capabilities = capabilities
+            var header = "imu-steps: reading \(source.name)"
+            if source.isSimulated {
+                header = "imu-steps: SIMULATED data (\(source.name)): no sensor is being read.\n"
+                    + "  Connect one (docs/getting-started-raspberry-pi.md, docs/getting-started-pinephone.md), check it with imu-info, or pass --source."
+            }
+            if !capabilities.isFloorCountingAvailable { header += "\n  (no barometer: floors are not counted)" }
+            out.write(paint(header, code: "1") + "\n")
+            out.flush()
+        }
+    }
+
+    public func update(_ s: PedometerSnapshot) {
+        lock.withLock {
+            current = s
+            if origin == nil { origin = s.time - s.duration }
+            if inPlace {
+                let now = BootClock.nowSeconds()
+                guard now - lastDraw >= redrawInterval else { return }
+                lastDraw = now
+                out.write("\r\u{1B}[2K" + statusLine(s))
+                out.flush()
+            } else {
+                let start = lastPlain ?? (s.time - s.duration)
+                if s.time - start >= plainInterval {
+                    lastPlain = s.time
+                    out.write(statusLine(s) + "\n")
+                } else if lastPlain == nil {
+                    lastPlain = start
+                }
+            }
+        }
+    }
+
+    public func event(_ e: PedometerEvent) {
+        lock.withLock {
+            let o = origin ?? 0
+            func at(_ t: Double) -> String { Self.clock(t - o) }
+            let text: String
+            switch e {
+            case let .floor(t, direction):
+                text = "floor \(direction == .up ? "up" : "down") at \(at(t))"
+            case let .activity(seg):
+                text = "\(seg.activity.rawValue) \(at(seg.start))–\(at(seg.end)) (\(seg.confidence.rawValue) confidence)"
+            case let .pause(t): text = "paused at \(at(t))"
+            case let .resume(t): text = "resumed at \(at(t))"
+            case .step: return
+            }
+            if inPlace { out.write("\r\u{1B}[2K") }
+            out.write(text + "\n")
+            if inPlace, let s = current { out.write(statusLine(s)) }
+            out.flush()
+        }
+    }
+
+    public func finish(_ s: PedometerSnapshot) {
+        lock.withLock {
+            if inPlace { out.write("\r\u{1B}[2K") }
+            out.write(paint("Summary", code: "1") + (simulated ? " (simulated)" : "") + "\n")
+            out.write("  steps      \(s.steps)\n")
+            out.write("  distance   \(Self.fixed(s.distanceMeters, 1)) m\n")
+            if capabilities?.isFloorCountingAvailable ?? true {
+                out.write("  floors     \(s.floorsAscended) up, \(s.floorsDescended) down\n")
+            } else {
+                out.write("  floors     not available (no barometer)\n")
+            }
+            out.write("  avg pace   \(s.averageActivePace.map { Self.paceText($0) } ?? "–")\n")
+            out.write("  active     \(Self.clock(s.activeDuration)) of \(Self.clock(s.duration))\n")
+            out.flush()
+        }
+    }
+
+    /// The one-line status: steps, cadence, distance, pace, floors, activity, elapsed.
+    func statusLine(_ s: PedometerSnapshot) -> String {
+        let cadence = s.currentCadence.map { "\(Int(($0 * 60).rounded())) spm" } ?? "– spm"
+        let pace = s.currentPace.map { Self.paceText($0) } ?? "–"
+        var parts = [paint("\(s.steps) steps", code: "1;32"), cadence, "\(Self.fixed(s.distanceMeters, 1)) m", pace]
+        if capabilities?.isFloorCountingAvailable ?? true { parts.append("floors ↑\(s.floorsAscended) ↓\(s.floorsDescended)") }
+        parts.append(paint(s.activity.rawValue, code: "36"))
+        parts.append(Self.clock(s.duration))
+        return parts.joined(separator: "  ")
+    }
+
+    private func paint(_ text: String, code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Pace in s/m shown as min:ss per km.
+    static func paceText(_ secondsPerMeter: Double) -> String {
+        guard secondsPerMeter.isFinite, secondsPerMeter > 0 else { return "–" }
+        let perKm = Int((secondsPerMeter * 1000).rounded())
+        return "\(perKm / 60):\(pad2(perKm % 60)) /km"
+    }
+
+    /// Seconds as h:mm:ss or m:ss.
+    static func clock(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds.rounded(.down)))
+        let h = total / 3600, m = (total / 60) % 60, s = total % 60
+        return h > 0 ? "\(h):\(pad2(m)):\(pad2(s))" : "\(m):\(pad2(s))"
+    }
+
+    static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    static func fixed(_ value: Double, _ decimals: Int) -> String { JSONLine.number(value, decimals: decimals) }
+}

@@ -1,0 +1,49 @@
+import Pedometer
+
+/// JSON Lines for pedometer events and the summary (docs/CONTRACTS.md §3).
+public enum EventEncoding {
+    /// Decimal places for times in seconds: 0.1 ms, below any sensor's sample period.
+    static let timeDecimals = 4
+
+    public static func json(_ event: PedometerEvent) -> String {
+        var line: JSONLine
+        switch event {
+        case let .step(time):
+            line = JSONLine(type: "step")
+            line.add("t", time, decimals: timeDecimals)
+        case let .floor(time, direction):
+            line = JSONLine(type: "floor")
+            line.add("t", time, decimals: timeDecimals)
+            line.add("direction", direction.rawValue)
+        case let .activity(segment):
+            line = JSONLine(type: "activity")
+            line.add("start", segment.start, decimals: timeDecimals)
+            line.add("end", segment.end, decimals: timeDecimals)
+            line.add("activity", segment.activity.rawValue)
+            line.add("confidence", segment.confidence.rawValue)
+        case let .pause(time):
+            line = JSONLine(type: "pause")
+            line.add("t", time, decimals: timeDecimals)
+        case let .resume(time):
+            line = JSONLine(type: "resume")
+            line.add("t", time, decimals: timeDecimals)
+        }
+        return line.text
+    }
+
+    /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
+    public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo) -> String {
+        var line = JSONLine(type: "summary")
+        line.add("steps", s.steps)
+        line.add("distance_m", s.distanceMeters, decimals: 2)
+        line.add("floors_ascended", s.floorsAscended)
+        line.add("floors_descended", s.floorsDescended)
+        line.add("duration_s", s.duration, decimals: 3)
+        line.add("active_duration_s", s.activeDuration, decimals: 3)
+        line.add("average_active_pace_s_per_m", s.averageActivePace, decimals: 4)
+        line.add("floor_counting_available", capabilities.isFloorCountingAvailable)
+        line.add("source", source.name)
+        line.add("simulated", source.isSimulated)
+        return line.text
+    }
+}

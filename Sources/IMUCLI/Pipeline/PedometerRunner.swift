@@ -1,0 +1,74 @@
+import Pedometer
+
+/// The one pipeline: source → (calibration) → pedometer → events and display. Live sensors,
+/// recordings and the simulator all run through here.
+public struct PedometerRunner {
+    public var configuration: PedometerConfiguration
+    public var json: Bool
+    public var display: StatusDisplay?
+    /// Applied to every sample before the pedometer sees it (a saved calibration); nil = raw.
+    public var correct: (@Sendable (MotionSample) -> MotionSample)?
+
+    public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?,
+                correct: (@Sendable (MotionSample) -> MotionSample)? = nil) {
+        self.configuration = configuration
+        self.json = json
+        self.display = display
+        self.correct = correct
+    }
+
+    /// Runs until the source ends or Ctrl-C/SIGTERM. The summary is always printed, also after a
+    /// sensor failure (the totals so far are kept); the failure is then rethrown for the exit code.
+    public func run(_ source: any SampleSource) async throws -> PedometerSnapshot {
+        let out = Terminal.standardOutput
+        let caps = Pedometer.capabilities(for: source.info.capabilities)
+        let config = configuration, json = self.json, display = self.display, correct = self.correct
+        display?.start(source: source.info, capabilities: caps)
+
+        let work = Task { () -> (Pedometer, (any Error)?) in
+            var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)
+            var events: [PedometerEvent] = []
+            do {
+                for try await batch in source.batches() {
+                    for sample in batch {
+                        pedometer.process(correct.map { $0(sample) } ?? sample, into: &events)
+                    }
+                    if !events.isEmpty {
+                        Self.emit(events, json: json, display: display, out: out)
+                        events.removeAll(keepingCapacity: true)
+                        out.flush()   // live consumers see each event within one batch
+                    }
+                    display?.update(pedometer.snapshot)
+                }
+                return (pedometer, nil)
+            } catch is CancellationError {
+                return (pedometer, nil)
+            } catch {
+                return (pedometer, error)
+            }
+        }
+        let trap = SignalTrap { work.cancel() }
+        var (pedometer, failure) = await work.value
+        _ = trap
+        var events: [PedometerEvent] = []
+        pedometer.finish(into: &events)
+        Self.emit(events, json: json, display: display, out: out)
+        let snapshot = pedometer.snapshot
+        // A bad input file is a usage error: no results. A failing sensor keeps its totals.
+        if let failure = failure as? any DiagnosableError, failure.exitStatus == .usage { throw failure }
+        if json {
+            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info) + "\n")
+        }
+        display?.finish(snapshot)
+        out.flush()
+        if let failure { throw failure }
+        return snapshot
+    }
+
+    private static func emit(_ events: [PedometerEvent], json: Bool, display: StatusDisplay?, out: OutputStream) {
+        if json {
+            for e in events { out.write(EventEncoding.json(e) + "\n") }
+        }
+        if let display { for e in events { display.event(e) } }
+    }
+}

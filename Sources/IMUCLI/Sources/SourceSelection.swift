@@ -1,0 +1,121 @@
+import IMUSimulation
+
+/// No sensor at all, or one that cannot be opened: exit 3 with the fix (docs/CONTRACTS.md §4).
+public struct NoSensorError: DiagnosableError {
+    public var message: String
+    public var fix: String?
+    public init(_ message: String, fix: String? = nil) {
+        self.message = message
+        self.fix = fix
+    }
+    public var description: String { message }
+    public var exitStatus: ExitStatus { .noSensor }
+}
+
+/// Where a tool's samples come from, chosen from its flags.
+public enum SourceRequest: Sendable, Equatable {
+    /// `--source SCHEME:SPEC` (i2c:…, iio:…, sim:…).
+    case spec(String)
+    /// `--replay FILE`, optionally paced in real time (`--realtime`, `--speed N`).
+    case replay(path: String, speed: Double)
+    /// `--simulate NAME [--speed N]`.
+    case simulate(name: String, speed: Double)
+    /// No flag: the first sensor found; with `fallbackToSimulation`, the built-in demo walk when none.
+    case automatic(fallbackToSimulation: Bool)
+}
+
+/// The flags every sample-consuming tool shares, and how they resolve to a source.
+public enum SourceSelection {
+    /// Options to splice into a tool's `CommandSpec`.
+    public static let options: [OptionSpec] = [
+        OptionSpec("source", short: "s", value: "SPEC", help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
+        OptionSpec("replay", short: "r", value: "FILE", help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
+        OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", "))"),
+        OptionSpec("speed", value: "N", help: "playback speed for --simulate/--replay --realtime (1 = real time, 'max' = as fast as possible)"),
+        OptionSpec("realtime", help: "with --replay: play at the recording's own pace"),
+        OptionSpec("rate", value: "HZ", help: "requested sensor output rate (default 100)"),
+        OptionSpec("mount", value: "MATRIX", help: "chip-to-device axis mapping, kernel syntax: \"0,1,0; -1,0,0; 0,0,1\""),
+    ]
+
+    /// The demo scenario played when no sensor is found (a walk with a flight of stairs).
+    public static let defaultScenario = "demo"
+
+    /// Reads the shared flags into a request. `defaultSpeedForReplay` is `.infinity` for batch tools.
+    public static func request(from args: ParsedArguments, fallbackToSimulation: Bool) throws -> SourceRequest {
+        try args.exclusive(["source", "replay", "simulate"])
+        let speed = try parseSpeed(args)
+        if let file = args.string("replay") {
+            if args.flag("realtime") || speed != nil { return .replay(path: file, speed: speed ?? 1) }
+            return .replay(path: file, speed: .infinity)
+        }
+        if args.flag("realtime") { throw UsageError("--realtime goes with --replay FILE", command: args.command) }
+        if let name = args.string("simulate") {
+            guard Scenario.named(name) != nil else {
+                throw UsageError("unknown scenario '\(name)'; known: \(Scenario.allNames.joined(separator: ", "))", command: args.command)
+            }
+            return .simulate(name: name, speed: speed ?? 1)
+        }
+        if speed != nil { throw UsageError("--speed goes with --simulate or --replay", command: args.command) }
+        if let spec = args.string("source") { return .spec(spec) }
+        return .automatic(fallbackToSimulation: fallbackToSimulation)
+    }
+
+    /// `--speed N` (0 < N ≤ 1000) or `--speed max`.
+    static func parseSpeed(_ args: ParsedArguments) throws -> Double? {
+        guard let text = args.string("speed") else { return nil }
+        if text == "max" || text == "inf" { return .infinity }
+        return try args.double("speed", in: 0.01...1000)
+    }
+
+    /// The source options from `--rate` and `--mount`.
+    public static func sourceOptions(from args: ParsedArguments) throws -> SourceOptions {
+        var options = SourceOptions()
+        options.rateHz = try args.double("rate", in: 1...8000)
+        if let text = args.string("mount") {
+            guard let m = MountMatrix(kernelText: text) else {
+                throw UsageError("--mount needs three rows of three numbers, e.g. \"0,1,0; -1,0,0; 0,0,1\", got '\(text)'", command: args.command)
+            }
+            options.mountMatrix = m
+        }
+        return options
+    }
+
+    /// Opens the requested source. `backends` are the hardware backends to search, in order.
+    public static func open(_ request: SourceRequest, options: SourceOptions,
+                            backends: [any SensorBackend]) throws -> any SampleSource {
+        switch request {
+        case let .replay(path, speed):
+            return try RecordingSource(path: path, speed: speed)
+        case let .simulate(name, speed):
+            guard let scenario = Scenario.named(name) else { throw NoSensorError("unknown scenario '\(name)'") }
+            var sim = SimulationOptions()
+            if let rate = options.rateHz { sim.sampleRateHz = rate }
+            return SimulatedSource(scenario: scenario, options: sim, speed: speed)
+        case let .spec(spec):
+            guard let colon = spec.firstIndex(of: ":") else {
+                throw UsageError("--source needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: "source")
+            }
+            let scheme = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
+            let all = backends + [SimulationBackend()]
+            guard let backend = all.first(where: { $0.scheme == scheme }) else {
+                throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: "source")
+            }
+            return try backend.open(spec: rest, options: options)
+        case let .automatic(fallback):
+            var firstProblem: (any Error)?
+            for backend in backends {
+                do {
+                    if let source = try backend.openDefault(options: options) { return source }
+                } catch {
+                    firstProblem = firstProblem ?? error
+                }
+            }
+            if fallback {
+                return SimulatedSource(scenario: Scenario.named(defaultScenario)!, options: SimulationOptions(), speed: 1, loop: true)
+            }
+            if let firstProblem { throw firstProblem }
+            throw NoSensorError("no sensor found on I²C or IIO",
+                                fix: "run imu-info to see what is connected and why; docs/getting-started-raspberry-pi.md shows the wiring")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a file so that readers see the old content or the new, never a mix: write a temporary
+/// file in the same directory, fsync it, rename it over the target (rename(2) is atomic within a
+/// file system), then fsync the directory so the rename itself survives a crash.
+enum AtomicFile {
+    static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = directory + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .io(path: path, operation: "create", errno: errno) }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = errno
+                close(fd); unlink(temporary)
+                throw .io(path: path, operation: "write", errno: e)
+            }
+            offset += n
+        }
+        bytes.removeAll()
+        if fsync(fd) != 0 {
+            let e = errno
+            close(fd); unlink(temporary)
+            throw .io(path: path, operation: "fsync", errno: e)
+        }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let e = errno
+            unlink(temporary)
+            throw .io(path: path, operation: "rename", errno: e)
+        }
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+    }
+}

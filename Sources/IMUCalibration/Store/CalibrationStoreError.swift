@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The calibration store could not read or write a file.
+public struct CalibrationStoreError: DiagnosableError, Equatable {
+    public var path: String
+    public var operation: String
+    public var errorNumber: Int32
+
+    public static func io(path: String, operation: String, errno: Int32) -> CalibrationStoreError {
+        CalibrationStoreError(path: path, operation: operation, errorNumber: errno)
+    }
+
+    public var description: String {
+        "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
+    }
+
+    var isPermission: Bool { errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS }
+
+    public var fix: String? {
+        if isPermission {
+            return path.hasPrefix(CalibrationStore.systemDirectory)
+                ? "the system-wide store needs root: sudo imu-calibrate --system …"
+                : "make \(path) writable by you, or set XDG_CONFIG_HOME to a directory you own"
+        }
+        return nil
+    }
+
+    /// Permission problems exit 3 (docs/CONTRACTS.md §4); other I/O errors 1.
+    public var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
+}

@@ -1,0 +1,136 @@
+import CLibIIO
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
+/// becomes one sample, with the kernel's own timestamp. Nothing is dropped between blocks: libiio
+/// hands over whole blocks and `IIOScanLayout` decodes each scan in them.
+final class IIOBufferedReader: @unchecked Sendable {
+    let context: IIOContext
+    let sensors: IIOSensorSet
+    let layout: IIOScanLayout
+    let device: String
+    /// Positions in `layout.elements` of accel x, y, z; gyro x, y, z; timestamp.
+    private let accelAt: [Int]
+    private let gyroAt: [Int]
+    private let timestampAt: Int?
+    private let accelMatrix: MountMatrix
+    private let gyroMatrix: MountMatrix
+    /// True when the kernel stamps scans on CLOCK_BOOTTIME (current_timestamp_clock accepted it).
+    let kernelBootTime: Bool
+    private let rateHz: Double
+    private var buffer: OpaquePointer?
+
+    /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
+    /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
+    /// buffer runs), then the trigger, then the channels, then the buffer.
+    init(context: IIOContext, description d: IIODeviceDescription, sensors: IIOSensorSet, trigger: String?,
+         rateHz: Double, mountOverride: MountMatrix?) throws {
+        self.context = context
+        self.sensors = sensors
+        self.rateHz = rateHz
+        device = d.name
+        accelMatrix = mountOverride ?? sensors.accelerometer?.mountMatrix ?? .identity
+        gyroMatrix = mountOverride ?? sensors.gyroscope?.mountMatrix ?? .identity
+        var wanted = (sensors.accelerometer?.channels ?? []).map(\.channel) + (sensors.gyroscope?.channels ?? []).map(\.channel)
+        if d.channel("timestamp")?.scanType != nil { wanted.append("timestamp") }
+        var scan: [(channel: String, index: Int, type: IIOScanType)] = []
+        for id in wanted {
+            guard let c = d.channel(id), let i = c.scanIndex, let t = c.scanType else {
+                throw IIOError.badScan(device: d.name, detail: "channel \(id) is not a scan element")
+            }
+            scan.append((id, i, t))
+        }
+        let layout = IIOScanLayout(channels: scan)
+        self.layout = layout
+        accelAt = (sensors.accelerometer?.channels ?? []).compactMap { layout.position(of: $0.channel) }
+        gyroAt = (sensors.gyroscope?.channels ?? []).compactMap { layout.position(of: $0.channel) }
+        timestampAt = layout.position(of: "timestamp")
+
+        // Block size: a tenth of a second of scans (at least 4), so a block arrives ten times a second.
+        let blockScans = max(4, Int((rateHz / 10).rounded()))
+        let name = d.name, id = d.id
+        let rate = rateHz
+        let (buf, bootTime): (OpaquePointer, Bool) = try context.withContext("starting the buffer of \(name)") { ctx in
+            guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
+                throw IIOError.noDevice(uri: context.uri, name: name, found: [])
+            }
+            let clockOK = d.attributes["current_timestamp_clock"] == nil ? false
+                : iio_device_attr_write(dev, "current_timestamp_clock", "boottime") >= 0
+            IIORateSetting.apply(dev, hz: rate, channels: wanted)
+            if d.currentTrigger == nil, let trigger {
+                guard let trig = iio_context_find_device(ctx, trigger), iio_device_is_trigger(trig) else {
+                    throw IIOError.noDevice(uri: context.uri, name: trigger, found: [])
+                }
+                let r = iio_device_set_trigger(dev, trig)
+                if r < 0 { throw IIOContext.error(-r, device: name, what: "setting trigger \(trigger)", uri: context.uri) }
+            }
+            for i in 0..<iio_device_get_channels_count(dev) {
+                if let chn = iio_device_get_channel(dev, i) { iio_channel_disable(chn) }
+            }
+            for cid in wanted {
+                if let chn = iio_device_find_channel(dev, cid, false) { iio_channel_enable(chn) }
+            }
+            let size = iio_device_get_sample_size(dev)
+            if size != layout.scanBytes {
+                throw IIOError.badScan(device: name, detail: "libiio scan size \(size) bytes, scan types give \(layout.scanBytes)")
+            }
+            errno = 0
+            guard let b = iio_device_create_buffer(dev, blockScans, false) else {
+                let e = errno == 0 ? EIO : errno
+                throw IIOContext.error(e, device: name, what: "enabling the buffer", uri: context.uri)
+            }
+            return (b, clockOK)
+        }
+        buffer = buf
+        kernelBootTime = bootTime
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard let b = buffer else { return }
+        buffer = nil
+        _ = try? context.withContext("stopping the buffer") { _ in iio_buffer_destroy(b) }
+    }
+
+    /// Waits for the next block and returns one sample per scan in it.
+    func readBlock() throws -> [MotionSample] {
+        guard let b = buffer else { return [] }
+        let name = device
+        let bytes: [UInt8] = try context.withContext("reading the buffer of \(name)") { _ in
+            let n = iio_buffer_refill(b)
+            if n < 0 { throw IIOContext.error(Int32(-n), device: name, what: "reading the buffer", uri: self.context.uri) }
+            guard let start = iio_buffer_start(b) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: start, count: n))
+        }
+        let received = BootClock.nowSeconds()
+        var samples: [MotionSample] = []
+        samples.reserveCapacity(bytes.count / max(1, layout.scanBytes))
+        let a = sensors.accelerometer, g = sensors.gyroscope
+        bytes.withUnsafeBytes { raw in
+            layout.demux(raw) { v in
+                var s = MotionSample(time: 0)
+                if let a, accelAt.count == 3 {
+                    s.acceleration = accelMatrix.apply(Vector3(a.channels[0].convert(Double(v[accelAt[0]])),
+                                                               a.channels[1].convert(Double(v[accelAt[1]])),
+                                                               a.channels[2].convert(Double(v[accelAt[2]]))))
+                }
+                if let g, gyroAt.count == 3 {
+                    s.rotationRate = gyroMatrix.apply(Vector3(g.channels[0].convert(Double(v[gyroAt[0]])),
+                                                              g.channels[1].convert(Double(v[gyroAt[1]])),
+                                                              g.channels[2].convert(Double(v[gyroAt[2]]))))
+                }
+                if kernelBootTime, let t = timestampAt { s.time = BootClock.seconds(fromNanoseconds: v[t]) }
+                samples.append(s)
+            }
+        }
+        if !kernelBootTime || timestampAt == nil {
+            // No usable kernel stamp: space the block's scans at the nominal rate, ending now.
+            for i in samples.indices { samples[i].time = received - Double(samples.count - 1 - i) / rateHz }
+        }
+        return samples
+    }
+}

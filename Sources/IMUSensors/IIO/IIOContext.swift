@@ -1,0 +1,87 @@
+import CLibIIO
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A libiio context (local: or ip:) whose every call is bounded by an `IIOCallGate`.
+/// Pointers into libiio never leave this type's methods except inside gate closures.
+final class IIOContext: @unchecked Sendable {
+    /// Seconds a network context may take per call (libiio's own socket timeout, and the gate's
+    /// bound with a margin). Measured: an attribute read through iiod in the TCG test VM takes
+    /// 5–60 ms, context creation 0.3–2 s; 5 s is far beyond normal.
+    static let networkTimeoutSeconds = 5.0
+    /// The local backend reads sysfs; a read taking this long means a wedged bus.
+    static let localTimeoutSeconds = 5.0
+    /// Bound for creating a context: iiod sends its whole XML description first.
+    static let createTimeoutSeconds = 15.0
+
+    let uri: String
+    let gate: IIOCallGate
+    private let pointer: OpaquePointer
+
+    /// Opens the context. Throws `noContext`, `permissionDenied` or `timedOut`.
+    init(uri: String) throws {
+        self.uri = uri
+        let isNetwork = uri.hasPrefix("ip:")
+        let creator = IIOCallGate(uri: uri, timeout: Self.createTimeoutSeconds)
+        let created: (OpaquePointer?, Int32) = try creator.run("connecting") {
+            errno = 0
+            let p = iio_create_context_from_uri(uri)
+            return (p, errno)
+        }
+        guard let p = created.0 else {
+            if created.1 == EACCES || created.1 == EPERM { throw IIOError.permissionDenied(uri: uri, what: "/sys/bus/iio/devices") }
+            throw IIOError.noContext(uri: uri, errno: created.1 == 0 ? ENOENT : created.1)
+        }
+        pointer = p
+        let seconds = isNetwork ? Self.networkTimeoutSeconds : Self.localTimeoutSeconds
+        // The gate waits a little longer than libiio's own timeout, so libiio's ETIMEDOUT wins when it works.
+        gate = IIOCallGate(uri: uri, timeout: seconds + 1)
+        _ = iio_context_set_timeout(p, UInt32(seconds * 1000))
+    }
+
+    deinit {
+        // A context whose gate is stuck in a call is leaked on purpose: destroying it would race that call.
+        let p = pointer
+        _ = try? gate.run("closing") { iio_context_destroy(p) }
+    }
+
+    /// Runs `body` with the raw context pointer on the gate.
+    /// On `ip:` a link errno from any call becomes `IIOError.linkLost`, whatever the call was.
+    func withContext<T>(_ what: String, _ body: @escaping (OpaquePointer) throws -> T) throws -> T {
+        let p = pointer
+        do {
+            return try gate.run(what) { try body(p) }
+        } catch let IIOError.ioFailed(device, failed, code) where uri.hasPrefix("ip:") && IIOError.meansLinkDown(code) {
+            throw IIOError.linkLost(uri: uri, what: "\(failed) on \(device)", errno: code)
+        }
+    }
+
+    // MARK: Attribute helpers (call only inside withContext closures)
+
+    /// Reads a device attribute; returns the text or a negative errno.
+    static func readDeviceAttribute(_ dev: OpaquePointer, _ name: String) -> Result<String, Errno> {
+        readText { iio_device_attr_read(dev, name, $0, $1) }
+    }
+
+    static func readChannelAttribute(_ chn: OpaquePointer, _ name: String) -> Result<String, Errno> {
+        readText { iio_channel_attr_read(chn, name, $0, $1) }
+    }
+
+    /// Size of the buffer for one attribute value: sysfs attributes are at most one page, and the
+    /// values read here (numbers, matrices) are far shorter.
+    static let attributeBufferBytes = 4096
+
+    private static func readText(_ read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> Result<String, Errno> {
+        var buffer = [CChar](repeating: 0, count: attributeBufferBytes)
+        let n = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+        if n < 0 { return .failure(Errno(Int32(-n))) }
+        let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return .success(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    struct Errno: Error, Equatable { let code: Int32; init(_ c: Int32) { code = c } }
+
+    static func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+}

@@ -1,0 +1,33 @@
+import CLibIIO
+import Foundation
+
+/// Sets a device's output data rate before capture, device-wide (`sampling_frequency`) or per
+/// channel (bmi160: `in_accel_sampling_frequency`). Drivers accept only the values in
+/// `sampling_frequency_available`, so the slowest one at or above the request is written (or the
+/// fastest there is). This matters for polling too: st_sensors sleeps two output periods per
+/// one-shot read, which is 2 s per read at the LIS3DH's power-on 1 Hz.
+enum IIORateSetting {
+    /// Call inside a gate closure. Failures are ignored: the device keeps its rate and the
+    /// timestamps tell the truth.
+    static func apply(_ dev: OpaquePointer, hz: Double, channels: [String]) {
+        if iio_device_find_attr(dev, "sampling_frequency") != nil {
+            let available = IIOContext.readDeviceAttribute(dev, "sampling_frequency_available")
+            _ = iio_device_attr_write(dev, "sampling_frequency", text(choose(hz, available)))
+            return
+        }
+        for id in channels {
+            guard let chn = iio_device_find_channel(dev, id, false), iio_channel_find_attr(chn, "sampling_frequency") != nil else { continue }
+            let available = IIOContext.readChannelAttribute(chn, "sampling_frequency_available")
+            _ = iio_channel_attr_write(chn, "sampling_frequency", text(choose(hz, available)))
+        }
+    }
+
+    /// The slowest available rate ≥ `hz`, else the fastest; `hz` itself when the list is unknown.
+    static func choose(_ hz: Double, _ available: Result<String, IIOContext.Errno>) -> Double {
+        guard case let .success(list) = available else { return hz }
+        let rates = list.split(separator: " ").compactMap { DecimalParser.parse(String($0)) }.sorted()
+        return rates.first { $0 >= hz } ?? rates.last ?? hz
+    }
+
+    static func text(_ hz: Double) -> String { hz == hz.rounded() ? String(Int(hz)) : String(hz) }
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Band-limited random motion as a pure function of time: a sum of sinusoids with random
+/// frequencies (log-uniform over a band), amplitudes and phases. With a dozen or more incommensurate
+/// components it has no single rhythm, like road-induced vibration, yet needs no state, so samples
+/// can be computed at any instant and any rate.
+struct BandNoise: Sendable {
+    private var frequencies: [Double] = []   // rad/s
+    private var amplitudes: [Double] = []
+    private var phases: [Double] = []
+
+    /// `count` components in `band` (Hz) with a total RMS of `rms`.
+    init(band: ClosedRange<Double>, count: Int, rms: Double, random: inout Xoshiro256StarStar) {
+        var weights: [Double] = []
+        for _ in 0..<count {
+            let f = exp(random.uniform(log(band.lowerBound)...log(band.upperBound)))
+            frequencies.append(2 * Double.pi * f)
+            weights.append(random.uniform(0.3...1))
+            phases.append(random.uniform(0...(2 * Double.pi)))
+        }
+        // A sinusoid of amplitude a has RMS a/√2, and independent ones add in power.
+        let power = weights.reduce(0) { $0 + $1 * $1 / 2 }
+        let scale = power > 0 ? rms / power.squareRoot() : 0
+        amplitudes = weights.map { $0 * scale }
+    }
+
+    @inline(__always) func value(at tau: Double) -> Double {
+        var sum = 0.0
+        for i in frequencies.indices { sum += amplitudes[i] * sin(frequencies[i] * tau + phases[i]) }
+        return sum
+    }
+}

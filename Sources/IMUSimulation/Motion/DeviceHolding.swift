@@ -1,0 +1,143 @@
+/// How the device is carried. Each holding is a fixed rotation from the device frame into the
+/// walker's body frame (x forward, y to the walker's left, z up) plus how much it sways per step.
+///
+/// Device frame per docs/CONTRACTS.md §1: x toward the right edge, y toward the top edge, z out of the screen.
+public enum DeviceHolding: Sendable, Equatable, Hashable {
+    /// Flat, screen up, top edge pointing forward (on a table, or carried flat on the palm).
+    case faceUp
+    /// Held in front to read the screen: like `faceUp` but tilted top-edge-up by 35°.
+    case inHand
+    /// Trouser front pocket: top edge down, screen facing forward; swings with the thigh.
+    case frontPocket
+    /// Trouser back pocket: top edge up, screen facing the body; swings with the hip.
+    case backPocket
+    /// Loose in a bag: lying on its right edge, tilted; damped sway.
+    case bag
+    /// Armband on the left upper arm: top edge up, screen facing out; swings with the arm.
+    case armband
+    /// Rotation relative to `faceUp`, in radians, applied about the device's own axes in the
+    /// order yaw (z), then pitch (y), then roll (x): mount = faceUp · Rz(yaw) · Ry(pitch) · Rx(roll).
+    case custom(roll: Double, pitch: Double, yaw: Double)
+
+    /// Parses the names used in `sim:` specs: face-up, hand, front-pocket (or pocket), back-pocket, bag, armband.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "face-up", "faceup", "flat": self = .faceUp
+        case "hand", "in-hand", "inhand": self = .inHand
+        case "pocket", "front-pocket", "frontpocket": self = .frontPocket
+        case "back-pocket", "backpocket": self = .backPocket
+        case "bag": self = .bag
+        case "armband", "arm": self = .armband
+        default: return nil
+        }
+    }
+
+    /// The name `init(name:)` accepts for this holding; nil for `custom`.
+    public var name: String? {
+        switch self {
+        case .faceUp: return "face-up"
+        case .inHand: return "hand"
+        case .frontPocket: return "front-pocket"
+        case .backPocket: return "back-pocket"
+        case .bag: return "bag"
+        case .armband: return "armband"
+        case .custom: return nil
+        }
+    }
+
+    /// Names accepted by `init(name:)`, for help and error messages.
+    public static let names = ["face-up", "hand", "front-pocket", "back-pocket", "bag", "armband"]
+
+    /// Device → body rotation.
+    public var mount: Quaternion {
+        // Flat, top edge forward: device x → body −y (right), y → body x (forward), z → up.
+        let flat = Quaternion(columnX: Vector3(0, -1, 0), columnY: Vector3(1, 0, 0), columnZ: Vector3(0, 0, 1))
+        switch self {
+        case .faceUp:
+            return flat
+        case .inHand:
+            // 35°: a typical reading tilt (illustrative).
+            return flat * .rotationX(35 * .pi / 180)
+        case .frontPocket:
+            // x → right (−y), y → down (−z), z → forward (x).
+            return Quaternion(columnX: Vector3(0, -1, 0), columnY: Vector3(0, 0, -1), columnZ: Vector3(1, 0, 0))
+                * .rotationX(-10 * .pi / 180)   // thigh leaning forward by ~10° when standing (illustrative)
+        case .backPocket:
+            // x → left (y), y → up (z), z → forward (x, into the body).
+            return Quaternion(columnX: Vector3(0, 1, 0), columnY: Vector3(0, 0, 1), columnZ: Vector3(1, 0, 0))
+        case .bag:
+            // x → up, y → forward, z → left; then leaning 25° in the bag (illustrative).
+            return Quaternion(columnX: Vector3(0, 0, 1), columnY: Vector3(1, 0, 0), columnZ: Vector3(0, 1, 0))
+                * .rotationY(25 * .pi / 180)
+        case .armband:
+            // x → backward (−x), y → up (z), z → left (y, out of the left arm).
+            return Quaternion(columnX: Vector3(-1, 0, 0), columnY: Vector3(0, 0, 1), columnZ: Vector3(0, 1, 0))
+        case .custom(let roll, let pitch, let yaw):
+            return flat * .rotationZ(yaw) * .rotationY(pitch) * .rotationX(roll)
+        }
+    }
+
+    /// Peak rotation of the device per gait cycle, in radians, at a walk (0.25 g bounce);
+    /// scaled with the gait's bounce. Illustrative figures, chosen so that a pocket swings with the
+    /// thigh (±20°, the thigh's range at a walk is ~±20–25° in gait-lab data) and a hand barely moves.
+    var sway: SwayAmplitudes {
+        let degree = Double.pi / 180
+        // Lever arms (illustrative): a front pocket sits ~0.3 m below the hip joint, a back pocket
+        // ~0.15 m, an armband ~0.15 m below the shoulder, a bag hangs ~0.35 m from its strap; a
+        // phone in the hand tips about the wrist ~0.08 m behind it.
+        // Impact and asymmetry are fitted by eye to the Oxford step-counter recordings (CC BY 4.0):
+        // walking with the phone in a trouser pocket gives |a| a standard deviation of 0.3–0.7 g,
+        // 99th percentiles of 1.8–4 g, skewness 0.5–2.2 and a rhythm dominated by the stride
+        // (autocorrelation at one step 0.05–0.3), while in the hand or on an armband |a| varies by
+        // 0.1–0.4 g with skewness −0.1…0.4 and both feet alike.
+        let wrist = Vector3(-0.08, 0, 0)
+        switch self {
+        case .faceUp:
+            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 1 * degree, rollStride: 3 * degree, yawStride: 2 * degree,
+                                  leverArm: -wrist)
+        case .inHand:
+            return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 1.5 * degree, rollStride: 4 * degree, yawStride: 3 * degree,
+                                  leverArm: -wrist)
+        case .frontPocket:
+            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 20 * degree, rollStride: 4 * degree, yawStride: 5 * degree,
+                                  leverArm: Vector3(0, 0, -0.3), impact: 5, asymmetry: 0.5)
+        case .backPocket:
+            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 12 * degree, rollStride: 5 * degree, yawStride: 6 * degree,
+                                  leverArm: Vector3(0, 0, -0.15), impact: 5, asymmetry: 0.5)
+        case .bag:
+            return SwayAmplitudes(pitchStep: 4 * degree, pitchStride: 3 * degree, rollStride: 5 * degree, yawStride: 3 * degree,
+                                  leverArm: Vector3(0, 0, -0.35), impact: 2.5, asymmetry: 0.3)
+        case .armband:
+            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 15 * degree, rollStride: 3 * degree, yawStride: 4 * degree,
+                                  leverArm: Vector3(0, 0, -0.15), impact: 1, asymmetry: 0.1)
+        case .custom:
+            return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 5 * degree, rollStride: 4 * degree, yawStride: 3 * degree)
+        }
+    }
+}
+
+/// Peak body-frame rotation angles (radians) of the device during a gait cycle.
+struct SwayAmplitudes: Sendable {
+    /// Pitch (about the walker's left axis) once per step.
+    var pitchStep: Double
+    /// Pitch once per stride (two steps): a thigh or arm swinging.
+    var pitchStride: Double
+    /// Roll (about the forward axis) once per stride: the body rocking side to side.
+    var rollStride: Double
+    /// Yaw once per stride: hips and shoulders turning.
+    var yawStride: Double
+    /// Where the device sits relative to the pivot it swings about, body frame, m.
+    var leverArm: Vector3 = .zero
+    /// How strongly heel strikes reach the device (1 = as the torso feels them).
+    var impact: Double = 1
+    /// Left/right difference of the heel-strike spike (0 = both feet alike; 0.5 = the near
+    /// foot's spike is 3× the far foot's, as for a phone in a trouser pocket).
+    var asymmetry: Double = 0
+
+    /// The rotations multiplied by `factor` (a harder gait swings more); the rest unchanged.
+    func scaled(by factor: Double) -> SwayAmplitudes {
+        var s = self
+        s.pitchStep *= factor; s.pitchStride *= factor; s.rollStride *= factor; s.yawStride *= factor
+        return s
+    }
+}

@@ -1,0 +1,39 @@
+/// Labels each analysis window (every second) from the signals every source has: the
+/// accelerometer's gait analysis. No GPS is needed.
+///
+/// - walking / running: the step counter's gait verdict; running above 2.4 steps/s (walking
+///   cadences top out around 2.2 steps/s, running starts around 2.5).
+/// - stationary: under 0.012 g of vertical and horizontal variation (MEMS noise is a few mg; a
+///   phone held in a still hand moves about 0.01 g).
+/// - vehicle: sustained motion of moderate strength that the gait gate rejected: engine
+///   vibration and sway of 0.02 to 0.3 g (stronger motion without gait is a phone being handled
+///   or waved). The segmenter requires 20 s of it before a ride starts.
+/// - unknown: everything else, such as a phone waved (medium confidence: clearly rhythmic but
+///   not gait) or handled (low).
+struct ActivityClassifier: Sendable {
+    static let runningCadence = 2.4          // steps/s
+    static let stillDeviation = 0.012        // g
+    static let vehicleDeviation = 0.02...0.3 // g
+
+    /// Below this RMS frequency (Hz) weak motion is smooth: an elevator starting and stopping,
+    /// a person swaying while standing. Engines and roads vibrate well above it (the simulator's
+    /// bus measures 4 to 10 Hz).
+    static let smoothFrequency = 2.0         // Hz
+
+    func classify(_ window: GaitWindow) -> (ActivityClass, ActivityConfidence) {
+        if window.isGait, let estimate = window.estimate {
+            let confidence: ActivityConfidence = estimate.regularity > 0.7 ? .high : .medium
+            return (estimate.cadence > Self.runningCadence ? .running : .walking, confidence)
+        }
+        let strongest = max(window.verticalDeviation, window.horizontalDeviation)
+        if strongest < Self.stillDeviation { return (.stationary, .high) }
+        if strongest < 2 * Self.stillDeviation { return (.stationary, .medium) }
+        if Self.vehicleDeviation.contains(strongest) {
+            // Standing in an elevator: smooth, weak acceleration.
+            if window.shape.rmsFrequency < Self.smoothFrequency { return (.stationary, .medium) }
+            return (.vehicle, .medium)
+        }
+        // Strong rhythmic motion that is not gait (a phone waved) or strong handling.
+        return (.unknown, window.wasRhythmic ? .medium : .low)
+    }
+}

@@ -1,0 +1,80 @@
+/// Turns per-second labels into stable segments, like the pedometer seed's segmenter, plus
+/// hysteresis for vehicles.
+///
+/// - Priority: a vehicle wins over stationary and unknown (a bus at a red light is both), so
+///   inside a ride those labels are absorbed for up to `vehicleHold` seconds.
+/// - Minimum duration: a new activity replaces the current one only after it has held for
+///   `minimumDuration(for:)` seconds with at least medium confidence; shorter flickers are
+///   absorbed into the surrounding segment.
+struct ActivitySegmenter: Sendable {
+    /// Seconds a ride survives stationary/unknown labels: a long red light or a bus stop.
+    static let vehicleHold = 180.0
+
+    static func minimumDuration(for activity: ActivityClass) -> Double {
+        switch activity {
+        case .vehicle: 20        // s: a bus ride is minutes long; handling a phone is seconds
+        case .walking, .running: 4
+        case .stationary: 5
+        case .unknown: 10
+        }
+    }
+
+    /// The segment in progress (after `finish`, the last one).
+    private(set) var current: ActivitySegment?
+    private var finished = false
+    private var candidate: ActivityClass?
+    private var candidateStart = 0.0
+    private var candidateConfidence = ActivityConfidence.low
+
+    /// Adds the label of the second ending at `time`. Appends a finished segment to `events`.
+    mutating func add(_ activity: ActivityClass, confidence: ActivityConfidence, start: Double, time: Double,
+                      into events: inout [PedometerEvent]) {
+        guard !finished else { return }
+        guard var segment = current else {
+            current = ActivitySegment(start: start, end: time, activity: activity, confidence: confidence)
+            return
+        }
+        if activity == segment.activity {
+            segment.end = time
+            segment.confidence = max(segment.confidence, confidence)
+            current = segment
+            candidate = nil
+            return
+        }
+        if candidate == .stationary, activity == .vehicle {
+            // A vehicle that was standing still at first (a bus at its stop): the ride began then.
+            candidate = .vehicle
+            candidateConfidence = max(candidateConfidence, confidence)
+        } else if candidate != activity {
+            candidate = activity
+            candidateStart = start
+            candidateConfidence = confidence
+        } else {
+            candidateConfidence = max(candidateConfidence, confidence)
+        }
+        var needed = Self.minimumDuration(for: activity)
+        if segment.activity == .vehicle, activity == .stationary || activity == .unknown {
+            needed = Self.vehicleHold
+        }
+        if time - candidateStart >= needed, candidateConfidence >= .medium {
+            segment.end = candidateStart
+            events.append(.activity(segment))
+            current = ActivitySegment(start: candidateStart, end: time, activity: activity, confidence: candidateConfidence)
+            candidate = nil
+        } else {
+            segment.end = time
+            current = segment
+        }
+    }
+
+    /// Ends the stream at `time` (the last sample): emits the final segment, extended to it.
+    mutating func finish(at time: Double, into events: inout [PedometerEvent]) {
+        if var segment = current {
+            segment.end = Swift.max(segment.end, time)
+            current = segment
+            events.append(.activity(segment))
+        }
+        candidate = nil
+        finished = true
+    }
+}

@@ -1,0 +1,130 @@
+/// The step period of a window, from its autocorrelation.
+struct CadenceEstimate: Sendable, Equatable {
+    /// Steps per second.
+    var cadence: Double
+    /// Normalised autocorrelation at the step period: 1 for a perfectly repeating signal,
+    /// about 0.9 for gait, low for bus sway and for standing still (pedometer seed).
+    var regularity: Double
+    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`).
+    var strongest: Double
+    /// Highest normalised autocorrelation around half the strongest repeat's lag.
+    var halfRepeat: Double
+    /// True when the strongest repeat was a stride (two steps) and the step was found at half of it.
+    var wasStride: Bool
+}
+
+/// Cadence by autocorrelation, with parabolic sub-sample refinement and step-versus-stride
+/// disambiguation.
+///
+/// r(ℓ) = N/(N−ℓ) · Σ xᵢ xᵢ₊ℓ / Σ xᵢ² with the mean removed (the pedometer seed's definition).
+/// The strongest repeat between `minimumPeriod` and `maximumStridePeriod` may be a stride: with
+/// the phone on one leg (a pocket) the two steps of a stride differ, so the signal repeats every
+/// two steps (the accuracy notes measure −50% in pockets without this check). When r also peaks
+/// near half that lag, the half lag is the step.
+struct CadenceEstimator: Sendable {
+    let rateHz: Double
+    /// Shortest step period, s: 4 steps/s is faster than sprinting cadence (about 3.5 steps/s).
+    let minimumPeriod = 0.25
+    /// Longest step period, s: 1 step/s is slower than any sustained walk.
+    let maximumStepPeriod = 1.0
+    /// Longest stride considered, s (two of the longest steps, plus margin).
+    let maximumStridePeriod = 2.2
+
+    private var centred: [Double]
+    private var correlation: [Double]
+    private let minimumLag: Int
+    private let maximumLag: Int
+
+    init(rateHz: Double, windowSamples: Int) {
+        self.rateHz = rateHz
+        centred = [Double](repeating: 0, count: windowSamples)
+        minimumLag = max(2, Int((minimumPeriod * rateHz).rounded(.down)))
+        maximumLag = min(windowSamples / 2, Int((maximumStridePeriod * rateHz).rounded(.up)))
+        correlation = [Double](repeating: 0, count: maximumLag + 2)
+    }
+
+    /// Estimates the cadence of `window` (`count` values). Returns nil for a flat window.
+    mutating func estimate(_ window: [Double], count n: Int) -> CadenceEstimate? {
+        var mean = 0.0
+        for i in 0..<n { mean += window[i] }
+        mean /= Double(n)
+        var energy = 0.0
+        for i in 0..<n {
+            let x = window[i] - mean
+            centred[i] = x
+            energy += x * x
+        }
+        guard energy > 1e-12 else { return nil }
+        let lo = minimumLag - 1, hi = maximumLag + 1
+        centred.withUnsafeBufferPointer { x in
+            for lag in lo...hi {
+                var s0 = 0.0, s1 = 0.0
+                var i = 0
+                let end = n - lag
+                while i + 1 < end {
+                    s0 += x[i] * x[i + lag]
+                    s1 += x[i + 1] * x[i + 1 + lag]
+                    i += 2
+                }
+                if i < end { s0 += x[i] * x[i + lag] }
+                correlation[lag] = (s0 + s1) / energy * Double(n) / Double(end)
+            }
+        }
+        // Strongest local maximum over the whole range.
+        var best = -1
+        var bestValue = -Double.infinity
+        for lag in minimumLag...maximumLag where isPeak(lag) && correlation[lag] > bestValue {
+            best = lag
+            bestValue = correlation[lag]
+        }
+        guard best > 0 else { return nil }
+        // A signal that repeats every P also repeats every 2P, 3P…: take the shortest lag whose
+        // peak is nearly as strong as the strongest (within `multipleTolerance`).
+        for lag in minimumLag..<best where isPeak(lag) && correlation[lag] >= Self.multipleTolerance * bestValue {
+            best = lag
+            break
+        }
+        let strongest = correlation[best]
+        let lag = refinedLag(best)
+        // Correlation around half the repeat: high when each repeat holds two similar steps,
+        // strongly negative when it is one smooth swing (a bus sway read as a stride).
+        let half = Double(best) / 2
+        let from = max(minimumLag - 1, Int((half * 0.85).rounded(.down)))
+        let to = max(from, Int((half * 1.15).rounded(.up)))
+        var halfRepeat = -1.0
+        for l in from...to { halfRepeat = max(halfRepeat, correlation[l]) }
+        // A repeat longer than the longest step is a stride: the step is half of it.
+        if lag / rateHz > maximumStepPeriod {
+            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest,
+                                   halfRepeat: halfRepeat, wasStride: true)
+        }
+        // A repeat that could be either (a slow step or a running stride) is a stride when the
+        // signal also clearly repeats at half of it.
+        if from >= minimumLag {
+            for l in from...to where isPeak(l) && correlation[l] > max(Self.halfPeakMinimum, 0.3 * strongest) {
+                return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
+                                       strongest: strongest, halfRepeat: halfRepeat, wasStride: true)
+            }
+        }
+        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest,
+                               halfRepeat: halfRepeat, wasStride: false)
+    }
+
+    /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.
+    static let multipleTolerance = 0.85
+    /// Minimum correlation at half the strongest lag for it to count as the step.
+    static let halfPeakMinimum = 0.25
+
+    @inline(__always) private func isPeak(_ lag: Int) -> Bool {
+        correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]
+    }
+
+    /// Sub-sample lag from a parabola through the peak and its two neighbours.
+    private func refinedLag(_ lag: Int) -> Double {
+        let a = correlation[lag - 1], b = correlation[lag], c = correlation[lag + 1]
+        let denominator = a - 2 * b + c
+        guard abs(denominator) > 1e-12 else { return Double(lag) }
+        let shift = 0.5 * (a - c) / denominator
+        return Double(lag) + max(-0.5, min(0.5, shift))
+    }
+}

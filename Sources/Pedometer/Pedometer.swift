@@ -1,0 +1,161 @@
+import Foundation
+
+/// The pedometer core: a state machine fed one sample at a time, the same live, in replay and in
+/// tests. Feed samples with `process`, end a finite stream with `finish`, read totals from
+/// `snapshot`.
+///
+/// Stages (one folder each): `Resampler` brings any rate (25 Hz to 1 kHz, jittered, with gaps) to
+/// a fixed 50 Hz grid; `GravityEstimator` finds "down" (gyro quaternion + accelerometer, or
+/// accelerometer only) and yields vertical user acceleration; `StepCounter` finds gait by rhythm
+/// and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
+/// stages count floors walked; `ActivityClassifier` and `ActivitySegmenter` label the time.
+/// Memory is constant in the length of the stream; `process` allocates nothing per sample.
+public struct Pedometer: Sendable {
+    /// Internal processing rate, Hz: gait lives below 10 Hz (cadence ≤ 4 steps/s plus a few
+    /// harmonics), so 50 Hz keeps the heel-strike shape while making 400 Hz inputs 8× cheaper.
+    public static let internalRateHz = 50.0
+    /// Longest silence bridged by interpolation, s. Longer gaps restart the filters and end any
+    /// bout at the gap instead of inventing or losing steps across it.
+    public static let maximumGap = 0.5
+
+    public let configuration: PedometerConfiguration
+    public let sensors: SensorCapabilities
+
+    private var resampler: Resampler
+    private var gravity: GravityEstimator
+    private var stepCounter: StepCounter
+    private var altimeter = BarometricAltimeter()
+    private var floors: FloorCounter
+    private let classifier = ActivityClassifier()
+    private var segmenter = ActivitySegmenter()
+    private var firstTime: Double?
+    private var lastTickTime = 0.0
+    private var currentAltitude = 0.0
+    private var state = PedometerSnapshot()
+    private var finished = false
+    private var labelledUntil: Double?
+    /// The latest analysed window and how many there were, for tuning tools.
+    @_spi(Diagnostics) public private(set) var windowCount = 0
+    @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
+
+    public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
+        self.configuration = configuration
+        sensors = capabilities
+        resampler = Resampler(rateHz: Self.internalRateHz, maximumGap: Self.maximumGap)
+        gravity = GravityEstimator(interval: 1 / Self.internalRateHz)
+        let stride = configuration.strideCalibration ?? StrideModel(height: configuration.userHeightMeters)
+        stepCounter = StepCounter(rateHz: Self.internalRateHz, stride: stride)
+        floors = FloorCounter(floorHeight: configuration.floorHeightMeters)
+    }
+
+    /// What this source lets the pedometer report.
+    public static func capabilities(for sensors: SensorCapabilities) -> Capabilities {
+        Capabilities(sensors: sensors)
+    }
+
+    /// Feeds one sample; appends whatever it completed to `events`.
+    @inline(__always)
+    public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
+        if firstTime == nil { firstTime = sample.time }
+        if sample.time > state.time { state.time = sample.time }
+        resampler.push(sample)
+        while let tick = resampler.pop() { handle(tick, into: &events) }
+    }
+
+    /// Ends the stream: flushes pending steps, floors and the final activity segment.
+    public mutating func finish(into events: inout [PedometerEvent]) {
+        guard !finished else { return }
+        finished = true
+        resampler.flush()
+        while let tick = resampler.pop() { handle(tick, into: &events) }
+        stepCounter.finish(into: &events)
+        takeFloors(at: lastTickTime, into: &events)
+        segmenter.finish(at: state.time, into: &events)
+    }
+
+    /// Samples ignored because their time did not increase or a reading was NaN/infinite.
+    public var droppedSamples: Int { resampler.droppedSamples }
+
+    /// Totals and current state.
+    public var snapshot: PedometerSnapshot {
+        var s = state
+        s.steps = stepCounter.steps
+        s.distanceMeters = stepCounter.distanceMeters
+        s.floorsAscended = floors.ascended
+        s.floorsDescended = floors.descended
+        s.activeDuration = stepCounter.activeDuration
+        s.duration = firstTime.map { state.time - $0 } ?? 0
+        if !finished, let cadence = stepCounter.currentCadence {
+            s.currentCadence = cadence
+            s.currentPace = 1 / (cadence * stepCounter.stride.stride(cadence: cadence))
+        }
+        if s.distanceMeters > 0 { s.averageActivePace = s.activeDuration / s.distanceMeters }
+        if let segment = segmenter.current {
+            s.activity = segment.activity
+            s.confidence = segment.confidence
+        }
+        return s
+    }
+
+    @inline(__always)
+    private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
+        if tick.startsSegment {
+            stepCounter.startSegment(at: tick.time, into: &events)
+            gravity.reset()
+            altimeter.reset()
+            takeFloors(at: lastTickTime, into: &events)
+        }
+        lastTickTime = tick.time
+        if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
+        let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
+        if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
+            takeFloors(at: tick.time, into: &events)
+            windowCount += 1
+            lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
+            let (activity, confidence) = classifier.classify(window)
+            // Labels tile the time from the first sample: each covers the span since the previous
+            // one, up to the window's centre (the time it describes best).
+            let centre = window.end - StepCounter.windowSeconds / 2
+            let from = labelledUntil ?? firstTime ?? centre
+            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
+            labelledUntil = Swift.max(from, centre)
+        }
+    }
+
+    private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {
+        guard stepCounter.walkedClimbDuration > 0 else { return }
+        floors.addWalked(change: stepCounter.walkedClimb, duration: stepCounter.walkedClimbDuration,
+                         time: time, into: &events)
+        stepCounter.walkedClimb = 0
+        stepCounter.walkedClimbDuration = 0
+    }
+}
+
+/// One analysis window's figures, for tuning tools (`@_spi(Diagnostics)`).
+@_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
+    public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
+    public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
+    public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
+    public var isGait = false, steps = 0
+    init() {}
+    init(_ w: GaitWindow, steps: Int) {
+        end = w.end
+        verticalDeviation = w.verticalDeviation
+        horizontalDeviation = w.horizontalDeviation
+        cadence = w.estimate?.cadence ?? 0
+        regularity = w.estimate?.regularity ?? 0
+        wasStride = w.estimate?.wasStride ?? false
+        strongest = w.estimate?.halfRepeat ?? 0
+        skewness = w.shape.skewness
+        kurtosis = w.shape.kurtosis
+        purity = w.shape.purity
+        rmsFrequency = w.shape.rmsFrequency
+        isGait = w.isGait
+        self.steps = steps
+    }
+    public var description: String {
+        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
+               end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
+               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
+    }
+}

@@ -1,0 +1,137 @@
+/// One instant on the fixed internal grid: the raw samples of one grid interval, averaged.
+struct Tick: Sendable {
+    /// Grid time in seconds (the samples' clock).
+    var time: Double
+    /// Mean specific force over the interval, g.
+    var acceleration: Vector3
+    /// Mean angular rate over the interval, rad/s; nil for accelerometer-only sources.
+    var rotationRate: Vector3?
+    /// The newest pressure reading that arrived during the interval, hPa; nil when none did.
+    var pressure: Double?
+    /// True for the first tick after a gap (or the very first tick): history must not be bridged.
+    var startsSegment: Bool
+}
+
+/// Brings any input rate (25 Hz to 1 kHz, jittered) to one fixed internal rate.
+///
+/// Each output tick at grid time T averages the accelerometer (and gyro) samples whose timestamps
+/// fall in [T − h/2, T + h/2): a box filter whose first null sits at the internal rate, which is
+/// enough anti-aliasing for gait (below 10 Hz). Grid intervals that hold no sample (inputs slower
+/// than the grid, or jitter) are filled by linear interpolation towards the next sample. A silence
+/// longer than `maximumGap` is not bridged: the grid restarts at the next sample and that tick is
+/// flagged `startsSegment`, so later stages reset instead of inventing motion across the gap.
+struct Resampler: Sendable {
+    /// Internal grid interval in seconds.
+    let interval: Double
+    /// Longest silence that is interpolated over, seconds.
+    let maximumGap: Double
+
+    private var origin = 0.0
+    private var index = 0
+    private var started = false
+    private var nextStartsSegment = true
+    private var lastSampleTime = -Double.infinity
+
+    private var accelerationSum = Vector3.zero
+    private var rotationSum = Vector3.zero
+    private var accelerationCount = 0
+    private var rotationCount = 0
+    private var pendingPressure: Double?
+
+    private var previousAcceleration = Vector3.zero
+    private var previousRotation: Vector3?
+    private var havePrevious = false
+
+    /// Ticks ready to be taken with `pop()`; bounded by `maximumGap / interval + 2`.
+    private var ready: [Tick] = []
+    private var readIndex = 0
+
+    /// Samples dropped because their time did not increase or a reading was not finite.
+    private(set) var droppedSamples = 0
+
+    init(rateHz: Double, maximumGap: Double) {
+        interval = 1 / rateHz
+        self.maximumGap = maximumGap
+        ready.reserveCapacity(Int(maximumGap * rateHz) + 4)
+    }
+
+    /// Feeds one raw sample. Afterwards, drain with `pop()`.
+    @inline(__always) mutating func push(_ sample: MotionSample) {
+        if readIndex == ready.count, !ready.isEmpty { ready.removeAll(keepingCapacity: true); readIndex = 0 }
+        let t = sample.time
+        guard t > lastSampleTime, t.isFinite else { droppedSamples += 1; return }
+        if let p = sample.pressure, p.isFinite { pendingPressure = p }
+        guard let a = sample.acceleration else { return }
+        // A non-finite reading (a driver glitch) would poison every filter downstream.
+        guard a.x.isFinite, a.y.isFinite, a.z.isFinite, sample.rotationRate.map({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else {
+            droppedSamples += 1
+            return
+        }
+        if started, t - lastSampleTime > maximumGap {
+            closeCurrentInterval(nextValue: nil, nextTime: t)
+            started = false
+            nextStartsSegment = true
+            havePrevious = false
+        }
+        lastSampleTime = t
+        if !started {
+            started = true
+            origin = t
+            index = 0
+        }
+        // Close every interval that ends before this sample.
+        while t >= origin + (Double(index) + 0.5) * interval {
+            closeCurrentInterval(nextValue: a, nextTime: t)
+            index += 1
+        }
+        accelerationSum += a
+        accelerationCount += 1
+        if let w = sample.rotationRate {
+            rotationSum += w
+            rotationCount += 1
+        }
+    }
+
+    /// Emits the current interval: the mean of its samples, or an interpolation towards the next
+    /// sample when it holds none. Nothing is emitted for an empty interval without a neighbour.
+    private mutating func closeCurrentInterval(nextValue: Vector3?, nextTime: Double) {
+        let time = origin + Double(index) * interval
+        var acceleration: Vector3
+        var rotation: Vector3?
+        if accelerationCount > 0 {
+            acceleration = accelerationSum / Double(accelerationCount)
+            rotation = rotationCount > 0 ? rotationSum / Double(rotationCount) : previousRotation
+        } else if havePrevious, let next = nextValue {
+            // Linear interpolation from the previous tick (at time − interval) to the next sample.
+            let fraction = interval / max(interval, nextTime - (time - interval))
+            acceleration = previousAcceleration + (next - previousAcceleration) * fraction
+            rotation = previousRotation
+        } else {
+            return
+        }
+        ready.append(Tick(time: time, acceleration: acceleration, rotationRate: rotation,
+                          pressure: pendingPressure, startsSegment: nextStartsSegment))
+        nextStartsSegment = false
+        pendingPressure = nil
+        previousAcceleration = acceleration
+        previousRotation = rotation
+        havePrevious = true
+        accelerationSum = .zero
+        rotationSum = .zero
+        accelerationCount = 0
+        rotationCount = 0
+    }
+
+    /// Flushes the interval in progress (end of stream).
+    mutating func flush() {
+        if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime) }
+        started = false
+    }
+
+    /// The next ready tick, if any.
+    @inline(__always) mutating func pop() -> Tick? {
+        guard readIndex < ready.count else { return nil }
+        defer { readIndex += 1 }
+        return ready[readIndex]
+    }
+}

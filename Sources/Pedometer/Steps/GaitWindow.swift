@@ -1,0 +1,18 @@
+/// What one analysis window (4 s, every 1 s) says about the motion, for the step counter and the
+/// activity classifier.
+struct GaitWindow: Sendable {
+    /// Time of the window's last tick, s.
+    var end: Double
+    /// Standard deviation of vertical user acceleration over the window, g.
+    var verticalDeviation: Double
+    /// Standard deviation of horizontal user acceleration over the window, g.
+    var horizontalDeviation: Double
+    /// Cadence estimate, nil when the window is flat.
+    var estimate: CadenceEstimate?
+    /// Shape statistics of the vertical signal.
+    var shape: GaitShape
+    /// The verdict: this window is walking or running.
+    var isGait: Bool
+    /// Rhythmic and strong but judged not gait (waving, sway, vibration).
+    var wasRhythmic: Bool
+}

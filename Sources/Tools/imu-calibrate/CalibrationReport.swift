@@ -1,0 +1,32 @@
+import IMUCLI
+import IMUCalibration
+
+/// The human-readable report of a calibration (`--six-position` without `--json`, and `--show`).
+enum CalibrationReport {
+    static func text(_ c: Calibration, path: String?) -> String {
+        func row(_ v: Vector3, _ d: Int = 5) -> String { "\(signed(v.x, d))  \(signed(v.y, d))  \(signed(v.z, d))" }
+        let q = c.quality
+        var out = "Calibration for \(c.key)\(c.sourceName.isEmpty ? "" : " (\(c.sourceName))")\n"
+        if !c.created.isEmpty { out += "  made                 \(c.created)\n" }
+        out += "  accelerometer bias   \(row(c.accelerometerBias)) g\n"
+        out += "  accelerometer scale  \(row(c.accelerometerScale))\n"
+        let m = c.misalignment
+        out += "  misalignment         \(row(m.rows.0))\n"
+        out += "                       \(row(m.rows.1))\n"
+        out += "                       \(row(m.rows.2))\n"
+        if let g = c.gyroscopeBias {
+            out += "  gyroscope bias       \(row(g)) rad/s  (\(row(g * Units.degreesPerRadian, 3)) °/s)\n"
+        } else {
+            out += "  gyroscope bias       (no gyroscope)\n"
+        }
+        if q.samples > 0 {
+            out += "  |g| error            \(fixed(q.gravityErrorBefore, 5)) g before → \(fixed(q.gravityErrorAfter, 5)) g after (RMS over the six faces)\n"
+            out += "  face-up |g|          \(fixed(q.faceUpNormBefore, 5)) g → \(fixed(q.faceUpNormAfter, 5)) g\n"
+            out += "  accelerometer noise  \(row(q.accelerometerNoise)) g (one reading, at rest)\n"
+            if let n = q.gyroscopeNoise { out += "  gyroscope noise      \(row(n)) rad/s\n" }
+            out += "  averaged             \(fixed(q.secondsPerFace, 1)) s per face, \(q.samples) samples\n"
+        }
+        if let path { out += "  file                 \(path)\n" }
+        return out
+    }
+}

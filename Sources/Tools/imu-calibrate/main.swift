@@ -1,0 +1,112 @@
+import Foundation
+import IMUCLI
+import IMUCalibration
+
+let spec = CommandSpec(
+    name: "imu-calibrate",
+    summary: "six-position accelerometer calibration and gyroscope bias, saved per sensor",
+    usage: ["--six-position [--seconds S] [--json] [--save] [--system] [--source SPEC | --simulate NAME]",
+            "--six-position --from-recording FILE [--key KEY] [--json] [--save] [--system]",
+            "--show [--json] [--key KEY | --source SPEC]",
+            "--reset [--system] [--key KEY | --source SPEC]"],
+    options: [
+        OptionSpec("six-position", short: "6", help: "guided: rest the device on each of its six faces in turn"),
+        OptionSpec("from-recording", value: "FILE", help: "compute from a recorded session (imu-record --raw) instead"),
+        OptionSpec("show", help: "print the saved calibration of the sensor"),
+        OptionSpec("reset", help: "delete the saved calibration of the sensor"),
+        OptionSpec("json", help: "print one JSON object (docs/file-formats.md); does not save unless --save"),
+        OptionSpec("save", help: "save the result (a live session without --json always saves)"),
+        OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
+        OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
+        OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
+    ] + SourceSelection.options.filter { !["replay", "realtime"].contains($0.long) },
+    examples: [
+        ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
+        ("imu-calibrate -6 -s i2c:/dev/i2c-1@0x68 --seconds 10", "a given MPU-6050, 10 s per face"),
+        ("imu-record --raw -o six.csv; imu-calibrate -6 --from-recording six.csv --json", "record first, compute later"),
+        ("sudo imu-calibrate -6 --system", "save for all users in /etc/imukit"),
+        ("imu-calibrate --show", "what is saved, and where"),
+    ])
+
+await ToolMain.run(spec) { args in
+    try args.exclusive(["six-position", "show", "reset"])
+    try args.exclusive(["from-recording", "source", "simulate"])
+    let store = CalibrationStore.standard(system: args.flag("system"))
+    if args.flag("show") { return try showSaved(args, store: store) }
+    if args.flag("reset") { return try reset(args, store: store) }
+    guard args.flag("six-position") else {
+        throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate")
+    }
+    let settingsSeconds = try args.double("seconds", in: 1...600)
+    var settings = SessionSettings()
+    if let s = settingsSeconds { settings.captureSeconds = s }
+    let json = args.flag("json")
+    let calibration: Calibration
+    if let file = args.string("from-recording") {
+        settings.ordered = false
+        calibration = try fromRecording(file, key: args.string("key"), settings: settings, needKey: args.flag("save"))
+    } else {
+        calibration = try await guided(args, settings: settings, json: json)
+    }
+    let save = args.flag("save") || (!json && args.string("from-recording") == nil)
+    var savedPath: String?
+    if save { savedPath = try store.save(calibration) }
+    if json {
+        Terminal.standardOutput.write(calibration.jsonText() + "\n")
+        if let savedPath { Terminal.standardError.write("imu-calibrate: saved to \(savedPath)\n") }
+        Terminal.standardError.flush()
+    } else {
+        Terminal.standardOutput.write(CalibrationReport.text(calibration, path: savedPath))
+        if savedPath != nil {
+            Terminal.standardOutput.write("Saved. Every imukit tool now applies it to this sensor (--raw turns it off).\n")
+        } else {
+            Terminal.standardOutput.write("Not saved (add --save).\n")
+        }
+    }
+    return .success
+}
+
+/// The calibration key: --key, else the sensor's.
+func sensorKey(_ args: ParsedArguments) throws -> String {
+    if let key = args.string("key") { return key }
+    return try openSource(args).info.calibrationKey
+}
+
+func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
+    let key = try sensorKey(args)
+    guard let (c, path) = try store.load(key: key) else {
+        Terminal.standardError.write("imu-calibrate: no calibration saved for \(key) (looked in \(store.searchPaths(for: key).joined(separator: ", ")))\n"
+                                     + "  fix: imu-calibrate --six-position\n")
+        Terminal.standardError.flush()
+        return .runtimeFailure
+    }
+    if args.flag("json") {
+        Terminal.standardOutput.write(c.jsonText() + "\n")
+    } else {
+        Terminal.standardOutput.write(CalibrationReport.text(c, path: path))
+    }
+    return .success
+}
+
+func reset(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
+    let key = try sensorKey(args)
+    if let removed = try store.reset(key: key) {
+        Terminal.standardOutput.write("removed \(removed)\n")
+    } else {
+        Terminal.standardOutput.write("nothing to remove: no calibration for \(key) at \(store.path(for: key) ?? "(no home directory)")\n")
+    }
+    if let (_, other) = try store.load(key: key) {
+        Terminal.standardOutput.write("note: \(other) still applies (\(other.hasPrefix(store.systemDirectory) ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset") removes it)\n")
+    }
+    return .success
+}
+
+/// The sensor named by the source flags; never the simulator unless asked for, and never with a
+/// calibration applied (calibrating needs raw readings).
+func openSource(_ args: ParsedArguments) throws -> any SampleSource {
+    let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
+    return try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
+                                    backends: CLIBackends.hardware)
+}
+
+func now() -> String { ISO8601DateFormatter().string(from: Date()) }

@@ -1,0 +1,49 @@
+import IMUCLI
+
+/// Progress on standard error: rewritten in place on a terminal, silent until the summary otherwise.
+final class RecordProgress {
+    let isTTY = Terminal.standardError.isTTY
+    let quiet: Bool
+    private var lastDraw = 0.0
+    /// Redraws per second on a terminal (4: readable, negligible cost).
+    static let redrawHz = 4.0
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func update(_ g: GapDetector) {
+        guard isTTY, !quiet else { return }
+        let now = BootClock.nowSeconds()
+        guard now - lastDraw >= 1 / Self.redrawHz else { return }
+        lastDraw = now
+        Terminal.standardError.write("\r\u{1B}[K" + line(g))
+        Terminal.standardError.flush()
+    }
+
+    func report(_ gap: GapDetector.Gap) {
+        guard !quiet else { return }
+        let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (≈\(gap.missingSamples) samples missing from the source)\n"
+        Terminal.standardError.write(isTTY ? "\r\u{1B}[K" + text : text)
+        Terminal.standardError.flush()
+    }
+
+    func finish(_ g: GapDetector, path: String) {
+        guard !quiet else { return }
+        if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
+        let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
+        Terminal.standardError.write("recorded " + line(g) + "\(largest) → \(path == "-" ? "standard output" : path)\n")
+        Terminal.standardError.flush()
+    }
+
+    private func line(_ g: GapDetector) -> String {
+        let seconds = (g.last ?? 0) - (g.first ?? 0)
+        let rate = g.achievedRate.map { fixed($0, 1) + " Hz" } ?? "– Hz"
+        return "\(g.count) samples in \(fixed(seconds, 1)) s, \(rate), dropped 0, gaps \(g.gaps.count)"
+    }
+}
+
+/// `value` with `decimals` places, locale-independent.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    var bytes: [UInt8] = []
+    RecordingWriter.appendFixed(value, decimals: decimals, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}

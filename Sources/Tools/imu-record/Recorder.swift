@@ -1,0 +1,70 @@
+import IMUCLI
+
+/// The recording loop: every sample of every batch is written as it arrives, on the consuming
+/// task itself (nothing queued behind a slow consumer, so nothing to drop), each batch flushed
+/// to the file, and the file fsynced about once a second, so a SIGKILL loses at most that second
+/// and leaves only whole lines behind.
+struct Recorder {
+    var path: String
+    var comments: [String]
+    /// Stop after this many seconds of sample time; nil = until stopped.
+    var duration: Double?
+    var progress: RecordProgress
+
+    /// Seconds between fsyncs (the "about once a second").
+    static let syncInterval = 1.0
+
+    struct Summary {
+        var gaps: GapDetector
+        var path: String
+    }
+
+    func run(_ source: any SampleSource) async throws -> Summary {
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: source.info.capabilities),
+                                         comments: comments)
+        } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
+            throw RecordWriteError(underlying: error)   // created, but the header could not be written
+        }
+        var gaps = GapDetector()
+        var lastSync = BootClock.nowSeconds()
+        do {
+            recording: for try await batch in source.batches() {
+                for sample in batch {
+                    if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
+                    try writer.write(sample)
+                    if let gap = gaps.add(sample.time) { progress.report(gap) }
+                }
+                try writer.flush()
+                let now = BootClock.nowSeconds()
+                if now - lastSync >= Self.syncInterval {
+                    try writer.sync()
+                    lastSync = now
+                }
+                progress.update(gaps)
+            }
+        } catch let error as RecordingError {
+            try? writer.close()
+            throw RecordWriteError(underlying: error)
+        } catch {
+            // The sensor failed: keep what was recorded and say how much, then report the error.
+            try? writer.close()
+            progress.finish(gaps, path: path)
+            throw error
+        }
+        // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
+        do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
+        progress.finish(gaps, path: path)
+        return Summary(gaps: gaps, path: path)
+    }
+}
+
+/// Writing the recording failed mid-way (disk full, medium removed): an I/O error, exit 1
+/// (docs/CONTRACTS.md §4), not a bad file given by the user.
+struct RecordWriteError: DiagnosableError {
+    var underlying: RecordingError
+    var description: String { underlying.description + "; everything before this point is on disk and parses" }
+    var exitStatus: ExitStatus { .runtimeFailure }
+    var fix: String? { "free space on the disk or record to another one (--out)" }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import IMUCLI
+import IMUCalibration
+
+let spec = CommandSpec(
+    name: "imu-record",
+    summary: "record raw sensor samples to a CSV file, without dropping any",
+    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE]"],
+    options: [
+        OptionSpec("out", short: "o", value: "FILE", help: "where to write (default imukit-YYYYmmdd-HHMMSS.csv; - = stdout)"),
+        OptionSpec("duration", short: "d", value: "S", help: "stop after S seconds (default: until Ctrl-C)"),
+        OptionSpec("raw", help: "do not apply the saved calibration"),
+        OptionSpec("force", short: "f", help: "overwrite FILE if it exists"),
+        OptionSpec("quiet", short: "q", help: "no progress, gaps or summary on stderr"),
+    ] + SourceSelection.options,
+    examples: [
+        ("imu-record -d 60 -o walk.csv", "one minute from the first sensor found"),
+        ("imu-record -s i2c:/dev/i2c-1@0x68 --rate 200 -o fast.csv", "an MPU-6050 on the Pi's I²C bus at 200 Hz"),
+        ("imu-record --raw --simulate six-position -o six.csv", "a simulated calibration session (for imu-calibrate --from-recording)"),
+        ("imu-record -d 10 -o - | head", "samples to standard output"),
+    ])
+
+await ToolMain.run(spec) { args in
+    let duration = try args.double("duration", in: 0.001...31_536_000)   // up to a year
+    let path = args.string("out") ?? defaultFileName()
+    if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) {
+        throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
+    }
+    let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
+    var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
+                                          backends: CLIBackends.hardware)
+    var calibrationNote = "calibration: off (--raw), raw readings"
+    if !args.flag("raw") {
+        let (calibrated, message) = try SavedCalibration.apply(to: source)
+        source = calibrated
+        if let message {
+            Terminal.standardError.write("imu-record: \(message)\n")
+            Terminal.standardError.flush()
+            calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
+        } else {
+            calibrationNote = "calibration: none saved for this sensor, raw readings"
+        }
+    }
+    let info = source.info
+    var comments: [String] = ["imukit recording (format: docs/file-formats.md)",
+                    "sensor: \(info.name)\(info.isSimulated && !info.name.contains("simulated") ? " (simulated)" : "")",
+                    "calibration-key: \(info.calibrationKey)",
+                    calibrationNote,
+                    "clock: seconds on CLOCK_BOOTTIME (simulated sources: the simulator's timeline)",
+                    "started: \(ISO8601DateFormatter().string(from: Date()))"]
+    if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
+    let captured = source, quiet = args.flag("quiet"), header = comments
+    let task = Task {
+        let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet))
+        return try await recorder.run(captured)
+    }
+    // Ctrl-C / SIGTERM cancel the recording task; it closes (flushes, fsyncs) the file and summarises.
+    let signals = SignalTrap { task.cancel() }
+    _ = try await task.value
+    withExtendedLifetime(signals) {}
+    return .success
+}
+
+/// imukit-YYYYmmdd-HHMMSS.csv in local time, in the current directory.
+func defaultFileName() -> String {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.dateFormat = "yyyyMMdd-HHmmss"
+    return "imukit-\(f.string(from: Date())).csv"
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import IMUCLI
+
+let testSpec = CommandSpec(
+    name: "imu-test", summary: "test", usage: ["[--json]"],
+    options: [
+        OptionSpec("json", short: "j", help: "json"),
+        OptionSpec("replay", short: "r", value: "FILE", help: "file"),
+        OptionSpec("rate", value: "HZ", help: "rate"),
+        OptionSpec("address", value: "ADDR", help: "address"),
+    ],
+    examples: [("imu-test --json", "example")]
+)
+
+@Suite struct ArgumentParserTests {
+    @Test func longShortAndInlineForms() throws {
+        let a = try ArgumentParser.parse(["-j", "--replay", "x.csv", "--rate=50"], spec: testSpec)
+        #expect(a.flag("json"))
+        #expect(a.string("replay") == "x.csv")
+        #expect(try a.double("rate", in: 1...1000) == 50)
+        let b = try ArgumentParser.parse(["-r", "y.csv"], spec: testSpec)
+        #expect(b.string("replay") == "y.csv")
+        #expect(!b.flag("json"))
+    }
+
+    @Test func unknownOptionIsAUsageErrorWithAHint() throws {
+        let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--repaly", "x"], spec: testSpec) }
+        #expect(error?.exitStatus == .usage)
+        #expect(error?.message.contains("--repaly") == true)
+        #expect(error?.message.contains("did you mean --replay") == true)
+    }
+
+    @Test func missingValue() {
+        let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--replay"], spec: testSpec) }
+        #expect(error?.message.contains("needs a value") == true)
+    }
+
+    @Test func flagWithValueAndStrayPositional() {
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--json=yes"], spec: testSpec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["stray"], spec: testSpec) }
+    }
+
+    @Test func numbersAreRangeChecked() throws {
+        let a = try ArgumentParser.parse(["--rate", "-5"], spec: testSpec)
+        #expect(throws: UsageError.self) { try a.double("rate", in: 1...1000) }
+        let b = try ArgumentParser.parse(["--rate", "fast"], spec: testSpec)
+        #expect(throws: UsageError.self) { try b.double("rate", in: 1...1000) }
+    }
+
+    @Test func hexAddresses() throws {
+        let a = try ArgumentParser.parse(["--address", "0x68"], spec: testSpec)
+        #expect(try a.integer("address", in: 0x03...0x77) == 0x68)
+        let b = try ArgumentParser.parse(["--address", "0x99"], spec: testSpec)
+        #expect(throws: UsageError.self) { try b.integer("address", in: 0x03...0x77) }
+    }
+
+    @Test func helpListsOptionsExamplesAndExitCodes() throws {
+        let a = try ArgumentParser.parse(["-h"], spec: testSpec)
+        #expect(a.wantsHelp)
+        let text = testSpec.helpText
+        #expect(text.contains("--replay FILE"))
+        #expect(text.contains("imu-test --json"))
+        #expect(text.contains("2 usage error"))
+    }
+
+    @Test func exclusiveOptions() throws {
+        let a = try ArgumentParser.parse(["--json", "--replay", "f"], spec: testSpec)
+        #expect(throws: UsageError.self) { try a.exclusive(["json", "replay"]) }
+        try a.exclusive(["json", "rate"])
+    }
+}
+
+@Suite struct JSONLineTests {
+    @Test func keysInOrderAndEscaping() {
+        var line = JSONLine(type: "step")
+        line.add("t", 12.84)
+        line.add("name", "a\"b\\c\n")
+        line.add("n", 3)
+        line.add("missing", nil as Double?)
+        line.add("ok", true)
+        #expect(line.text == #"{"type":"step","t":12.84,"name":"a\"b\\c\n","n":3,"missing":null,"ok":true}"#)
+    }
+
+    @Test func numbersTrimAndNeverPrintNaN() {
+        #expect(JSONLine.number(1.5, decimals: 4) == "1.5")
+        #expect(JSONLine.number(-0.00001, decimals: 4) == "0")
+        #expect(JSONLine.number(2, decimals: 3) == "2")
+        #expect(JSONLine.number(.nan, decimals: 3) == "null")
+        #expect(JSONLine.number(-12.345678, decimals: 3) == "-12.346")
+    }
+}

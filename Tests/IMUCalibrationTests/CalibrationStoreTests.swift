@@ -1,0 +1,110 @@
+import Testing
+import Foundation
+@testable import IMUCalibration
+
+@Suite struct CalibrationStoreTests {
+    func sample(key: String = "mpu6050@/dev/i2c-1:0x68") -> Calibration {
+        var q = CalibrationQuality()
+        q.gravityErrorBefore = 0.005
+        q.gravityErrorAfter = 0.00004
+        q.faceMeans[.zUp] = Vector3(0.004, -0.006, 1.015)
+        return Calibration(key: key, sourceName: "mpu6050 on /dev/i2c-1 @0x68", created: "2026-11-30T19:00:00Z",
+                           accelerometerBias: Vector3(0.004, -0.006, 0.01), accelerometerScale: Vector3(1.002, 0.997, 1.005),
+                           misalignment: Matrix3(rows: Vector3(1, 0.01, 0), Vector3(0, 1, 0), Vector3(0, -0.02, 1)),
+                           gyroscopeBias: Vector3(0.002, -0.001, 0.003), quality: q)
+    }
+
+    func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-store-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func jsonRoundTrip() throws {
+        let c = sample()
+        for pretty in [false, true] {
+            let back = try Calibration(jsonData: Data(c.jsonText(pretty: pretty).utf8), path: "x.json")
+            #expect(back == c)
+        }
+    }
+
+    @Test func jsonHasContractKeys() throws {
+        let object = try JSONSerialization.jsonObject(with: Data(sample().jsonText().utf8)) as! [String: Any]
+        for key in ["accel_bias_g", "accel_scale", "accel_misalignment", "gyro_bias_rad_s",
+                    "gravity_error_before_g", "gravity_error_after_g"] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        #expect((object["accel_misalignment"] as? [[Double]])?[2][1] == -0.02)
+    }
+
+    @Test func malformedFilesAreErrorsNamingTheFile() {
+        let cases = ["{", "[]", "{\"accel_bias_g\":[0,0,0]}", "{\"accel_bias_g\":[0,0],\"accel_scale\":[1,1,1]}",
+                     "{\"accel_bias_g\":[0,0,0],\"accel_scale\":[1,1,1],\"version\":99}",
+                     "{\"accel_bias_g\":[0,0,0],\"accel_scale\":[0,1,1]}",
+                     "{\"accel_bias_g\":[true,0,0],\"accel_scale\":[1,1,1]}"]
+        for text in cases {
+            do {
+                _ = try Calibration(jsonData: Data(text.utf8), path: "/tmp/bad.json")
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.description.contains("/tmp/bad.json"))
+            }
+        }
+    }
+
+    @Test func applyCorrectsBothSensors() {
+        let c = sample()
+        let truth = Vector3(0.1, -0.2, 0.97)
+        let raw = c.accelerometerScale * c.misalignment.apply(truth) + c.accelerometerBias
+        let out = c.apply(MotionSample(time: 1, acceleration: raw, rotationRate: Vector3(0.002, -0.001, 0.003), pressure: 1000))
+        #expect(simdLength(out.acceleration! - truth) < 1e-12)
+        #expect(simdLength(out.rotationRate!) < 1e-12)
+        #expect(out.pressure == 1000 && out.time == 1)
+    }
+
+    @Test func userStoreWinsOverSystemAndResetRemoves() throws {
+        let root = try temporaryDirectory()
+        let env = ["XDG_CONFIG_HOME": root + "/user", "IMUKIT_SYSTEM_CONFIG_DIR": root + "/etc"]
+        let systemStore = CalibrationStore.standard(system: true, environment: env)
+        let userStore = CalibrationStore.standard(environment: env)
+        var systemCal = sample()
+        systemCal.sourceName = "system one"
+        let systemPath = try systemStore.save(systemCal)
+        #expect(systemPath == root + "/etc/calibration/mpu6050__dev_i2c-1_0x68.json")
+        #expect(try userStore.load(key: systemCal.key)?.path == systemPath)
+        let userPath = try userStore.save(sample())
+        #expect(userPath.hasPrefix(root + "/user/imukit/calibration/"))
+        let found = try #require(try userStore.load(key: systemCal.key))
+        #expect(found.path == userPath && found.calibration == sample())
+        #expect(try userStore.reset(key: systemCal.key) == userPath)
+        #expect(try userStore.load(key: systemCal.key)?.path == systemPath)
+        #expect(try userStore.reset(key: systemCal.key) == nil)
+        #expect(try userStore.load(key: "other") == nil)
+    }
+
+    @Test func saveLeavesNoTemporaryFilesAndReplacesAtomically() throws {
+        let root = try temporaryDirectory()
+        let store = CalibrationStore(userDirectory: root)
+        var c = sample()
+        try store.save(c)
+        c.accelerometerBias = Vector3(0.001, 0.002, 0.003)
+        let path = try store.save(c)
+        let files = try FileManager.default.contentsOfDirectory(atPath: root + "/calibration")
+        #expect(files == [(path as NSString).lastPathComponent])
+        #expect(try store.load(key: c.key)?.calibration.accelerometerBias == Vector3(0.001, 0.002, 0.003))
+    }
+
+    @Test func homeFallbackAndFileNames() {
+        let s = CalibrationStore.standard(environment: ["HOME": "/home/pi", "XDG_CONFIG_HOME": "relative"])
+        #expect(s.userDirectory == "/home/pi/.config/imukit")
+        #expect(s.systemDirectory == "/etc/imukit")
+        #expect(CalibrationStore.fileName(for: "iio:local:mpu6050") == "iio_local_mpu6050.json")
+        #expect(CalibrationStore.fileName(for: "../..") == "_...json")   // no way out of the directory
+    }
+
+    @Test func unwritableStoreIsAPermissionError() throws {
+        guard getuid() != 0 else { return }   // root can write anywhere; nothing to check
+        let store = CalibrationStore(userDirectory: "/proc/imukit-test")
+        #expect(throws: CalibrationStoreError.self) { try store.save(sample()) }
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+@testable import Pedometer
+
+@Suite struct ActivityTests {
+    @Test func redLightDoesNotEndARide() {
+        var segmenter = ActivitySegmenter()
+        var events: [PedometerEvent] = []
+        var t = 0.0
+        func feed(_ activity: ActivityClass, _ seconds: Int) {
+            for _ in 0..<seconds {
+                segmenter.add(activity, confidence: .medium, start: t, time: t + 1, into: &events)
+                t += 1
+            }
+        }
+        feed(.walking, 60)
+        feed(.vehicle, 300)
+        feed(.stationary, 60)     // red light
+        feed(.vehicle, 200)
+        feed(.walking, 3)         // a jolt flickers as walking
+        feed(.vehicle, 100)
+        feed(.walking, 60)
+        segmenter.finish(at: t, into: &events)
+        let kinds = segments(events).map(\.activity)
+        #expect(kinds == [.walking, .vehicle, .walking])
+        let ride = segments(events)[1]
+        #expect(ride.start == 60 && ride.end == 723)
+    }
+
+    @Test func busIsAVehicleWithoutSteps() {
+        let sim = simulate("bus")
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(snapshot.steps == 0)
+        let vehicleTime = segments(events).filter { $0.activity == .vehicle }.reduce(0) { $0 + $1.duration }
+        #expect(vehicleTime > 0.8 * sim.truth.duration, "vehicle for \(vehicleTime) of \(sim.truth.duration) s")
+    }
+
+    @Test func wavingIsNotWalking() {
+        let sim = simulate("wave")
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(snapshot.steps == 0)
+        #expect(!segments(events).contains { $0.activity == .walking || $0.activity == .running })
+    }
+
+    @Test func dayHasWalkingRunningAndARide() {
+        let sim = simulate("day")
+        let (events, _) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        let found = segments(events)
+        for truth in sim.truth.segments where truth.end - truth.start >= 30 && truth.activity != "unknown" {
+            // The middle of every long true segment is labelled with its class.
+            let middle = (truth.start + truth.end) / 2
+            let label = found.first { $0.start <= middle && middle < $0.end }?.activity.rawValue
+            #expect(label == truth.activity, "at \(middle): \(label ?? "none") vs \(truth.activity)")
+        }
+        // Segments tile the whole stream without overlap.
+        for (a, b) in zip(found, found.dropFirst()) { #expect(abs(a.end - b.start) < 1e-9) }
+        #expect(abs((found.first?.start ?? 0) - sim.samples[0].time) < 0.05)
+        #expect(abs((found.last?.end ?? 0) - sim.samples[sim.samples.count - 1].time) < 0.05)
+    }
+}

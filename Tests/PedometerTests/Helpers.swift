@@ -1,0 +1,51 @@
+import Foundation
+import IMUSimulation
+@testable import Pedometer
+
+/// Runs samples through a fresh pedometer; returns the events and the final snapshot.
+func runPedometer(_ samples: [MotionSample], capabilities: SensorCapabilities,
+                  configuration: PedometerConfiguration = .init())
+    -> (events: [PedometerEvent], snapshot: PedometerSnapshot) {
+    var pedometer = Pedometer(configuration: configuration, capabilities: capabilities)
+    var events: [PedometerEvent] = []
+    for sample in samples { pedometer.process(sample, into: &events) }
+    pedometer.finish(into: &events)
+    return (events, pedometer.snapshot)
+}
+
+/// Generates a named scenario with options changed by `change`.
+func simulate(_ name: String, _ change: (inout SimulationOptions) -> Void = { _ in })
+    -> (samples: [MotionSample], truth: GroundTruth, options: SimulationOptions) {
+    var options = SimulationOptions()
+    change(&options)
+    let (samples, truth) = Simulator.generate(Scenario.named(name)!, options: options)
+    return (samples, truth, options)
+}
+
+func stepTimes(_ events: [PedometerEvent]) -> [Double] {
+    events.compactMap { if case .step(let t) = $0 { t } else { nil } }
+}
+
+func floors(_ events: [PedometerEvent]) -> [FloorDirection] {
+    events.compactMap { if case .floor(_, let d) = $0 { d } else { nil } }
+}
+
+func segments(_ events: [PedometerEvent]) -> [ActivitySegment] {
+    events.compactMap { if case .activity(let s) = $0 { s } else { nil } }
+}
+
+/// Relative error of `counted` against `truth`.
+func relativeError(_ counted: Int, _ truth: Int) -> Double {
+    abs(Double(counted - truth)) / Double(max(truth, 1))
+}
+
+/// A sine-plus-heel-strike gait signal (g) at `rate` Hz for `seconds` at `cadence` steps/s.
+func gaitSignal(cadence: Double, rate: Double, seconds: Double, strideAsymmetry: Double = 0) -> [Double] {
+    (0..<Int(seconds * rate)).map { i in
+        let phase = 2 * Double.pi * cadence * Double(i) / rate
+        let heel = exp(-pow((phase.truncatingRemainder(dividingBy: 2 * .pi) - 0.3) / 0.15, 2))
+        // Every other step differs by `strideAsymmetry`: the phone rides on one leg.
+        let leg = (Int(phase / (2 * .pi)) % 2 == 0) ? 1 + strideAsymmetry : 1 - strideAsymmetry
+        return 0.25 * leg * (sin(phase) + 0.35 * sin(2 * phase + 0.7) + 0.8 * heel)
+    }
+}

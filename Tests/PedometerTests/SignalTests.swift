@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import Pedometer
+
+@Suite struct ResamplerTests {
+    private func ticks(rate: Double, seconds: Double, gapAt: ClosedRange<Double>? = nil) -> [Tick] {
+        var resampler = Resampler(rateHz: 50, maximumGap: 0.5)
+        var out: [Tick] = []
+        for i in 0..<Int(seconds * rate) {
+            let t = 100 + Double(i) / rate
+            if let gapAt, gapAt.contains(t - 100) { continue }
+            resampler.push(MotionSample(time: t, acceleration: Vector3(0, 0, 1 + 0.1 * sin(t))))
+            while let tick = resampler.pop() { out.append(tick) }
+        }
+        resampler.flush()
+        while let tick = resampler.pop() { out.append(tick) }
+        return out
+    }
+
+    @Test(arguments: [25.0, 100.0, 400.0, 1000.0])
+    func anyRateBecomesFiftyHertz(rate: Double) {
+        let out = ticks(rate: rate, seconds: 10)
+        #expect(abs(out.count - 500) <= 2, "\(out.count) ticks from \(rate) Hz")
+        let intervals = zip(out.dropFirst(), out).map { $0.time - $1.time }
+        #expect(intervals.allSatisfy { abs($0 - 0.02) < 1e-9 })
+        // The signal survives: values stay on the 1 ± 0.1 g curve.
+        #expect(out.allSatisfy { abs($0.acceleration.z - (1 + 0.1 * sin($0.time))) < 0.01 })
+    }
+
+    @Test func gapIsNotBridged() {
+        let out = ticks(rate: 100, seconds: 10, gapAt: 4...6)
+        let starts = out.filter(\.startsSegment)
+        #expect(starts.count == 2)
+        #expect(!out.contains { $0.time > 104.05 && $0.time < 105.95 })
+    }
+
+    @Test func shortJitterIsBridged() {
+        let out = ticks(rate: 100, seconds: 4, gapAt: 2...2.3)
+        #expect(out.filter(\.startsSegment).count == 1)
+        #expect(abs(out.count - 200) <= 2)
+    }
+}
+
+@Suite struct RingBufferTests {
+    @Test func keepsTheNewestValues() {
+        var ring = RingBuffer(minimumCapacity: 5)
+        #expect(ring.capacity == 8)
+        for i in 0..<20 { ring.append(Double(i)) }
+        #expect(ring.oldestIndex == 12)
+        #expect(ring[19] == 19 && ring[12] == 12)
+        var copy = [Double](repeating: 0, count: 3)
+        ring.copy(from: 15, count: 3, into: &copy)
+        #expect(copy == [15, 16, 17])
+    }
+}

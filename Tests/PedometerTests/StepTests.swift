@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import IMUSimulation
+@testable import Pedometer
+
+@Suite struct StepTests {
+    @Test(arguments: [25.0, 100.0, 400.0])
+    func walkCountsAtAnyRate(rate: Double) {
+        let sim = simulate("walk") { $0.sampleRateHz = rate }
+        let (_, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(relativeError(snapshot.steps, sim.truth.steps) <= 0.01, "\(snapshot.steps) vs \(sim.truth.steps) at \(rate) Hz")
+    }
+
+    /// Every step event carries the time of a true step (within a quarter step), although it is
+    /// only committed seconds later.
+    @Test(arguments: [25.0, 400.0])
+    func stepEventsCarryTheStepsOwnTime(rate: Double) {
+        let sim = simulate("walk") { $0.sampleRateHz = rate }
+        var pedometer = Pedometer(capabilities: sim.options.capabilities)
+        var events: [PedometerEvent] = []
+        var maximumDelay = 0.0
+        for sample in sim.samples {
+            let before = events.count
+            pedometer.process(sample, into: &events)
+            for case .step(let t) in events[before...] {
+                #expect(t <= sample.time)
+                maximumDelay = max(maximumDelay, sample.time - t)
+            }
+        }
+        pedometer.finish(into: &events)
+        #expect(maximumDelay > 1, "steps are committed late, after the rhythm check")
+        let truth = sim.truth.stepTimes
+        let period = 1 / 1.8
+        var matched = 0
+        for t in stepTimes(events) {
+            let nearest = truth.min { abs($0 - t) < abs($1 - t) } ?? .infinity
+            if abs(nearest - t) < period / 4 { matched += 1 }
+        }
+        #expect(Double(matched) >= 0.95 * Double(stepTimes(events).count), "\(matched) of \(stepTimes(events).count) near a true step")
+        // Events are in time order.
+        let times = stepTimes(events)
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
+    }
+
+    @Test func syntheticDayWithinOnePercent() {
+        let sim = simulate("day")
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(relativeError(snapshot.steps, sim.truth.steps) <= 0.01, "\(snapshot.steps) vs \(sim.truth.steps)")
+        #expect(stepTimes(events).count == snapshot.steps)
+        // No steps while on the bus or waving.
+        for segment in sim.truth.segments where segment.activity == "vehicle" || segment.activity == "unknown" {
+            let inside = stepTimes(events).filter { $0 > segment.start + 1 && $0 < segment.end - 1 }
+            #expect(inside.isEmpty, "\(inside.count) steps during \(segment.activity)")
+        }
+    }
+
+    @Test func accelerometerOnlySourceCounts() {
+        let sim = simulate("day") { $0.includeGyroscope = false; $0.barometerRateHz = nil }
+        #expect(!sim.options.capabilities.gyroscope)
+        let (_, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(relativeError(snapshot.steps, sim.truth.steps) <= 0.01, "\(snapshot.steps) vs \(sim.truth.steps)")
+        let caps = Pedometer.capabilities(for: sim.options.capabilities)
+        #expect(caps.isStepCountingAvailable && caps.isCadenceAvailable && !caps.isFloorCountingAvailable)
+    }
+
+    /// A 3 s hole in the timestamps in the middle of a walk: the steps inside it are lost (there
+    /// is no data), none are invented, and counting resumes after it.
+    @Test func gapInTimestampsNeitherInventsNorLosesSteps() {
+        let sim = simulate("walk") { $0.gaps = [60...63] }
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        let gapStart = 1000 + 60.0, gapEnd = 1000 + 63.0
+        #expect(!stepTimes(events).contains { $0 > gapStart + 0.3 && $0 < gapEnd - 0.3 })
+        let truthOutside = sim.truth.stepTimes.filter { $0 < gapStart || $0 > gapEnd }.count
+        #expect(relativeError(snapshot.steps, truthOutside) <= 0.03, "\(snapshot.steps) vs \(truthOutside) outside the gap")
+        #expect(stepTimes(events).contains { $0 > gapEnd + 5 })
+    }
+
+    @Test func pauseAndResumeBracketTheWalks() {
+        let sim = simulate("day")
+        let (events, _) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        let marks = events.compactMap { event -> (Bool, Double)? in
+            switch event {
+            case .resume(let t): (true, t)
+            case .pause(let t): (false, t)
+            default: nil
+            }
+        }
+        #expect(marks.count >= 4)
+        // They alternate, starting with a resume.
+        for (i, mark) in marks.enumerated() { #expect(mark.0 == (i % 2 == 0)) }
+    }
+
+    /// Seven walks of 2.5 to 8 s between 4 s stops, in hand and in pockets: the seed's rhythm gate
+    /// loses about a quarter of such steps; back-filled bouts keep them.
+    @Test func shortWalksCount() {
+        var segments: [Segment] = [Segment(.still, seconds: 5, holding: .faceUp)]
+        for (i, seconds) in [3.0, 5, 2.5, 8, 4, 3.5, 6].enumerated() {
+            let holding: DeviceHolding = [.inHand, .frontPocket, .backPocket][i % 3]
+            segments.append(Segment(.walk, seconds: seconds, holding: holding))
+            segments.append(Segment(.still, seconds: 4, holding: holding))
+        }
+        var truthTotal = 0, countedTotal = 0
+        for seed in UInt64(1)...3 {
+            var options = SimulationOptions()
+            options.seed = seed
+            let (samples, truth) = Simulator.generate(Scenario(name: "short", segments: segments), options: options)
+            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            truthTotal += truth.steps
+            countedTotal += snapshot.steps
+            // Every walk is heard.
+            for walk in truth.segments where walk.activity == "walking" {
+                #expect(stepTimes(events).contains { $0 >= walk.start - 0.5 && $0 <= walk.end + 0.5 },
+                        "seed \(seed): no step in the walk at \(walk.start)")
+            }
+        }
+        #expect(relativeError(countedTotal, truthTotal) <= 0.05, "\(countedTotal) vs \(truthTotal)")
+    }
+
+    /// Bad samples (time going backwards, NaN readings) are dropped and counted, never poison
+    /// the filters.
+    @Test func badSamplesAreDroppedNotFatal() {
+        let sim = simulate("walk")
+        var samples = sim.samples
+        samples.insert(MotionSample(time: samples[1000].time - 0.5, acceleration: Vector3(0, 0, 1)), at: 1001)
+        samples[2000].acceleration = Vector3(.nan, 0, 1)
+        samples[3000].rotationRate = Vector3(0, .infinity, 0)
+        var pedometer = Pedometer(capabilities: sim.options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in samples { pedometer.process(sample, into: &events) }
+        pedometer.finish(into: &events)
+        #expect(pedometer.droppedSamples == 3)
+        #expect(relativeError(pedometer.snapshot.steps, sim.truth.steps) <= 0.01)
+        #expect(pedometer.snapshot.distanceMeters.isFinite)
+    }
+
+    @Test func stillnessCountsNothing() {
+        let sim = simulate("still")
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(snapshot.steps == 0 && stepTimes(events).isEmpty)
+        #expect(snapshot.activity == .stationary)
+        #expect(snapshot.currentCadence == nil)
+    }
+
+    @Test func liveCadenceWhileWalking() throws {
+        let sim = simulate("walk")
+        var pedometer = Pedometer(capabilities: sim.options.capabilities)
+        var events: [PedometerEvent] = []
+        for sample in sim.samples where sample.time < 1060 { pedometer.process(sample, into: &events) }
+        let cadence = try #require(pedometer.snapshot.currentCadence)
+        #expect(abs(cadence - 1.8) < 0.1)
+        #expect(pedometer.snapshot.activity == .walking)
+        #expect(pedometer.snapshot.currentPace != nil)
+    }
+
+    /// Memory is constant in the recording length: the core's inline state does not grow.
+    @Test func stateSizeDoesNotDependOnTheStream() {
+        #expect(MemoryLayout<Pedometer>.size < 4096)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal pair: the tool writes to the slave side as it would to a real terminal,
+/// the test reads what a terminal would show from the master side.
+final class PseudoTerminal {
+    let master: Int32
+    let slave: FileHandle
+
+    /// TIOCSPTLCK and TIOCGPTN (include/uapi/asm-generic/ioctls.h): unlock the slave, get its number.
+    /// Swift's Glibc module hides posix_openpt/grantpt/unlockpt/ptsname, so the ioctls are used directly.
+    static let setPtyLock: UInt = 0x4004_5431, getPtyNumber: UInt = 0x8004_5430
+
+    init() throws {
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: Int32 = -1
+        guard master >= 0, ioctl(master, Self.setPtyLock, &unlock) == 0, ioctl(master, Self.getPtyNumber, &number) == 0 else {
+            throw ToolTimeout(tool: "open /dev/ptmx", seconds: 0)
+        }
+        let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw ToolTimeout(tool: "open pty slave", seconds: 0) }
+        slave = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(master) }
+
+    /// Reads everything available now.
+    func drain() -> String {
+        var out = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(master, &buffer, buffer.count)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// What a terminal shows for the output: `\r` returns to column 0, `ESC[2K` clears the line,
+/// `\n` starts a new line, other text overwrites from the cursor; other escape sequences are dropped.
+func renderScreen(_ raw: String) -> [String] {
+    // Unicode scalars, not Characters: "\r\n" is one Character in Swift.
+    let scalars = Array(raw.unicodeScalars)
+    var lines: [[Unicode.Scalar]] = [[]]
+    var column = 0
+    var i = 0
+    while i < scalars.count {
+        let c = scalars[i]
+        if c == "\r" { column = 0 }
+        else if c == "\n" { lines.append([]); column = 0 }
+        else if c == "\u{1B}" {
+            var j = i + 1
+            var sequence = ""
+            if j < scalars.count && scalars[j] == "[" {
+                j += 1
+                while j < scalars.count && !CharacterSet.letters.contains(scalars[j]) { sequence.unicodeScalars.append(scalars[j]); j += 1 }
+                if j < scalars.count { sequence.unicodeScalars.append(scalars[j]) }
+            }
+            if sequence == "2K" { lines[lines.count - 1] = [] }
+            i = j + 1
+            continue
+        } else {
+            if column < lines[lines.count - 1].count { lines[lines.count - 1][column] = c } else { lines[lines.count - 1].append(c) }
+            column += 1
+        }
+        i += 1
+    }
+    return lines.map { line in var s = ""; s.unicodeScalars.append(contentsOf: line); return s }
+}
+
+@Suite(.serialized) struct ImuStepsLiveViewTests {
+    @Test func statusLineUpdatesInPlaceOnATerminalAndCtrlCPrintsSummary() throws {
+        let pty = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-steps"))
+        process.arguments = ["--simulate", "walk", "--speed", "4"]
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        process.environment = env
+        process.standardOutput = pty.slave
+        process.standardError = pty.slave
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Wait (for a condition, not a duration) until the status line shows counted steps.
+        var raw = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            raw += pty.drain()
+            if let last = renderScreen(raw).last, last.range(of: #"^[1-9][0-9]* steps"#, options: .regularExpression) != nil { break }
+            usleep(100_000)
+        }
+        let screen = renderScreen(raw)
+        #expect(screen.first?.contains("SIMULATED") == true, "screen: \(screen)")
+        let status = try #require(screen.last)
+        #expect(status.range(of: #"^[1-9][0-9]* steps +[0-9–]+ spm +[0-9.]+ m"#, options: .regularExpression) != nil, "status: \(status)")
+        // Redrawn in place: many updates were written, but the screen holds one status line.
+        #expect(raw.components(separatedBy: "\r\u{1B}[2K").count > 3)
+        #expect(screen.filter { $0.contains(" spm ") }.count == 1, "screen: \(screen)")
+        #expect(raw.contains("\u{1B}[1;32m"), "colour on a terminal without NO_COLOR")
+
+        process.interrupt()   // Ctrl-C
+        let stop = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < stop { usleep(50_000) }
+        raw += pty.drain()
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        let final = renderScreen(raw)
+        #expect(final.contains { $0.hasPrefix("Summary") }, "screen: \(final)")
+        #expect(final.contains { $0.range(of: #"^  steps +[1-9][0-9]*$"#, options: .regularExpression) != nil }, "screen: \(final)")
+    }
+
+    @Test func pipedOutputIsPlainLines() throws {
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stdout.contains("\r"))
+        #expect(!r.stdout.contains("\u{1B}["))
+        #expect(r.stdout.contains("SIMULATED"))
+        #expect(r.stdout.contains("Summary"))
+    }
+
+    @Test func noColorIsRespectedOnATerminal() throws {
+        let pty = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-steps"))
+        process.arguments = ["--simulate", "walk", "--speed", "max"]
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        process.standardOutput = pty.slave
+        process.standardError = pty.slave
+        try process.run()
+        var raw = ""
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { raw += pty.drain(); usleep(50_000) }
+        raw += pty.drain()
+        #expect(raw.contains("Summary"))
+        #expect(!raw.contains("\u{1B}[1;32m") && !raw.contains("\u{1B}[0m"), "NO_COLOR: no colour codes")
+    }
+}

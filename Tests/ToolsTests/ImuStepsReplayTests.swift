@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import IMUCore
+import IMUSimulation
+
+@Suite(.serialized) struct ImuStepsReplayTests {
+    /// One case per malformed-recording rule of docs/CONTRACTS.md §2: exit 2 and FILE:LINE on stderr.
+    @Test(arguments: [
+        ("nan.csv", "t,ax,ay,az\n0.00,0,0,1\n0.01,NaN,0,1\n", 3),
+        ("text.csv", "# c\nt,ax,ay,az\n0.00,0,0,1\n0.01,0,zero,1\n", 4),
+        ("short.csv", "t,ax,ay,az\n0.00,0,0,1\n0.01,0,0\n", 3),
+        ("backwards.csv", "t,ax,ay,az\n0.00,0,0,1\n0.02,0,0,1\n0.01,0,0,1\n", 4),
+        ("noheader.csv", "0.00,0,0,1\n0.01,0,0,1\n", 1),
+    ])
+    func malformedRecordingExitsTwoWithFileAndLine(name: String, text: String, line: Int) throws {
+        let path = try ToolRunner.temporaryFile(name, text)
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(path):\(line):"), "stderr: \(r.stderr)")
+        #expect(!r.stdout.contains("\"summary\""), "no summary for a file that could not be read")
+    }
+
+    @Test func missingFileAndBadFlagsAreUsageErrors() throws {
+        let missing = try ToolRunner.run("imu-steps", ["--replay", "/nonexistent/walk.csv", "--json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/walk.csv"))
+        #expect(try ToolRunner.run("imu-steps", ["--no-such-flag"]).status == 2)
+        #expect(try ToolRunner.run("imu-steps", ["--simulate", "moonwalk"]).status == 2)
+        #expect(try ToolRunner.run("imu-steps", ["--replay", "a.csv", "--simulate", "walk"]).status == 2)
+        let help = try ToolRunner.run("imu-steps", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--replay FILE"))
+    }
+
+    /// A simulator recording replayed through the tool: events per CONTRACTS §3, steps within 10 % of truth.
+    @Test func simulatorRecordingCountsWithinTenPercent() throws {
+        let (samples, truth) = Simulator.generate(Scenario.named("walk")!, options: SimulationOptions())
+        let path = try ToolRunner.temporaryFile("walk.csv", "")
+        let writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: SensorCapabilities(accelerometer: true, gyroscope: true, barometer: true)))
+        for s in samples { try writer.write(s) }
+        try writer.close()
+
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let objects = try jsonObjects(r)
+        let summary = try #require(objects.last)
+        #expect(summary["type"] as? String == "summary")
+        let steps = try #require(summary["steps"] as? Int)
+        #expect(objects.filter { $0["type"] as? String == "step" }.count == steps)
+        #expect(truth.steps > 50)
+        #expect(abs(Double(steps - truth.steps)) <= 0.10 * Double(truth.steps), "counted \(steps), truth \(truth.steps)")
+        for key in ["distance_m", "floors_ascended", "floors_descended", "duration_s"] { #expect(summary[key] != nil, "summary lacks \(key)") }
+        let times = objects.compactMap { $0["type"] as? String == "step" ? $0["t"] as? Double : nil }
+        #expect(times == times.sorted())
+        #expect((times.first ?? 0) >= samples[0].time && (times.last ?? .infinity) <= samples.last!.time)
+    }
+
+    /// Numbers parse the same in any locale: a French LC_ALL must not turn 1.5 into an error.
+    @Test(.enabled(if: frenchLocaleInstalled(), "fr_FR.UTF-8 is not generated: `make test` (scripts/ensure-deps.sh test) generates it"))
+    func frenchLocaleReadsTheSameNumbers() throws {
+        var text = "t,ax,ay,az\n"
+        for i in 0..<500 { text += "\(1.5 + Double(i) * 0.02),0.0,0.0,\(1.0 + 0.3 * sin(Double(i) * 0.02 * 2 * .pi * 1.8))\n" }
+        let path = try ToolRunner.temporaryFile("fr.csv", text)
+        let plain = try ToolRunner.run("imu-steps", ["--replay", path, "--json"], environment: ["LC_ALL": "C"])
+        let french = try ToolRunner.run("imu-steps", ["--replay", path, "--json"], environment: ["LC_ALL": "fr_FR.UTF-8"])
+        #expect(french.status == 0, "stderr: \(french.stderr)")
+        #expect(french.stdout == plain.stdout)
+        #expect(french.stdout.contains("\"duration_s\":9.98"))
+    }
+}
+
+/// Is fr_FR.UTF-8 generated on this machine (`locale -a` lists it as fr_FR.utf8)?
+func frenchLocaleInstalled() -> Bool {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/locale")
+    p.arguments = ["-a"]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    guard (try? p.run()) != nil else { return false }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return text.lowercased().contains("fr_fr.utf8")
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Runs the package's built tools as a user would, capturing output and exit code.
+struct ToolResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+enum ToolRunner {
+    /// The package root, found from this file's location (Tests/ToolsTests/Support/…).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Where `swift build`/`swift test` put the executables: beside the running test bundle.
+    static let binDirectory: URL = {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = me.deletingLastPathComponent()
+        for _ in 0..<4 {
+            if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("imu-steps").path) { return dir }
+            dir = dir.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+
+    static func path(_ tool: String) -> String { binDirectory.appendingPathComponent(tool).path }
+
+    /// Runs `tool` with `arguments`, killing it after `timeout` seconds so a hung tool fails the test.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                    timeout: Double = 120) throws -> ToolResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(tool))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-out-\(UUID().uuidString)")
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw ToolTimeout(tool: tool, seconds: timeout)
+        }
+        process.waitUntilExit()
+        return ToolResult(status: process.terminationStatus,
+                          stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
+                          stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+    }
+
+    /// Writes `text` to a fresh temporary file named `name` and returns its path.
+    static func temporaryFile(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-tools-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+struct ToolTimeout: Error, CustomStringConvertible {
+    var tool: String
+    var seconds: Double
+    var description: String { "\(tool) did not finish within \(seconds) s" }
+}
+
+/// Parses JSON Lines output into dictionaries.
+func jsonObjects(_ result: ToolResult) throws -> [[String: Any]] {
+    try result.lines.filter { !$0.isEmpty }.map { line in
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw ToolTimeout(tool: "not an object: \(line)", seconds: 0)
+        }
+        return object
+    }
+}
