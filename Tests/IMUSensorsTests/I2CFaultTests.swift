@@ -168,7 +168,7 @@ struct I2CFaultTests {
     @Test("errno meanings (ENXIO, EREMOTEIO, ETIMEDOUT, EACCES, ENODEV, EIO, EBUSY)")
     func errnoMeanings() {
         let table: [(Int32, I2CError.Kind)] = [(6, .noAcknowledge), (121, .noAcknowledge), (110, .busStuck),
-                                               (13, .permissionDenied), (19, .adapterGone), (5, .io), (16, .ownedByKernel)]
+                                               (13, .permissionDenied), (19, .adapterGone), (2, .noSuchAdapter), (5, .io), (16, .ownedByKernel)]
         for (e, kind) in table { #expect(I2CError.kind(forErrno: e) == kind, "errno \(e)") }
     }
 }

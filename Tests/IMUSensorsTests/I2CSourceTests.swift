@@ -184,3 +184,38 @@ struct I2CBackendTests {
         #expect(count >= 20)
     }
 }
+
+@Suite("A plain register file (i2c-stub) instead of a chip")
+struct I2CStubLikeTests {
+    /// What the kernel ring's i2c-stub holds: MPU-6050 WHO_AM_I and accel Z = 0x1000 (1 g at ±8 g),
+    /// no reset, no conversions, no FIFO.
+    func stubBus() -> (EmulatedI2CBus, EmulatedChip) {
+        let bus = EmulatedI2CBus(path: "/dev/i2c-0", clock: EmulatorClock(start: 10))
+        let stub = EmulatedChip(motion: Motions.still)
+        stub.registers[0x75] = 0x68
+        stub.registers[0x3F] = 0x10
+        bus.attach(stub, at: 0x68)
+        return (bus, stub)
+    }
+
+    @Test("the chip is identified, the empty FIFO is abandoned after 1 s, and the data registers are read")
+    func fifoSilenceFallsBackToDirectReads() throws {
+        let (bus, _) = stubBus()
+        let driver = ChipCatalog.model(named: "mpu6050")!.makeDriver(I2CDevice(bus: bus, address: 0x68, retry: EmulatorCatalog.noSleep))
+        let poller = I2CPoller(imu: driver, barometer: nil)
+        let warnings = WaitRecorder()
+        poller.warn = { _ in warnings.waits.append(1) }
+        poller.sleep = { _ in }
+        try poller.configure(imuRateHz: 100, useFIFO: true)
+        #expect(driver.usesFIFO)
+        var samples: [MotionSample] = []
+        for _ in 0..<40 {
+            samples += try poller.step(nowNs: bus.clock.nowNanoseconds)
+            bus.clock.advance(0.05)
+        }
+        #expect(warnings.waits.count == 1)
+        #expect(!driver.usesFIFO)
+        #expect(samples.count >= 10)
+        #expect(samples.allSatisfy { abs(($0.acceleration?.z ?? 0) - 1) < 1e-9 })
+    }
+}

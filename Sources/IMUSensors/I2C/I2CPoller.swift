@@ -119,7 +119,7 @@ public final class I2CPoller: @unchecked Sendable {
         guard Double(nowNs - since) * 1e-9 >= fifoSilenceSeconds else { return readings }
         warn("\(imu.model.name) on \(imu.device.location): FIFO stayed empty for \(fifoSilenceSeconds) s; reading the data registers instead")
         fifoSilentSinceNs = nil
-        try recovering(imu) { () throws(I2CError) in try imu.configure(rateHz: imu.outputRateHz, useFIFO: false); return [] }
+        _ = try recovering(imu) { () throws(I2CError) in try imu.configure(rateHz: imu.outputRateHz, useFIFO: false); return [] }
         timestamper = nil
         imuDueNs = nowNs
         return try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
@@ -144,7 +144,7 @@ public final class I2CPoller: @unchecked Sendable {
     private func recovering(_ chip: any ChipDriver, _ read: () throws(I2CError) -> [ChipReading]) throws -> [ChipReading] {
         let first: I2CError
         do { return try read() } catch { first = error }
-        guard first.kind != .adapterGone, first.kind != .permissionDenied else { throw lost(chip, first, attempts: 0) }
+        guard ![.adapterGone, .noSuchAdapter, .permissionDenied].contains(first.kind) else { throw lost(chip, first, attempts: 0) }
         var backoff = recoveryBackoffSeconds
         var last = first
         for _ in 0..<recoveryAttempts {
