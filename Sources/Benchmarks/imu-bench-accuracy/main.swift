@@ -61,6 +61,7 @@ if let traceName {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
+        if ProcessInfo.processInfo.environment["SIM_ACCEL_ONLY"] != nil { options.includeGyroscope = false; options.barometerRateHz = nil }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
         var pedometer = Pedometer(capabilities: options.capabilities)
