@@ -50,7 +50,7 @@ enum Throughput {
         let before = residentKilobytes()
         feed(20)
         let after = residentKilobytes()
-        print("memory: Pedometer is \(MemoryLayout<Pedometer>.size) bytes inline plus fixed ring buffers (about 5 s at 50 Hz); " +
+        print("memory: Pedometer is \(MemoryLayout<Pedometer>.size) bytes inline plus fixed ring buffers (about 5 s at the internal \(Int(Pedometer.internalRateHz)) Hz); " +
               "resident set \(before) kB after 4 min of walking, \(after) kB after 44 min (constant in the stream length)")
     }
 
