@@ -30,13 +30,16 @@ struct StepCounter: Sendable {
     var gate = GaitGate()
 
     private var gait: RingBuffer
-    private var horizontal: RingBuffer
+    /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
+    /// for its deviation without keeping every sample.
+    private var horizontalSums: [Double]
+    private var horizontalSquares: [Double]
+    private var hopSum = 0.0, hopSquares = 0.0, hopsDone = 0
     private var envelope: RingBuffer
     /// Filtered altitude at each tick, m (0 without a barometer).
     private var altitude: RingBuffer
     private var envelopeSum = 0.0
     private var scratch: [Double]
-    private var scratchHorizontal: [Double]
     private var cadenceEstimator: CadenceEstimator
 
     /// Time of tick 0 of the current segment, s.
@@ -74,17 +77,17 @@ struct StepCounter: Sendable {
         self.stride = stride
         self.rateHz = rateHz
         interval = 1 / rateHz
-        window = Int((Self.windowSeconds * rateHz).rounded())
         hop = Int((1.0 * rateHz).rounded())
+        window = Int(Self.windowSeconds) * hop   // whole hops
         lagBehind = (window - hop) / 2
         envelopeLength = Int((0.5 * rateHz).rounded())
         let capacity = window + 2 * hop + envelopeLength
         gait = RingBuffer(minimumCapacity: capacity)
-        horizontal = RingBuffer(minimumCapacity: capacity)
+        horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
+        horizontalSquares = horizontalSums
         envelope = RingBuffer(minimumCapacity: capacity)
         altitude = RingBuffer(minimumCapacity: capacity)
         scratch = [Double](repeating: 0, count: window)
-        scratchHorizontal = [Double](repeating: 0, count: window)
         cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window)
     }
 
@@ -95,7 +98,7 @@ struct StepCounter: Sendable {
     mutating func startSegment(at time: Double, into events: inout [PedometerEvent]) {
         if gait.count > 0 { endBout(into: &events) }
         gait.removeAll()
-        horizontal.removeAll()
+        hopSum = 0; hopSquares = 0; hopsDone = 0
         envelope.removeAll()
         altitude.removeAll()
         envelopeSum = 0
@@ -113,7 +116,8 @@ struct StepCounter: Sendable {
         let v = user.magnitude
         altitude.append(meters)
         gait.append(v)
-        horizontal.append(user.horizontal)
+        hopSum += user.horizontal
+        hopSquares += user.horizontal * user.horizontal
         // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index).
         envelopeSum += v * v
         let n = gait.count
@@ -123,8 +127,14 @@ struct StepCounter: Sendable {
         }
         envelope.append(max(0, envelopeSum) / Double(min(n, envelopeLength)))
         sinceHop += 1
-        guard n >= window, sinceHop >= hop else { return nil }
+        guard sinceHop >= hop else { return nil }
         sinceHop = 0
+        horizontalSums[hopsDone % horizontalSums.count] = hopSum
+        horizontalSquares[hopsDone % horizontalSums.count] = hopSquares
+        hopsDone += 1
+        hopSum = 0
+        hopSquares = 0
+        guard n >= window else { return nil }
         return analyse(into: &events)
     }
 
@@ -138,7 +148,6 @@ struct StepCounter: Sendable {
         let n = gait.count
         let start = n - window
         gait.copy(from: start, count: window, into: &scratch)
-        horizontal.copy(from: start, count: window, into: &scratchHorizontal)
         let gaitDeviation = Self.deviation(scratch, count: window)
         // A short walk between stops fills only part of the window; the still stretches around
         // it dilute its autocorrelation at the stride lag. Rhythm and shape are judged on the
@@ -166,7 +175,9 @@ struct StepCounter: Sendable {
             estimate = e
         }
         let shape = GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence)
-        let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
+        let count = Double(horizontalSums.count * hop)
+        let meanHorizontal = horizontalSums.reduce(0, +) / count
+        let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
         let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
         let isGait = verdict == .gait
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
