@@ -119,7 +119,7 @@ struct I2CBackendTests {
         #expect(items.contains(InventoryItem(kind: .chip, name: "mpu6050", location: "/dev/i2c-1 @0x68",
                                              details: [("id", "0x68"), ("driver", "imukit-mpu6050"), ("kind", "imu"), ("fifo", "yes")])))
         #expect(items.contains { $0.kind == .chip && $0.name == "bmp280" && $0.location == "/dev/i2c-1 @0x76" })
-        #expect(items.contains { $0.kind == .kernelOwned && $0.name == "st_lsm6dsx_i2c" && $0.fix == "read it through IIO: --source iio:iio:device2" })
+        #expect(items.contains { $0.kind == .kernelOwned && $0.name == "st_lsm6dsx_i2c" && $0.fix == "read it through IIO: --source iio:local:/lsm6ds3" })
         #expect(items.contains { $0.kind == .problem && $0.location == "/dev/i2c-2" && $0.fix == I2CFixes.emptyBus })
         #expect(items.contains { $0.kind == .problem && $0.location == "/dev/i2c-3" && $0.fix == I2CFixes.permission })
         #expect(items.filter { $0.kind == .adapter }.map(\.location) == ["/dev/i2c-1", "/dev/i2c-2"])

@@ -56,9 +56,8 @@ public struct I2CBackend: SensorBackend {
                     sensors += 1
                     var d: [(String, String)] = [("driver", driver ?? "unknown")]
                     if let iio { d.append(("iio", iio)) }
-                    let device = iio.flatMap { $0.split(separator: " ").first.map(String.init) }
                     items.append(InventoryItem(kind: .kernelOwned, name: driver ?? "kernel driver", location: location, details: d,
-                                               fix: device.map { "read it through IIO: --source iio:\($0)" } ?? "read it through the kernel's IIO device"))
+                                               fix: I2CFixes.readThroughIIO(iio)))
                 case .unidentified(let readings):
                     let d = readings.map { ("reg" + I2CAddress.hex($0.0), I2CAddress.hex($0.1)) }
                     items.append(InventoryItem(kind: .problem, name: "unidentified device", location: location, details: d,
