@@ -61,27 +61,10 @@ struct CadenceEstimator: Sendable {
         let maximumLag = Swift.min(self.maximumLag, n / 2 - 1)
         guard maximumLag > minimumLag + 1 else { return nil }
         let lo = minimumLag - 1, hi = maximumLag + 1
-        centred.withUnsafeBufferPointer { buffer in
-            guard let x = buffer.baseAddress else { return }
-            let raw = UnsafeRawPointer(x)
-            let stride = MemoryLayout<Double>.stride
-            for lag in lo...hi {
-                // Σ x[i]·x[i+lag], four products at a time.
-                var sum4 = SIMD4<Double>()
-                var i = 0
-                let end = n - lag
-                while i + 4 <= end {
-                    let a = raw.loadUnaligned(fromByteOffset: i * stride, as: SIMD4<Double>.self)
-                    let b = raw.loadUnaligned(fromByteOffset: (i + lag) * stride, as: SIMD4<Double>.self)
-                    sum4 += a * b
-                    i += 4
-                }
-                var sum = sum4.sum()
-                while i < end {
-                    sum += x[i] * x[i + lag]
-                    i += 1
-                }
-                correlation[lag] = sum / energy * Double(n) / Double(end)
+        centred.withUnsafeBufferPointer { xs in
+            correlation.withUnsafeMutableBufferPointer { r in
+                guard let x = xs.baseAddress else { return }
+                Self.correlate(x, count: n, energy: energy, lags: lo...hi, into: r)
             }
         }
         // Strongest local maximum over the whole range.
@@ -122,6 +105,61 @@ struct CadenceEstimator: Sendable {
         }
         return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
                                halfRepeat: halfRepeat, wasStride: false)
+    }
+
+    /// r(ℓ) for every ℓ in `lags` into `r[ℓ]`, from the centred `x[0..<n]` of total `energy`.
+    ///
+    /// This is most of the core's cost (about 60% of `Pedometer.process` in callgrind at 25 Hz
+    /// input), so four lags share each load of x[i..<i+4] (register blocking: five loads per
+    /// sixteen products instead of eight). Each lag keeps its own four-lane accumulator fed in
+    /// the same order as a lag-by-lag loop, so the sums are bit-for-bit the same.
+    @inline(__always)
+    private static func correlate(_ x: UnsafePointer<Double>, count n: Int, energy: Double,
+                                  lags: ClosedRange<Int>, into r: UnsafeMutableBufferPointer<Double>) {
+        let raw = UnsafeRawPointer(x)
+        let size = MemoryLayout<Double>.stride
+        @inline(__always) func load(_ i: Int) -> SIMD4<Double> {
+            raw.loadUnaligned(fromByteOffset: i * size, as: SIMD4<Double>.self)
+        }
+        /// Completes Σ x[i]·x[i+lag] from index `i` with the partial lanes `sum4`, normalised.
+        @inline(__always) func finish(_ sum4: SIMD4<Double>, from start: Int, lag: Int) -> Double {
+            var sum4 = sum4
+            var i = start
+            let end = n - lag
+            while i + 4 <= end {
+                sum4 += load(i) * load(i + lag)
+                i += 4
+            }
+            var sum = sum4.sum()
+            while i < end {
+                sum += x[i] * x[i + lag]
+                i += 1
+            }
+            return sum / energy * Double(n) / Double(end)
+        }
+        var lag = lags.lowerBound
+        while lag + 3 <= lags.upperBound {
+            var s0 = SIMD4<Double>(), s1 = SIMD4<Double>(), s2 = SIMD4<Double>(), s3 = SIMD4<Double>()
+            var i = 0
+            let jointEnd = n - (lag + 3)    // all four lags still have four products here
+            while i + 4 <= jointEnd {
+                let a = load(i)
+                s0 += a * load(i + lag)
+                s1 += a * load(i + lag + 1)
+                s2 += a * load(i + lag + 2)
+                s3 += a * load(i + lag + 3)
+                i += 4
+            }
+            r[lag] = finish(s0, from: i, lag: lag)
+            r[lag + 1] = finish(s1, from: i, lag: lag + 1)
+            r[lag + 2] = finish(s2, from: i, lag: lag + 2)
+            r[lag + 3] = finish(s3, from: i, lag: lag + 3)
+            lag += 4
+        }
+        while lag <= lags.upperBound {
+            r[lag] = finish(SIMD4<Double>(), from: 0, lag: lag)
+            lag += 1
+        }
     }
 
     /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.
