@@ -51,10 +51,14 @@ struct CadenceEstimator: Sendable {
         for i in 0..<n { mean += window[i] }
         mean /= Double(n)
         var energy = 0.0
-        for i in 0..<n {
-            let x = window[i] - mean
-            centred[i] = x
-            energy += x * x
+        // Written through a pointer: element-wise array stores cost a uniqueness check each
+        // (54 M runtime calls in the callgrind profile of the speed benchmark).
+        centred.withUnsafeMutableBufferPointer { centred in
+            for i in 0..<n {
+                let x = window[i] - mean
+                centred[i] = x
+                energy += x * x
+            }
         }
         guard energy > 1e-12 else { return nil }
         // A trimmed window (a short walk between stops) holds fewer samples: lags up to half of it.

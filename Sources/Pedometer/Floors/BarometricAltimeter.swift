@@ -28,6 +28,9 @@ struct BarometricAltimeter: Sendable {
     private var slope = 0.0               // m per hPa at the reference
     private(set) var altitude: Double?
     private var lastTime = 0.0
+    /// Interval (s) for which `smoothingAlpha` = 1 − e^(−dt/τ) was computed.
+    private var smoothingInterval = Double.nan
+    private var smoothingAlpha = 0.0
 
     /// Standard-atmosphere altitude in metres for `pressure` in hPa.
     static func altitude(pressure: Double) -> Double {
@@ -60,7 +63,13 @@ struct BarometricAltimeter: Sendable {
         let dt = max(0, time - lastTime)
         let step = Self.maximumRate * dt
         limited += max(-step, min(step, raw - limited))
-        let value = previous + (1 - exp(-dt / Self.smoothing)) * (limited - previous)
+        // Readings arrive at a steady rate: reuse the coefficient while the interval is unchanged
+        // (exp was 0.7% of the core's instructions, one call per reading).
+        if dt != smoothingInterval {
+            smoothingInterval = dt
+            smoothingAlpha = 1 - exp(-dt / Self.smoothing)
+        }
+        let value = previous + smoothingAlpha * (limited - previous)
         altitude = value
         lastTime = time
         return value
