@@ -81,6 +81,7 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
         let b = try device.read(DPS310Register.pressureB2, count: 6)
+        guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
         guard let c = coefficients else {
             throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "dps310 read before configure")
         }

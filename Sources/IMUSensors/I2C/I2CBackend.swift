@@ -5,10 +5,13 @@ public struct I2CBackend: SensorBackend {
     /// Only these bus numbers (imu-info --bus N); nil = all.
     public var buses: [Int]?
     public var environment: I2CEnvironment
+    /// Batch through chip FIFOs where there is one (false: read the data registers every sample).
+    public var useFIFO: Bool
 
-    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux()) {
+    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux(), useFIFO: Bool = true) {
         self.buses = buses
         self.environment = environment
+        self.useFIFO = useFIFO
     }
 
     private var adapterPaths: [String] {
@@ -163,7 +166,7 @@ public struct I2CBackend: SensorBackend {
 
     private func makeSource(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, options: SourceOptions) throws -> any SampleSource {
         let poller = I2CPoller(imu: imu, barometer: barometer, mount: options.mountMatrix ?? .identity)
-        try poller.configure(imuRateHz: options.rateHz ?? 100)
+        try poller.configure(imuRateHz: options.rateHz ?? 100, useFIFO: useFIFO)
         return I2CSampleSource(poller: poller)
     }
 }

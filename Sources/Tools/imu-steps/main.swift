@@ -34,7 +34,6 @@ await ToolMain.run(spec) { args in
     if let f = try args.double("floor-height", in: 1...10) { config.floorHeightMeters = f }
     var source = try SourceSelection.open(request, options: options, backends: CLIBackends.hardware)
     if !args.flag("raw") {
-        // The sensor's saved calibration (imu-calibrate), applied to every sample, and said so.
         let (calibrated, message) = try SavedCalibration.apply(to: source)
         source = calibrated
         if let message {
