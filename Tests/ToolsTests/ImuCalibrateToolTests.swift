@@ -139,23 +139,3 @@ import IMUCore
     }
 }
 
-/// imu-steps applies a saved calibration and says so; --raw turns it off.
-@Suite(.serialized) struct ImuStepsCalibrationTests {
-    @Test func savedCalibrationIsAppliedAndAnnounced() throws {
-        let root = try scratchDirectory()
-        let env = ["XDG_CONFIG_HOME": root + "/config", "IMUKIT_SYSTEM_CONFIG_DIR": root + "/etc"]
-        let six = root + "/six.csv"
-        var r = try ToolRunner.run("imu-record", ["--simulate", "six-position", "--speed", "max", "--raw", "-q", "-o", six],
-                                   environment: env)
-        #expect(r.status == 0)
-        r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", six, "--key", "sim:walk", "--save"], environment: env)
-        #expect(r.status == 0, "\(r.stderr)")
-        let saved = root + "/config/imukit/calibration/sim_walk.json"
-        r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json"], environment: env)
-        #expect(r.status == 0)
-        #expect(r.stderr.contains("imu-steps: using calibration for sim:walk from \(saved)"), "\(r.stderr)")
-        r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json", "--raw"], environment: env)
-        #expect(r.status == 0)
-        #expect(!r.stderr.contains("using calibration"))
-    }
-}
