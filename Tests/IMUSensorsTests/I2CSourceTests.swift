@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import IMUSensors
 import ChipEmulators
@@ -119,7 +120,7 @@ struct I2CBackendTests {
         #expect(items.contains(InventoryItem(kind: .chip, name: "mpu6050", location: "/dev/i2c-1 @0x68",
                                              details: [("id", "0x68"), ("driver", "imukit-mpu6050"), ("kind", "imu"), ("fifo", "yes")])))
         #expect(items.contains { $0.kind == .chip && $0.name == "bmp280" && $0.location == "/dev/i2c-1 @0x76" })
-        #expect(items.contains { $0.kind == .kernelOwned && $0.name == "st_lsm6dsx_i2c" && $0.fix == "read it through IIO: --source iio:iio:device2" })
+        #expect(items.contains { $0.kind == .kernelOwned && $0.name == "st_lsm6dsx_i2c" && $0.fix == "read it through IIO: --source iio:local:/lsm6ds3" })
         #expect(items.contains { $0.kind == .problem && $0.location == "/dev/i2c-2" && $0.fix == I2CFixes.emptyBus })
         #expect(items.contains { $0.kind == .problem && $0.location == "/dev/i2c-3" && $0.fix == I2CFixes.permission })
         #expect(items.filter { $0.kind == .adapter }.map(\.location) == ["/dev/i2c-1", "/dev/i2c-2"])
@@ -146,6 +147,23 @@ struct I2CBackendTests {
         #expect(source.info.calibrationKey == "i2c-1-0x6a-lsm6dsl")
         let named = try backend.open(spec: "1@0x53", options: SourceOptions())
         #expect(named.info.name == "adxl345 on /dev/i2c-1 @0x53")
+    }
+
+    @Test("mount matrix: --mount wins over mount.conf, which is looked up by source key, then chip name")
+    func mountConfigFile() throws {
+        let bus = EmulatedI2CBus(path: "/dev/i2c-1")
+        EmulatorCatalog.attach("mpu6050", to: bus)
+        let path = NSTemporaryDirectory() + "imukit-mount-\(getpid()).conf"
+        try "mpu6050 = 0, 1, 0; -1, 0, 0; 0, 0, 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let backend = I2CBackend(environment: environment(["/dev/i2c-1": bus]), mountConfigPath: path)
+        let fromFile = try #require(try backend.open(spec: "1@0x68", options: SourceOptions()) as? I2CSampleSource)
+        #expect(fromFile.poller.mount == MountMatrix(kernelText: "0, 1, 0; -1, 0, 0; 0, 0, 1"))
+        let flag = MountMatrix(kernelText: "-1, 0, 0; 0, -1, 0; 0, 0, 1")!
+        let fromFlag = try #require(try backend.open(spec: "1@0x68", options: SourceOptions(mountMatrix: flag)) as? I2CSampleSource)
+        #expect(fromFlag.poller.mount == flag)
+        let none = I2CBackend(environment: environment(["/dev/i2c-1": bus]), mountConfigPath: path + ".absent")
+        #expect((try none.open(spec: "1@0x68", options: SourceOptions()) as? I2CSampleSource)?.poller.mount == .identity)
     }
 
     @Test("open errors: nothing at the address (exit 3), kernel-owned (exit 3, IIO named), unsupported device (exit 3), permission (exit 3)")
@@ -217,5 +235,52 @@ struct I2CStubLikeTests {
         #expect(!driver.usesFIFO)
         #expect(samples.count >= 10)
         #expect(samples.allSatisfy { abs(($0.acceleration?.z ?? 0) - 1) < 1e-9 })
+    }
+}
+
+@Suite("sysfs and i2c-dev on this machine")
+struct I2CSysfsTests {
+    @Test("the kernel driver and IIO device bound to an address are read from sysfs")
+    func ownerFromSysfs() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-sysfs-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dev = root + "/bus/i2c/devices/1-0068"
+        try FileManager.default.createDirectory(atPath: dev + "/iio:device3", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/bus/i2c/drivers/inv-mpu6050-i2c", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dev + "/driver", withDestinationPath: "../../../../bus/i2c/drivers/inv-mpu6050-i2c")
+        try "mpu6050\n".write(toFile: dev + "/iio:device3/name", atomically: true, encoding: .utf8)
+        let owner = SysfsI2C(root: root).owner(bus: 1, address: 0x68)
+        #expect(owner.driver == "inv-mpu6050-i2c")
+        #expect(owner.iioDevice == "iio:device3 (mpu6050)")
+        #expect(I2CFixes.readThroughIIO(owner.iioDevice) == "read it through IIO: --source iio:local:/mpu6050")
+        let none = SysfsI2C(root: root).owner(bus: 1, address: 0x69)
+        #expect(none.driver == nil && none.iioDevice == nil)
+    }
+
+    @Test("opening an adapter that does not exist is 'no such adapter', exit 3, with the fix")
+    func missingAdapter() {
+        do {
+            _ = try LinuxI2CBus(path: "/nonexistent/i2c-42")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .noSuchAdapter)
+            #expect(error.exitStatus == .noSensor)
+            #expect(error.fix?.contains("i2cdetect -l") == true)
+        }
+    }
+}
+
+@Suite("I²C inventory of one spec")
+struct I2CSpecInventoryTests {
+    @Test("only the named addresses, and a problem line for one with nothing there")
+    func scoped() throws {
+        let bus = EmulatedI2CBus(path: "/dev/i2c-1")
+        EmulatorCatalog.attach("mpu6050", to: bus)
+        EmulatorCatalog.attach("bmp280", to: bus)
+        let env = I2CEnvironment(adapters: { ["/dev/i2c-1"] }, adapterName: { _ in nil }, open: { _ throws(I2CError) in bus })
+        let items = try I2CBackend(environment: env).inventory(spec: "1@0x68,0x69")
+        #expect(items.map(\.kind) == [.adapter, .chip, .problem])
+        #expect(items[1].name == "mpu6050")
+        #expect(items[2].location == "/dev/i2c-1 @0x69" && items[2].fix == "check wiring and the address: i2cdetect -y 1")
     }
 }

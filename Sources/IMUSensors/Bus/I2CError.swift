@@ -101,8 +101,7 @@ public struct I2CError: DiagnosableError, Equatable {
         case .busStuck: return "a device holds the bus: power-cycle the sensor, check pull-up resistors and cable length"
         case .noSuchAdapter: return "list adapters with imu-info or i2cdetect -l; load i2c-dev: sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
         case .adapterGone: return "load the adapter: sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
-        case .ownedByKernel:
-            return iioDevice.map { "read it through IIO: --source iio:\($0)" } ?? "read it through IIO (--source iio:...), or unbind the kernel driver"
+        case .ownedByKernel: return I2CFixes.readThroughIIO(iioDevice)
         case .io: return "check wiring and power; lower the bus speed (dtparam=i2c_arm_baudrate=100000) on long cables"
         case .unsupported: return nil
         }
@@ -115,6 +114,17 @@ public enum I2CFixes {
     public static let permission = "sudo usermod -aG i2c $USER (log out and in), or install udev/60-imukit.rules: sudo make install-udev"
     /// Enabling the I²C controller on Raspberry Pi OS.
     public static let enableI2C = "sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot)"
+    /// For a kernel-owned chip: the `--source` that reads it through IIO, from sysfs's description
+    /// "iio:device4 (lsm6ds3_gyro), iio:device5 (lsm6ds3_accel)" → `iio:local:/lsm6ds3` (the pair's stem).
+    public static func readThroughIIO(_ iioDescription: String?) -> String {
+        guard let text = iioDescription, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else {
+            return "read it through IIO (imu-info lists IIO devices; --source iio:local:/NAME)"
+        }
+        var name = String(text[text.index(after: open)..<close])
+        for suffix in ["_accel", "_gyro"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return "read it through IIO: --source iio:local:/\(name)"
+    }
+
     /// An adapter with nothing answering at any known address.
     public static let emptyBus = "check wiring (SDA, SCL, 3.3 V, GND) and that the sensor is powered; if no adapter exists, enable I²C: " + enableI2C
 }

@@ -8,7 +8,7 @@ let spec = CommandSpec(
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
         OptionSpec("bus", value: "N", help: "look only at /dev/i2c-N"),
-        OptionSpec("source", value: "SPEC", help: "open one source, e.g. i2c:/dev/i2c-1@0x68 or i2c:1@0x68,0x76 (IMU + barometer)"),
+        OptionSpec("source", value: "SPEC", help: "list only what SPEC names (i2c:1@0x68,0x76, iio:ip:HOST); with --read, open it"),
         OptionSpec("read", value: "N", help: "also read N samples from the source (or the first sensor found) and print them"),
         OptionSpec("rate", value: "HZ", help: "sample rate for --read (default 100)"),
         OptionSpec("no-fifo", help: "read data registers every sample instead of batching through the chip's FIFO"),
@@ -17,8 +17,17 @@ let spec = CommandSpec(
         ("imu-info", "everything found, one greppable line per item"),
         ("imu-info --bus 1 | grep ^chip", "the chips this project can read on /dev/i2c-1"),
         ("imu-info --json --bus 0", "the same as JSON Lines"),
+        ("imu-info --source iio:ip:192.168.1.20", "the IIO devices of a board running iiod"),
         ("imu-info --source i2c:1@0x68,0x76 --read 10", "identify an MPU-6050 and a BMP280 and print 10 merged samples"),
     ])
+
+/// What `--source SPEC` lists without `--read`: the backend's inventory of that context or bus;
+/// nil for backends that can only open a source (imu-info then prints the source it opened).
+func inventory(of backend: any SensorBackend, spec: String) throws -> [InventoryItem]? {
+    if let iio = backend as? IIOBackend { return iio.inventory(spec: spec) }
+    if let i2c = backend as? I2CBackend { return try i2c.inventory(spec: spec) }
+    return nil
+}
 
 await ToolMain.run(spec) { args in
     try args.exclusive(["bus", "source"])
@@ -41,7 +50,12 @@ await ToolMain.run(spec) { args in
             let known = backends.map(\.scheme).joined(separator: ", ")
             throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name)
         }
-        source = try backend.open(spec: String(text[text.index(after: colon)...]), options: SourceOptions(rateHz: rate))
+        let rest = String(text[text.index(after: colon)...])
+        if readCount == nil, let items = try inventory(of: backend, spec: rest) {
+            items.forEach(printer.print)
+            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : .noSensor
+        }
+        source = try backend.open(spec: rest, options: SourceOptions(rateHz: rate))
         printer.print(source: source!.info)
     } else {
         var found = false
