@@ -93,6 +93,27 @@ struct ChipsReadingTests {
         #expect(read >= 9)
     }
 
+    @Test("BMP388/BMP390 FIFO: every conversion arrives in order, two transactions per batch", arguments: ["bmp388", "bmp390"])
+    func barometerFIFO(name: String) throws {
+        let rig = try ChipRig(name, motion: Motions.walk)
+        try rig.driver.configure(rateHz: 25, useFIFO: true)
+        #expect(rig.driver.usesFIFO)
+        let start = rig.clock.now
+        var all: [ChipReading] = []
+        let before = rig.bus.transactionCount
+        for _ in 0..<4 {
+            rig.clock.advance(1)
+            all += try rig.driver.readBatch()
+        }
+        #expect(rig.bus.transactionCount - before == 8)
+        #expect(all.count == rig.chip.samplesProduced && all.count >= 99)
+        for (k, r) in all.enumerated() {
+            let truth = Motions.walk(start + Double(k + 1) / rig.chip.outputRateHz)
+            #expect(abs(r.pressure! - truth.pressure) < Tolerance.pressureHPa, "\(name) frame \(k)")
+            #expect(abs(r.temperature! - truth.temperature) < Tolerance.temperatureC)
+        }
+    }
+
     @Test("a saturated axis is flagged, not silently clipped", arguments: imuNames)
     func saturation(name: String) throws {
         let hard: MotionScript = { _ in MotionTruth(acceleration: Vector3(0, 0, 40), rotationRate: Vector3(0, 0, 0.1)) }
