@@ -149,6 +149,23 @@ struct I2CBackendTests {
         #expect(named.info.name == "adxl345 on /dev/i2c-1 @0x53")
     }
 
+    @Test("mount matrix: --mount wins over mount.conf, which is looked up by source key, then chip name")
+    func mountConfigFile() throws {
+        let bus = EmulatedI2CBus(path: "/dev/i2c-1")
+        EmulatorCatalog.attach("mpu6050", to: bus)
+        let path = NSTemporaryDirectory() + "imukit-mount-\(getpid()).conf"
+        try "mpu6050 = 0, 1, 0; -1, 0, 0; 0, 0, 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let backend = I2CBackend(environment: environment(["/dev/i2c-1": bus]), mountConfigPath: path)
+        let fromFile = try #require(try backend.open(spec: "1@0x68", options: SourceOptions()) as? I2CSampleSource)
+        #expect(fromFile.poller.mount == MountMatrix(kernelText: "0, 1, 0; -1, 0, 0; 0, 0, 1"))
+        let flag = MountMatrix(kernelText: "-1, 0, 0; 0, -1, 0; 0, 0, 1")!
+        let fromFlag = try #require(try backend.open(spec: "1@0x68", options: SourceOptions(mountMatrix: flag)) as? I2CSampleSource)
+        #expect(fromFlag.poller.mount == flag)
+        let none = I2CBackend(environment: environment(["/dev/i2c-1": bus]), mountConfigPath: path + ".absent")
+        #expect((try none.open(spec: "1@0x68", options: SourceOptions()) as? I2CSampleSource)?.poller.mount == .identity)
+    }
+
     @Test("open errors: nothing at the address (exit 3), kernel-owned (exit 3, IIO named), unsupported device (exit 3), permission (exit 3)")
     func openErrors() {
         let bus = EmulatedI2CBus(path: "/dev/i2c-1")

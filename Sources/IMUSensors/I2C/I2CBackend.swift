@@ -7,11 +7,15 @@ public struct I2CBackend: SensorBackend {
     public var environment: I2CEnvironment
     /// Batch through chip FIFOs where there is one (false: read the data registers every sample).
     public var useFIFO: Bool
+    /// The mount-matrix file consulted when no `--mount` is given (`MountConfig`).
+    public var mountConfigPath: String
 
-    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux(), useFIFO: Bool = true) {
+    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux(), useFIFO: Bool = true,
+                mountConfigPath: String = MountConfig.defaultPath) {
         self.buses = buses
         self.environment = environment
         self.useFIFO = useFIFO
+        self.mountConfigPath = mountConfigPath
     }
 
     private var adapterPaths: [String] {
@@ -182,7 +186,11 @@ public struct I2CBackend: SensorBackend {
     }
 
     private func makeSource(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, options: SourceOptions) throws -> any SampleSource {
-        let poller = I2CPoller(imu: imu, barometer: barometer, mount: options.mountMatrix ?? .identity)
+        // --mount wins; else ~/.config/imukit/mount.conf by source key, chip name or "default".
+        let lead = imu ?? barometer
+        let keys = lead.map { [I2CSampleSource.calibrationKey($0), $0.model.name] } ?? []
+        let mount = try options.mountMatrix ?? MountConfig.load(path: mountConfigPath).matrix(for: keys) ?? .identity
+        let poller = I2CPoller(imu: imu, barometer: barometer, mount: mount)
         try poller.configure(imuRateHz: options.rateHz ?? 100, useFIFO: useFIFO)
         return I2CSampleSource(poller: poller)
     }
