@@ -66,7 +66,7 @@ public final class STLPSDriver: ChipDriver, @unchecked Sendable {
         guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
         let raw = Int32(bitPattern: UInt32(b[2]) << 24 | UInt32(b[1]) << 16 | UInt32(b[0]) << 8) >> 8
         let t = Double(Raw.int16(b[4], b[3])) / variant.temperatureDivisor + variant.temperatureOffset
-        return [ChipReading(pressure: Double(raw) / LPSRegister.pressureLSBPerHPa, temperature: t)]
+        return [try plausible(pressure: Double(raw) / LPSRegister.pressureLSBPerHPa, temperature: t)]
     }
 }
 
