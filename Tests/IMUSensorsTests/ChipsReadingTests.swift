@@ -56,6 +56,9 @@ struct ChipsReadingTests {
         if name == "adxl345" {
             // Status read plus one 6-byte burst per entry (the address does not wrap back).
             #expect(transactions == 5 + all.count)
+        } else if name == "lsm9ds1" {
+            // Status read plus a gyro and an accel burst per set (popped through the output registers).
+            #expect(transactions == 5 + 2 * all.count)
         } else {
             #expect(transactions == 10, "\(name): count + data per batch, got \(transactions)")
         }

@@ -33,4 +33,4 @@ enum Tolerance {
 
 let imuNames = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]
 let barometerNames = ["bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
-let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "adxl345"]
+let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]

@@ -88,5 +88,5 @@ let direct = rows.filter { $0.mode == "direct" }
 let fifo = rows.filter { $0.mode == "fifo" }
 print("")
 print("summary: direct reads: \(fmt(direct.map(\.perSet).max() ?? 0, 3)) transaction(s) per sample set at most; "
-      + "FIFO: \(fmt(fifo.filter { $0.chip != "adxl345" }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
-      + "(2 per batch of ~10; the ADXL345 needs one per entry plus one)")
+      + "FIFO: \(fmt(fifo.filter { !["adxl345", "lsm9ds1"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
+      + "(2 per batch; the ADXL345 pops one entry per burst, the LSM9DS1 one set per gyro + accel burst pair)")
