@@ -187,6 +187,13 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
     public override func autoIncrements(_ register: UInt8) -> Bool {
         is25H ? register & 0x80 != 0 : registers[0x11] & 0x10 != 0
     }
+    /// LPS22HB FIFO: CTRL_REG2 FIFO_EN and a FIFO_CTRL mode; 32 entries of 5 bytes.
+    var fifoOn: Bool { !is25H && registers[0x11] & 0x40 != 0 && registers[0x14] >> 5 != 0 }
+    public override var fifoCapacity: Int { 32 * 5 }
+    /// In FIFO mode the address rolls back from TEMP_OUT_H (0x2C) to PRESS_OUT_XL (0x28).
+    public override func nextRegister(after register: UInt8) -> UInt8 {
+        fifoOn && register == 0x2C ? 0x28 : register &+ 1
+    }
     public override func read(register: UInt8, count: Int) -> [UInt8] {
         guard is25H else { return super.read(register: register, count: count) }
         // The MSB of the sub-address only asks for auto-increment; the register is the low 7 bits.
@@ -205,9 +212,14 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
         registers[0x28] = UInt8(p & 0xFF); registers[0x29] = UInt8(p >> 8 & 0xFF); registers[0x2A] = UInt8(p >> 16 & 0xFF)
         let t = is25H ? (truth.temperature - 42.5) * 480 : truth.temperature * 100
         putLE(0x2B, Self.int16(t))
+        if fifoOn { push(fifo: Array(registers[0x28...0x2C])) }
     }
 
     public override func readComputed(_ register: UInt8) -> UInt8? {
+        if fifoOn {
+            if register == 0x26 { return UInt8(fifo.count / 5) }
+            if (0x28...0x2C).contains(register) { return popFIFO() }
+        }
         guard Int(register) == control2 else { return nil }
         let v = registers[control2]
         if resetPending { resetPending = false; registers[control2] &= ~0x04 }

@@ -96,7 +96,7 @@ struct ChipsReadingTests {
         #expect(read >= 9)
     }
 
-    @Test("BMP388/BMP390 FIFO: every conversion arrives in order, two transactions per batch", arguments: ["bmp388", "bmp390"])
+    @Test("barometer FIFOs: every conversion arrives in order, two transactions per batch", arguments: ["bmp388", "bmp390", "lps22hb"])
     func barometerFIFO(name: String) throws {
         let rig = try ChipRig(name, motion: Motions.walk)
         try rig.driver.configure(rateHz: 25, useFIFO: true)
@@ -109,7 +109,7 @@ struct ChipsReadingTests {
             all += try rig.driver.readBatch()
         }
         #expect(rig.bus.transactionCount - before == 8)
-        #expect(all.count == rig.chip.samplesProduced && all.count >= 99)
+        #expect(all.count == rig.chip.samplesProduced && all.count >= 99, "\(name): \(all.count) of \(rig.chip.samplesProduced)")
         for (k, r) in all.enumerated() {
             let truth = Motions.walk(start + Double(k + 1) / rig.chip.outputRateHz)
             #expect(abs(r.pressure! - truth.pressure) < Tolerance.pressureHPa, "\(name) frame \(k)")
