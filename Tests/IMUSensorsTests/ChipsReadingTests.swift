@@ -41,15 +41,7 @@ struct ChipsReadingTests {
         try rig.driver.configure(rateHz: 100, useFIFO: true)
         #expect(rig.driver.usesFIFO)
         let start = rig.clock.now
-        var all: [ChipReading] = []
-        var transactions = 0
-        for _ in 0..<5 {
-            rig.clock.advance(0.1)
-            let before = rig.bus.transactionCount
-            let batch = try rig.driver.readBatch()
-            transactions += rig.bus.transactionCount - before
-            all += batch
-        }
+        let (all, transactions) = try rig.drain(batches: 5, every: 0.1)
         let expected = rig.chip.samplesProduced
         #expect(expected > 40)
         #expect(all.count == expected, "\(name): \(all.count) of \(expected) samples")
@@ -102,13 +94,8 @@ struct ChipsReadingTests {
         try rig.driver.configure(rateHz: 25, useFIFO: true)
         #expect(rig.driver.usesFIFO)
         let start = rig.clock.now
-        var all: [ChipReading] = []
-        let before = rig.bus.transactionCount
-        for _ in 0..<4 {
-            rig.clock.advance(1)
-            all += try rig.driver.readBatch()
-        }
-        #expect(rig.bus.transactionCount - before == 8)
+        let (all, transactions) = try rig.drain(batches: 4, every: 1)
+        #expect(transactions == 8)
         #expect(all.count == rig.chip.samplesProduced && all.count >= 99, "\(name): \(all.count) of \(rig.chip.samplesProduced)")
         for (k, r) in all.enumerated() {
             let truth = Motions.walk(start + Double(k + 1) / rig.chip.outputRateHz)

@@ -21,6 +21,18 @@ struct ChipRig {
     }
 
     enum RigError: Error { case notIdentified(String) }
+
+    /// Advances the clock `batches` times by `seconds`, reading after each; returns everything read
+    /// and the transactions it took.
+    func drain(batches: Int, every seconds: Double) throws -> (readings: [ChipReading], transactions: Int) {
+        var all: [ChipReading] = []
+        let before = bus.transactionCount
+        for _ in 0..<batches {
+            clock.advance(seconds)
+            all += try driver.readBatch()
+        }
+        return (all, bus.transactionCount - before)
+    }
 }
 
 /// Per-model tolerances: one LSB of the configured range is far below these.
