@@ -120,6 +120,19 @@ struct I2CFaultTests {
         #expect(rig.waits.waits.count < 40)
     }
 
+    @Test("a barometer that was put to sleep behind our back (reads 'skipped') is reconfigured and read again")
+    func barometerSkippedRecovers() throws {
+        let rig = try PollerRig(imu: nil, barometer: "bmp280")
+        #expect(try rig.run(1).count >= 10)
+        let chip = try #require(rig.bus.chip(at: 0x76) as? BMP280Emulator)
+        try rig.bus.write(0x76, [0xF4, 0x00])   // sleep mode
+        chip.setADC(pressure: 0x80000, temperature: 0x80000)
+        let after = try rig.run(1)
+        #expect(rig.poller.recoveries == 1)
+        #expect(after.count >= 8)
+        #expect(after.allSatisfy { abs($0.pressure! - Motions.walk($0.time).pressure) < 0.5 })
+    }
+
     @Test("the adapter going away is not retried: immediate clear error")
     func adapterGone() throws {
         let rig = try PollerRig()

@@ -90,9 +90,9 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
     /// Reads that found the "skipped" value since configuration, before any real conversion.
     private var skippedReads = 0
     private var sawConversion = false
-    /// Reads allowed to find no conversion yet after configuring: 20 polls at ~13 Hz ≈ 1.5 s, far
-    /// more than the first conversion takes (standby + 11.5 ms).
-    static let startupReads = 20
+    /// Reads allowed to find no conversion yet after configuring: 10 polls at ~13 Hz ≈ 0.7 s, ten
+    /// times what the first conversion takes (standby 62.5 ms + 11.5 ms).
+    static let startupReads = 10
 
     /// Measurement time with osrs_t ×1, osrs_p ×4, in ms: 1 + 2·1 + (2·4 + 0.5) = 11.5 (§9.1, typical).
     static let measurementMs = 11.5
