@@ -87,7 +87,7 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
     public private(set) var outputRateHz = 0.0
     public var usesFIFO: Bool { false }
     private(set) var calibration: BMP280Calibration?
-    /// Reads that found the "skipped" value since configuration, before any real conversion.
+    /// Reads that found the "skipped" value since the last real conversion.
     private var skippedReads = 0
     private var sawConversion = false
     /// Reads allowed to find no conversion yet after configuring: 10 polls at ~13 Hz ≈ 0.7 s, ten
@@ -112,7 +112,8 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
         let cal = BMP280Calibration(bytes: try device.read(BMP280Register.calibration, count: 24))
         guard cal.isPlausible else { throw badResponse("calibration block 0x88…0x9F is blank or unprogrammed") }
         calibration = cal
-        skippedReads = 0
+        // skippedReads is kept: a chip that never converts gets one start-up allowance in all, so
+        // reconfiguring it cannot postpone the error for ever.
         sawConversion = false
         let table = variant.standbyMs.enumerated().map { (1000 / ($0.element + Self.measurementMs), UInt8($0.offset)) }
         let (rate, code) = Raw.nearest(table, to: rateHz)
@@ -135,6 +136,7 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
             throw badResponse("measurements read as skipped (0x80000): the chip is asleep or was reset; reconfigure it")
         }
         sawConversion = true
+        skippedReads = 0
         let (centi, tFine) = cal.temperature(adcT: adcT)
         guard let q248 = cal.pressure(adcP: adcP, tFine: tFine) else { throw badResponse("calibration block is invalid (dig_P1 = 0)") }
         return [try plausible(pressure: Double(q248) / 256 / Units.pascalsPerHectopascal, temperature: Double(centi) / 100)]
