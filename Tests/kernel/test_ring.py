@@ -109,7 +109,9 @@ class KernelRing(unittest.TestCase):
                 self.assertIn(name, text, f"imu-info does not list {name}")
         p = run([tool("imu-bench-iio"), "--source", f"iio:{URI}", "--inventory"])
         self.assertEqual(p.returncode, 0, p.stderr)
-        items = {i["name"]: i for i in json_lines(p.stdout) if i["type"] == "iio-device"}
+        lines = json_lines(p.stdout)
+        self.assertFalse([i for i in lines if i["type"] == "problem"], p.stdout)
+        items = {i["name"]: i for i in lines if i["type"] == "iio-device"}
         self.assertEqual(sorted(items), sorted(["bmp280", "bme280", "mpu6050", "bmi160", "lsm6ds3_accel",
                                                 "lsm6ds3_gyro", "lsm6dsl_accel", "lsm6dsl_gyro", "lis3dh"]))
         self.assertIn("pressure (kPa → hPa)", items["bmp280"]["quantities"])
