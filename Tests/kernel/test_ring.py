@@ -268,7 +268,7 @@ class KernelRing(unittest.TestCase):
 
     # -- steps and floors --------------------------------------------------------------------------
 
-    def _steps(self, walk_args, expect_move):
+    def _steps(self, walk_args):
         if not have("imu-steps"):
             self.skipTest("imu-steps is not built (it lands with the lead's branch)")
         source = f"iio:{URI}/mpu6050+bmp280"
@@ -322,7 +322,7 @@ class KernelRing(unittest.TestCase):
 
     def test_04_staircase_counts_steps_and_floors(self):
         # 48 steps, +14 pressure counts each: 3 × 224 counts ≈ 3 × 3.2 m (70 counts ≈ 1 m).
-        summary, lines = self._steps((48, 14, True), True)
+        summary, lines = self._steps((48, 14, True))
         ideal = self._ideal_replay(48, 14, True)
         print(f"[ideal replay: steps {ideal['steps']}] ", end="", flush=True)
         # Through the VM the pedometer must see what it sees in the ideal recording, give or take the
@@ -336,7 +336,7 @@ class KernelRing(unittest.TestCase):
 
     def test_05_elevator_pressure_change_without_steps_is_no_floor(self):
         # Back down by the same amount with the accelerometer still: an elevator ride.
-        summary, lines = self._steps((48, -14, False), False)
+        summary, lines = self._steps((48, -14, False))
         self.assertLessEqual(summary["steps"], 2, summary)
         self.assertEqual(summary["floors_ascended"], 0, summary)
         self.assertEqual(summary["floors_descended"], 0, summary)
