@@ -250,14 +250,16 @@ class KernelRing(unittest.TestCase):
         times = [s["t"] for s in samples]
         gaps = sorted(b - a for a, b in zip(times, times[1:]))
         self.assertTrue(gaps[0] > 0, "times not strictly increasing")
-        # 100 Hz trigger: every scan the kernel produced is kept, so the gaps are one period. Under
-        # TCG on a busy host the kernel itself now and then misses a trigger (the previous scan's
-        # handler still running): allow 3 % of gaps up to 3 periods. Keeping only the last scan of
-        # each block (iio-sensor-proxy's way) would make every gap 0.1 s.
-        self.assertLess(abs(gaps[len(gaps) // 2] - 0.010), 0.001, f"median gap {gaps[len(gaps) // 2]:.4f} s")
+        # 100 Hz trigger: the scans are one period apart. Keeping only the last scan of each block
+        # (iio-sensor-proxy's way) would make the gaps 0.1 s; dropping blocks would leave gaps of
+        # a block. A TCG guest starved by a busy host misses trigger periods itself (the hrtimer
+        # fires late and skips them: measured at load average 9 on 2 cores, 6 of 199 gaps over
+        # 15 ms, the largest 55 ms), so a few long gaps are the guest's, not ours.
+        median = gaps[len(gaps) // 2]
+        self.assertLess(abs(median - 0.010), 0.001, f"median gap {median:.4f} s")
         late = [g for g in gaps if g > 0.015]
-        self.assertLessEqual(len(late), len(gaps) * 3 // 100, f"gaps over 15 ms: {late}")
-        self.assertLess(gaps[-1], 0.031, f"largest gap {gaps[-1]:.4f} s")
+        self.assertLessEqual(len(late), len(gaps) // 10, f"gaps over 15 ms: {late}")
+        self.assertLess(gaps[-1], 0.09, f"largest gap {gaps[-1]:.4f} s: a block (10 scans) was lost")
         rc, uptime = guest("cat /proc/uptime")
         # Kernel timestamps are on the guest's CLOCK_BOOTTIME (seconds since its boot), not wall time.
         self.assertLess(times[-1], float(uptime.split()[0]) + 1)
