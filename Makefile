@@ -38,9 +38,11 @@ bench: deps
 	$(SWIFT) build -c release
 	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b || exit 1; echo; done
 
+## The user's tools (benchmarks are not installed).
+TOOLS := imu-info imu-steps imu-record imu-calibrate
 install: build install-udev
 	install -d $(DESTDIR)$(PREFIX)/bin
-	for t in .build/$(CONFIG)/imu-*; do case $$t in *.build|*bench*) ;; *) install -m 0755 $$t $(DESTDIR)$(PREFIX)/bin/ ;; esac; done
+	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done
 
 ## Sensor access for a group, not the world (udev/60-imukit.rules); needs root.
 install-udev:

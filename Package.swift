@@ -38,18 +38,18 @@ targets += [
 // MARK: Sensors: I²C chips through i2c-dev, kernel IIO devices through libiio.
 targets += [
     .target(name: "IMUSensors", dependencies: ["IMUCore", "IMUSimulation", "IMUCalibration", "CLibIIO", "CI2C"]),
-]
-
-// MARK: IIO tests (temporary until the IMUSensorsTests target lands; then these files join it).
-targets += [
-    .testTarget(name: "IIOTests", dependencies: ["IMUSensors"], path: "Tests/IMUSensorsTests/IIO"),
+    // Register-level chip emulators and an emulated bus with fault injection (test support).
+    // IMUSensorsTests holds the I²C tests (Chips*, I2C*) and the IIO tests (IIO/).
+    .target(name: "ChipEmulators", dependencies: ["IMUSensors"], path: "Tests/ChipEmulators"),
+    .testTarget(name: "IMUSensorsTests", dependencies: ["IMUSensors", "ChipEmulators"]),
 ]
 
 // MARK: Tools: CLI support and one executable per command.
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
-    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUCalibration"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
     .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
     .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
@@ -57,7 +57,8 @@ targets += [
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
-    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer"], path: "Sources/Benchmarks/imu-bench-core"),
+    .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
+    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),

@@ -17,8 +17,8 @@ public struct SimulationOptions: Sendable, Equatable {
     public var accelerometer: SensorErrorModel = .typicalAccelerometer
     /// Gyroscope errors (unit rad/s).
     public var gyroscope: SensorErrorModel = .typicalGyroscope
-    /// Barometer white noise, hPa (0.03 hPa ≈ 25 cm: a good phone barometer, e.g. BMP280 datasheet
-    /// quotes 0.12 Pa RMS at ultra-high resolution; 0.03 hPa is a realistic phone figure).
+    /// Barometer white noise, hPa (0.03 hPa = 3 Pa ≈ 25 cm of altitude: a phone barometer read
+    /// without heavy filtering; illustrative).
     public var barometerNoiseHPa: Double = 0.03
     /// Weather drift, hPa per hour (0.5 hPa/h: a falling barometer ahead of a front).
     public var weatherDriftHPaPerHour: Double = 0.5

@@ -14,9 +14,9 @@ import Testing
         var random = Xoshiro256StarStar(seed: 4)
         let train = BumpTrain(duration: 10_000, meanInterval: 10, amplitude: 0.1...0.3, band: 1.5...3, random: &random)
         #expect(abs(train.bumps.count - 1000) < 100)       // Poisson: σ = √1000 ≈ 32
-        #expect(train.value(at: -1) == 0)
+        #expect(train.value(at: -1).acceleration == 0)
         let first = train.bumps[0].time
-        #expect(abs(train.value(at: first + 0.1)) > 0)
+        #expect(abs(train.value(at: first + 0.1).acceleration) > 0)
     }
 
     @Test func busStartsAndEndsAtRestWithinLimits() {

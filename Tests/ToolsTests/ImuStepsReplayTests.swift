@@ -81,3 +81,23 @@ func frenchLocaleInstalled() -> Bool {
     p.waitUntilExit()
     return text.lowercased().contains("fr_fr.utf8")
 }
+
+@Suite(.serialized) struct ImuStepsCalibrationTests {
+    /// imu-steps applies the calibration saved for its sensor and says so; --raw skips it.
+    @Test func savedCalibrationIsAppliedAndAnnounced() throws {
+        let root = try scratchDirectory()
+        let env = ["XDG_CONFIG_HOME": root + "/config", "IMUKIT_SYSTEM_CONFIG_DIR": root + "/etc"]
+        let session = root + "/six.csv"
+        var r = try ToolRunner.run("imu-record", ["--simulate", "six-position", "--speed", "max", "--raw", "-q", "-o", session], environment: env)
+        #expect(r.status == 0, "imu-record: \(r.stderr)")
+        r = try ToolRunner.run("imu-calibrate", ["-6", "--from-recording", session, "--key", "sim:walk", "--json", "--save"], environment: env)
+        #expect(r.status == 0, "imu-calibrate: \(r.stderr)")
+
+        let applied = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json"], environment: env)
+        #expect(applied.status == 0)
+        #expect(applied.stderr.contains("using calibration for sim:walk from \(root)/config/imukit"), "stderr: \(applied.stderr)")
+        let raw = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json", "--raw"], environment: env)
+        #expect(raw.status == 0)
+        #expect(!raw.stderr.contains("using calibration"))
+    }
+}

@@ -30,7 +30,7 @@ public enum SourceSelection {
     public static let options: [OptionSpec] = [
         OptionSpec("source", short: "s", value: "SPEC", help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
         OptionSpec("replay", short: "r", value: "FILE", help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
-        OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", "))"),
+        OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", ")), or compose: still:10,walk:60,stairs-up:2"),
         OptionSpec("speed", value: "N", help: "playback speed for --simulate/--replay --realtime (1 = real time, 'max' = as fast as possible)"),
         OptionSpec("realtime", help: "with --replay: play at the recording's own pace"),
         OptionSpec("rate", value: "HZ", help: "requested sensor output rate (default 100)"),
@@ -50,8 +50,8 @@ public enum SourceSelection {
         }
         if args.flag("realtime") { throw UsageError("--realtime goes with --replay FILE", command: args.command) }
         if let name = args.string("simulate") {
-            guard Scenario.named(name) != nil else {
-                throw UsageError("unknown scenario '\(name)'; known: \(Scenario.allNames.joined(separator: ", "))", command: args.command)
+            do { _ = try Scenario.resolve(name) } catch {
+                throw UsageError("\(error); known scenarios: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2", command: args.command)
             }
             return .simulate(name: name, speed: speed ?? 1)
         }
@@ -87,7 +87,7 @@ public enum SourceSelection {
         case let .replay(path, speed):
             return try RecordingSource(path: path, speed: speed)
         case let .simulate(name, speed):
-            guard let scenario = Scenario.named(name) else { throw NoSensorError("unknown scenario '\(name)'") }
+            let scenario = try Scenario.resolve(name)
             var sim = SimulationOptions()
             if let rate = options.rateHz { sim.sampleRateHz = rate }
             return SimulatedSource(scenario: scenario, options: sim, speed: speed)

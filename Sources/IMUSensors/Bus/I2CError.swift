@@ -11,8 +11,10 @@ public struct I2CError: DiagnosableError, Equatable {
         case busStuck = "bus stuck"
         /// EACCES / EPERM: the user may not open /dev/i2c-N.
         case permissionDenied = "permission denied"
-        /// ENODEV / ENOENT: the adapter is gone (module unloaded, USB adapter unplugged) or never existed.
+        /// ENODEV: the adapter is gone (module unloaded, USB adapter unplugged).
         case adapterGone = "adapter gone"
+        /// ENOENT on open: there is no such /dev/i2c-N.
+        case noSuchAdapter = "no such I²C adapter"
         /// EBUSY on I2C_SLAVE: a kernel driver owns the address.
         case ownedByKernel = "owned by a kernel driver"
         /// EIO or anything else: a bus-level failure (arbitration lost, protocol error).
@@ -51,7 +53,8 @@ public struct I2CError: DiagnosableError, Equatable {
         case ENXIO, EREMOTEIO: return .noAcknowledge
         case ETIMEDOUT, EAGAIN: return .busStuck
         case EACCES, EPERM: return .permissionDenied
-        case ENODEV, ENOENT: return .adapterGone
+        case ENODEV: return .adapterGone
+        case ENOENT: return .noSuchAdapter
         case EBUSY: return .ownedByKernel
         case EOPNOTSUPP, EINVAL: return .unsupported
         default: return .io
@@ -66,7 +69,7 @@ public struct I2CError: DiagnosableError, Equatable {
     public var isTransient: Bool {
         switch kind {
         case .noAcknowledge, .busStuck, .io: return true
-        case .permissionDenied, .adapterGone, .ownedByKernel, .unsupported: return false
+        case .permissionDenied, .adapterGone, .noSuchAdapter, .ownedByKernel, .unsupported: return false
         }
     }
 
@@ -86,7 +89,7 @@ public struct I2CError: DiagnosableError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch kind {
-        case .permissionDenied, .ownedByKernel: return .noSensor
+        case .permissionDenied, .ownedByKernel, .noSuchAdapter: return .noSensor
         default: return .runtimeFailure
         }
     }
@@ -96,9 +99,9 @@ public struct I2CError: DiagnosableError, Equatable {
         case .permissionDenied: return I2CFixes.permission
         case .noAcknowledge: return "check wiring (SDA, SCL, 3.3 V, GND) and the address (i2cdetect -y \(I2CAddress.busNumber(bus) ?? 1))"
         case .busStuck: return "a device holds the bus: power-cycle the sensor, check pull-up resistors and cable length"
+        case .noSuchAdapter: return "list adapters with imu-info or i2cdetect -l; load i2c-dev: sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
         case .adapterGone: return "load the adapter: sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
-        case .ownedByKernel:
-            return iioDevice.map { "read it through IIO: --source iio:\($0)" } ?? "read it through IIO (--source iio:...), or unbind the kernel driver"
+        case .ownedByKernel: return I2CFixes.readThroughIIO(iioDevice)
         case .io: return "check wiring and power; lower the bus speed (dtparam=i2c_arm_baudrate=100000) on long cables"
         case .unsupported: return nil
         }
@@ -111,6 +114,17 @@ public enum I2CFixes {
     public static let permission = "sudo usermod -aG i2c $USER (log out and in), or install udev/60-imukit.rules: sudo make install-udev"
     /// Enabling the I²C controller on Raspberry Pi OS.
     public static let enableI2C = "sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot)"
+    /// For a kernel-owned chip: the `--source` that reads it through IIO, from sysfs's description
+    /// "iio:device4 (lsm6ds3_gyro), iio:device5 (lsm6ds3_accel)" → `iio:local:/lsm6ds3` (the pair's stem).
+    public static func readThroughIIO(_ iioDescription: String?) -> String {
+        guard let text = iioDescription, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else {
+            return "read it through IIO (imu-info lists IIO devices; --source iio:local:/NAME)"
+        }
+        var name = String(text[text.index(after: open)..<close])
+        for suffix in ["_accel", "_gyro"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return "read it through IIO: --source iio:local:/\(name)"
+    }
+
     /// An adapter with nothing answering at any known address.
     public static let emptyBus = "check wiring (SDA, SCL, 3.3 V, GND) and that the sensor is powered; if no adapter exists, enable I²C: " + enableI2C
 }

@@ -80,6 +80,17 @@ extension ChipDriver {
 
     /// Waits (reset and start-up times). Uses the retry policy's sleeper so tests never sleep.
     func wait(seconds: Double) { device.retry.sleep(seconds) }
+
+    /// Polls `register` until `(value & mask) == expected` (a self-clearing reset bit, a ready flag),
+    /// waiting `interval` seconds between reads; throws after `attempts` reads.
+    func poll(_ register: UInt8, mask: UInt8, until expected: UInt8, attempts: Int = 10, interval: Double = 0.001,
+              what: String) throws(I2CError) {
+        for attempt in 1...attempts {
+            if try device.readByte(register) & mask == expected { return }
+            if attempt < attempts { wait(seconds: interval) }
+        }
+        throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) \(what)")
+    }
 }
 
 /// Decoding helpers shared by the drivers.

@@ -60,14 +60,8 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
         try verifyIdentity()
         try device.writeByte(DPS310Register.reset, DPS310Register.softReset)
         wait(seconds: Self.startSeconds)
-        var polls = 0
-        while try device.readByte(DPS310Register.measureConfig) & DPS310Register.ready != DPS310Register.ready {
-            polls += 1
-            guard polls < 10 else {
-                throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "dps310 coefficients never became ready")
-            }
-            wait(seconds: 0.010)
-        }
+        try poll(DPS310Register.measureConfig, mask: DPS310Register.ready, until: DPS310Register.ready, interval: 0.010,
+                 what: "coefficients never became ready")
         coefficients = DPS310Coefficients(bytes: try device.read(DPS310Register.coefficients, count: 18))
         // The temperature sensor the coefficients were made with (§8.12): write it back as TMP_EXT.
         let source = try device.readByte(DPS310Register.coefficientSource) & 0x80
@@ -81,6 +75,7 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
         let b = try device.read(DPS310Register.pressureB2, count: 6)
+        guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
         guard let c = coefficients else {
             throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "dps310 read before configure")
         }

@@ -54,14 +54,7 @@ public final class STLPSDriver: ChipDriver, @unchecked Sendable {
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
         try device.writeByte(variant.control2, LPSRegister.softReset)
-        var polls = 0
-        while try device.readByte(variant.control2) & LPSRegister.softReset != 0 {
-            polls += 1
-            guard polls < 10 else {
-                throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) soft reset did not complete")
-            }
-            wait(seconds: 0.001)
-        }
+        try poll(variant.control2, mask: LPSRegister.softReset, until: 0, what: "soft reset did not complete")
         if variant.control2Flags != 0 { try device.writeByte(variant.control2, variant.control2Flags) }
         let (rate, code) = Raw.nearest(variant.rates, to: rateHz)
         outputRateHz = rate
@@ -70,6 +63,7 @@ public final class STLPSDriver: ChipDriver, @unchecked Sendable {
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
         let b = try device.read(variant.burstAddress, count: 5)
+        guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
         let raw = Int32(bitPattern: UInt32(b[2]) << 24 | UInt32(b[1]) << 16 | UInt32(b[0]) << 8) >> 8
         let t = Double(Raw.int16(b[4], b[3])) / variant.temperatureDivisor + variant.temperatureOffset
         return [ChipReading(pressure: Double(raw) / LPSRegister.pressureLSBPerHPa, temperature: t)]

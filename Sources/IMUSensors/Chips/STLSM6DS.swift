@@ -76,14 +76,7 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
         try verifyIdentity()
         try device.writeByte(LSM6DSRegister.control3, LSM6DSRegister.softReset)
         // SW_RESET self-clears when the reset is done (about 50 µs, CTRL3_C description).
-        var polls = 0
-        while try device.readByte(LSM6DSRegister.control3) & LSM6DSRegister.softReset != 0 {
-            polls += 1
-            guard polls < 10 else {
-                throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) soft reset did not complete")
-            }
-            wait(seconds: 0.001)
-        }
+        try poll(LSM6DSRegister.control3, mask: LSM6DSRegister.softReset, until: 0, what: "soft reset did not complete")
         try device.writeByte(LSM6DSRegister.control3, LSM6DSRegister.bduAutoIncrement)
         let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
         outputRateHz = rate

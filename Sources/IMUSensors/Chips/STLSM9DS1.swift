@@ -43,14 +43,7 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
         try device.writeByte(LSM9DS1Register.control8, LSM9DS1Register.softReset)
-        var polls = 0
-        while try device.readByte(LSM9DS1Register.control8) & 0x01 != 0 {
-            polls += 1
-            guard polls < 10 else {
-                throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "lsm9ds1 soft reset did not complete")
-            }
-            wait(seconds: 0.001)
-        }
+        try poll(LSM9DS1Register.control8, mask: 0x01, until: 0, what: "soft reset did not complete")
         try device.writeByte(LSM9DS1Register.control8, LSM9DS1Register.bduAutoIncrement)
         let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
         outputRateHz = rate

@@ -5,10 +5,17 @@ public struct I2CBackend: SensorBackend {
     /// Only these bus numbers (imu-info --bus N); nil = all.
     public var buses: [Int]?
     public var environment: I2CEnvironment
+    /// Batch through chip FIFOs where there is one (false: read the data registers every sample).
+    public var useFIFO: Bool
+    /// The mount-matrix file consulted when no `--mount` is given (`MountConfig`).
+    public var mountConfigPath: String
 
-    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux()) {
+    public init(buses: [Int]? = nil, environment: I2CEnvironment = .linux(), useFIFO: Bool = true,
+                mountConfigPath: String = MountConfig.defaultPath) {
         self.buses = buses
         self.environment = environment
+        self.useFIFO = useFIFO
+        self.mountConfigPath = mountConfigPath
     }
 
     private var adapterPaths: [String] {
@@ -53,9 +60,8 @@ public struct I2CBackend: SensorBackend {
                     sensors += 1
                     var d: [(String, String)] = [("driver", driver ?? "unknown")]
                     if let iio { d.append(("iio", iio)) }
-                    let device = iio.flatMap { $0.split(separator: " ").first.map(String.init) }
                     items.append(InventoryItem(kind: .kernelOwned, name: driver ?? "kernel driver", location: location, details: d,
-                                               fix: device.map { "read it through IIO: --source iio:\($0)" } ?? "read it through the kernel's IIO device"))
+                                               fix: I2CFixes.readThroughIIO(iio)))
                 case .unidentified(let readings):
                     let d = readings.map { ("reg" + I2CAddress.hex($0.0), I2CAddress.hex($0.1)) }
                     items.append(InventoryItem(kind: .problem, name: "unidentified device", location: location, details: d,
@@ -72,6 +78,24 @@ public struct I2CBackend: SensorBackend {
             }
         }
         return items
+    }
+
+    /// The inventory of what `spec` names (`imu-info --source i2c:1@0x68`): its bus, and only the
+    /// given addresses when there are any (an address with nothing there is reported as a problem).
+    public func inventory(spec: String) throws -> [InventoryItem] {
+        let parsed = try I2CSpec(parsing: spec)
+        guard let path = parsed.busPath, let n = I2CAddress.busNumber(path) else { return inventory() }
+        var scoped = self
+        scoped.buses = [n]
+        let items = scoped.inventory()
+        guard !parsed.addresses.isEmpty, items.contains(where: { $0.kind == .adapter }) else { return items }
+        let wanted = parsed.addresses.map { "\(path) @\(I2CAddress.hex($0))" }
+        var out = items.filter { $0.kind == .adapter || wanted.contains($0.location) || ($0.kind == .problem && $0.location == path && $0.name != "no sensor answers") }
+        for location in wanted where !out.contains(where: { $0.location == location }) {
+            out.append(InventoryItem(kind: .problem, name: "nothing answers", location: location,
+                                     fix: "check wiring and the address: i2cdetect -y \(n)"))
+        }
+        return out
     }
 
     // MARK: Opening
@@ -162,8 +186,12 @@ public struct I2CBackend: SensorBackend {
     }
 
     private func makeSource(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, options: SourceOptions) throws -> any SampleSource {
-        let poller = I2CPoller(imu: imu, barometer: barometer, mount: options.mountMatrix ?? .identity)
-        try poller.configure(imuRateHz: options.rateHz ?? 100)
+        // --mount wins; else ~/.config/imukit/mount.conf by source key, chip name or "default".
+        let lead = imu ?? barometer
+        let keys = lead.map { [I2CSampleSource.calibrationKey($0), $0.model.name] } ?? []
+        let mount = try options.mountMatrix ?? MountConfig.load(path: mountConfigPath).matrix(for: keys) ?? .identity
+        let poller = I2CPoller(imu: imu, barometer: barometer, mount: mount)
+        try poller.configure(imuRateHz: options.rateHz ?? 100, useFIFO: useFIFO)
         return I2CSampleSource(poller: poller)
     }
 }

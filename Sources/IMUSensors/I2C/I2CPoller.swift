@@ -31,6 +31,11 @@ public final class I2CPoller: @unchecked Sendable {
     /// Axes reported as saturated so far, e.g. ["az"].
     public private(set) var saturatedAxes: Set<String> = []
 
+    /// A FIFO that stays empty this long (s) while the chip should be producing is abandoned for
+    /// direct reads (a clone chip without a working FIFO, or a plain register file such as i2c-stub).
+    public var fifoSilenceSeconds = 1.0
+    private var fifoSilentSinceNs: Int64?
+
     private var imuDueNs: Int64 = 0
     private var baroDueNs: Int64 = 0
     private var timestamper: FIFOTimestamper?
@@ -69,7 +74,8 @@ public final class I2CPoller: @unchecked Sendable {
     public func step(nowNs: Int64) throws -> [MotionSample] {
         var samples: [MotionSample] = []
         if let imu, nowNs >= imuDueNs {
-            let readings = try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
+            var readings = try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
+            if imu.usesFIFO { readings = try watchFIFO(imu, readings: readings, nowNs: nowNs) }
             let times: [Double]
             if timestamper != nil {
                 times = timestamper!.times(count: readings.count, readNs: nowNs)
@@ -106,6 +112,19 @@ public final class I2CPoller: @unchecked Sendable {
         return samples
     }
 
+    /// Falls back to direct reads when the FIFO has stayed empty for `fifoSilenceSeconds`.
+    private func watchFIFO(_ imu: any ChipDriver, readings: [ChipReading], nowNs: Int64) throws -> [ChipReading] {
+        guard readings.isEmpty else { fifoSilentSinceNs = nil; return readings }
+        guard let since = fifoSilentSinceNs else { fifoSilentSinceNs = nowNs; return readings }
+        guard Double(nowNs - since) * 1e-9 >= fifoSilenceSeconds else { return readings }
+        warn("\(imu.model.name) on \(imu.device.location): FIFO stayed empty for \(fifoSilenceSeconds) s; reading the data registers instead")
+        fifoSilentSinceNs = nil
+        _ = try recovering(imu) { () throws(I2CError) in try imu.configure(rateHz: imu.outputRateHz, useFIFO: false); return [] }
+        timestamper = nil
+        imuDueNs = nowNs
+        return try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
+    }
+
     private func advance(_ due: Int64, period: Int64, now: Int64) -> Int64 {
         let next = due + period
         return next <= now ? now + period : next   // fell behind: skip, don't burst
@@ -125,7 +144,7 @@ public final class I2CPoller: @unchecked Sendable {
     private func recovering(_ chip: any ChipDriver, _ read: () throws(I2CError) -> [ChipReading]) throws -> [ChipReading] {
         let first: I2CError
         do { return try read() } catch { first = error }
-        guard first.kind != .adapterGone, first.kind != .permissionDenied else { throw lost(chip, first, attempts: 0) }
+        guard ![.adapterGone, .noSuchAdapter, .permissionDenied].contains(first.kind) else { throw lost(chip, first, attempts: 0) }
         var backoff = recoveryBackoffSeconds
         var last = first
         for _ in 0..<recoveryAttempts {

@@ -1,3 +1,9 @@
+extension I2CError {
+    /// Does this error on a probe mean "nothing at this address"? No ACK, or ENODEV from an adapter
+    /// that reports absent addresses that way (i2c-stub's transfer function does).
+    var isAbsence: Bool { kind == .noAcknowledge || kind == .adapterGone }
+}
+
 /// What one known address turned out to hold.
 public enum ProbeOutcome: Sendable {
     /// A supported chip, with the ID value read.
@@ -40,7 +46,7 @@ public struct I2CProber: Sendable {
             try bus.claim(address)
         } catch {
             if error.kind == .ownedByKernel { return .kernelOwned(driver: error.kernelDriver, iioDevice: error.iioDevice) }
-            if error.kind == .noAcknowledge { return .absent }
+            if error.isAbsence { return .absent }
             return .failed(error)
         }
         let candidates = catalog.filter { $0.addresses.contains(address) }
@@ -53,7 +59,7 @@ public struct I2CProber: Sendable {
             do {
                 readings.append((r, try device.readByte(r)))
             } catch {
-                if error.kind == .noAcknowledge && readings.isEmpty { return .absent }
+                if error.isAbsence && readings.isEmpty { return .absent }
                 return .failed(error)
             }
         }

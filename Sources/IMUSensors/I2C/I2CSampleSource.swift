@@ -17,9 +17,15 @@ public final class I2CSampleSource: SampleSource, @unchecked Sendable {
             caps.barometer = caps.barometer || c.model.capabilities.barometer
             caps.thermometer = caps.thermometer || c.model.capabilities.thermometer
         }
-        let key = chips.first.map { "i2c-\(I2CAddress.busNumber($0.device.bus.path) ?? 0)-\(I2CAddress.hex($0.device.address))-\($0.model.name)" } ?? "i2c"
+        let key = chips.first.map(Self.calibrationKey) ?? "i2c"
         info = SourceInfo(name: "\(names) on \(bus) @\(addresses)", calibrationKey: key, capabilities: caps,
                           nominalRateHz: (poller.imu ?? poller.barometer)?.outputRateHz)
+    }
+
+    /// "i2c-1-0x68-mpu6050": bus, address and chip of the source's first chip; also the key
+    /// `mount.conf` is looked up by.
+    public static func calibrationKey(_ chip: any ChipDriver) -> String {
+        "i2c-\(I2CAddress.busNumber(chip.device.bus.path) ?? 0)-\(I2CAddress.hex(chip.device.address))-\(chip.model.name)"
     }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {

@@ -33,4 +33,16 @@ struct BandNoise: Sendable {
         for i in frequencies.indices { sum += amplitudes[i] * sin(frequencies[i] * tau + phases[i]) }
         return sum
     }
+
+    /// The value and its zero-mean antiderivative (Σ −aᵢ/ωᵢ·cos(ωᵢτ + φᵢ)), e.g. an acceleration and
+    /// the velocity it belongs to, for modulating it without drift (see `PeriodicShape`).
+    @inline(__always) func valueAndIntegral(at tau: Double) -> (value: Double, integral: Double) {
+        var value = 0.0, integral = 0.0
+        for i in frequencies.indices {
+            let angle = frequencies[i] * tau + phases[i]
+            value += amplitudes[i] * sin(angle)
+            integral -= amplitudes[i] / frequencies[i] * cos(angle)
+        }
+        return (value, integral)
+    }
 }

@@ -29,20 +29,26 @@ struct BumpTrain: Sendable {
         }
     }
 
-    /// Sum of the bumps ringing at τ.
-    func value(at tau: Double) -> Double {
+    /// Sum of the bumps ringing at τ: acceleration (g) and the velocity it integrates to (g·s).
+    /// Each bump is defined by its velocity, (A/ω)·e^(−t/T)·sin ωt, so it starts and ends at rest;
+    /// its acceleration A·e^(−t/T)·(cos ωt − sin ωt/(ωT)) jumps to A at the jolt.
+    func value(at tau: Double) -> (acceleration: Double, velocity: Double) {
         var low = 0, high = bumps.count
         while low < high {
             let mid = (low + high) / 2
             if bumps[mid].time <= tau { low = mid + 1 } else { high = mid }
         }
-        var sum = 0.0
+        var acceleration = 0.0, velocity = 0.0
         var i = low - 1
         while i >= 0, tau - bumps[i].time < Self.lastsSeconds {
-            let age = tau - bumps[i].time
-            sum += bumps[i].amplitude * exp(-age / Self.decaySeconds) * sin(bumps[i].frequency * age)
+            let bump = bumps[i]
+            let age = tau - bump.time
+            let decay = exp(-age / Self.decaySeconds)
+            let angle = bump.frequency * age
+            acceleration += bump.amplitude * decay * (cos(angle) - sin(angle) / (bump.frequency * Self.decaySeconds))
+            velocity += bump.amplitude / bump.frequency * decay * sin(angle)
             i -= 1
         }
-        return sum
+        return (acceleration, velocity)
     }
 }

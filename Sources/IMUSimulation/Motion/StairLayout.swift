@@ -34,8 +34,20 @@ struct StairLayout: Sendable {
         let period = risersPerFlight + landingSteps
         let flight = min(Double(flights - 1), max(0, (progress / period).rounded(.down)))
         let into = progress - flight * period
-        let climbed = min(1, max(0, into / risersPerFlight))
-        return (flight + climbed) * Self.flightHeight
+        return (flight + Self.rounded(into / risersPerFlight, corner: min(0.5, risersPerFlight / 4) / risersPerFlight))
+            * Self.flightHeight
+    }
+
+    /// Share of a flight climbed at fraction u of its risers, with the start and end of the flight
+    /// rounded over `2δ` (half a step each side: the body speeds up into and slows out of the
+    /// climb, so the vertical velocity has no jumps). C¹, 0 at u ≤ 0 and 1 at u ≥ 1.
+    static func rounded(_ u: Double, corner delta: Double) -> Double {
+        let scale = 1 - 2 * delta
+        if u <= 0 { return 0 }
+        if u >= 1 { return 1 }
+        if u < 2 * delta { return u * u / (4 * delta) / scale }
+        if u > 1 - 2 * delta { return (1 - 2 * delta - (1 - u) * (1 - u) / (4 * delta)) / scale }
+        return (u - delta) / scale
     }
 
     /// Steps taken when the `k`-th floor (1-based) is reached: the end of flight 2k.

@@ -53,6 +53,9 @@ struct PlannedSegment: Sendable {
 
     /// Seconds over which gaits, waving and rides fade in and out: the first and last step are gentler.
     static let rampSeconds = 0.4
+    /// Seconds over which waving builds up and dies down: about two waves, since starting a ±4 cm
+    /// wave within a fraction of one would take jolts of ~0.5 g.
+    static let waveRampSeconds = 1.0
     /// Lift of the device during a transition, m (picked up a hand's height, illustrative).
     static let transitionLiftMeters = 0.08
 }

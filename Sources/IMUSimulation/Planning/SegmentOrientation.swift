@@ -15,7 +15,7 @@ extension PlannedSegment {
             body = gaitSway(tau)
         case .wave:
             // The wrist tips the phone ±15° in step with the wave (illustrative).
-            let e = Easing.envelope(tau, duration: duration, ramp: Self.rampSeconds)
+            let e = Easing.envelope(tau, duration: duration, ramp: Self.waveRampSeconds)
             body = .rotationY(e * 15 * .pi / 180 * sin(2 * .pi * segment.cadence * tau + 0.4))
         case .bus:
             // The bus body rolls on its suspension (`BusVibration.roll`) and pitches back ~0.5° per

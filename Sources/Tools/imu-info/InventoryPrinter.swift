@@ -1,0 +1,63 @@
+import IMUCLI
+import IMUSensors
+
+/// Prints inventory items, sources and samples: one greppable line each
+/// (`chip  /dev/i2c-1 @0x68  mpu6050  id=0x68  driver=imukit-mpu6050`), or JSON Lines.
+struct InventoryPrinter: Sendable {
+    let json: Bool
+
+    func print(_ item: InventoryItem) {
+        if json {
+            var line = JSONLine(type: item.kind.rawValue)
+            line.add("location", item.location)
+            line.add("name", item.name)
+            for (k, v) in item.details { line.add(k, v) }
+            if let fix = item.fix { line.add("fix", fix) }
+            emit(line.text)
+        } else {
+            var fields = [item.kind.rawValue, item.location, item.name] + item.details.map { "\($0.0)=\(quoted($0.1))" }
+            if let fix = item.fix { fields.append("fix: \(fix)") }
+            emit(fields.joined(separator: "  "))
+        }
+    }
+
+    func print(source info: SourceInfo) {
+        let c = info.capabilities
+        let caps = [("accel", c.accelerometer), ("gyro", c.gyroscope), ("baro", c.barometer), ("temp", c.thermometer)]
+            .filter(\.1).map(\.0).joined(separator: ",")
+        let rate = info.nominalRateHz.map { JSONLine.number($0, decimals: 3) } ?? "unknown"
+        if json {
+            var line = JSONLine(type: "source")
+            line.add("name", info.name)
+            line.add("calibration_key", info.calibrationKey)
+            line.add("capabilities", caps)
+            line.add("rate_hz", info.nominalRateHz, decimals: 3)
+            emit(line.text)
+        } else {
+            emit(["source", info.name, "capabilities=\(caps)", "rate_hz=\(rate)", "calibration_key=\(info.calibrationKey)"].joined(separator: "  "))
+        }
+    }
+
+    func print(sample s: MotionSample) {
+        if json {
+            var line = JSONLine(type: "sample")
+            line.add("t", s.time, decimals: 6)
+            if let a = s.acceleration { line.add("accel_g", [a.x, a.y, a.z], decimals: 5) }
+            if let g = s.rotationRate { line.add("gyro_rad_s", [g.x, g.y, g.z], decimals: 5) }
+            if let p = s.pressure { line.add("pressure_hpa", p, decimals: 3) }
+            if let t = s.temperature { line.add("temp_c", t, decimals: 2) }
+            emit(line.text)
+        } else {
+            var fields = ["sample", "t=" + JSONLine.number(s.time, decimals: 6)]
+            if let a = s.acceleration { fields += ["ax=\(n(a.x))", "ay=\(n(a.y))", "az=\(n(a.z))"] }
+            if let g = s.rotationRate { fields += ["gx=\(n(g.x))", "gy=\(n(g.y))", "gz=\(n(g.z))"] }
+            if let p = s.pressure { fields.append("p=" + JSONLine.number(p, decimals: 3)) }
+            if let t = s.temperature { fields.append("temp=" + JSONLine.number(t, decimals: 2)) }
+            emit(fields.joined(separator: "  "))
+        }
+    }
+
+    private func n(_ x: Double) -> String { JSONLine.number(x, decimals: 5) }
+    private func quoted(_ v: String) -> String { v.contains(" ") ? JSONLine.quote(v) : v }
+    private func emit(_ line: String) { Terminal.standardOutput.write(line + "\n") }
+}

@@ -1,0 +1,41 @@
+import IMUCLI
+import IMUSensors
+
+/// Reads N samples from a source, giving up with a clear error when none arrive in time.
+struct SampleReader: Sendable {
+    let printer: InventoryPrinter
+
+    struct NoSamples: DiagnosableError {
+        var name: String
+        var seconds: Double
+        var description: String { "no samples from \(name) in \(Int(seconds)) s" }
+        var exitStatus: ExitStatus { .runtimeFailure }
+        var fix: String? { "check that the chip is powered and wired; try --no-fifo" }
+    }
+
+    func read(_ count: Int, from source: any SampleSource) async throws {
+        // Generous: 3 s to start (reset and start-up times) plus twice the nominal duration.
+        let seconds = 3 + 2 * Double(count) / (source.info.nominalRateHz ?? 10)
+        let printer = self.printer
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var printed = 0
+                for try await batch in source.batches() {
+                    for s in batch where printed < count {
+                        printer.print(sample: s)
+                        printed += 1
+                    }
+                    if printed >= count { break }
+                }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                return false
+            }
+            let finished = try await group.next() ?? false
+            group.cancelAll()
+            if !finished { throw NoSamples(name: source.info.name, seconds: seconds) }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import IMUCLI
+import IMUSensors
+
+let spec = CommandSpec(
+    name: "imu-info",
+    summary: "list I²C adapters, the motion sensors on them, kernel-owned chips and what stops a sensor from being used",
+    usage: ["[--json] [--bus N]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
+    options: [
+        OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
+        OptionSpec("bus", value: "N", help: "look only at /dev/i2c-N"),
+        OptionSpec("source", value: "SPEC", help: "list only what SPEC names (i2c:1@0x68,0x76, iio:ip:HOST); with --read, open it"),
+        OptionSpec("read", value: "N", help: "also read N samples from the source (or the first sensor found) and print them"),
+        OptionSpec("rate", value: "HZ", help: "sample rate for --read (default 100)"),
+        OptionSpec("no-fifo", help: "read data registers every sample instead of batching through the chip's FIFO"),
+    ],
+    examples: [
+        ("imu-info", "everything found, one greppable line per item"),
+        ("imu-info --bus 1 | grep ^chip", "the chips this project can read on /dev/i2c-1"),
+        ("imu-info --json --bus 0", "the same as JSON Lines"),
+        ("imu-info --source iio:ip:192.168.1.20", "the IIO devices of a board running iiod"),
+        ("imu-info --source i2c:1@0x68,0x76 --read 10", "identify an MPU-6050 and a BMP280 and print 10 merged samples"),
+    ])
+
+/// What `--source SPEC` lists without `--read`: the backend's inventory of that context or bus;
+/// nil for backends that can only open a source (imu-info then prints the source it opened).
+func inventory(of backend: any SensorBackend, spec: String) throws -> [InventoryItem]? {
+    if let iio = backend as? IIOBackend { return iio.inventory(spec: spec) }
+    if let i2c = backend as? I2CBackend { return try i2c.inventory(spec: spec) }
+    return nil
+}
+
+await ToolMain.run(spec) { args in
+    try args.exclusive(["bus", "source"])
+    let json = args.flag("json")
+    let bus = try args.integer("bus", in: 0...1023)
+    let readCount = try args.integer("read", in: 1...1_000_000)
+    let rate = try args.double("rate", in: 1...2000)
+    let printer = InventoryPrinter(json: json)
+    let i2c = I2CBackend(buses: bus.map { [$0] }, useFIFO: !args.flag("no-fifo"))
+    var backends: [any SensorBackend] = Backends.all.map { $0.scheme == "i2c" ? i2c : $0 }
+    if bus != nil { backends = [i2c] }
+
+    var source: (any SampleSource)?
+    if let text = args.string("source") {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw UsageError("--source needs SCHEME:WHERE, e.g. i2c:/dev/i2c-1@0x68, got '\(text)'", command: spec.name)
+        }
+        let scheme = String(text[..<colon])
+        guard let backend = backends.first(where: { $0.scheme == scheme }) else {
+            let known = backends.map(\.scheme).joined(separator: ", ")
+            throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name)
+        }
+        let rest = String(text[text.index(after: colon)...])
+        if readCount == nil, let items = try inventory(of: backend, spec: rest) {
+            items.forEach(printer.print)
+            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : .noSensor
+        }
+        source = try backend.open(spec: rest, options: SourceOptions(rateHz: rate))
+        printer.print(source: source!.info)
+    } else {
+        var found = false
+        for backend in backends {
+            let items = backend.inventory()
+            items.forEach(printer.print)
+            found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
+        }
+        guard found else { return .noSensor }
+        if readCount != nil {
+            for backend in backends where source == nil {
+                source = try backend.openDefault(options: SourceOptions(rateHz: rate))
+            }
+            guard let s = source else { return .noSensor }
+            printer.print(source: s.info)
+        }
+    }
+    if let n = readCount, let s = source {
+        try await SampleReader(printer: printer).read(n, from: s)
+    }
+    return .success
+}
