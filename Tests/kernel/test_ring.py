@@ -62,11 +62,13 @@ def run(args, timeout=60):
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
 
 
-def dump(source, n, rate=None):
+def dump(source, n, rate=None, mount=None):
     """Our own reading path: imu-bench-iio --dump N prints converted samples as JSON lines."""
     args = [tool("imu-bench-iio"), "--source", source, "--dump", str(n)]
     if rate:
         args += ["--rate", str(rate)]
+    if mount:
+        args += ["--mount", mount]
     p = run(args)
     lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
     return p, [l for l in lines if l["type"] == "sample"], [l for l in lines if l["type"] == "source"]
@@ -234,6 +236,15 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNear(samples[0]["pressure_hpa"], 1006.53, 0.01, "bmp280 pressure hPa")
         self.assertNear(samples[0]["temperature_c"], 25.08, 0.01, "bmp280 temperature °C")
+        # A board whose chip is turned 90° (device x = chip y, device y = −chip x): the matrix maps
+        # the chip's (0.5, −1, 0.25) g to the device's (−1, −0.5, 0.25) g, gyro alike. The VM's
+        # drivers have no device tree, so their own matrices are identity; this is the override.
+        p, samples, _ = dump(f"iio:{URI}/mpu6050", 2, mount="0, 1, 0; -1, 0, 0; 0, 0, 1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for got, want in zip(samples[-1]["accel_g"], [-1.0, -0.5, 0.25]):
+            self.assertNear(got, want, 0.005, "rotated accel")
+        for got, want in zip(samples[-1]["gyro_rad_s"], [-1000 / 16.4 * dps, -1000 / 16.4 * dps, 0.0]):
+            self.assertNear(got, want, 0.006, "rotated gyro")
         # Restore 1 g on Z for the step tests.
         poke(0x68, 0x3B, *(be16(0) + be16(0) + be16(16384)))
         poke(0x68, 0x43, *(be16(0) + be16(0) + be16(0)))
