@@ -65,6 +65,8 @@ shopt -s nullglob
 ours=("${IMU_BIN:-$REPO/.build/release}"/imu-*)
 for exe in "${ours[@]}"; do
     case $exe in *.build|*.o|*.swiftmodule|*.swiftdoc|*.product|*.resources) continue ;; esac
+    # The tools, and of the benchmarks only the IIO one (the guest runs it on local:).
+    case $(basename "$exe") in imu-bench-iio) ;; imu-bench-*) continue ;; esac
     [ -x "$exe" ] && [ -f "$exe" ] && copy_with_libs "$exe" "/usr/bin/$(basename "$exe")"
 done
 log "our tools in the guest: $(ls "$ROOT/usr/bin" | grep '^imu-' | tr '\n' ' ')"
