@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench install install-udev uninstall clean deps
+.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps
 
 all: build
 
@@ -37,6 +37,12 @@ BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
 bench: deps
 	$(SWIFT) build -c release
 	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b || exit 1; echo; done
+
+## Step-count accuracy alone: Oxford recordings (../shared/data/oxford-steps or IMU_OXFORD_DIR, skipped
+## with a message when absent), the repo fixtures, the simulator's scenarios, core speed and memory.
+bench-accuracy: deps
+	$(SWIFT) build -c release --product imu-bench-accuracy
+	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
 TOOLS := imu-info imu-steps imu-record imu-calibrate

@@ -6,13 +6,17 @@ import Foundation
 ///
 /// Stages (one folder each): `Resampler` brings any rate (25 Hz to 1 kHz, jittered, with gaps) to
 /// a fixed 50 Hz grid; `GravityEstimator` finds "down" (gyro quaternion + accelerometer, or
-/// accelerometer only) and yields vertical user acceleration; `StepCounter` finds gait by rhythm
-/// and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
+/// accelerometer only) and yields the gait signal (|specific force| − 1 g) and the horizontal
+/// acceleration; `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
 /// stages count floors walked; `ActivityClassifier` and `ActivitySegmenter` label the time.
-/// Memory is constant in the length of the stream; `process` allocates nothing per sample.
+/// Memory is constant in the length of the stream; `process` allocates nothing per sample (only
+/// the caller's `events` array grows, by the events appended).
 public struct Pedometer: Sendable {
     /// Internal processing rate, Hz: gait lives below 10 Hz (cadence ≤ 4 steps/s plus a few
     /// harmonics), so 50 Hz keeps the heel-strike shape while making 400 Hz inputs 8× cheaper.
+    /// 40 Hz was measured too: 25 Hz inputs ran 4.8 instead of 3.7 million samples/s, but the
+    /// oxford recordings read 1.44% instead of 1.41% MAPE (the repo fixtures 1.58% vs 1.08%),
+    /// and real data comes first.
     public static let internalRateHz = 50.0
     /// Longest silence bridged by interpolation, s. Longer gaps restart the filters and end any
     /// bout at the gap instead of inventing or losing steps across it.
@@ -56,8 +60,10 @@ public struct Pedometer: Sendable {
     /// Feeds one sample; appends whatever it completed to `events`.
     @inline(__always)
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
-        if firstTime == nil { firstTime = sample.time }
-        if sample.time > state.time { state.time = sample.time }
+        if sample.time.isFinite {
+            if firstTime == nil { firstTime = sample.time; state.time = sample.time }
+            if sample.time > state.time { state.time = sample.time }
+        }
         resampler.push(sample)
         while let tick = resampler.pop() { handle(tick, into: &events) }
     }
@@ -119,6 +125,7 @@ public struct Pedometer: Sendable {
             let from = labelledUntil ?? firstTime ?? centre
             segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
             labelledUntil = Swift.max(from, centre)
+            stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
     }
 
@@ -133,14 +140,14 @@ public struct Pedometer: Sendable {
 
 /// One analysis window's figures, for tuning tools (`@_spi(Diagnostics)`).
 @_spi(Diagnostics) public struct WindowDiagnostics: Sendable, CustomStringConvertible {
-    public var end = 0.0, verticalDeviation = 0.0, horizontalDeviation = 0.0
+    public var end = 0.0, gaitDeviation = 0.0, horizontalDeviation = 0.0
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
     public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
         end = w.end
-        verticalDeviation = w.verticalDeviation
+        gaitDeviation = w.gaitDeviation
         horizontalDeviation = w.horizontalDeviation
         cadence = w.estimate?.cadence ?? 0
         regularity = w.estimate?.regularity ?? 0
@@ -154,8 +161,8 @@ public struct Pedometer: Sendable {
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f vdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
-               end, verticalDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0, isGait ? "GAIT" : "----", steps)
+        String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
+               end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
+               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0.0, isGait ? "GAIT" : "----", steps)
     }
 }

@@ -1,8 +1,10 @@
 /// Settings of the pedometer core. Every field has a documented default.
 public struct PedometerConfiguration: Sendable {
-    /// User height in metres; the default stride model scales with it (see `StrideModel(height:)`).
+    /// User height in metres; the default stride model scales with it (see `StrideModel(height:)`;
+    /// values outside 0.5 to 2.5 m are clamped there, so tools should validate them first).
     public var userHeightMeters: Double = 1.75
     /// Height of one floor in metres. Core Motion documents "approximately three meters" per floor.
+    /// Values below 1 m are taken as 1 m (tools should reject them with a message first).
     public var floorHeightMeters: Double = 3.0
     /// A stride model calibrated on two paces; when nil, `StrideModel(height: userHeightMeters)` is used.
     public var strideCalibration: StrideModel? = nil

@@ -34,6 +34,19 @@ import Testing
         #expect(vehicleTime > 0.8 * sim.truth.duration, "vehicle for \(vehicleTime) of \(sim.truth.duration) s")
     }
 
+    /// Walk 5 min, wait 2 min, ride a bus 18 min (stops, turns, vibration), walk 5 min: the ride
+    /// adds no steps and the walks count.
+    @Test func commuteRideAddsNoSteps() {
+        let sim = simulate("commute") { $0.sampleRateHz = 50 }
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        let ride = sim.truth.segments.first { $0.activity == "vehicle" }!
+        let during = stepTimes(events).filter { $0 > ride.start + 2 && $0 < ride.end - 2 }
+        #expect(during.isEmpty, "\(during.count) steps during the ride")
+        #expect(relativeError(snapshot.steps, sim.truth.steps) <= 0.01, "\(snapshot.steps) vs \(sim.truth.steps)")
+        let vehicleTime = segments(events).filter { $0.activity == .vehicle }.reduce(0) { $0 + $1.duration }
+        #expect(vehicleTime > 0.9 * (ride.end - ride.start))
+    }
+
     @Test func wavingIsNotWalking() {
         let sim = simulate("wave")
         let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)

@@ -8,6 +8,21 @@ import Testing
         #expect(dh > 8.0 && dh < 8.7)
     }
 
+    @Test func linearisedAltitudeFollowsTheFormula() {
+        var altimeter = BarometricAltimeter()
+        var worst = 0.0
+        var t = 0.0
+        // A slow climb over 12 hPa (about 100 m): re-centred twice on the way.
+        for step in 0...1200 {
+            let p = 1000 - Double(step) * 0.01
+            var h = 0.0
+            for _ in 0..<10 { h = altimeter.update(pressure: p, time: t); t += 1 }   // settle
+            let exact = BarometricAltimeter.altitude(pressure: p)
+            worst = max(worst, abs(h - exact))
+        }
+        #expect(worst < 0.1, "worst \(worst) m")
+    }
+
     @Test func doorSlamSpikeIsRemoved() {
         var altimeter = BarometricAltimeter()
         var worst = 0.0
@@ -41,6 +56,16 @@ import Testing
         let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
         #expect(snapshot.floorsAscended == up && snapshot.floorsDescended == down)
         #expect(floors(events).count == up + down)
+    }
+
+    @Test func absurdFloorHeightNeitherLoopsNorCrashes() {
+        var counter = FloorCounter(floorHeight: 0)
+        var events: [PedometerEvent] = []
+        counter.addWalked(change: 3.5, duration: 10, time: 0, into: &events)
+        #expect(counter.ascended == 3)   // taken as 1 m floors
+        var nan = FloorCounter(floorHeight: .nan)
+        nan.addWalked(change: 3.5, duration: 10, time: 0, into: &events)
+        #expect(nan.ascended == 1)
     }
 
     @Test func elevatorCountsNoFloors() {

@@ -43,7 +43,7 @@ import Testing
     @Test func accelerometerOnlyFallbackFindsDownAndUserAcceleration() {
         var estimator = GravityEstimator(interval: 0.02)
         let down = Vector3(0, 0.6, 0.8)   // tilted device, 1 g
-        var last = UserAcceleration(vertical: 0, horizontal: 0, up: .zero)
+        var last = UserAcceleration(vertical: 0, magnitude: 0, horizontal: 0, up: .zero)
         for i in 0..<500 {
             // 0.2 g vertical bounce at 2 Hz on top of gravity.
             let bounce = 0.2 * sin(2 * Double.pi * 2 * Double(i) * 0.02)

@@ -34,6 +34,20 @@ import Testing
         #expect(!out.contains { $0.time > 104.05 && $0.time < 105.95 })
     }
 
+    @Test func clockJumpingBackStartsANewSegment() {
+        var resampler = Resampler(rateHz: 50, maximumGap: 0.5)
+        var out: [Tick] = []
+        for base in [500.0, 100.0] {
+            for i in 0..<100 {
+                resampler.push(MotionSample(time: base + Double(i) / 100, acceleration: Vector3(0, 0, 1)))
+                while let tick = resampler.pop() { out.append(tick) }
+            }
+        }
+        #expect(out.filter(\.startsSegment).count == 2)
+        #expect(out.contains { abs($0.time - 100.5) < 0.011 })
+        #expect(resampler.droppedSamples == 0)
+    }
+
     @Test func shortJitterIsBridged() {
         let out = ticks(rate: 100, seconds: 4, gapAt: 2...2.3)
         #expect(out.filter(\.startsSegment).count == 1)

@@ -88,6 +88,42 @@ enum SimulatorReport {
         variants()
         shortBouts()
         floorRobustness()
+        corpus()
+    }
+
+    /// The simulator's standard labelled corpus (every gait in every holding, days, traps, awkward
+    /// sensor conditions; seeds 1-3): a line per case, then MAPE and the false steps of the traps.
+    static func corpus() {
+        let cases = SimulationCorpus.standard()
+        print("== SimulationCorpus.standard(): \(cases.count) cases")
+        print("case".padding(toLength: 44, withPad: " ", startingAt: 0), " truth counted  error%  floors (truth)")
+        var errors: [Double] = []
+        var falseSteps = 0, trapCases = 0, floorsExact = 0, floorCases = 0
+        for item in cases {
+            let (samples, truth) = Simulator.generate(item.scenario, options: item.options)
+            let result = run(samples, capabilities: item.options.capabilities, truth: truth)
+            var errorText = "      -"
+            if truth.steps > 0 {
+                let error = Double(result.steps - truth.steps) / Double(truth.steps) * 100
+                errors.append(abs(error))
+                errorText = String(format: "%+7.2f", error)
+            } else {
+                falseSteps += result.steps
+                trapCases += 1
+            }
+            if item.options.barometerRateHz != nil {
+                floorCases += 1
+                if result.ascended == truth.floorsAscended, result.descended == truth.floorsDescended { floorsExact += 1 }
+            }
+            print(item.name.padding(toLength: 44, withPad: " ", startingAt: 0),
+                  String(format: "%6d %7d", truth.steps, result.steps), errorText,
+                  " \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))")
+        }
+        if !errors.isEmpty {
+            print(String(format: "corpus: MAPE %.2f%% over %d cases with steps, worst %.2f%%; %d false steps in %d cases without steps; floors exact in %d of %d",
+                         errors.reduce(0, +) / Double(errors.count), errors.count, errors.max() ?? 0,
+                         falseSteps, trapCases, floorsExact, floorCases))
+        }
     }
 
     /// Short walks between stops (the seed's rhythm gate loses about a quarter of such steps).
@@ -171,8 +207,9 @@ enum SimulatorReport {
     }
 
     /// Samples for the throughput figure when no recordings are at hand.
-    static func speedCorpus() -> [LabelledRecording] {
-        let options = SimulationOptions()
+    static func speedCorpus(rateHz: Double) -> [LabelledRecording] {
+        var options = SimulationOptions()
+        options.sampleRateHz = rateHz
         let (samples, truth) = Simulator.generate(Scenario.named("day-extended")!, options: options)
         return [LabelledRecording(name: "day-extended", samples: samples, capabilities: options.capabilities,
                                   trueSteps: truth.steps)]

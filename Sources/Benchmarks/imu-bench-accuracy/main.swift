@@ -17,23 +17,35 @@ while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--oxford":
-        guard let value = arguments.first else { fatalError("--oxford needs a directory") }
+        guard let value = arguments.first else { usageError("--oxford needs a directory") }
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { fatalError("--only needs a set name") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
-        guard let value = arguments.first else { fatalError("--trace needs a recording name") }
+        guard let value = arguments.first else { usageError("--trace needs a recording or scenario name") }
         traceName = value
         arguments.removeFirst()
     case "-h", "--help":
         print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...")
         exit(0)
     default:
-        FileHandle.standardError.write("imu-bench-accuracy: unknown argument \(argument); try --help\n".data(using: .utf8)!)
-        exit(2)
+        usageError("unknown argument \(argument); try --help")
+    }
+}
+
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write("imu-bench-accuracy: \(message)\n".data(using: .utf8)!)
+    exit(2)
+}
+
+/// Loads a recording set, or exits with the reader's FILE:LINE message.
+func loadOrExit(_ directory: String) -> [LabelledRecording] {
+    do { return try RecordingSet.load(directory: directory) } catch {
+        FileHandle.standardError.write("imu-bench-accuracy: \(error)\n".data(using: .utf8)!)
+        exit(1)
     }
 }
 let selected = only
@@ -42,12 +54,14 @@ let selected = only
 var speedCorpus: [LabelledRecording] = []
 
 if let traceName {
-    let recordings = try RecordingSet.load(directory: oxfordDirectory).filter { $0.name.contains(traceName) }
+    let recordings = FileManager.default.fileExists(atPath: oxfordDirectory)
+        ? loadOrExit(oxfordDirectory).filter { $0.name.contains(traceName) } : []
     for recording in recordings { Trace.run(recording) }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
+        if ProcessInfo.processInfo.environment["SIM_ACCEL_ONLY"] != nil { options.includeGyroscope = false; options.barometerRateHz = nil }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
         var pedometer = Pedometer(capabilities: options.capabilities)
@@ -69,7 +83,7 @@ if let traceName {
 }
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
-        let recordings = try RecordingSet.load(directory: oxfordDirectory)
+        let recordings = loadOrExit(oxfordDirectory)
         if wanted("oxford") { AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings) }
         speedCorpus = recordings
     } else {
@@ -89,6 +103,9 @@ if wanted("simulator") {
 if wanted("speed") {
     print("== core throughput (release build; samples pre-loaded, parsing not timed)")
     if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
-    Throughput.run(label: "simulated day-extended, 100 Hz, gyro + barometer", SimulatorReport.speedCorpus())
+    for rate in [25.0, 100.0, 400.0] {
+        Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
+                       SimulatorReport.speedCorpus(rateHz: rate))
+    }
     Throughput.memoryNote()
 }

@@ -86,7 +86,7 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
         let celsius = Double(c.c0) * 0.5 + Double(c.c1) * t
         let pa = Double(c.c00) + p * (Double(c.c10) + p * (Double(c.c20) + p * Double(c.c30)))
             + t * Double(c.c01) + t * p * (Double(c.c11) + p * Double(c.c21))
-        return [ChipReading(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)]
+        return [try plausible(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)]
     }
 }
 

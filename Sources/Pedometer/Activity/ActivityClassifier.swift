@@ -25,7 +25,7 @@ struct ActivityClassifier: Sendable {
             let confidence: ActivityConfidence = estimate.regularity > 0.7 ? .high : .medium
             return (estimate.cadence > Self.runningCadence ? .running : .walking, confidence)
         }
-        let strongest = max(window.verticalDeviation, window.horizontalDeviation)
+        let strongest = max(window.gaitDeviation, window.horizontalDeviation)
         if strongest < Self.stillDeviation { return (.stationary, .high) }
         if strongest < 2 * Self.stillDeviation { return (.stationary, .medium) }
         if Self.vehicleDeviation.contains(strongest) {

@@ -2,11 +2,10 @@
 struct CadenceEstimate: Sendable, Equatable {
     /// Steps per second.
     var cadence: Double
-    /// Normalised autocorrelation at the step period: 1 for a perfectly repeating signal,
-    /// about 0.9 for gait, low for bus sway and for standing still (pedometer seed).
+    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`): 1 for a
+    /// perfectly repeating signal, about 0.9 for gait, low for bus sway and for standing still
+    /// (pedometer seed).
     var regularity: Double
-    /// Normalised autocorrelation at the strongest repeat (the stride when `wasStride`).
-    var strongest: Double
     /// Highest normalised autocorrelation around half the strongest repeat's lag.
     var halfRepeat: Double
     /// True when the strongest repeat was a stride (two steps) and the step was found at half of it.
@@ -17,10 +16,13 @@ struct CadenceEstimate: Sendable, Equatable {
 /// disambiguation.
 ///
 /// r(ℓ) = N/(N−ℓ) · Σ xᵢ xᵢ₊ℓ / Σ xᵢ² with the mean removed (the pedometer seed's definition).
-/// The strongest repeat between `minimumPeriod` and `maximumStridePeriod` may be a stride: with
-/// the phone on one leg (a pocket) the two steps of a stride differ, so the signal repeats every
-/// two steps (the accuracy notes measure −50% in pockets without this check). When r also peaks
-/// near half that lag, the half lag is the step.
+/// 1. The fundamental repeat is the shortest lag whose peak is nearly as strong as the strongest
+///    (a signal repeating every P also repeats every 2P, 3P…).
+/// 2. That repeat may be a stride: with the phone on one leg (a pocket) the two steps of a stride
+///    differ, so the signal repeats every two steps (the accuracy notes measure −50% in pockets
+///    without this check). A repeat longer than the longest step (1 s) is a stride; a shorter one
+///    is a stride when r also peaks clearly near half of it (a running stride).
+/// 3. The peak lag is refined below one sample with a parabola through its neighbours.
 struct CadenceEstimator: Sendable {
     let rateHz: Double
     /// Shortest step period, s: 4 steps/s is faster than sprinting cadence (about 3.5 steps/s).
@@ -55,19 +57,31 @@ struct CadenceEstimator: Sendable {
             energy += x * x
         }
         guard energy > 1e-12 else { return nil }
+        // A trimmed window (a short walk between stops) holds fewer samples: lags up to half of it.
+        let maximumLag = Swift.min(self.maximumLag, n / 2 - 1)
+        guard maximumLag > minimumLag + 1 else { return nil }
         let lo = minimumLag - 1, hi = maximumLag + 1
-        centred.withUnsafeBufferPointer { x in
+        centred.withUnsafeBufferPointer { buffer in
+            guard let x = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(x)
+            let stride = MemoryLayout<Double>.stride
             for lag in lo...hi {
-                var s0 = 0.0, s1 = 0.0
+                // Σ x[i]·x[i+lag], four products at a time.
+                var sum4 = SIMD4<Double>()
                 var i = 0
                 let end = n - lag
-                while i + 1 < end {
-                    s0 += x[i] * x[i + lag]
-                    s1 += x[i + 1] * x[i + 1 + lag]
-                    i += 2
+                while i + 4 <= end {
+                    let a = raw.loadUnaligned(fromByteOffset: i * stride, as: SIMD4<Double>.self)
+                    let b = raw.loadUnaligned(fromByteOffset: (i + lag) * stride, as: SIMD4<Double>.self)
+                    sum4 += a * b
+                    i += 4
                 }
-                if i < end { s0 += x[i] * x[i + lag] }
-                correlation[lag] = (s0 + s1) / energy * Double(n) / Double(end)
+                var sum = sum4.sum()
+                while i < end {
+                    sum += x[i] * x[i + lag]
+                    i += 1
+                }
+                correlation[lag] = sum / energy * Double(n) / Double(end)
             }
         }
         // Strongest local maximum over the whole range.
@@ -95,7 +109,7 @@ struct CadenceEstimator: Sendable {
         for l in from...to { halfRepeat = max(halfRepeat, correlation[l]) }
         // A repeat longer than the longest step is a stride: the step is half of it.
         if lag / rateHz > maximumStepPeriod {
-            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest, strongest: strongest,
+            return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
                                    halfRepeat: halfRepeat, wasStride: true)
         }
         // A repeat that could be either (a slow step or a running stride) is a stride when the
@@ -103,10 +117,10 @@ struct CadenceEstimator: Sendable {
         if from >= minimumLag {
             for l in from...to where isPeak(l) && correlation[l] > max(Self.halfPeakMinimum, 0.3 * strongest) {
                 return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,
-                                       strongest: strongest, halfRepeat: halfRepeat, wasStride: true)
+                                       halfRepeat: halfRepeat, wasStride: true)
             }
         }
-        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest, strongest: strongest,
+        return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
                                halfRepeat: halfRepeat, wasStride: false)
     }
 

@@ -21,8 +21,10 @@ struct FloorCounter: Sendable {
     private(set) var ascended = 0
     private(set) var descended = 0
 
+    /// `floorHeight` below 1 m (or not finite) is taken as 1 m: no building has lower floors, and
+    /// a zero height would count floors without end. Tools validate the user's value first.
     init(floorHeight: Double) {
-        self.floorHeight = floorHeight
+        self.floorHeight = floorHeight.isFinite ? max(1, floorHeight) : 3
     }
 
     /// Adds `change` metres of altitude walked over `duration` seconds, ending at `time`.

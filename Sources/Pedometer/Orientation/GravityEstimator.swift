@@ -2,6 +2,14 @@
 struct UserAcceleration: Sendable {
     /// Along gravity, g; positive means accelerating upwards (specific force exceeds 1 g).
     var vertical: Double
+    /// Magnitude of the specific force minus 1 g: the gait signal. It needs no orientation at
+    /// all, so a phone swinging in a pocket, where a low-pass gravity estimate swings with the
+    /// thigh, reads the same as one held still in the hand. On the oxford recordings (no gyro)
+    /// counting on it measured 4.8% MAPE against 5.6% on the low-pass vertical projection at the
+    /// same stage of development; with the gyro's true vertical, the simulator's run read −11.6%
+    /// and its short walks −4.0% against +0.8% and −0.7% on the magnitude (the
+    /// cause of the run's loss was not investigated further).
+    var magnitude: Double
     /// Magnitude of the part perpendicular to gravity, g.
     var horizontal: Double
     /// Unit gravity direction ("up" as the accelerometer sees it) in the device frame.
@@ -25,6 +33,8 @@ struct GravityEstimator: Sendable {
     private var accelerationLowPass: LowPass3
     private var orientation = Quaternion.identity
     private var orientationPrimed = false
+    /// "Up" in the device frame from the current orientation.
+    private var predictedUp = Vector3(0, 0, 1)
     /// Gyro bias in rad/s, learned at rest.
     private(set) var gyroBias = Vector3.zero
     private var stillness: StillnessDetector
@@ -42,36 +52,39 @@ struct GravityEstimator: Sendable {
     }
 
     @inline(__always) mutating func update(acceleration a: Vector3, rotationRate: Vector3?) -> UserAcceleration {
+        let squared = dot(a, a)
+        let norm = squared.squareRoot()
         let up: Vector3
         if let w = rotationRate {
-            up = updateWithGyro(a, w)
+            up = updateWithGyro(a, w, norm: norm, squared: squared)
         } else {
             let g = accelerationLowPass.update(a)
             let n = length(g)
             up = n > 1e-6 ? g / n : Vector3(0, 0, 1)
         }
-        let vertical = length(a) - 1  // EXPERIMENT
-        let horizontal = length(a - dot(a, up) * up)
-        return UserAcceleration(vertical: vertical, horizontal: horizontal, up: up)
+        let along = dot(a, up)
+        // |a − (a·up) up| = √(|a|² − (a·up)²) for a unit `up`.
+        let horizontal = max(0, squared - along * along).squareRoot()
+        return UserAcceleration(vertical: along - 1, magnitude: norm - 1, horizontal: horizontal, up: up)
     }
 
-    private mutating func updateWithGyro(_ a: Vector3, _ w: Vector3) -> Vector3 {
-        let norm = length(a)
+    private mutating func updateWithGyro(_ a: Vector3, _ w: Vector3, norm: Double, squared: Double) -> Vector3 {
         let measuredUp = norm > 1e-6 ? a / norm : Vector3(0, 0, 1)
         if !orientationPrimed {
             // World z is "up"; start with the rotation taking the measured up onto it.
             orientation = Quaternion.rotation(from: measuredUp, to: Vector3(0, 0, 1))
+            predictedUp = measuredUp
             orientationPrimed = true
         }
-        if let bias = stillness.update(acceleration: a, rotationRate: w) { gyroBias = bias }
-        // Predicted up in the device frame, compared with the accelerometer's.
-        let predictedUp = orientation.inverseRotate(Vector3(0, 0, 1))
+        if let bias = stillness.update(acceleration: a, rotationRate: w, squaredNorm: squared) { gyroBias = bias }
+        // `predictedUp` is the up of the orientation before this tick, compared with the accelerometer's.
         // Trust the accelerometer less when it is far from 1 g (the user is accelerating).
         let trust = max(0, 1 - abs(norm - 1) * 4)   // zero beyond ±0.25 g from 1 g
         let error = cross(measuredUp, predictedUp) * trust
         let corrected = (w - gyroBias) + correctionGain * error
         orientation = (orientation * Quaternion.exponential(corrected * interval)).normalized
-        return orientation.inverseRotate(Vector3(0, 0, 1))
+        predictedUp = orientation.inverseRotate(Vector3(0, 0, 1))
+        return predictedUp
     }
 }
 
@@ -93,9 +106,12 @@ struct StillnessDetector: Sendable {
     mutating func reset() { run = 0; accelerationMean.reset(); rotationMean.reset() }
 
     /// Returns a fresh bias estimate (rad/s) while still, nil otherwise.
-    mutating func update(acceleration a: Vector3, rotationRate w: Vector3) -> Vector3? {
+    /// `squaredNorm` is |a|² (g²), computed by the caller anyway.
+    mutating func update(acceleration a: Vector3, rotationRate w: Vector3, squaredNorm: Double) -> Vector3? {
         let mean = accelerationMean.update(a)
-        let steady = length(a - mean) < 0.02 && abs(length(a) - 1) < 0.05 && length(w - rotationMean.value) < 0.05
+        let da = a - mean, dw = w - rotationMean.value
+        // Compared squared: |a − mean| < 0.02 g, ||a| − 1| < 0.05 g (0.95² < |a|² < 1.05²), |ω − mean| < 0.05 rad/s.
+        let steady = dot(da, da) < 0.0004 && squaredNorm > 0.9025 && squaredNorm < 1.1025 && dot(dw, dw) < 0.0025
         if steady { run += 1 } else { run = 0; rotationMean.reset() }
         let bias = rotationMean.update(w)
         return run >= needed ? bias : nil

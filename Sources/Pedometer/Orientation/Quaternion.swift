@@ -15,15 +15,30 @@ struct Quaternion: Sendable, Equatable {
                    v: a.w * b.v + b.w * a.v + cross(a.v, b.v))
     }
 
-    var normalized: Quaternion {
-        let n = (w * w + dot(v, v)).squareRoot()
+    @inline(__always) var normalized: Quaternion {
+        let n2 = w * w + dot(v, v)
+        // Integration keeps |q| within about 1e-6 of 1 per step: one Newton step for 1/√n² is
+        // exact to ~1e-12 there and avoids a square root; far from 1, normalise exactly.
+        if abs(n2 - 1) < 1e-3 {
+            let k = (3 - n2) / 2
+            return Quaternion(w: w * k, v: v * k)
+        }
+        let n = n2.squareRoot()
         return n > 0 ? Quaternion(w: w / n, v: v / n) : .identity
     }
 
     /// Rotation by `angle` = |rotationVector| (rad) about its direction.
-    static func exponential(_ rotationVector: Vector3) -> Quaternion {
-        let angle = dot(rotationVector, rotationVector).squareRoot()
-        guard angle > 1e-12 else { return Quaternion(w: 1, v: rotationVector / 2).normalized }
+    @inline(__always) static func exponential(_ rotationVector: Vector3) -> Quaternion {
+        let angle2 = dot(rotationVector, rotationVector)
+        // One 20 ms tick turns by well under 0.1 rad in daily motion; there the Taylor series of
+        // cos(θ/2) and sin(θ/2)/θ to fourth order is exact to better than 1e-10.
+        if angle2 < 0.01 {
+            let h2 = angle2 / 4
+            let c = 1 - h2 / 2 + h2 * h2 / 24
+            let sOverAngle = 0.5 * (1 - h2 / 6 + h2 * h2 / 120)
+            return Quaternion(w: c, v: rotationVector * sOverAngle)
+        }
+        let angle = angle2.squareRoot()
         let half = angle / 2
         return Quaternion(w: _cos(half), v: rotationVector * (_sin(half) / angle))
     }

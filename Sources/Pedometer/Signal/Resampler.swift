@@ -43,7 +43,8 @@ struct Resampler: Sendable {
     private var havePrevious = false
 
     /// Ticks ready to be taken with `pop()`; bounded by `maximumGap / interval + 2`.
-    private var ready: [Tick] = []
+    private var ready: [Tick]
+    private var readyCount = 0
     private var readIndex = 0
 
     /// Samples dropped because their time did not increase or a reading was not finite.
@@ -52,14 +53,26 @@ struct Resampler: Sendable {
     init(rateHz: Double, maximumGap: Double) {
         interval = 1 / rateHz
         self.maximumGap = maximumGap
-        ready.reserveCapacity(Int(maximumGap * rateHz) + 4)
+        // Preallocated: filling it never allocates (a push closes at most maximumGap/interval + 2).
+        ready = [Tick](repeating: Tick(time: 0, acceleration: .zero, rotationRate: nil, pressure: nil, startsSegment: false),
+                       count: Int(maximumGap * rateHz) + 4)
     }
 
     /// Feeds one raw sample. Afterwards, drain with `pop()`.
     @inline(__always) mutating func push(_ sample: MotionSample) {
-        if readIndex == ready.count, !ready.isEmpty { ready.removeAll(keepingCapacity: true); readIndex = 0 }
+        if readIndex == readyCount { readyCount = 0; readIndex = 0 }
         let t = sample.time
-        guard t > lastSampleTime, t.isFinite else { droppedSamples += 1; return }
+        guard t.isFinite else { droppedSamples += 1; return }
+        // A clock that jumps back by more than a gap (a device rebooted, recordings joined)
+        // starts a new segment; smaller steps back are out-of-order samples and are dropped.
+        if t <= lastSampleTime {
+            guard started, lastSampleTime - t > maximumGap else { droppedSamples += 1; return }
+            closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime)
+            started = false
+            nextStartsSegment = true
+            havePrevious = false
+            lastSampleTime = -Double.infinity
+        }
         if let p = sample.pressure, p.isFinite { pendingPressure = p }
         guard let a = sample.acceleration else { return }
         // A non-finite reading (a driver glitch) would poison every filter downstream.
@@ -109,8 +122,12 @@ struct Resampler: Sendable {
         } else {
             return
         }
-        ready.append(Tick(time: time, acceleration: acceleration, rotationRate: rotation,
-                          pressure: pendingPressure, startsSegment: nextStartsSegment))
+        if readyCount == ready.count {
+            ready.append(ready[0])   // cannot happen within maximumGap; grow rather than lose a tick
+        }
+        ready[readyCount] = Tick(time: time, acceleration: acceleration, rotationRate: rotation,
+                                 pressure: pendingPressure, startsSegment: nextStartsSegment)
+        readyCount += 1
         nextStartsSegment = false
         pendingPressure = nil
         previousAcceleration = acceleration
@@ -130,7 +147,7 @@ struct Resampler: Sendable {
 
     /// The next ready tick, if any.
     @inline(__always) mutating func pop() -> Tick? {
-        guard readIndex < ready.count else { return nil }
+        guard readIndex < readyCount else { return nil }
         defer { readIndex += 1 }
         return ready[readIndex]
     }

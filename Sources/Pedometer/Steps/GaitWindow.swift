@@ -3,8 +3,8 @@
 struct GaitWindow: Sendable {
     /// Time of the window's last tick, s.
     var end: Double
-    /// Standard deviation of vertical user acceleration over the window, g.
-    var verticalDeviation: Double
+    /// Standard deviation of the gait signal (|specific force| − 1 g) over the window, g.
+    var gaitDeviation: Double
     /// Standard deviation of horizontal user acceleration over the window, g.
     var horizontalDeviation: Double
     /// Cadence estimate, nil when the window is flat.

@@ -1,4 +1,5 @@
-/// Counts steps from vertical user acceleration on the fixed internal grid.
+/// Counts steps from the gait signal (|specific force| − 1 g, `UserAcceleration.magnitude`) on
+/// the fixed internal grid.
 ///
 /// Two views are combined, as the accuracy notes recommend:
 /// - **Rhythm and shape** decide *when* the user walks: every `hop` (1 s) the last `window` (4 s)
@@ -10,7 +11,8 @@
 /// A bout's first and last seconds are back-filled: when the first gait window arrives, steps are
 /// credited from the moment the motion energy rose (the onset), and when gait ends, up to the
 /// moment it fell; so short walks count in full. Each step event carries the time of the step
-/// itself, snapped to the nearest peak of the signal, although it is committed up to 3 s later.
+/// itself (placed at the cadence's phase and snapped to the highest sample within a quarter step,
+/// the heel strike), although it is committed up to 3 s later.
 struct StepCounter: Sendable {
     /// Analysis window length, s: long enough for two strides at 1 step/s.
     static let windowSeconds = 4.0
@@ -27,14 +29,17 @@ struct StepCounter: Sendable {
 
     var gate = GaitGate()
 
-    private var vertical: RingBuffer
-    private var horizontal: RingBuffer
+    private var gait: RingBuffer
+    /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
+    /// for its deviation without keeping every sample.
+    private var horizontalSums: [Double]
+    private var horizontalSquares: [Double]
+    private var hopSum = 0.0, hopSquares = 0.0, hopsDone = 0
     private var envelope: RingBuffer
     /// Filtered altitude at each tick, m (0 without a barometer).
     private var altitude: RingBuffer
     private var envelopeSum = 0.0
     private var scratch: [Double]
-    private var scratchHorizontal: [Double]
     private var cadenceEstimator: CadenceEstimator
 
     /// Time of tick 0 of the current segment, s.
@@ -50,6 +55,8 @@ struct StepCounter: Sendable {
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var previousWasGait = false    // the window before this one was judged gait
+    /// Set by the pedometer while the current activity segment is a vehicle ride.
+    var inVehicle = false
 
     /// Committed steps.
     private(set) var steps = 0
@@ -70,17 +77,17 @@ struct StepCounter: Sendable {
         self.stride = stride
         self.rateHz = rateHz
         interval = 1 / rateHz
-        window = Int((Self.windowSeconds * rateHz).rounded())
         hop = Int((1.0 * rateHz).rounded())
+        window = Int(Self.windowSeconds) * hop   // whole hops
         lagBehind = (window - hop) / 2
         envelopeLength = Int((0.5 * rateHz).rounded())
         let capacity = window + 2 * hop + envelopeLength
-        vertical = RingBuffer(minimumCapacity: capacity)
-        horizontal = RingBuffer(minimumCapacity: capacity)
+        gait = RingBuffer(minimumCapacity: capacity)
+        horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
+        horizontalSquares = horizontalSums
         envelope = RingBuffer(minimumCapacity: capacity)
         altitude = RingBuffer(minimumCapacity: capacity)
         scratch = [Double](repeating: 0, count: window)
-        scratchHorizontal = [Double](repeating: 0, count: window)
         cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window)
     }
 
@@ -89,9 +96,9 @@ struct StepCounter: Sendable {
 
     /// Starts a new segment at `time` (first tick, or first tick after a gap).
     mutating func startSegment(at time: Double, into events: inout [PedometerEvent]) {
-        if vertical.count > 0 { endBout(into: &events) }
-        vertical.removeAll()
-        horizontal.removeAll()
+        if gait.count > 0 { endBout(into: &events) }
+        gait.removeAll()
+        hopSum = 0; hopSquares = 0; hopsDone = 0
         envelope.removeAll()
         altitude.removeAll()
         envelopeSum = 0
@@ -106,21 +113,28 @@ struct StepCounter: Sendable {
     @inline(__always)
     mutating func process(_ user: UserAcceleration, altitude meters: Double,
                           into events: inout [PedometerEvent]) -> GaitWindow? {
-        let v = user.vertical
+        let v = user.magnitude
         altitude.append(meters)
-        vertical.append(v)
-        horizontal.append(user.horizontal)
+        gait.append(v)
+        hopSum += user.horizontal
+        hopSquares += user.horizontal * user.horizontal
         // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index).
         envelopeSum += v * v
-        let n = vertical.count
+        let n = gait.count
         if n > envelopeLength {
-            let old = vertical[n - 1 - envelopeLength]
+            let old = gait[n - 1 - envelopeLength]
             envelopeSum -= old * old
         }
         envelope.append(max(0, envelopeSum) / Double(min(n, envelopeLength)))
         sinceHop += 1
-        guard n >= window, sinceHop >= hop else { return nil }
+        guard sinceHop >= hop else { return nil }
         sinceHop = 0
+        horizontalSums[hopsDone % horizontalSums.count] = hopSum
+        horizontalSquares[hopsDone % horizontalSums.count] = hopSquares
+        hopsDone += 1
+        hopSum = 0
+        hopSquares = 0
+        guard n >= window else { return nil }
         return analyse(into: &events)
     }
 
@@ -131,11 +145,28 @@ struct StepCounter: Sendable {
     }
 
     private mutating func analyse(into events: inout [PedometerEvent]) -> GaitWindow {
-        let n = vertical.count
+        let n = gait.count
         let start = n - window
-        vertical.copy(from: start, count: window, into: &scratch)
-        horizontal.copy(from: start, count: window, into: &scratchHorizontal)
-        var estimate = cadenceEstimator.estimate(scratch, count: window)
+        gait.copy(from: start, count: window, into: &scratch)
+        let gaitDeviation = Self.deviation(scratch, count: window)
+        // A short walk between stops fills only part of the window; the still stretches around
+        // it dilute its autocorrelation at the stride lag. Rhythm and shape are judged on the
+        // active part (energy above a tenth of the window's peak, at least 1.5 s).
+        var analysed = window
+        if gaitDeviation >= gate.minimumDeviation {
+            var peakEnergy = 0.0
+            for i in start..<n { peakEnergy = max(peakEnergy, energy(around: i)) }
+            var first = start, last = n - 1
+            while first < last, energy(around: first) < 0.1 * peakEnergy { first += 1 }
+            while last > first, energy(around: last) < 0.1 * peakEnergy { last -= 1 }
+            let active = last - first + 1
+            if active < window * 9 / 10, active >= Int(1.5 * rateHz) {
+                analysed = active
+                gait.copy(from: first, count: active, into: &scratch)
+            }
+        }
+        // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
+        var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: analysed) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
         if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
@@ -143,21 +174,28 @@ struct StepCounter: Sendable {
             e.wasStride = true
             estimate = e
         }
-        let shape = GaitShape.measure(scratch, count: window, rateHz: rateHz, cadence: estimate?.cadence)
-        let verticalDeviation = Self.deviation(scratch, count: window)
-        let horizontalDeviation = Self.deviation(scratchHorizontal, count: window)
-        let verdict = gate.verdict(estimate: estimate, verticalDeviation: verticalDeviation, shape: shape)
+        let shape = GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence)
+        let count = Double(horizontalSums.count * hop)
+        let meanHorizontal = horizontalSums.reduce(0, +) / count
+        let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
+        let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
         let isGait = verdict == .gait
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
         // (waving right before walking off); allow half a hop of overlap.
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
-        let report = GaitWindow(end: time(n - 1), verticalDeviation: verticalDeviation,
+        let report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
         let creditEnd = n - lagBehind
         // A bout starts on one clearly regular window, or on two gait windows in a row: one
         // marginal window in vibration or handling must not back-fill a burst of steps.
-        let confirmed = inBout || (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity || previousWasGait
+        // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
+        // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
+        // On the oxford recordings every walk reaches 0.1 g and regularity 0.7 within seconds.
+        let confident = (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity
+        // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start.
+        let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
+        let confirmed = inBout || (strict ? confident && previousWasGait : confident || previousWasGait)
         previousWasGait = isGait
         if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
@@ -170,8 +208,8 @@ struct StepCounter: Sendable {
                 boutLevel = level
                 let threshold = GaitGate.envelopeFraction * boutLevel
                 // After a confirming second window, the walk may have begun in the window before.
-                let earliest = max(vertical.oldestIndex, start - hop)
-                let onset = BoutEdges.onset(vertical, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
+                let earliest = max(gait.oldestIndex, start - hop)
+                let onset = BoutEdges.onset(gait, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 creditedUntil = onset
                 phase = GaitGate.startPhase
@@ -183,7 +221,7 @@ struct StepCounter: Sendable {
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
             let threshold = GaitGate.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+            let walkedTo = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
                 energy(around: $0) >= threshold
             }
             credit(to: min(creditEnd, walkedTo), into: &events)
@@ -215,21 +253,13 @@ struct StepCounter: Sendable {
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
-    /// First tick in `from..<to` whose energy reaches a fraction of the bout level.
-    private func findOnset(from: Int, to: Int) -> Int {
-        guard from < to else { return from }
-        let threshold = GaitGate.envelopeFraction * boutLevel
-        for i in from..<to where energy(around: i) >= threshold { return i }
-        return to
-    }
-
     /// Ends a bout: credits from where counting stopped up to the last tick with gait energy.
     private mutating func endBout(into events: inout [PedometerEvent]) {
         guard inBout else { return }
-        let n = vertical.count
+        let n = gait.count
         // The end may lie anywhere in the uncredited tail (at most one window's length).
         let threshold = GaitGate.envelopeFraction * boutLevel
-        var offset = BoutEdges.offset(vertical, from: creditedUntil, to: n, stride: strideTicks) {
+        var offset = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
             energy(around: $0) >= threshold
         }
         offset = min(offset, creditedUntil + lagBehind + hop)
@@ -270,16 +300,16 @@ struct StepCounter: Sendable {
         distanceMeters += Double(committed) * stride.stride(cadence: boutCadence)
     }
 
-    /// The time of the vertical peak (heel strike) nearest to tick `index`, within a quarter step.
+    /// The time of the highest gait-signal sample (the heel strike) within a quarter step of tick `index`.
     private func snappedStepTime(near index: Int) -> Double {
         let reach = max(1, Int(0.25 / max(boutCadence, 0.5) * rateHz))
-        let lo = max(vertical.oldestIndex, index - reach)
-        let hi = min(vertical.count - 1, index + reach)
+        let lo = max(gait.oldestIndex, index - reach)
+        let hi = min(gait.count - 1, index + reach)
         var best = index
         var bestValue = -Double.infinity
         if lo <= hi {
-            for i in lo...hi where vertical[i] > bestValue {
-                bestValue = vertical[i]
+            for i in lo...hi where gait[i] > bestValue {
+                bestValue = gait[i]
                 best = i
             }
         }

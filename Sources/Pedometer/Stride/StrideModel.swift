@@ -18,7 +18,9 @@ public struct StrideModel: Sendable, Equatable {
     /// is about 0.415 × height (a common anthropometric rule of thumb: 0.415 h for men, 0.413 h for
     /// women), and the seed's illustrative paces grow by about 0.43 m per step/s of cadence; the
     /// slope is scaled with height from a 1.75 m reference.
+    /// Heights outside 0.5 to 2.5 m (or not finite) are clamped to that range.
     public init(height: Double) {
+        let height = height.isFinite ? min(2.5, max(0.5, height)) : 1.75
         let reference = 1.75                       // m, height the slope figure refers to
         let slope = 0.43 * height / reference      // m per (step/s), seed paces 1.6→2.8 steps/s
         let atWalk = 0.415 * height                // m per step at 1.8 steps/s
