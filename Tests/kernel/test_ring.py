@@ -457,6 +457,48 @@ class KernelRing(unittest.TestCase):
         self.assertIn("60-imukit.rules", out)
         self.assertIn("usermod -aG iio", out)
 
+    # -- the I²C path on the guest's i2c-dev, side by side with the kernel drivers -----------------
+
+    def test_12_i2c_reads_unbound_chips_like_the_kernel_driver(self):
+        rc, out = guest("ls /usr/bin/imu-info")
+        if rc != 0:
+            self.skipTest("imu-info is not in the guest (build it: swift build -c release)")
+        # Free the BMP280 from its kernel driver, so our own I²C driver may read it; ADXL345 Z =
+        # 0x0100 = 256 counts = 1 g (full resolution, 3.9 mg per LSB: datasheet table 1).
+        rc, out = guest("echo 0-0076 > /sys/bus/i2c/drivers/bmp280/unbind; /usr/sbin/i2cset -y 0 0x53 0x37 0x01")
+        self.assertEqual(rc, 0, out)
+        try:
+            rc, out = guest("imu-info --source i2c:0@0x53,0x76 --read 20 --rate 50 --no-fifo --json", timeout=180)
+            self.assertEqual(rc, 0, out)
+            samples = [l for l in json_lines(out) if l.get("type") == "sample"]
+            self.assertEqual(len(samples), 20, out)
+            for s in samples:
+                for got, want in zip(s["accel_g"], [0.0, 0.0, 1.0]):
+                    self.assertNear(got, want, 0.01, "adxl345 accel through i2c-dev")
+            with_p = [s for s in samples if "pressure_hpa" in s]
+            self.assertTrue(with_p, out)
+            # The same registers the kernel's bmp280 driver read as 100.653 kPa and 25.08 °C.
+            self.assertNear(with_p[0]["pressure_hpa"], 1006.53, 0.01, "bmp280 through i2c-dev")
+            self.assertNear(with_p[0]["temp_c"], 25.08, 0.01, "bmp280 temperature through i2c-dev")
+            # The "temperature skipped" sentinel through our own driver: a clear runtime failure.
+            poke(0x76, 0xFA, 0x80, 0x00, 0x00)
+            rc, out = guest("imu-info --source i2c:0@0x76 --read 3", timeout=120)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("bmp280", out)
+            self.assertIn("fix:", out)
+        finally:
+            poke(0x76, 0xFA, 0x7E, 0xED, 0x00)
+            guest("echo 0-0076 > /sys/bus/i2c/drivers/bmp280/bind")
+
+    def test_13_i2c_refuses_a_chip_a_kernel_driver_owns(self):
+        rc, out = guest("ls /usr/bin/imu-info")
+        if rc != 0:
+            self.skipTest("imu-info is not in the guest (build it: swift build -c release)")
+        rc, out = guest("imu-info --source i2c:0@0x68 --read 1", timeout=120)
+        self.assertEqual(rc, 3, out)
+        self.assertIn("inv-mpu6050-i2c", out)
+        self.assertIn("--source iio:local:/mpu6050", out)
+
 
 if __name__ == "__main__":
     if not IIOD_PORT or not SHELL_PORT:
