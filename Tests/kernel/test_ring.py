@@ -162,6 +162,11 @@ class Walker:
 class KernelRing(unittest.TestCase):
     maxDiff = None
 
+    def need_guest_tool(self, name):
+        rc, _ = guest(f"ls /usr/bin/{name}")
+        if rc != 0:
+            self.skipTest(f"{name} is not in the guest (build it: swift build -c release)")
+
     def assertNear(self, got, want, tol, what):
         self.assertTrue(abs(got - want) <= tol, f"{what}: got {got}, want {want} ± {tol}")
 
@@ -356,9 +361,7 @@ class KernelRing(unittest.TestCase):
     # -- I²C through the guest's own i2c-dev ---------------------------------------------------------
 
     def test_06_i2c_path_runs_on_the_guest_i2c_dev(self):
-        rc, out = guest("ls /usr/bin/imu-info")
-        if rc != 0:
-            self.skipTest("imu-info is not in the guest (build it: swift build -c release)")
+        self.need_guest_tool("imu-info")
         rc, out = guest("imu-info --bus 0 --json", timeout=180)
         self.assertEqual(rc, 0, out)
         items = {(i["type"], i["location"]): i for i in json_lines(out)}
@@ -422,9 +425,7 @@ class KernelRing(unittest.TestCase):
         self.assertIn(f"after {n} samples", stderr)  # the total delivered before the loss is reported
 
     def test_10_capture_resumes_when_the_device_returns(self):
-        rc, out = guest("ls /usr/bin/imu-bench-iio")
-        if rc != 0:
-            self.skipTest("imu-bench-iio is not in the guest (build it: swift build -c release)")
+        self.need_guest_tool("imu-bench-iio")
         # Local context inside the guest: the rebound driver gets a new iio:deviceN, found again by name.
         guest("rm -f /tmp/resume.out; (imu-bench-iio --source 'iio:local:/mpu6050?resume=30' --dump 200 --rate 10 "
               "> /tmp/resume.out 2>&1; echo rc=$? >> /tmp/resume.out) </dev/null >/dev/null 2>&1 &")
@@ -447,9 +448,7 @@ class KernelRing(unittest.TestCase):
         self.assertGreater(max(b - a for a, b in zip(times, times[1:])), 2.5, "no gap: the device was never lost")
 
     def test_11_permission_denied_names_the_udev_rule_and_group(self):
-        rc, out = guest("ls /usr/bin/imu-bench-iio")
-        if rc != 0:
-            self.skipTest("imu-bench-iio is not in the guest (build it: swift build -c release)")
+        self.need_guest_tool("imu-bench-iio")
         # An ordinary user may read sysfs values but not start a buffer (trigger/current_trigger and
         # /dev/iio:deviceN are root's without the project's udev rule).
         rc, out = guest("su walker -c \"imu-bench-iio --source 'iio:local:/bmi160?trigger=imukit-tick' --dump 3\"")
@@ -461,9 +460,7 @@ class KernelRing(unittest.TestCase):
     # -- the I²C path on the guest's i2c-dev, side by side with the kernel drivers -----------------
 
     def test_12_i2c_reads_unbound_chips_like_the_kernel_driver(self):
-        rc, out = guest("ls /usr/bin/imu-info")
-        if rc != 0:
-            self.skipTest("imu-info is not in the guest (build it: swift build -c release)")
+        self.need_guest_tool("imu-info")
         # Free the BMP280 from its kernel driver, so our own I²C driver may read it; ADXL345 Z =
         # 0x0100 = 256 counts = 1 g (full resolution, 3.9 mg per LSB: datasheet table 1).
         rc, out = guest("echo 0-0076 > /sys/bus/i2c/drivers/bmp280/unbind; /usr/sbin/i2cset -y 0 0x53 0x37 0x01")
@@ -492,9 +489,7 @@ class KernelRing(unittest.TestCase):
             guest("echo 0-0076 > /sys/bus/i2c/drivers/bmp280/bind")
 
     def test_13_i2c_refuses_a_chip_a_kernel_driver_owns(self):
-        rc, out = guest("ls /usr/bin/imu-info")
-        if rc != 0:
-            self.skipTest("imu-info is not in the guest (build it: swift build -c release)")
+        self.need_guest_tool("imu-info")
         rc, out = guest("imu-info --source i2c:0@0x68 --read 1", timeout=120)
         self.assertEqual(rc, 3, out)
         self.assertIn("inv-mpu6050-i2c", out)
