@@ -187,12 +187,20 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
     public override func autoIncrements(_ register: UInt8) -> Bool {
         is25H ? register & 0x80 != 0 : registers[0x11] & 0x10 != 0
     }
-    /// LPS22HB FIFO: CTRL_REG2 FIFO_EN and a FIFO_CTRL mode; 32 entries of 5 bytes.
-    var fifoOn: Bool { !is25H && registers[0x11] & 0x40 != 0 && registers[0x14] >> 5 != 0 }
-    public override var fifoCapacity: Int { 32 * 5 }
-    /// In FIFO mode the address rolls back from TEMP_OUT_H (0x2C) to PRESS_OUT_XL (0x28).
+    /// FIFO_CTRL: LPS22HB 0x14, LPS25H 0x2E; F_MODE[7:5] (000 bypass, 001 FIFO, 010 stream).
+    var fifoControl: Int { is25H ? 0x2E : 0x14 }
+    /// The FIFO runs with CTRL_REG2 FIFO_EN (bit 6) and a mode other than bypass.
+    var fifoOn: Bool { registers[control2] & 0x40 != 0 && registers[fifoControl] >> 5 != 0 }
+    /// A slot: LPS22HB pressure + temperature (5 bytes); LPS25H pressure only (3 bytes, AN4450 §5.1).
+    var slotBytes: Int { is25H ? 3 : 5 }
+    /// The last register of a slot, after which a burst rolls back to PRESS_OUT_XL in FIFO mode.
+    var slotEnd: UInt8 { is25H ? 0x2A : 0x2C }
+    /// 32 slots.
+    public override var fifoCapacity: Int { 32 * slotBytes }
+    /// Unread slots, for tests.
+    public var fifoSlots: Int { fifo.count / slotBytes }
     public override func nextRegister(after register: UInt8) -> UInt8 {
-        fifoOn && register == 0x2C ? 0x28 : register &+ 1
+        fifoOn && register == slotEnd ? 0x28 : register &+ 1
     }
     public override func read(register: UInt8, count: Int) -> [UInt8] {
         guard is25H else { return super.read(register: register, count: count) }
@@ -202,7 +210,7 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
         var out: [UInt8] = []
         for _ in 0..<count {
             out.append(readComputed(r) ?? registers[Int(r)])
-            if increments { r += 1 }
+            if increments { r = nextRegister(after: r) }
         }
         return out
     }
@@ -212,13 +220,20 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
         registers[0x28] = UInt8(p & 0xFF); registers[0x29] = UInt8(p >> 8 & 0xFF); registers[0x2A] = UInt8(p >> 16 & 0xFF)
         let t = is25H ? (truth.temperature - 42.5) * 480 : truth.temperature * 100
         putLE(0x2B, Self.int16(t))
-        if fifoOn { push(fifo: Array(registers[0x28...0x2C])) }
+        guard fifoOn else { return }
+        // FIFO mode (001) stops when full; stream mode (010) drops the oldest slot (push does that).
+        if registers[fifoControl] >> 5 == 1 && fifoSlots == 32 { return }
+        push(fifo: Array(registers[0x28...Int(slotEnd)]))
     }
 
     public override func readComputed(_ register: UInt8) -> UInt8? {
         if fifoOn {
-            if register == 0x26 { return UInt8(fifo.count / 5) }
-            if (0x28...0x2C).contains(register) { return popFIFO() }
+            if !is25H && register == 0x26 { return UInt8(fifoSlots) }   // FSS[5:0]
+            if is25H && register == 0x2F {
+                // FSS[4:0] cannot say 32: FULL_FIFO (bit 6) does; EMPTY_FIFO is bit 5.
+                return UInt8(fifoSlots & 0x1F) | (fifoSlots == 32 ? 0x40 : 0) | (fifoSlots == 0 ? 0x20 : 0)
+            }
+            if (0x28...slotEnd).contains(register) { return popFIFO() }
         }
         guard Int(register) == control2 else { return nil }
         let v = registers[control2]
@@ -233,6 +248,7 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
             resetPending = true
             return
         }
+        if Int(register) == fifoControl && value >> 5 == 0 { fifo = [] }   // bypass mode empties the FIFO
         super.writeRegister(register, value)
     }
 }

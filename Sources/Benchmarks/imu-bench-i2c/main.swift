@@ -88,5 +88,6 @@ let direct = rows.filter { $0.mode == "direct" }
 let fifo = rows.filter { $0.mode == "fifo" }
 print("")
 print("summary: direct reads: \(fmt(direct.map(\.perSet).max() ?? 0, 3)) transaction(s) per sample set at most; "
-      + "FIFO: \(fmt(fifo.filter { !["adxl345", "lsm9ds1"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
-      + "(2 per batch; the ADXL345 pops one entry per burst, the LSM9DS1 one set per gyro + accel burst pair)")
+      + "FIFO: \(fmt(fifo.filter { !["adxl345", "lsm9ds1", "lps25h", "dps310"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
+      + "(2 per batch; the ADXL345 pops one entry per burst, the LSM9DS1 one set per gyro + accel burst pair, "
+      + "the LPS25H adds a TEMP_OUT read (3 per batch), the DPS310 pops one result per read (results + 2 per batch))")
