@@ -186,11 +186,25 @@ public final class BMP3Emulator: EmulatedChip, @unchecked Sendable {
         for (base, v) in [(0x04, rawP), (0x07, rawT)] {
             registers[base] = UInt8(v & 0xFF); registers[base + 1] = UInt8(v >> 8 & 0xFF); registers[base + 2] = UInt8(v >> 16 & 0xFF)
         }
+        // FIFO (fifo_mode with pressure and temperature): header 0x94, temperature then pressure.
+        if registers[0x17] & 0x19 == 0x19 { push(fifo: [0x94] + Array(registers[0x07...0x09]) + Array(registers[0x04...0x06])) }
+    }
+
+    public override var fifoCapacity: Int { 512 }
+    public override func autoIncrements(_ register: UInt8) -> Bool { register != 0x14 }
+    public override func readComputed(_ register: UInt8) -> UInt8? {
+        switch register {
+        case 0x12: return UInt8(fifo.count & 0xFF)
+        case 0x13: return UInt8(fifo.count >> 8)
+        case 0x14: return popFIFO(empty: 0x80)
+        default: return nil
+        }
     }
 
     public override func writeRegister(_ register: UInt8, _ value: UInt8) {
         if register == 0x7E {
             if value == 0xB6 { powerOnReset() }
+            if value == 0xB0 { fifo = [] }
             return
         }
         super.writeRegister(register, value)

@@ -64,6 +64,7 @@ public final class DPS310Emulator: EmulatedChip, @unchecked Sendable {
         registers[0x0D] = 0x10
         registers[0x08] = 0xC0   // COEF_RDY | SENSOR_RDY
         registers[0x28] = 0x80   // coefficients made with the external (MEMS) temperature sensor
+        entries = []
         let c = Self.coefficients.map { UInt32(bitPattern: Int32($0)) }
         let packed: [UInt8] = [
             UInt8(c[0] >> 4 & 0xFF), UInt8((c[0] & 0x0F) << 4 | c[1] >> 8 & 0x0F), UInt8(c[1] & 0xFF),
@@ -87,14 +88,46 @@ public final class DPS310Emulator: EmulatedChip, @unchecked Sendable {
             let p = Double(raw) / kP
             return c[2] + p * (c[3] + p * (c[6] + p * c[8])) + ts * c[4] + ts * p * (c[5] + p * c[7])
         }
-        for (base, v) in [(0x00, pRaw), (0x03, tRaw)] {
-            let u = UInt32(bitPattern: Int32(v))
-            registers[base] = UInt8(u >> 16 & 0xFF); registers[base + 1] = UInt8(u >> 8 & 0xFF); registers[base + 2] = UInt8(u & 0xFF)
+        if fifoOn {
+            // Temperature then pressure, bit 0 flagging the kind (1 pressure, 0 temperature). A full
+            // FIFO stores nothing more.
+            for word in [tRaw & ~1, pRaw | 1] where entries.count < 32 { entries.append(Self.be24(word)) }
+            return
         }
+        for (base, v) in [(0x00, pRaw), (0x03, tRaw)] {
+            for (i, b) in Self.be24(v).enumerated() { registers[base + i] = b }
+        }
+    }
+
+    /// FIFO results (3 bytes, big endian), oldest first; at most 32.
+    public private(set) var entries: [[UInt8]] = []
+    /// CFG_REG FIFO_EN (bit 1).
+    var fifoOn: Bool { registers[0x09] & 0x02 != 0 }
+
+    static func be24(_ v: Int) -> [UInt8] {
+        let u = UInt32(bitPattern: Int32(v))
+        return [UInt8(u >> 16 & 0xFF), UInt8(u >> 8 & 0xFF), UInt8(u & 0xFF)]
+    }
+
+    /// With the FIFO on, a read from PSR_B2 pops the oldest result into PSR_B2…B0, or 0x800000 when
+    /// the FIFO is empty.
+    public override func read(register: UInt8, count: Int) -> [UInt8] {
+        if fifoOn, register == 0x00 {
+            let e = entries.isEmpty ? [0x80, 0x00, 0x00] : entries.removeFirst()
+            for (i, b) in e.enumerated() { registers[i] = b }
+        }
+        return super.read(register: register, count: count)
+    }
+
+    /// FIFO_STS: FIFO_FULL bit 1, FIFO_EMPTY bit 0.
+    public override func readComputed(_ register: UInt8) -> UInt8? {
+        guard register == 0x0B else { return nil }
+        return (entries.count >= 32 ? 0x02 : 0) | (entries.isEmpty ? 0x01 : 0)
     }
 
     public override func writeRegister(_ register: UInt8, _ value: UInt8) {
         if register == 0x0C {
+            if value & 0x80 != 0 { entries = [] }   // FIFO_FLUSH
             if value & 0x0F == 0x09 { powerOnReset() }
             return
         }

@@ -105,9 +105,23 @@ public final class LSM9DS1Emulator: EmulatedChip, @unchecked Sendable {
         super.powerOnReset()
         registers[0x0F] = 0x68
         registers[0x22] = 0x04
+        sets = []
     }
     public override var outputRateHz: Double { Self.rates[registers[0x10] >> 5] ?? 0 }
     public override func autoIncrements(_ register: UInt8) -> Bool { registers[0x22] & 0x04 != 0 }
+    /// FIFO sets (gyro 6 bytes + accel 6 bytes), 32 deep.
+    var sets: [[UInt8]] = []
+    var fifoOn: Bool { registers[0x23] & 0x02 != 0 && registers[0x2E] >> 5 != 0 }
+
+    /// With the FIFO on, a burst from OUT_X_L_G pops the next set into the output registers; the
+    /// accel burst that follows reads the same set.
+    public override func read(register: UInt8, count: Int) -> [UInt8] {
+        if fifoOn, register == 0x18, !sets.isEmpty {
+            let set = sets.removeFirst()
+            for i in 0..<6 { registers[0x18 + i] = set[i]; registers[0x28 + i] = set[6 + i] }
+        }
+        return super.read(register: register, count: count)
+    }
 
     public override func produce(_ truth: MotionTruth) {
         let gScale = Self.gyroMdpsPerLSB[Int(registers[0x10] >> 3 & 3)]
@@ -116,9 +130,14 @@ public final class LSM9DS1Emulator: EmulatedChip, @unchecked Sendable {
         putLE(0x15, Self.int16((truth.temperature - 25) * 16))
         for (i, v) in [g.x, g.y, g.z].enumerated() { putLE(0x18 + 2 * i, Self.int16(v)) }
         for (i, v) in [a.x, a.y, a.z].enumerated() { putLE(0x28 + 2 * i, Self.int16(v)) }
+        if fifoOn {
+            sets.append(Array(registers[0x18...0x1D]) + Array(registers[0x28...0x2D]))
+            if sets.count > 32 { sets.removeFirst() }
+        }
     }
 
     public override func readComputed(_ register: UInt8) -> UInt8? {
+        if register == 0x2F { return UInt8(min(sets.count, 32)) | (sets.count >= 32 ? 0x40 : 0) }
         guard register == 0x22 else { return nil }
         let v = registers[0x22]
         if resetPending { resetPending = false; registers[0x22] &= ~0x01 }
@@ -168,6 +187,21 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
     public override func autoIncrements(_ register: UInt8) -> Bool {
         is25H ? register & 0x80 != 0 : registers[0x11] & 0x10 != 0
     }
+    /// FIFO_CTRL: LPS22HB 0x14, LPS25H 0x2E; F_MODE[7:5] (000 bypass, 001 FIFO, 010 stream).
+    var fifoControl: Int { is25H ? 0x2E : 0x14 }
+    /// The FIFO runs with CTRL_REG2 FIFO_EN (bit 6) and a mode other than bypass.
+    var fifoOn: Bool { registers[control2] & 0x40 != 0 && registers[fifoControl] >> 5 != 0 }
+    /// A slot: LPS22HB pressure + temperature (5 bytes); LPS25H pressure only (3 bytes, AN4450 §5.1).
+    var slotBytes: Int { is25H ? 3 : 5 }
+    /// The last register of a slot, after which a burst rolls back to PRESS_OUT_XL in FIFO mode.
+    var slotEnd: UInt8 { is25H ? 0x2A : 0x2C }
+    /// 32 slots.
+    public override var fifoCapacity: Int { 32 * slotBytes }
+    /// Unread slots, for tests.
+    public var fifoSlots: Int { fifo.count / slotBytes }
+    public override func nextRegister(after register: UInt8) -> UInt8 {
+        fifoOn && register == slotEnd ? 0x28 : register &+ 1
+    }
     public override func read(register: UInt8, count: Int) -> [UInt8] {
         guard is25H else { return super.read(register: register, count: count) }
         // The MSB of the sub-address only asks for auto-increment; the register is the low 7 bits.
@@ -176,7 +210,7 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
         var out: [UInt8] = []
         for _ in 0..<count {
             out.append(readComputed(r) ?? registers[Int(r)])
-            if increments { r += 1 }
+            if increments { r = nextRegister(after: r) }
         }
         return out
     }
@@ -186,9 +220,21 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
         registers[0x28] = UInt8(p & 0xFF); registers[0x29] = UInt8(p >> 8 & 0xFF); registers[0x2A] = UInt8(p >> 16 & 0xFF)
         let t = is25H ? (truth.temperature - 42.5) * 480 : truth.temperature * 100
         putLE(0x2B, Self.int16(t))
+        guard fifoOn else { return }
+        // FIFO mode (001) stops when full; stream mode (010) drops the oldest slot (push does that).
+        if registers[fifoControl] >> 5 == 1 && fifoSlots == 32 { return }
+        push(fifo: Array(registers[0x28...Int(slotEnd)]))
     }
 
     public override func readComputed(_ register: UInt8) -> UInt8? {
+        if fifoOn {
+            if !is25H && register == 0x26 { return UInt8(fifoSlots) }   // FSS[5:0]
+            if is25H && register == 0x2F {
+                // FSS[4:0] cannot say 32: FULL_FIFO (bit 6) does; EMPTY_FIFO is bit 5.
+                return UInt8(fifoSlots & 0x1F) | (fifoSlots == 32 ? 0x40 : 0) | (fifoSlots == 0 ? 0x20 : 0)
+            }
+            if (0x28...slotEnd).contains(register) { return popFIFO() }
+        }
         guard Int(register) == control2 else { return nil }
         let v = registers[control2]
         if resetPending { resetPending = false; registers[control2] &= ~0x04 }
@@ -202,6 +248,7 @@ public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
             resetPending = true
             return
         }
+        if Int(register) == fifoControl && value >> 5 == 0 { fifo = [] }   // bypass mode empties the FIFO
         super.writeRegister(register, value)
     }
 }

@@ -122,4 +122,18 @@ import Foundation
         let events = (0..<500).flatMap { session.feed(MotionSample(time: Double($0) / 100, pressure: 1000)) }
         #expect(events == [.place(.zUp, number: 1)])
     }
+
+    @Test func burstyTimestampsAreNotMotion() {
+        // A slow link delivers 0.1 s bursts every 0.25 s (seen on iiod over a loaded VM): the gaps
+        // must not read as movement, and the face is still captured.
+        var sensor = SyntheticSensor()
+        sensor.noise = 0.0005
+        let all = sensor.rest(on: .zUp, seconds: 12, start: 0)
+        let bursty = all.filter { $0.time.truncatingRemainder(dividingBy: 0.25) < 0.1 }
+        var session = SixPositionSession()
+        let events = bursty.flatMap { session.feed($0) }
+        #expect(!events.contains(.moving))
+        #expect(!events.contains(.motionDuringCapture(.zUp)))
+        #expect(faces(events) == [.zUp])
+    }
 }

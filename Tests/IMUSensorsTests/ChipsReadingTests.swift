@@ -41,21 +41,16 @@ struct ChipsReadingTests {
         try rig.driver.configure(rateHz: 100, useFIFO: true)
         #expect(rig.driver.usesFIFO)
         let start = rig.clock.now
-        var all: [ChipReading] = []
-        var transactions = 0
-        for _ in 0..<5 {
-            rig.clock.advance(0.1)
-            let before = rig.bus.transactionCount
-            let batch = try rig.driver.readBatch()
-            transactions += rig.bus.transactionCount - before
-            all += batch
-        }
+        let (all, transactions) = try rig.drain(batches: 5, every: 0.1)
         let expected = rig.chip.samplesProduced
         #expect(expected > 40)
         #expect(all.count == expected, "\(name): \(all.count) of \(expected) samples")
         if name == "adxl345" {
             // Status read plus one 6-byte burst per entry (the address does not wrap back).
             #expect(transactions == 5 + all.count)
+        } else if name == "lsm9ds1" {
+            // Status read plus a gyro and an accel burst per set (popped through the output registers).
+            #expect(transactions == 5 + 2 * all.count)
         } else {
             #expect(transactions == 10, "\(name): count + data per batch, got \(transactions)")
         }
@@ -91,6 +86,22 @@ struct ChipsReadingTests {
             #expect(abs(try #require(r.temperature) - truth.temperature) < Tolerance.temperatureC, "\(name) temperature")
         }
         #expect(read >= 9)
+    }
+
+    @Test("barometer FIFOs: every conversion arrives in order, two transactions per batch", arguments: ["bmp388", "bmp390", "lps22hb"])
+    func barometerFIFO(name: String) throws {
+        let rig = try ChipRig(name, motion: Motions.walk)
+        try rig.driver.configure(rateHz: 25, useFIFO: true)
+        #expect(rig.driver.usesFIFO)
+        let start = rig.clock.now
+        let (all, transactions) = try rig.drain(batches: 4, every: 1)
+        #expect(transactions == 8)
+        #expect(all.count == rig.chip.samplesProduced && all.count >= 99, "\(name): \(all.count) of \(rig.chip.samplesProduced)")
+        for (k, r) in all.enumerated() {
+            let truth = Motions.walk(start + Double(k + 1) / rig.chip.outputRateHz)
+            #expect(abs(r.pressure! - truth.pressure) < Tolerance.pressureHPa, "\(name) frame \(k)")
+            #expect(abs(r.temperature! - truth.temperature) < Tolerance.temperatureC)
+        }
     }
 
     @Test("a saturated axis is flagged, not silently clipped", arguments: imuNames)

@@ -21,6 +21,18 @@ struct ChipRig {
     }
 
     enum RigError: Error { case notIdentified(String) }
+
+    /// Advances the clock `batches` times by `seconds`, reading after each; returns everything read
+    /// and the transactions it took.
+    func drain(batches: Int, every seconds: Double) throws -> (readings: [ChipReading], transactions: Int) {
+        var all: [ChipReading] = []
+        let before = bus.transactionCount
+        for _ in 0..<batches {
+            clock.advance(seconds)
+            all += try driver.readBatch()
+        }
+        return (all, bus.transactionCount - before)
+    }
 }
 
 /// Per-model tolerances: one LSB of the configured range is far below these.
@@ -33,4 +45,4 @@ enum Tolerance {
 
 let imuNames = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]
 let barometerNames = ["bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
-let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "adxl345"]
+let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]

@@ -100,24 +100,76 @@ struct ChipsCompensationTests {
         #expect(p / 256 == 100653)
     }
 
-    @Test("a BMP280 calibration block with dig_P1 = 0 is an error, not a zero pressure")
-    func bmp280DivideByZero() throws {
-        var cal = [Int](bmp280ExampleCalibration)
-        cal[3] = 0
+    func bmp280Driver(calibration: [Int]) -> (EmulatedI2CBus, any ChipDriver) {
         let bus = EmulatedI2CBus()
-        bus.attach(BMP280Emulator(calibration: cal), at: 0x76)
-        let driver = ChipCatalog.model(named: "bmp280")!.makeDriver(I2CDevice(bus: bus, address: 0x76, retry: EmulatorCatalog.noSleep))
-        try driver.configure(rateHz: 10, useFIFO: false)
-        (bus.chip(at: 0x76) as! BMP280Emulator).setADC(pressure: 415148, temperature: 519888)
-        #expect(throws: I2CError.self) { try driver.readBatch() }
+        bus.attach(BMP280Emulator(calibration: calibration), at: 0x76)
+        return (bus, ChipCatalog.model(named: "bmp280")!.makeDriver(I2CDevice(bus: bus, address: 0x76, retry: EmulatorCatalog.noSleep)))
     }
 
-    @Test("BMP280 reports nothing (not zero) while the ADC still holds the 'skipped' value")
-    func bmp280Skipped() throws {
+    @Test("a BMP280 calibration block that is blank, unprogrammed or has dig_P1 = 0 is refused at configure", arguments: [0, 1, 2])
+    func bmp280BadCalibration(kind: Int) throws {
+        var cal = [Int](bmp280ExampleCalibration)
+        switch kind {
+        case 0: cal = [Int](repeating: 0, count: 12)
+        case 1: cal = [Int](repeating: 0xFFFF, count: 12)
+        default: cal[3] = 0
+        }
+        let (_, driver) = bmp280Driver(calibration: cal)
+        do {
+            try driver.configure(rateHz: 10, useFIFO: false)
+            Issue.record("configure should refuse calibration \(kind)")
+        } catch {
+            #expect(error.kind == .badResponse)
+            #expect(error.description.contains("bmp280: calibration block"))
+            #expect(error.fix != nil)
+        }
+    }
+
+    @Test("BMP280 compensation never traps, whatever the calibration words and ADC values")
+    func bmp280NoTrap() {
+        var state: UInt64 = 0x9E3779B97F4A7C15   // fixed seed: a reproducible spread of garbage blocks
+        func next() -> UInt8 { state = state &* 6364136223846793005 &+ 1442695040888963407; return UInt8(state >> 56) }
+        var finite = 0
+        for _ in 0..<2000 {
+            let cal = BMP280Calibration(bytes: (0..<24).map { _ in next() })
+            let adcT = Int32(next()) << 12 | Int32(next()) << 4, adcP = Int32(next()) << 12 | Int32(next()) << 4
+            let (_, tFine) = cal.temperature(adcT: adcT)
+            if cal.pressure(adcP: adcP, tFine: tFine) != nil { finite += 1 }
+        }
+        #expect(finite > 0)
+    }
+
+    @Test("BMP280 'skipped' (0x80000): nothing during start-up, an error once it had converted, or when it never does")
+    func bmp280SkippedAfterConversion() throws {
         let rig = try ChipRig("bmp280")
         try rig.driver.configure(rateHz: 10, useFIFO: false)
+        rig.clock.advance(0.5)
+        #expect(try rig.driver.readBatch().count == 1)
         (rig.chip as! BMP280Emulator).setADC(pressure: 0x80000, temperature: 0x80000)
-        #expect(try rig.driver.readBatch().isEmpty)
+        do {
+            _ = try rig.driver.readBatch()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .badResponse)
+            #expect(error.description.contains("reconfigure it"))
+        }
+        // Never converting (asleep from the start): a clear error after the start-up allowance.
+        let stuck = try ChipRig("bmp280")
+        try stuck.driver.configure(rateHz: 10, useFIFO: false)
+        try stuck.bus.write(stuck.address, [0xF4, 0x00])   // sleep mode behind the driver's back
+        var failed = false
+        for _ in 0..<30 where !failed {
+            do { #expect(try stuck.driver.readBatch().isEmpty) } catch { failed = error.kind == .badResponse }
+        }
+        #expect(failed)
+    }
+
+    @Test("a pressure outside every supported sensor's range is reported, not passed on")
+    func impossiblePressure() throws {
+        let rig = try ChipRig("lps22hb", motion: { _ in MotionTruth(pressure: 1900) })
+        try rig.driver.configure(rateHz: 10, useFIFO: false)
+        rig.clock.advance(0.5)
+        #expect(throws: I2CError.self) { _ = try rig.driver.readBatch() }
     }
 
     @Test("DPS310 coefficients unpack from their 12/20/16-bit fields")

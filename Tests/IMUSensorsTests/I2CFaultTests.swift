@@ -120,6 +120,39 @@ struct I2CFaultTests {
         #expect(rig.waits.waits.count < 40)
     }
 
+    @Test("a barometer that was put to sleep behind our back (reads 'skipped') is reconfigured and read again")
+    func barometerSkippedRecovers() throws {
+        let rig = try PollerRig(imu: nil, barometer: "bmp280")
+        #expect(try rig.run(1).count >= 10)
+        let chip = try #require(rig.bus.chip(at: 0x76) as? BMP280Emulator)
+        try rig.bus.write(0x76, [0xF4, 0x00])   // sleep mode
+        chip.setADC(pressure: 0x80000, temperature: 0x80000)
+        let after = try rig.run(1)
+        #expect(rig.poller.recoveries == 1)
+        #expect(after.count >= 8)
+        #expect(after.allSatisfy { abs($0.pressure! - Motions.walk($0.time).pressure) < 0.5 })
+    }
+
+    @Test("a barometer that never converts (i2c-stub holding 0x80000) ends in a clear error, not an endless wait")
+    func barometerNeverConverts() throws {
+        let rig = try PollerRig(imu: nil, barometer: "bmp280")
+        try rig.bus.write(0x76, [0xF4, 0x00])
+        let chip = try #require(rig.bus.chip(at: 0x76) as? BMP280Emulator)
+        chip.setADC(pressure: 0x80000, temperature: 0x80000)
+        chip.calibration = bmp280ExampleCalibration
+        // Every reconfiguration resets the emulator to "skipped"; keep it asleep so it never converts.
+        rig.waits.onWait = { _ in try? rig.bus.write(0x76, [0xF4, 0x00]) }
+        do {
+            _ = try rig.run(10)
+            Issue.record("expected the source to give up")
+        } catch let e as I2CSourceError {
+            #expect(e.reason == .lost)
+            #expect(e.description.contains("bmp280 on /dev/i2c-1 @0x76 keeps returning impossible data after 3 reconfiguration attempts"))
+            #expect(e.description.contains("reconfigure it"))
+            #expect(e.fix != nil)
+        }
+    }
+
     @Test("the adapter going away is not retried: immediate clear error")
     func adapterGone() throws {
         let rig = try PollerRig()

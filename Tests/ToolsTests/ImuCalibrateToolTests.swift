@@ -138,3 +138,4 @@ import IMUCore
         }
     }
 }
+

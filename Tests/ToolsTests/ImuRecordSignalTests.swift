@@ -92,4 +92,18 @@ import IMUCore
         #expect(r.stderr.contains("recorded 550 samples") && r.stderr.contains("gaps 1"))
         #expect(try readAll(dir + "/copy.csv").count == 550)
     }
+
+    @Test func manyGapsAreCountedNotFlooded() throws {
+        // Two of every five samples missing after the first 0.4 s: 191 gaps of 0.03 s (the last two
+        // missing samples end the file, so no gap closes there), 10 listed, all counted.
+        var text = "t,ax,ay,az\n"
+        for i in 0..<1000 where i % 5 < 3 || i < 40 { text += "\(Double(i) / 100),0,0,1\n" }
+        let dir = try scratchDirectory()
+        try text.write(toFile: dir + "/gappy.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-record", ["--replay", dir + "/gappy.csv", "-o", dir + "/copy.csv"])
+        #expect(r.status == 0)
+        #expect(r.stderr.components(separatedBy: "gap of ").count - 1 == 10)
+        #expect(r.stderr.contains("more gaps: counted in the summary, not listed"))
+        #expect(r.stderr.contains("gaps 191,"), "\(r.stderr)")
+    }
 }

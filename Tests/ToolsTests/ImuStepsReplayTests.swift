@@ -101,3 +101,24 @@ func frenchLocaleInstalled() -> Bool {
         #expect(!raw.stderr.contains("using calibration"))
     }
 }
+
+@Suite struct ImuStepsRealtimeReplayTests {
+    /// `--replay FILE --realtime` goes through the live view's pacing path and ends with the same count as a fast replay.
+    @Test func realtimeReplayMatchesFastReplay() throws {
+        let (samples, _) = Simulator.generate(Scenario.named("walk")!, options: SimulationOptions())
+        let path = try ToolRunner.temporaryFile("walk-rt.csv", "")
+        let writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: SensorCapabilities(accelerometer: true, gyroscope: true, barometer: true)))
+        for s in samples { try writer.write(s) }
+        try writer.close()
+        let fast = try jsonObjects(try ToolRunner.run("imu-steps", ["--replay", path, "--json"]))
+        // 200× real time: a ~2 minute walk in well under a second of pacing.
+        let paced = try ToolRunner.run("imu-steps", ["--replay", path, "--realtime", "--speed", "200", "--json"])
+        #expect(paced.status == 0, "stderr: \(paced.stderr)")
+        let pacedObjects = try jsonObjects(paced)
+        #expect(pacedObjects.last?["steps"] as? Int == fast.last?["steps"] as? Int)
+        #expect((fast.last?["steps"] as? Int ?? 0) > 50)
+        let human = try ToolRunner.run("imu-steps", ["--replay", path, "--realtime", "--speed", "200"])
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("Summary"))
+    }
+}

@@ -65,6 +65,8 @@ shopt -s nullglob
 ours=("${IMU_BIN:-$REPO/.build/release}"/imu-*)
 for exe in "${ours[@]}"; do
     case $exe in *.build|*.o|*.swiftmodule|*.swiftdoc|*.product|*.resources) continue ;; esac
+    # The tools, and of the benchmarks only the IIO one (the guest runs it on local:).
+    case $(basename "$exe") in imu-bench-iio) ;; imu-bench-*) continue ;; esac
     [ -x "$exe" ] && [ -f "$exe" ] && copy_with_libs "$exe" "/usr/bin/$(basename "$exe")"
 done
 log "our tools in the guest: $(ls "$ROOT/usr/bin" | grep '^imu-' | tr '\n' ' ')"
@@ -94,7 +96,6 @@ depmod -b "$ROOT" "$KVER"
 # An unprivileged user for the permission test (not in group iio, like a fresh account).
 printf 'root:x:0:0:root:/:/bin/sh\nwalker:x:1000:1000:walker:/tmp:/bin/sh\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\niio:x:997:\nwalker:x:1000:\n' > "$ROOT/etc/group"
-cp "$HERE/guest-walk.sh" "$ROOT/usr/bin/imukit-walk"
 cp "$HERE/guest-init.sh" "$ROOT/init"
 chmod 0755 "$ROOT/init"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initramfs.cpio.gz"

@@ -79,6 +79,13 @@ ip route add default via 10.0.2.2
 for d in /sys/bus/iio/devices/iio:device*; do say "$(basename "$d") $(cat "$d/name")"; done
 iiod > /tmp/iiod.log 2>&1 &
 nc -ll -p 2323 -e /bin/sh &
-sleep 1
+# Ready only once both listen (state 0A = LISTEN in /proc/net/tcp*; 30431 = 0x76DF, 2323 = 0x0913):
+# under TCG iiod can take seconds to start, and the host's first test must not race it.
+listening() { grep -qi ":$1 [0-9A-F]*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
+n=0
+until listening 76DF && listening 0913; do
+    n=$((n + 1)); [ $n -gt 300 ] && { say "iiod or the shell did not start; see /tmp/iiod.log"; break; }
+    usleep 100000
+done
 echo IMUKIT-READY
 while true; do sleep 3600; done

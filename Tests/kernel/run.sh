@@ -18,6 +18,7 @@ started=$(date +%s)
 eval "$("$HERE/build-guest.sh")"
 # shellcheck source=vm.sh
 source "$HERE/vm.sh"
+# The exit status is the tests' alone: vm_stop never fails, and `exit $status` below sets it.
 trap vm_stop EXIT
 trap 'exit 130' INT TERM
 vm_start "$KERNEL" "$INITRD"

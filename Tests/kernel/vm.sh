@@ -30,18 +30,27 @@ vm_start() {
         if [ $waited -ge 120 ]; then echo "vm: guest not ready after 120 s; console:" >&2; tail -30 "$CONSOLE" >&2; return 1; fi
         sleep 1; waited=$((waited + 1))
     done
+    # iiod listening is not iiod serving: under TCG on a busy host its first context can take
+    # seconds. Wait until a libiio client gets the device list.
+    until iio_attr -u "ip:127.0.0.1:$IIOD_PORT" -d >/dev/null 2>&1; do
+        if [ $waited -ge 120 ]; then echo "vm: iiod does not serve after 120 s; console:" >&2; tail -30 "$CONSOLE" >&2; return 1; fi
+        sleep 1; waited=$((waited + 1))
+    done
     echo "vm: guest ready after ${waited} s (iiod at ip:127.0.0.1:$IIOD_PORT, shell at 127.0.0.1:$SHELL_PORT)" >&2
     export IIOD_PORT SHELL_PORT QEMU_PID
 }
 
+# Never fails: it runs in run.sh's EXIT trap under `set -e`, where a failing command would
+# replace the tests' exit status (qemu may well be gone already).
 vm_stop() {
-    local pid=${QEMU_PID:-$(cat "$WORK/qemu.pid" 2>/dev/null)}
+    local pid=${QEMU_PID:-$(cat "$WORK/qemu.pid" 2>/dev/null || true)}
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        kill "$pid" 2>/dev/null
+        kill "$pid" 2>/dev/null || true
         for _ in 1 2 3 4 5; do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-        kill -9 "$pid" 2>/dev/null
+        kill -9 "$pid" 2>/dev/null || true
     fi
     rm -f "$WORK/qemu.pid"
+    return 0
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

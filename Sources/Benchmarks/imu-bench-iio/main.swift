@@ -19,6 +19,7 @@ let spec = CommandSpec(
         OptionSpec("rate", value: "HZ", help: "requested rate in Hz (default 1000: as fast as the source goes)"),
         OptionSpec("inventory", help: "print the context's devices as JSON lines and exit"),
         OptionSpec("dump", value: "N", help: "print N samples as JSON lines and exit"),
+        OptionSpec("mount", value: "MATRIX", help: "with --dump: chip-to-device matrix instead of the kernel's, e.g. \"0,1,0; -1,0,0; 0,0,1\""),
     ],
     examples: [
         ("imu-bench-iio --source iio:ip:127.0.0.1:30431/bmi160?trigger=imukit-tick --seconds 5", "polled vs buffered vs iio_readdev"),
@@ -79,16 +80,6 @@ func readdevRate(uri: String, device: String, trigger: String?, channels: [Strin
     return Double(bytes) / (BootClock.nowSeconds() - s)
 }
 
-await ToolMain.run(spec) { args in
-    // ToolMain.report leaves standard error buffered and exits; report here and flush, so the
-    // message and its fix are never lost (the kernel ring checks them).
-    do { return try await body(args) } catch {
-        let status = ToolMain.report(error, command: spec.name)
-        Terminal.standardError.flush()
-        return status
-    }
-}
-
 func body(_ args: ParsedArguments) async throws -> ExitStatus {
     var text = args.string("source") ?? "iio:local:"
     if text.hasPrefix("iio:") { text.removeFirst(4) }
@@ -107,7 +98,14 @@ func body(_ args: ParsedArguments) async throws -> ExitStatus {
         return .success
     }
     if let n = try args.integer("dump", in: 1...1_000_000) {
-        let source = try backend.open(spec: text, options: SourceOptions(rateHz: try args.double("rate", in: 1...10_000)))
+        var options = SourceOptions(rateHz: try args.double("rate", in: 1...10_000))
+        if let m = args.string("mount") {
+            guard let matrix = MountMatrix(kernelText: m) else {
+                throw UsageError("--mount needs three rows of three numbers, e.g. \"0,1,0; -1,0,0; 0,0,1\", got '\(m)'", command: spec.name)
+            }
+            options.mountMatrix = matrix
+        }
+        let source = try backend.open(spec: text, options: options)
         var line = JSONLine(type: "source")
         line.add("name", source.info.name)
         if let s = source as? IIOSource { line.add("mode", s.mode.kind.rawValue); line.add("reason", s.mode.reason) }
@@ -167,3 +165,5 @@ func body(_ args: ParsedArguments) async throws -> ExitStatus {
     }
     return .success
 }
+
+await ToolMain.run(spec) { args in try await body(args) }

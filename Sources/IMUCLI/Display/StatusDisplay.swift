@@ -51,7 +51,7 @@ public final class StatusDisplay: @unchecked Sendable {
                 let now = BootClock.nowSeconds()
                 guard now - lastDraw >= redrawInterval else { return }
                 lastDraw = now
-                out.write("\r\u{1B}[2K" + statusLine(s))
+                out.write(erase() + draw(s))
                 out.flush()
             } else {
                 let start = lastPlain ?? (s.time - s.duration)
@@ -79,16 +79,16 @@ public final class StatusDisplay: @unchecked Sendable {
             case let .resume(t): text = "resumed at \(at(t))"
             case .step: return
             }
-            if inPlace { out.write("\r\u{1B}[2K") }
+            if inPlace { out.write(erase()) }
             out.write(text + "\n")
-            if inPlace, let s = current { out.write(statusLine(s)) }
+            if inPlace, let s = current { out.write(draw(s)) }
             out.flush()
         }
     }
 
     public func finish(_ s: PedometerSnapshot) {
         lock.withLock {
-            if inPlace { out.write("\r\u{1B}[2K") }
+            if inPlace { out.write(erase()) }
             out.write(paint("Summary", code: "1") + (simulated ? " (simulated)" : "") + "\n")
             out.write("  steps      \(s.steps)\n")
             out.write("  distance   \(Self.fixed(s.distanceMeters, 1)) m\n")
@@ -103,15 +103,29 @@ public final class StatusDisplay: @unchecked Sendable {
         }
     }
 
-    /// The one-line status: steps, cadence, distance, pace, floors, activity, elapsed.
-    func statusLine(_ s: PedometerSnapshot) -> String {
-        let cadence = s.currentCadence.map { "\(Int(($0 * 60).rounded())) spm" } ?? "– spm"
-        let pace = s.currentPace.map { Self.paceText($0) } ?? "–"
-        var parts = [paint("\(s.steps) steps", code: "1;32"), cadence, "\(Self.fixed(s.distanceMeters, 1)) m", pace]
-        if capabilities?.isFloorCountingAvailable ?? true { parts.append("floors ↑\(s.floorsAscended) ↓\(s.floorsDescended)") }
-        parts.append(paint(s.activity.rawValue, code: "36"))
-        parts.append(Self.clock(s.duration))
-        return parts.joined(separator: "  ")
+    /// The status as lines that fit the terminal: steps, cadence, distance, pace, floors, activity, elapsed.
+    func statusLines(_ s: PedometerSnapshot, width: Int?) -> [String] {
+        StatusLayout(floorsAvailable: capabilities?.isFloorCountingAvailable ?? true, color: color).lines(s, width: width)
+    }
+
+    /// The one-line status (piped output, and terminals wide enough for it).
+    func statusLine(_ s: PedometerSnapshot) -> String { statusLines(s, width: nil)[0] }
+
+    /// Rows of the status block now on screen, below the last full line; the cursor is on the last.
+    private var drawnRows = 0
+
+    /// Draws the status block for the terminal's current width (resizes are followed).
+    private func draw(_ s: PedometerSnapshot) -> String {
+        let rows = statusLines(s, width: out.columns)
+        drawnRows = rows.count
+        return rows.joined(separator: "\n")
+    }
+
+    /// Clears the status block and leaves the cursor at the start of its first row.
+    private func erase() -> String {
+        defer { drawnRows = 0 }
+        guard drawnRows > 0 else { return "\r\u{1B}[2K" }
+        return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnRows - 1)
     }
 
     private func paint(_ text: String, code: String) -> String {

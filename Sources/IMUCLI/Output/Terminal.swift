@@ -19,6 +19,15 @@ public final class OutputStream: @unchecked Sendable {
     /// Is this descriptor a terminal?
     public var isTTY: Bool { isatty(fd) == 1 }
 
+    /// The terminal's width in columns, asked each time (it changes when the window is resized);
+    /// nil when this is not a terminal or the terminal does not say (a pty whose size was never set).
+    public var columns: Int? {
+        var size = winsize()
+        // TIOCGWINSZ = 0x5413 (include/uapi/asm-generic/ioctls.h).
+        guard ioctl(fd, UInt(0x5413), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     public func write(_ text: String) {
         lock.withLock {
             buffer.append(contentsOf: text.utf8)

@@ -21,6 +21,7 @@ public enum ToolMain {
             status = report(error, command: spec.name)
         }
         Terminal.standardOutput.flush()
+        Terminal.standardError.flush()
         exit(status.rawValue)
     }
 

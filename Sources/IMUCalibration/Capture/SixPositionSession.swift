@@ -49,9 +49,13 @@ public struct SixPositionSession: Sendable {
         guard let a = sample.acceleration else { return events }
         if case .finished = state { return events }
         detector.add(time: sample.time, acceleration: a, rotationRate: sample.rotationRate)
+        guard let still = detector.isStill else {
+            // Not enough samples in the window to judge: no decision, but a capture keeps its sample.
+            if case .capturing = state { events += capture(sample, acceleration: a) }
+            return events
+        }
         let confirmed = confirmRequested
         confirmRequested = false
-        let still = detector.isStill
         let face = still ? Face.detect(mean: detector.accelerationStatistics.mean, maxTiltDegrees: settings.maxTiltDegrees) : nil
 
         switch state {

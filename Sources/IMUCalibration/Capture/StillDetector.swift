@@ -28,7 +28,9 @@ public struct StillDetector: Sendable {
         times.append(time)
         accelerations.append(acceleration)
         rotations.append(rotationRate)
-        while head < times.count && time - times[head] > windowSeconds { head += 1 }
+        // Keep the newest sample at or before the window's start too, so the window spans its full
+        // length even when samples arrive with gaps (a slow bus, a loaded iiod link).
+        while head + 1 < times.count && time - times[head + 1] >= windowSeconds { head += 1 }
         // Compact now and then so memory stays bounded by the window.
         if head > 1024 {
             times.removeFirst(head); accelerations.removeFirst(head); rotations.removeFirst(head)
@@ -43,11 +45,10 @@ public struct StillDetector: Sendable {
         head = 0
     }
 
-    /// True once the window spans (nearly) its full length with enough samples to judge.
+    /// True once the window spans its full length with enough samples to judge.
     public var hasVerdict: Bool {
         guard let last = times.last, times.count - head >= Self.minimumSamples else { return false }
-        // 0.8: a window a little short of full (sample spacing) still counts.
-        return last - times[head] >= windowSeconds * 0.8
+        return last - times[head] >= windowSeconds
     }
 
     public var accelerationStatistics: AxisStatistics {
@@ -62,9 +63,10 @@ public struct StillDetector: Sendable {
         return s
     }
 
-    /// Still, judged on the current window. False until `hasVerdict`.
-    public var isStill: Bool {
-        guard hasVerdict else { return false }
+    /// Still (true) or moving (false), judged on the current window; nil until `hasVerdict`, so
+    /// too few samples never count as motion.
+    public var isStill: Bool? {
+        guard hasVerdict else { return nil }
         let a = accelerationStatistics.standardDeviation
         guard a.max() <= accelerationLimit else { return false }
         let r = rotationStatistics

@@ -21,6 +21,9 @@ public struct I2CError: DiagnosableError, Equatable {
         case io = "I/O error"
         /// EOPNOTSUPP: the adapter cannot do the transfer asked for.
         case unsupported = "unsupported transfer"
+        /// The chip answered, but with values no working chip gives (blank calibration, a pressure
+        /// outside the sensor's range, measurements that stay "skipped").
+        case badResponse = "impossible data"
     }
 
     public var kind: Kind
@@ -69,7 +72,7 @@ public struct I2CError: DiagnosableError, Equatable {
     public var isTransient: Bool {
         switch kind {
         case .noAcknowledge, .busStuck, .io: return true
-        case .permissionDenied, .adapterGone, .noSuchAdapter, .ownedByKernel, .unsupported: return false
+        case .permissionDenied, .adapterGone, .noSuchAdapter, .ownedByKernel, .unsupported, .badResponse: return false
         }
     }
 
@@ -104,6 +107,7 @@ public struct I2CError: DiagnosableError, Equatable {
         case .ownedByKernel: return I2CFixes.readThroughIIO(iioDevice)
         case .io: return "check wiring and power; lower the bus speed (dtparam=i2c_arm_baudrate=100000) on long cables"
         case .unsupported: return nil
+        case .badResponse: return "power-cycle the sensor and check its supply (3.3 V) and wiring; a chip that keeps doing this may be a counterfeit or damaged part"
         }
     }
 }

@@ -39,6 +39,8 @@ public final class LinuxI2CBus: I2CBus {
     public var supportsBlockReads: Bool { functionality & UInt(CI2C_FUNC_SMBUS_READ_I2C_BLOCK) != 0 }
 
     public var transactionCount: Int { state.withLock { $0.transactions } }
+    /// The largest I2C_RDWR message i2c-dev accepts, in bytes.
+    public static let maximumMessageBytes = 8192
 
     public func claim(_ address: UInt8) throws(I2CError) {
         let r: Int32 = state.withLock { s in
@@ -77,9 +79,14 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public func read(_ address: UInt8, register: UInt8, count n: Int, walk: RegisterWalk) throws(I2CError) -> [UInt8] {
+        let what = "read \(n) byte(s) from \(I2CAddress.hex(register))"
+        guard n > 0 else { return [] }
+        // i2c-dev refuses I2C_RDWR messages over 8192 bytes (drivers/i2c/i2c-dev.c); no chip here needs more.
+        guard n <= Self.maximumMessageBytes else {
+            throw I2CError(kind: .unsupported, bus: path, address: address, operation: what + ": more than \(Self.maximumMessageBytes) bytes in one message")
+        }
         try claim(address)
         var out = [UInt8](repeating: 0, count: n)
-        let what = "read \(n) byte(s) from \(I2CAddress.hex(register))"
         if supportsCombinedTransfers {
             var reg = register
             let r = out.withUnsafeMutableBufferPointer { buf in

@@ -31,31 +31,40 @@ public struct BMP280Calibration: Sendable, Equatable {
         p1 = u(6); p2 = s(8); p3 = s(10); p4 = s(12); p5 = s(14); p6 = s(16); p7 = s(18); p8 = s(20); p9 = s(22)
     }
 
-    /// Temperature in 0.01 °C and t_fine (§3.11.3, 32-bit integer formula).
+    /// A blank (all 0x00) or unprogrammed (all 0xFF) block, or zero in T1/P1 (they divide): not a
+    /// calibration any genuine part carries.
+    public var isPlausible: Bool {
+        let words = [Int(t1), Int(t2), Int(t3), Int(p1), Int(p2), Int(p3), Int(p4), Int(p5), Int(p6), Int(p7), Int(p8), Int(p9)]
+        return t1 != 0 && p1 != 0 && !words.allSatisfy { $0 == 0 } && !(t1 == 0xFFFF && p1 == 0xFFFF && words.dropFirst().allSatisfy { $0 == -1 || $0 == 0xFFFF })
+    }
+
+    /// Temperature in 0.01 °C and t_fine (§3.11.3, 32-bit integer formula). Wrapping arithmetic:
+    /// a genuine calibration never overflows 32 bits, and a corrupt one must give a wrong number
+    /// (rejected by range checks), never a trap.
     public func temperature(adcT: Int32) -> (centiCelsius: Int32, tFine: Int32) {
         let t = Int32(t1), a = adcT
-        let var1 = (((a >> 3) - (t << 1)) * Int32(t2)) >> 11
-        let d = (a >> 4) - t
-        let var2 = (((d * d) >> 12) * Int32(t3)) >> 14
-        let tFine = var1 + var2
-        return ((tFine * 5 + 128) >> 8, tFine)
+        let var1 = (((a >> 3) &- (t &<< 1)) &* Int32(t2)) >> 11
+        let d = (a >> 4) &- t
+        let var2 = (((d &* d) >> 12) &* Int32(t3)) >> 14
+        let tFine = var1 &+ var2
+        return ((tFine &* 5 &+ 128) >> 8, tFine)
     }
 
     /// Pressure in Pa as Q24.8 (1/256 Pa) (§3.11.3, 64-bit integer formula); nil when the
     /// calibration would divide by zero (a corrupt or all-zero calibration block).
     public func pressure(adcP: Int32, tFine: Int32) -> UInt32? {
-        var var1 = Int64(tFine) - 128000
-        var var2 = var1 * var1 * Int64(p6)
-        var2 += (var1 * Int64(p5)) << 17
-        var2 += Int64(p4) << 35
-        var1 = ((var1 * var1 * Int64(p3)) >> 8) + ((var1 * Int64(p2)) << 12)
-        var1 = (((Int64(1) << 47) + var1) * Int64(p1)) >> 33
+        var var1 = Int64(tFine) &- 128000
+        var var2 = var1 &* var1 &* Int64(p6)
+        var2 = var2 &+ ((var1 &* Int64(p5)) &<< 17)
+        var2 = var2 &+ (Int64(p4) &<< 35)
+        var1 = ((var1 &* var1 &* Int64(p3)) >> 8) &+ ((var1 &* Int64(p2)) &<< 12)
+        var1 = (((Int64(1) << 47) &+ var1) &* Int64(p1)) >> 33
         guard var1 != 0 else { return nil }
-        var p = Int64(1_048_576) - Int64(adcP)
-        p = (((p << 31) - var2) * 3125) / var1
-        var1 = (Int64(p9) * (p >> 13) * (p >> 13)) >> 25
-        var2 = (Int64(p8) * p) >> 19
-        p = ((p + var1 + var2) >> 8) + (Int64(p7) << 4)
+        var p = Int64(1_048_576) &- Int64(adcP)
+        p = (((p &<< 31) &- var2) &* 3125) / var1
+        var1 = (Int64(p9) &* (p >> 13) &* (p >> 13)) >> 25
+        var2 = (Int64(p8) &* p) >> 19
+        p = ((p &+ var1 &+ var2) >> 8) &+ (Int64(p7) &<< 4)
         return UInt32(truncatingIfNeeded: p)
     }
 }
@@ -78,6 +87,12 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
     public private(set) var outputRateHz = 0.0
     public var usesFIFO: Bool { false }
     private(set) var calibration: BMP280Calibration?
+    /// Reads that found the "skipped" value since the last real conversion.
+    private var skippedReads = 0
+    private var sawConversion = false
+    /// Reads allowed to find no conversion yet after configuring: 10 polls at ~13 Hz ≈ 0.7 s, ten
+    /// times what the first conversion takes (standby 62.5 ms + 11.5 ms).
+    static let startupReads = 10
 
     /// Measurement time with osrs_t ×1, osrs_p ×4, in ms: 1 + 2·1 + (2·4 + 0.5) = 11.5 (§9.1, typical).
     static let measurementMs = 11.5
@@ -94,7 +109,12 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
         try verifyIdentity()
         try device.writeByte(BMP280Register.reset, BMP280Register.resetValue)
         wait(seconds: Self.startSeconds)
-        calibration = BMP280Calibration(bytes: try device.read(BMP280Register.calibration, count: 24))
+        let cal = BMP280Calibration(bytes: try device.read(BMP280Register.calibration, count: 24))
+        guard cal.isPlausible else { throw badResponse("calibration block 0x88…0x9F is blank or unprogrammed") }
+        calibration = cal
+        // skippedReads is kept: a chip that never converts gets one start-up allowance in all, so
+        // reconfiguring it cannot postpone the error for ever.
+        sawConversion = false
         let table = variant.standbyMs.enumerated().map { (1000 / ($0.element + Self.measurementMs), UInt8($0.offset)) }
         let (rate, code) = Raw.nearest(table, to: rateHz)
         outputRateHz = rate
@@ -107,15 +127,19 @@ public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
         let b = try device.read(BMP280Register.pressureMSB, count: 6)
         let adcP = Int32(b[0]) << 12 | Int32(b[1]) << 4 | Int32(b[2]) >> 4
         let adcT = Int32(b[3]) << 12 | Int32(b[4]) << 4 | Int32(b[5]) >> 4
-        guard adcT != BMP280Register.skipped, adcP != BMP280Register.skipped else { return [] }   // no conversion yet
-        guard let cal = calibration else {
-            throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) read before configure")
+        guard let cal = calibration else { throw badResponse("read before configure") }
+        if adcT == BMP280Register.skipped || adcP == BMP280Register.skipped {
+            // 0x80000 = "measurement skipped": normal until the first conversion completes; after
+            // that (or for too long) the chip was reset or put to sleep behind our back.
+            skippedReads += 1
+            guard sawConversion || skippedReads > Self.startupReads else { return [] }
+            throw badResponse("measurements read as skipped (0x80000): the chip is asleep or was reset; reconfigure it")
         }
+        sawConversion = true
+        skippedReads = 0
         let (centi, tFine) = cal.temperature(adcT: adcT)
-        guard let q248 = cal.pressure(adcP: adcP, tFine: tFine) else {
-            throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) calibration block is invalid (dig_P1 = 0)")
-        }
-        return [ChipReading(pressure: Double(q248) / 256 / Units.pascalsPerHectopascal, temperature: Double(centi) / 100)]
+        guard let q248 = cal.pressure(adcP: adcP, tFine: tFine) else { throw badResponse("calibration block is invalid (dig_P1 = 0)") }
+        return [try plausible(pressure: Double(q248) / 256 / Units.pascalsPerHectopascal, temperature: Double(centi) / 100)]
     }
 }
 

@@ -4,6 +4,10 @@ enum BMP3Register {
     static let chipID: UInt8 = 0x00              // CHIP_ID: 0x50 BMP388, 0x60 BMP390
     static let error: UInt8 = 0x02               // ERR_REG: conf_err bit 2, cmd_err bit 1, fatal_err bit 0
     static let pressureXLSB: UInt8 = 0x04        // DATA_0…5: pressure then temperature, 24-bit little endian
+    static let fifoLength: UInt8 = 0x12          // FIFO_LENGTH_0/1: bytes, 9 bits
+    static let fifoData: UInt8 = 0x14            // FIFO_DATA
+    static let fifoConfig1: UInt8 = 0x17         // FIFO_CONFIG_1: fifo_temp_en 4, fifo_press_en 3, fifo_mode 0
+    static let fifoConfig2: UInt8 = 0x18         // FIFO_CONFIG_2: data_select[4:3], fifo_subsampling[2:0]
     static let powerControl: UInt8 = 0x1B        // PWR_CTRL: mode[5:4], temp_en 1, press_en 0
     static let oversampling: UInt8 = 0x1C        // OSR: osr_t[5:3], osr_p[2:0]
     static let outputRate: UInt8 = 0x1D          // ODR: odr_sel[4:0]
@@ -12,6 +16,20 @@ enum BMP3Register {
     static let command: UInt8 = 0x7E             // CMD: 0xB6 soft reset
 
     static let softReset: UInt8 = 0xB6
+    static let fifoFlush: UInt8 = 0xB0
+    /// FIFO on, pressure and temperature stored (§4.3.x FIFO_CONFIG_1).
+    static let fifoPressureTemperature: UInt8 = 0x19
+    /// data_select = 01: filtered data (through the IIR), no subsampling.
+    static let fifoFiltered: UInt8 = 0x08
+    /// Frame headers (§3.6.x): temperature + pressure (6 data bytes, temperature first), temperature
+    /// or pressure alone (3), sensor time (3), configuration change/error (1), empty FIFO.
+    static let frameTemperaturePressure: UInt8 = 0x94
+    static let frameTemperature: UInt8 = 0x90
+    static let framePressure: UInt8 = 0x84
+    static let frameSensorTime: UInt8 = 0xA0
+    static let frameConfigChange: UInt8 = 0x48
+    static let frameConfigError: UInt8 = 0x44
+    static let frameEmpty: UInt8 = 0x80
     /// Normal mode (11 << 4) with pressure and temperature enabled.
     static let normalBoth: UInt8 = 0x33
     /// osr_p ×4 (010), osr_t ×1 (000): "standard resolution" (§3.5 Table 9).
@@ -55,8 +73,9 @@ public final class BoschBMP3Driver: ChipDriver, @unchecked Sendable {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
-    /// The chip's FIFO is not used: at ≤50 Hz one 6-byte read per sample is cheap (docs/i2c-budget.md).
-    public var usesFIFO: Bool { false }
+    public private(set) var usesFIFO = false
+    /// The FIFO holds 512 bytes (§3.6): 73 frames of 7 bytes.
+    static let fifoBytes = 512
     private(set) var calibration: BMP3Calibration?
 
     /// odr_sel codes (§4.3.20): 50 Hz = 2 … 1.5 Hz = 7. Faster rates do not fit ×4 oversampling.
@@ -79,6 +98,12 @@ public final class BoschBMP3Driver: ChipDriver, @unchecked Sendable {
         try device.writeByte(BMP3Register.oversampling, BMP3Register.standardOversampling)
         try device.writeByte(BMP3Register.outputRate, code)
         try device.writeByte(BMP3Register.config, BMP3Register.filter3)
+        usesFIFO = useFIFO
+        if useFIFO {
+            try device.writeByte(BMP3Register.fifoConfig1, BMP3Register.fifoPressureTemperature)
+            try device.writeByte(BMP3Register.fifoConfig2, BMP3Register.fifoFiltered)
+            try device.writeByte(BMP3Register.command, BMP3Register.fifoFlush)
+        }
         try device.writeByte(BMP3Register.powerControl, BMP3Register.normalBoth)
         let err = try device.readByte(BMP3Register.error)
         guard err & 0x07 == 0 else {
@@ -87,15 +112,39 @@ public final class BoschBMP3Driver: ChipDriver, @unchecked Sendable {
     }
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
-        let b = try device.read(BMP3Register.pressureXLSB, count: 6)
-        guard let cal = calibration else {
-            throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "\(model.name) read before configure")
+        guard let cal = calibration else { throw badResponse("read before configure") }
+        func u24(_ b: [UInt8], _ i: Int) -> Double { Double(UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])) }
+        func reading(rawP: Double, rawT: Double) throws(I2CError) -> ChipReading {
+            let t = cal.temperature(raw: rawT)
+            return try plausible(pressure: cal.pressure(raw: rawP, temperature: t) / Units.pascalsPerHectopascal, temperature: t)
         }
-        let rawP = Double(UInt32(b[2]) << 16 | UInt32(b[1]) << 8 | UInt32(b[0]))
-        let rawT = Double(UInt32(b[5]) << 16 | UInt32(b[4]) << 8 | UInt32(b[3]))
-        guard rawP != 0 || rawT != 0 else { return [] }   // no conversion yet
-        let t = cal.temperature(raw: rawT)
-        return [ChipReading(pressure: cal.pressure(raw: rawP, temperature: t) / Units.pascalsPerHectopascal, temperature: t)]
+        guard usesFIFO else {
+            let b = try device.read(BMP3Register.pressureXLSB, count: 6)
+            let rawP = u24(b, 0), rawT = u24(b, 3)
+            guard rawP != 0 || rawT != 0 else { return [] }   // no conversion yet
+            return [try reading(rawP: rawP, rawT: rawT)]
+        }
+        let l = try device.read(BMP3Register.fifoLength, count: 2)
+        let available = min((Int(l[1]) << 8 | Int(l[0])) & 0x01FF, Self.fifoBytes)
+        guard available > 0 else { return [] }
+        let b = try device.read(BMP3Register.fifoData, count: available, walk: .fifoPort(wordBytes: 7))
+        var out: [ChipReading] = []
+        var i = 0
+        // Frames by header; anything unknown means the stream is misaligned: stop there.
+        parsing: while i < b.count {
+            let payload: Int
+            switch b[i] {
+            case BMP3Register.frameTemperaturePressure:
+                guard i + 7 <= b.count else { break parsing }
+                out.append(try reading(rawP: u24(b, i + 4), rawT: u24(b, i + 1)))
+                payload = 6
+            case BMP3Register.frameTemperature, BMP3Register.framePressure, BMP3Register.frameSensorTime: payload = 3
+            case BMP3Register.frameConfigChange, BMP3Register.frameConfigError: payload = 1
+            default: break parsing   // empty-FIFO frame or misaligned data
+            }
+            i += 1 + payload
+        }
+        return out
     }
 }
 
@@ -103,7 +152,7 @@ extension ChipModel {
     static func bmp3(name: String, id: UInt8) -> ChipModel {
         ChipModel(name: name, kind: .barometer,
                   capabilities: SensorCapabilities(accelerometer: false, barometer: true, thermometer: true),
-                  addresses: [0x76, 0x77], idRegister: BMP3Register.chipID, idValue: id, hasFIFO: false,
+                  addresses: [0x76, 0x77], idRegister: BMP3Register.chipID, idValue: id, hasFIFO: true,
                   makeDriver: { BoschBMP3Driver(model: .bmp3(name: name, id: id), device: $0) })
     }
 }

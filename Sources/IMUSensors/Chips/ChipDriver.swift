@@ -81,6 +81,21 @@ extension ChipDriver {
     /// Waits (reset and start-up times). Uses the retry policy's sleeper so tests never sleep.
     func wait(seconds: Double) { device.retry.sleep(seconds) }
 
+    /// An `.badResponse` error naming this chip.
+    func badResponse(_ what: String) -> I2CError {
+        I2CError(kind: .badResponse, bus: device.bus.path, address: device.address, operation: "\(model.name): \(what)")
+    }
+
+    /// Checks a barometer reading against what any of the supported sensors can measure
+    /// (300…1100 hPa and −40…85 °C in their datasheets, with a margin): anything else is a
+    /// broken conversion or calibration, reported instead of passed on.
+    func plausible(pressure hPa: Double, temperature celsius: Double) throws(I2CError) -> ChipReading {
+        guard (250...1250).contains(hPa), (-60...120).contains(celsius) else {
+            throw badResponse("pressure \(hPa) hPa at \(celsius) °C is outside the sensor's range")
+        }
+        return ChipReading(pressure: hPa, temperature: celsius)
+    }
+
     /// Polls `register` until `(value & mask) == expected` (a self-clearing reset bit, a ready flag),
     /// waiting `interval` seconds between reads; throws after `attempts` reads.
     func poll(_ register: UInt8, mask: UInt8, until expected: UInt8, attempts: Int = 10, interval: Double = 0.001,

@@ -4,13 +4,24 @@ enum DPS310Register {
     static let pressureConfig: UInt8 = 0x06      // PRS_CFG: PM_RATE[6:4], PM_PRC[3:0]
     static let temperatureConfig: UInt8 = 0x07   // TMP_CFG: TMP_EXT 7, TMP_RATE[6:4], TMP_PRC[2:0]
     static let measureConfig: UInt8 = 0x08       // MEAS_CFG: COEF_RDY 7, SENSOR_RDY 6, MEAS_CTRL[2:0]
-    static let config: UInt8 = 0x09              // CFG_REG: T_SHIFT, P_SHIFT (needed only above ×8 oversampling)
-    static let reset: UInt8 = 0x0C              // RESET: SOFT_RST = 1001
+    static let config: UInt8 = 0x09              // CFG_REG: T_SHIFT, P_SHIFT (needed only above ×8 oversampling), FIFO_EN bit 1
+    static let fifoStatus: UInt8 = 0x0B          // FIFO_STS: FIFO_FULL bit 1, FIFO_EMPTY bit 0
+    static let reset: UInt8 = 0x0C              // RESET: FIFO_FLUSH bit 7, SOFT_RST[3:0] = 1001
     static let productID: UInt8 = 0x0D           // Product and revision ID = 0x10
     static let coefficients: UInt8 = 0x10        // COEF: 18 bytes c0 … c30
     static let coefficientSource: UInt8 = 0x28   // COEF_SRCE: TMP_COEF_SRCE bit 7
 
     static let softReset: UInt8 = 0x09
+    /// RESET FIFO_FLUSH (bit 7): empties the FIFO.
+    static let fifoFlush: UInt8 = 0x80
+    /// CFG_REG FIFO_EN (bit 1).
+    static let fifoEnable: UInt8 = 0x02
+    static let fifoFull: UInt8 = 0x02
+    static let fifoEmpty: UInt8 = 0x01
+    /// What PSR_B2…B0 read as when the FIFO is empty (datasheet v01_02, "FIFO operation").
+    static let emptyFIFOWord: UInt32 = 0x80_0000
+    /// FIFO depth in results, pressure and temperature together.
+    static let fifoEntries = 32
     static let ready: UInt8 = 0xC0
     /// MEAS_CTRL = 111: continuous pressure and temperature.
     static let continuousBoth: UInt8 = 0x07
@@ -39,8 +50,23 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
-    public var usesFIFO: Bool { false }
+    /// With the FIFO (datasheet v01_02, "FIFO operation"), each result, pressure or temperature, is popped by a 3-byte read of
+    /// PSR_B2…B0; bit 0 of the 24-bit word says which (1 pressure, 0 temperature) and costs that
+    /// value its LSB. The datasheet gives no fill level and does not say that a longer burst would
+    /// pop the next entry (the address runs on into TMP_B2), so a batch is FIFO_STS, one read per
+    /// result and one read that returns the empty word: results + 2 transactions. At the usual 8 Hz
+    /// pressure + 8 Hz temperature, drained once a second: 16 results, 18 transactions, 9 per pressure
+    /// reading's two results — more than the 1 of a direct read; the FIFO only helps a reader that
+    /// wakes rarely. A full FIFO stops storing (new results are dropped: Infineon's own library says
+    /// "it won't save any new measurement results"), so its content is an
+    /// unknown time old: the driver flushes it and returns [] rather than mis-time stale readings.
+    public private(set) var usesFIFO = false
     private(set) var coefficients: DPS310Coefficients?
+    /// The latest temperature from the FIFO (scaled raw value, §4.9.2 T_raw_sc), for pressure entries
+    /// read before the next temperature arrives.
+    private var lastScaledTemperature: Double?
+    /// Scaled raw pressures (P_raw_sc) still waiting for a temperature.
+    private var pendingPressures: [Double] = []
 
     /// PM_RATE / TMP_RATE codes: 2^code measurements per second (§8.3).
     static let rates: [(Double, UInt8)] = [(1, 0), (2, 1), (4, 2), (8, 3), (16, 4), (32, 5)]
@@ -69,24 +95,66 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
         outputRateHz = rate
         try device.writeByte(DPS310Register.pressureConfig, code << 4 | Self.pressurePrecision)
         try device.writeByte(DPS310Register.temperatureConfig, source | code << 4)
-        try device.writeByte(DPS310Register.config, 0x00)
+        usesFIFO = useFIFO
+        lastScaledTemperature = nil
+        pendingPressures = []
+        try device.writeByte(DPS310Register.config, usesFIFO ? DPS310Register.fifoEnable : 0x00)
+        if usesFIFO { try device.writeByte(DPS310Register.reset, DPS310Register.fifoFlush) }
         try device.writeByte(DPS310Register.measureConfig, DPS310Register.continuousBoth)
     }
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
-        let b = try device.read(DPS310Register.pressureB2, count: 6)
-        guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
         guard let c = coefficients else {
             throw I2CError(kind: .io, bus: device.bus.path, address: device.address, operation: "dps310 read before configure")
         }
-        func s24(_ i: Int) -> Double { Double(Int32(bitPattern: UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8) >> 8) }
-        let p = s24(0) / Self.pressureScale
-        let t = s24(3) / Self.temperatureScale
-        // §4.9.1 and §4.9.2.
+        if usesFIFO { return try readFIFO(c) }
+        let b = try device.read(DPS310Register.pressureB2, count: 6)
+        guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
+        return [try compensate(Double(Self.signed24(b, at: 0)) / Self.pressureScale,
+                               Double(Self.signed24(b, at: 3)) / Self.temperatureScale, c)]
+    }
+
+    /// Pops results until the empty word; pairs each pressure with the nearest temperature in the stream.
+    private func readFIFO(_ c: DPS310Coefficients) throws(I2CError) -> [ChipReading] {
+        let status = try device.readByte(DPS310Register.fifoStatus)
+        if status & DPS310Register.fifoEmpty != 0 { return [] }
+        if status & DPS310Register.fifoFull != 0 {
+            try device.writeByte(DPS310Register.reset, DPS310Register.fifoFlush)
+            pendingPressures = []
+            return []
+        }
+        var out: [ChipReading] = []
+        // At most a full FIFO plus the empty word; results arriving meanwhile wait for the next batch.
+        for _ in 0...DPS310Register.fifoEntries {
+            let b = try device.read(DPS310Register.pressureB2, count: 3)
+            let word = UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2])
+            if word == DPS310Register.emptyFIFOWord { break }
+            let value = Double(Self.signed24(b, at: 0))
+            if word & 1 == 1 {
+                pendingPressures.append(value / Self.pressureScale)
+            } else {
+                lastScaledTemperature = value / Self.temperatureScale
+            }
+            // A pressure is compensated with the latest temperature; the first ones wait for one.
+            if let t = lastScaledTemperature {
+                for p in pendingPressures { out.append(try compensate(p, t, c)) }
+                pendingPressures = []
+            }
+        }
+        return out
+    }
+
+    /// §4.9.1 and §4.9.2: compensated pressure and temperature from scaled raw values.
+    private func compensate(_ p: Double, _ t: Double, _ c: DPS310Coefficients) throws(I2CError) -> ChipReading {
         let celsius = Double(c.c0) * 0.5 + Double(c.c1) * t
         let pa = Double(c.c00) + p * (Double(c.c10) + p * (Double(c.c20) + p * Double(c.c30)))
             + t * Double(c.c01) + t * p * (Double(c.c11) + p * Double(c.c21))
-        return [ChipReading(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)]
+        return try plausible(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)
+    }
+
+    /// 24-bit two's complement, big endian, at `b[i...]`.
+    static func signed24(_ b: [UInt8], at i: Int) -> Int32 {
+        Int32(bitPattern: UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8) >> 8
     }
 }
 
@@ -94,7 +162,7 @@ extension ChipModel {
     static var dps310: ChipModel {
         ChipModel(name: "dps310", kind: .barometer,
                   capabilities: SensorCapabilities(accelerometer: false, barometer: true, thermometer: true),
-                  addresses: [0x77, 0x76], idRegister: DPS310Register.productID, idValue: 0x10, hasFIFO: false,
+                  addresses: [0x77, 0x76], idRegister: DPS310Register.productID, idValue: 0x10, hasFIFO: true,
                   makeDriver: { InfineonDPS310Driver(model: .dps310, device: $0) })
     }
 }

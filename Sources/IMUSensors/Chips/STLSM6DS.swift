@@ -61,8 +61,9 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
     static let gyroRangeBits: UInt8 = 0x08
     static let gyroDpsPerLSB = 0.035
     static let temperatureOffsetC = 25.0
-    /// The FIFO holds 4 KiB on DS3 (8 KiB DSL, 3 KiB DSO): a 10 s batch at 104 Hz is 7.5 KiB of words,
-    /// so the source reads at least every 0.2 s.
+    /// Words per pattern (gyro XYZ, accel XYZ). The FIFO holds 8 KiB on the DS3, 4 KiB on the DSL and
+    /// 3 KiB on the DSO (kernel st_lsm6dsx max_size 1365, 682 and 512 sets of 6 bytes); the source
+    /// drains it every 0.1 s, 1.3 KiB at 104 Hz.
     static let patternWords = 6
     static let taggedWordBytes = 7
 

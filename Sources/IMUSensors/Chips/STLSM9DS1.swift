@@ -6,6 +6,14 @@ enum LSM9DS1Register {
     static let temperatureLow: UInt8 = 0x15      // OUT_TEMP_L: temperature, STATUS, gyro (0x18), …, accel (0x28): 25 bytes
     static let control6Accel: UInt8 = 0x20       // CTRL_REG6_XL: ODR_XL[7:5], FS_XL[4:3] (§7.24)
     static let control8: UInt8 = 0x22            // CTRL_REG8: BOOT 7, BDU 6, IF_ADD_INC 2, SW_RESET 0 (§7.26)
+    static let control9: UInt8 = 0x23            // CTRL_REG9: FIFO_EN bit 1 (§7.27)
+    static let gyroXLow: UInt8 = 0x18            // OUT_X_L_G: gyro X/Y/Z, little endian
+    static let accelXLow: UInt8 = 0x28           // OUT_X_L_XL: accel X/Y/Z, little endian
+    static let fifoControl: UInt8 = 0x2E         // FIFO_CTRL: FMODE[7:5], FTH[4:0] (§7.34)
+    static let fifoSource: UInt8 = 0x2F          // FIFO_SRC: FTH 7, OVRN 6, FSS[5:0] unread sets (§7.35)
+    static let fifoEnable: UInt8 = 0x02
+    /// FMODE = 110: continuous (overwrites the oldest).
+    static let fifoContinuous: UInt8 = 0xC0
 
     static let softReset: UInt8 = 0x05           // SW_RESET with IF_ADD_INC kept
     static let bduAutoIncrement: UInt8 = 0x44
@@ -19,9 +27,10 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
-    /// The LSM9DS1 FIFO is not used: one 25-byte burst (temperature to accel Z) is already one
-    /// transaction per sample set.
-    public var usesFIFO: Bool { false }
+    /// With the FIFO, each set pops through the ordinary output registers: a gyro burst (0x18) and an
+    /// accel burst (0x28), two transactions per set plus one status read per batch, against one
+    /// 25-byte burst per set without it (docs/i2c-budget.md). It keeps samples a late reader would miss.
+    public private(set) var usesFIFO = false
 
     /// Gyro ODR codes (§7.12 Table 46); with the gyro on, the accelerometer runs at the gyro's rate.
     static let rates: [(Double, UInt8)] = [(14.9, 1), (59.5, 2), (119, 3), (238, 4), (476, 5), (952, 6)]
@@ -49,9 +58,27 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
         outputRateHz = rate
         try device.writeByte(LSM9DS1Register.control6Accel, code << 5 | Self.accelRangeBits)
         try device.writeByte(LSM9DS1Register.control1Gyro, code << 5 | Self.gyroRangeBits)
+        usesFIFO = useFIFO
+        if useFIFO {
+            try device.writeByte(LSM9DS1Register.control9, LSM9DS1Register.fifoEnable)
+            try device.writeByte(LSM9DS1Register.fifoControl, LSM9DS1Register.fifoContinuous)
+        }
     }
 
     public func readBatch() throws(I2CError) -> [ChipReading] {
+        if usesFIFO {
+            let sets = Int(try device.readByte(LSM9DS1Register.fifoSource) & 0x3F)
+            var out: [ChipReading] = []
+            for _ in 0..<sets {
+                var saturated: [String] = []
+                let g = Raw.scaled(Raw.vectorLE(try device.read(LSM9DS1Register.gyroXLow, count: 6), 0),
+                                   Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
+                let a = Raw.scaled(Raw.vectorLE(try device.read(LSM9DS1Register.accelXLow, count: 6), 0),
+                                   Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+                out.append(ChipReading(acceleration: a, rotationRate: g, saturatedAxes: saturated))
+            }
+            return out
+        }
         let b = try device.read(LSM9DS1Register.temperatureLow, count: LSM9DS1Register.burstBytes)
         var saturated: [String] = []
         let g = Raw.scaled(Raw.vectorLE(b, LSM9DS1Register.gyroOffset), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
@@ -66,7 +93,7 @@ extension ChipModel {
         ChipModel(
         name: "lsm9ds1", kind: .imu,
         capabilities: SensorCapabilities(accelerometer: true, gyroscope: true, thermometer: true),
-        addresses: [0x6A, 0x6B], idRegister: LSM9DS1Register.whoAmI, idValue: 0x68, hasFIFO: false,
+        addresses: [0x6A, 0x6B], idRegister: LSM9DS1Register.whoAmI, idValue: 0x68, hasFIFO: true,
         makeDriver: { STLSM9DS1Driver(model: .lsm9ds1, device: $0) })
     }
 }

@@ -166,6 +166,7 @@ public final class I2CPoller: @unchecked Sendable {
 
     private func lost(_ chip: any ChipDriver, _ error: I2CError, attempts: Int) -> I2CSourceError {
         let tries = attempts > 0 ? " after \(attempts) reconfiguration attempts" : ""
-        return I2CSourceError(.lost, "\(chip.model.name) on \(chip.device.location) stopped answering\(tries): \(error)", fix: error.fix)
+        let what = error.kind == .badResponse ? "keeps returning impossible data" : "stopped answering"
+        return I2CSourceError(.lost, "\(chip.model.name) on \(chip.device.location) \(what)\(tries): \(error)", fix: error.fix)
     }
 }

@@ -110,7 +110,7 @@ final class IIOBufferedReader: @unchecked Sendable {
         var samples: [MotionSample] = []
         samples.reserveCapacity(bytes.count / max(1, layout.scanBytes))
         let a = sensors.accelerometer, g = sensors.gyroscope
-        bytes.withUnsafeBytes { raw in
+        _ = bytes.withUnsafeBytes { raw in
             layout.demux(raw) { v in
                 var s = MotionSample(time: 0)
                 if let a, accelAt.count == 3 {

@@ -68,7 +68,7 @@ public enum IIOError: DiagnosableError, Equatable {
         case .timedOut, .linkLost:
             "check the network link and that iiod still runs on the board, then start again"
         case .permissionDenied:
-            "install udev/60-imukit.rules (sudo cp udev/60-imukit.rules /etc/udev/rules.d/ && sudo udevadm trigger), then sudo usermod -aG iio $USER and log in again"
+            "sudo usermod -aG iio $USER (then log out and in); if the group or rule is missing: sudo make install-udev (udev/60-imukit.rules)"
         case .noDevice:
             "list the devices with imu-info --source iio:… and name one, e.g. iio:local:/mpu6050"
         case .deviceLost:

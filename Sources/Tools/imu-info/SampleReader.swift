@@ -14,8 +14,9 @@ struct SampleReader: Sendable {
     }
 
     func read(_ count: Int, from source: any SampleSource) async throws {
-        // Generous: 3 s to start (reset and start-up times) plus twice the nominal duration.
-        let seconds = 3 + 2 * Double(count) / (source.info.nominalRateHz ?? 10)
+        // Generous: 10 s to start (reset and start-up times, the source's own bounded recovery
+        // attempts, a slow emulated machine) plus twice the nominal duration.
+        let seconds = 10 + 2 * Double(count) / (source.info.nominalRateHz ?? 10)
         let printer = self.printer
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {

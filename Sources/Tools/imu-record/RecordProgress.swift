@@ -19,8 +19,19 @@ final class RecordProgress {
         Terminal.standardError.flush()
     }
 
+    /// Gaps listed one by one; after that they are only counted (a bad link would flood the screen).
+    static let listedGaps = 10
+    private var listed = 0
+
     func report(_ gap: GapDetector.Gap) {
-        guard !quiet else { return }
+        guard !quiet, listed <= Self.listedGaps else { return }
+        listed += 1
+        if listed > Self.listedGaps {
+            let text = "more gaps: counted in the summary, not listed\n"
+            Terminal.standardError.write(isTTY ? "\r\u{1B}[K" + text : text)
+            Terminal.standardError.flush()
+            return
+        }
         let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (≈\(gap.missingSamples) samples missing from the source)\n"
         Terminal.standardError.write(isTTY ? "\r\u{1B}[K" + text : text)
         Terminal.standardError.flush()
