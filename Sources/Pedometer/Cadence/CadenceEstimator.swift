@@ -32,14 +32,15 @@ struct CadenceEstimator: Sendable {
     /// Longest stride considered, s (two of the longest steps, plus margin).
     let maximumStridePeriod = 2.2
 
-    private var centred: [Double]
+    /// The centred window in single precision for the products (see `correlate`).
+    private var centred: [Float]
     private var correlation: [Double]
     private let minimumLag: Int
     private let maximumLag: Int
 
     init(rateHz: Double, windowSamples: Int) {
         self.rateHz = rateHz
-        centred = [Double](repeating: 0, count: windowSamples)
+        centred = [Float](repeating: 0, count: windowSamples)
         minimumLag = max(2, Int((minimumPeriod * rateHz).rounded(.down)))
         maximumLag = min(windowSamples / 2, Int((maximumStridePeriod * rateHz).rounded(.up)))
         correlation = [Double](repeating: 0, count: maximumLag + 2)
@@ -56,7 +57,7 @@ struct CadenceEstimator: Sendable {
         centred.withUnsafeMutableBufferPointer { centred in
             for i in 0..<n {
                 let x = window[i] - mean
-                centred[i] = x
+                centred[i] = Float(x)
                 energy += x * x
             }
         }
@@ -113,46 +114,47 @@ struct CadenceEstimator: Sendable {
 
     /// r(ℓ) for every ℓ in `lags` into `r[ℓ]`, from the centred `x[0..<n]` of total `energy`.
     ///
-    /// This is most of the core's cost (about 60% of `Pedometer.process` in callgrind at 25 Hz
-    /// input), so four lags share each load of x[i..<i+4] (register blocking: five loads per
-    /// sixteen products instead of eight). Each lag keeps its own four-lane accumulator fed in
-    /// the same order as a lag-by-lag loop, so the sums are bit-for-bit the same.
+    /// This is most of the analysis cost (callgrind: about 60% of `Pedometer.process` at 25 Hz
+    /// input). The products are taken in single precision, eight at a time: a sum holds at most
+    /// a few hundred products of values below a few g, so its relative error (about 1e-6) is far
+    /// below the differences the peak tests compare, and each instruction does twice the work.
+    /// Four lags share each load of x[i..<i+8] (register blocking).
     @inline(__always)
-    private static func correlate(_ x: UnsafePointer<Double>, count n: Int, energy: Double,
+    private static func correlate(_ x: UnsafePointer<Float>, count n: Int, energy: Double,
                                   lags: ClosedRange<Int>, into r: UnsafeMutableBufferPointer<Double>) {
         let raw = UnsafeRawPointer(x)
-        let size = MemoryLayout<Double>.stride
-        @inline(__always) func load(_ i: Int) -> SIMD4<Double> {
-            raw.loadUnaligned(fromByteOffset: i * size, as: SIMD4<Double>.self)
+        let size = MemoryLayout<Float>.stride
+        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: i * size, as: SIMD8<Float>.self)
         }
-        /// Completes Σ x[i]·x[i+lag] from index `i` with the partial lanes `sum4`, normalised.
-        @inline(__always) func finish(_ sum4: SIMD4<Double>, from start: Int, lag: Int) -> Double {
-            var sum4 = sum4
+        /// Completes Σ x[i]·x[i+lag] from index `i` with the partial lanes `sum8`, normalised.
+        @inline(__always) func finish(_ sum8: SIMD8<Float>, from start: Int, lag: Int) -> Double {
+            var sum8 = sum8
             var i = start
             let end = n - lag
-            while i + 4 <= end {
-                sum4 += load(i) * load(i + lag)
-                i += 4
+            while i + 8 <= end {
+                sum8 += load(i) * load(i + lag)
+                i += 8
             }
-            var sum = sum4.sum()
+            var sum = sum8.sum()
             while i < end {
                 sum += x[i] * x[i + lag]
                 i += 1
             }
-            return sum / energy * Double(n) / Double(end)
+            return Double(sum) / energy * Double(n) / Double(end)
         }
         var lag = lags.lowerBound
         while lag + 3 <= lags.upperBound {
-            var s0 = SIMD4<Double>(), s1 = SIMD4<Double>(), s2 = SIMD4<Double>(), s3 = SIMD4<Double>()
+            var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
             var i = 0
-            let jointEnd = n - (lag + 3)    // all four lags still have four products here
-            while i + 4 <= jointEnd {
+            let jointEnd = n - (lag + 3)    // all four lags still have eight products here
+            while i + 8 <= jointEnd {
                 let a = load(i)
                 s0 += a * load(i + lag)
                 s1 += a * load(i + lag + 1)
                 s2 += a * load(i + lag + 2)
                 s3 += a * load(i + lag + 3)
-                i += 4
+                i += 8
             }
             r[lag] = finish(s0, from: i, lag: lag)
             r[lag + 1] = finish(s1, from: i, lag: lag + 1)
@@ -161,7 +163,7 @@ struct CadenceEstimator: Sendable {
             lag += 4
         }
         while lag <= lags.upperBound {
-            r[lag] = finish(SIMD4<Double>(), from: 0, lag: lag)
+            r[lag] = finish(SIMD8<Float>(), from: 0, lag: lag)
             lag += 1
         }
     }
