@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// scripts/ensure-deps.sh (behind every make target): installs missing packages as root or with
+/// sudo; otherwise prints the exact apt-get line and stops. Driven with stand-in commands on PATH.
+@Suite struct EnsureDepsTests {
+    /// A directory of fake `dpkg-query` (every package missing), `id` (uid 1000) and `sudo` (refuses),
+    /// plus `swift` so the toolchain check passes.
+    func fakeTools() throws -> String {
+        let dir = try ToolRunner.temporaryFile("placeholder", "")
+        let bin = URL(fileURLWithPath: dir).deletingLastPathComponent().appendingPathComponent("bin").path
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let scripts = [
+            "dpkg-query": "#!/bin/sh\nexit 1\n",
+            "id": "#!/bin/sh\necho 1000\n",
+            "sudo": "#!/bin/sh\nexit 1\n",
+            "swift": "#!/bin/sh\nexit 0\n",
+            "apt-get": "#!/bin/sh\necho SHOULD-NOT-RUN >&2\nexit 99\n",
+        ]
+        for (name, body) in scripts {
+            let path = bin + "/" + name
+            try body.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+        }
+        return bin
+    }
+
+    @Test func withoutRootOrSudoItPrintsTheExactLineAndStops() throws {
+        let bin = try fakeTools()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [ToolRunner.packageRoot.appendingPathComponent("scripts/ensure-deps.sh").path, "build"]
+        p.environment = ["PATH": bin + ":/usr/bin:/bin"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("sudo apt-get install -y --no-install-recommends libiio-dev libi2c-dev pkg-config"), "stderr: \(text)")
+        #expect(!text.contains("SHOULD-NOT-RUN"))
+    }
+}
