@@ -66,6 +66,19 @@ targets += [
 
 let package = Package(
     name: "IMUKit",
+    products: [
+        // The library side: depend on these from another package.
+        .library(name: "IMUCore", targets: ["IMUCore"]),
+        .library(name: "Pedometer", targets: ["Pedometer"]),
+        .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
+        .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
+        .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        // The tools.
+        .executable(name: "imu-info", targets: ["imu-info"]),
+        .executable(name: "imu-steps", targets: ["imu-steps"]),
+        .executable(name: "imu-record", targets: ["imu-record"]),
+        .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+    ],
     targets: targets,
     swiftLanguageModes: [.v6]
 )
