@@ -49,8 +49,17 @@ struct MedianOfFive: Sendable {
         values[next] = x
         next = (next + 1) % 5
         filled = min(filled + 1, 5)
-        var sorted = (0..<filled).map { values[$0] }
-        sorted.sort()
+        // Insertion sort of the held values in registers: no array, so no allocation per reading.
+        var sorted = SIMD8<Double>(repeating: 0)
+        for i in 0..<filled {
+            let v = values[i]
+            var j = i
+            while j > 0 && sorted[j - 1] > v {
+                sorted[j] = sorted[j - 1]
+                j -= 1
+            }
+            sorted[j] = v
+        }
         return sorted[filled / 2]
     }
 
