@@ -93,8 +93,8 @@ public final class BoschBMI160Driver: ChipDriver, @unchecked Sendable {
     /// Gyro X/Y/Z then accel X/Y/Z, little endian.
     func decode(_ b: [UInt8], at i: Int) -> ChipReading {
         var saturated: [String] = []
-        let g = Raw.scaled(Raw.vectorLE(b, i), Raw.radiansPerDegree / Self.gyroLSBPerDps, names: Raw.gyroNames, saturated: &saturated)
-        let a = Raw.scaled(Raw.vectorLE(b, i + 6), 1 / Self.accelLSBPerG, names: Raw.accelNames, saturated: &saturated)
+        let g = Raw.rotationRate(Raw.vectorLE(b, i), dpsPerLSB: 1 / Self.gyroLSBPerDps, saturated: &saturated)
+        let a = Raw.acceleration(Raw.vectorLE(b, i + 6), gPerLSB: 1 / Self.accelLSBPerG, saturated: &saturated)
         return ChipReading(acceleration: a, rotationRate: g, saturatedAxes: saturated)
     }
 }

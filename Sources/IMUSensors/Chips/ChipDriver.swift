@@ -122,9 +122,19 @@ enum Raw {
     }
     /// Scales a raw triple by `unitsPerLSB` and reports axes at the 16-bit limits as saturated.
     static func scaled(_ v: (Int16, Int16, Int16), _ unitsPerLSB: Double, names: [String], saturated: inout [String]) -> Vector3 {
-        let raw = [v.0, v.1, v.2]
-        for (i, r) in raw.enumerated() where r == Int16.max || r == Int16.min { saturated.append(names[i]) }
+        // Checked per component: no array is built on this per-sample path.
+        if v.0 == Int16.max || v.0 == Int16.min { saturated.append(names[0]) }
+        if v.1 == Int16.max || v.1 == Int16.min { saturated.append(names[1]) }
+        if v.2 == Int16.max || v.2 == Int16.min { saturated.append(names[2]) }
         return Vector3(Double(v.0), Double(v.1), Double(v.2)) * unitsPerLSB
+    }
+    /// Acceleration in g from raw counts at `gPerLSB`, noting saturated axes as ax/ay/az.
+    static func acceleration(_ v: (Int16, Int16, Int16), gPerLSB: Double, saturated: inout [String]) -> Vector3 {
+        scaled(v, gPerLSB, names: accelNames, saturated: &saturated)
+    }
+    /// Angular rate in rad/s from raw counts at `dpsPerLSB` (degrees/s per count), noting gx/gy/gz.
+    static func rotationRate(_ v: (Int16, Int16, Int16), dpsPerLSB: Double, saturated: inout [String]) -> Vector3 {
+        scaled(v, dpsPerLSB * radiansPerDegree, names: gyroNames, saturated: &saturated)
     }
     static let accelNames = ["ax", "ay", "az"]
     static let gyroNames = ["gx", "gy", "gz"]

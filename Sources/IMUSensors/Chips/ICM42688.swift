@@ -78,8 +78,8 @@ public final class ICM42688Driver: ChipDriver, @unchecked Sendable {
         guard usesFIFO else {
             let b = try device.read(ICM42688Register.temperatureHigh, count: 14)
             var saturated: [String] = []
-            let a = Raw.scaled(Raw.vectorBE(b, 2), 1 / Self.accelLSBPerG, names: Raw.accelNames, saturated: &saturated)
-            let g = Raw.scaled(Raw.vectorBE(b, 8), Raw.radiansPerDegree / Self.gyroLSBPerDps, names: Raw.gyroNames, saturated: &saturated)
+            let a = Raw.acceleration(Raw.vectorBE(b, 2), gPerLSB: 1 / Self.accelLSBPerG, saturated: &saturated)
+            let g = Raw.rotationRate(Raw.vectorBE(b, 8), dpsPerLSB: 1 / Self.gyroLSBPerDps, saturated: &saturated)
             let t = Double(Raw.int16(b[0], b[1])) / Self.temperatureLSBPerC + Self.temperatureOffsetC
             return [ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated)]
         }
@@ -95,8 +95,8 @@ public final class ICM42688Driver: ChipDriver, @unchecked Sendable {
             let header = b[i]
             guard header & 0x80 == 0, header & 0x60 == 0x60 else { continue }
             var saturated: [String] = []
-            let a = Raw.scaled(Raw.vectorBE(b, i + 1), 1 / Self.accelLSBPerG, names: Raw.accelNames, saturated: &saturated)
-            let g = Raw.scaled(Raw.vectorBE(b, i + 7), Raw.radiansPerDegree / Self.gyroLSBPerDps, names: Raw.gyroNames, saturated: &saturated)
+            let a = Raw.acceleration(Raw.vectorBE(b, i + 1), gPerLSB: 1 / Self.accelLSBPerG, saturated: &saturated)
+            let g = Raw.rotationRate(Raw.vectorBE(b, i + 7), dpsPerLSB: 1 / Self.gyroLSBPerDps, saturated: &saturated)
             let t = Double(Int8(bitPattern: b[i + 13])) / Self.fifoTemperatureLSBPerC + Self.temperatureOffsetC
             out.append(ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated))
         }

@@ -119,8 +119,8 @@ public final class InvenSenseMPUDriver: ChipDriver, @unchecked Sendable {
     /// One 14-byte frame: accel X/Y/Z, temperature, gyro X/Y/Z, all big endian.
     func decode(_ b: [UInt8], at i: Int) -> ChipReading {
         var saturated: [String] = []
-        let a = Raw.scaled(Raw.vectorBE(b, i), 1 / Self.accelLSBPerG, names: Raw.accelNames, saturated: &saturated)
-        let g = Raw.scaled(Raw.vectorBE(b, i + 8), Raw.radiansPerDegree / Self.gyroLSBPerDps, names: Raw.gyroNames, saturated: &saturated)
+        let a = Raw.acceleration(Raw.vectorBE(b, i), gPerLSB: 1 / Self.accelLSBPerG, saturated: &saturated)
+        let g = Raw.rotationRate(Raw.vectorBE(b, i + 8), dpsPerLSB: 1 / Self.gyroLSBPerDps, saturated: &saturated)
         let t = Double(Raw.int16(b[i + 6], b[i + 7])) / variant.temperatureDivisor + variant.temperatureOffset
         return ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated)
     }

@@ -101,8 +101,8 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
         guard usesFIFO else {
             let b = try device.read(LSM6DSRegister.temperatureLow, count: 14)
             var saturated: [String] = []
-            let g = Raw.scaled(Raw.vectorLE(b, 2), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
-            let a = Raw.scaled(Raw.vectorLE(b, 8), Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+            let g = Raw.rotationRate(Raw.vectorLE(b, 2), dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
+            let a = Raw.acceleration(Raw.vectorLE(b, 8), gPerLSB: Self.accelGPerLSB, saturated: &saturated)
             let t = Double(Raw.int16(b[1], b[0])) / variant.temperatureLSBPerC + Self.temperatureOffsetC
             return [ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated)]
         }
@@ -129,8 +129,8 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
         return (0..<sets).map { n in
             let i = skip * 2 + n * 12
             var saturated: [String] = []
-            let g = Raw.scaled(Raw.vectorLE(b, i), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
-            let a = Raw.scaled(Raw.vectorLE(b, i + 6), Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+            let g = Raw.rotationRate(Raw.vectorLE(b, i), dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
+            let a = Raw.acceleration(Raw.vectorLE(b, i + 6), gPerLSB: Self.accelGPerLSB, saturated: &saturated)
             return ChipReading(acceleration: a, rotationRate: g, saturatedAxes: saturated)
         }
     }
@@ -148,10 +148,10 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
             var saturated: [String] = []
             switch b[i] >> 3 {
             case 0x01:
-                let g = Raw.scaled(Raw.vectorLE(b, i + 1), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
+                let g = Raw.rotationRate(Raw.vectorLE(b, i + 1), dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
                 pendingGyro = (g, saturated)
             case 0x02:
-                let a = Raw.scaled(Raw.vectorLE(b, i + 1), Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+                let a = Raw.acceleration(Raw.vectorLE(b, i + 1), gPerLSB: Self.accelGPerLSB, saturated: &saturated)
                 pendingAccel = (a, saturated)
             default:
                 continue   // temperature, timestamp and sensor-hub words are not used

@@ -71,18 +71,18 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
             var out: [ChipReading] = []
             for _ in 0..<sets {
                 var saturated: [String] = []
-                let g = Raw.scaled(Raw.vectorLE(try device.read(LSM9DS1Register.gyroXLow, count: 6), 0),
-                                   Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
-                let a = Raw.scaled(Raw.vectorLE(try device.read(LSM9DS1Register.accelXLow, count: 6), 0),
-                                   Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+                let g = Raw.rotationRate(Raw.vectorLE(try device.read(LSM9DS1Register.gyroXLow, count: 6), 0),
+                                         dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
+                let a = Raw.acceleration(Raw.vectorLE(try device.read(LSM9DS1Register.accelXLow, count: 6), 0),
+                                         gPerLSB: Self.accelGPerLSB, saturated: &saturated)
                 out.append(ChipReading(acceleration: a, rotationRate: g, saturatedAxes: saturated))
             }
             return out
         }
         let b = try device.read(LSM9DS1Register.temperatureLow, count: LSM9DS1Register.burstBytes)
         var saturated: [String] = []
-        let g = Raw.scaled(Raw.vectorLE(b, LSM9DS1Register.gyroOffset), Self.gyroDpsPerLSB * Raw.radiansPerDegree, names: Raw.gyroNames, saturated: &saturated)
-        let a = Raw.scaled(Raw.vectorLE(b, LSM9DS1Register.accelOffset), Self.accelGPerLSB, names: Raw.accelNames, saturated: &saturated)
+        let g = Raw.rotationRate(Raw.vectorLE(b, LSM9DS1Register.gyroOffset), dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
+        let a = Raw.acceleration(Raw.vectorLE(b, LSM9DS1Register.accelOffset), gPerLSB: Self.accelGPerLSB, saturated: &saturated)
         let t = Double(Raw.int16(b[1], b[0])) / Self.temperatureLSBPerC + Self.temperatureOffsetC
         return [ChipReading(acceleration: a, rotationRate: g, temperature: t, saturatedAxes: saturated)]
     }
