@@ -29,17 +29,11 @@ await ToolMain.run(spec) { args in
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
     var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
                                           backends: CLIBackends.hardware)
-    var calibrationNote = "calibration: off (--raw), raw readings"
-    if !args.flag("raw") {
-        let (calibrated, message) = try SavedCalibration.apply(to: source)
-        source = calibrated
-        if let message {
-            Terminal.standardError.write("imu-record: \(message)\n")
-            Terminal.standardError.flush()
-            calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
-        } else {
-            calibrationNote = "calibration: none saved for this sensor, raw readings"
-        }
+    let calibrationNote: String
+    if let message = try SourceSelection.applySavedCalibration(to: &source, args: args) {
+        calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
+    } else {
+        calibrationNote = args.flag("raw") ? "calibration: off (--raw), raw readings" : "calibration: none saved for this sensor, raw readings"
     }
     let info = source.info
     var comments: [String] = ["imukit recording (format: docs/file-formats.md)",

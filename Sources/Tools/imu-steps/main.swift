@@ -1,6 +1,5 @@
 import IMUCLI
 import Pedometer
-import IMUCalibration
 
 /// imu-steps: live steps, cadence, distance, pace, floors and activity.
 let spec = CommandSpec(
@@ -33,14 +32,7 @@ await ToolMain.run(spec) { args in
     if let h = try args.double("height", in: 0.5...2.5) { config.userHeightMeters = h }
     if let f = try args.double("floor-height", in: 1...10) { config.floorHeightMeters = f }
     var source = try SourceSelection.open(request, options: options, backends: CLIBackends.hardware)
-    if !args.flag("raw") {
-        let (calibrated, message) = try SavedCalibration.apply(to: source)
-        source = calibrated
-        if let message {
-            Terminal.standardError.write("imu-steps: \(message)\n")
-            Terminal.standardError.flush()
-        }
-    }
+    _ = try SourceSelection.applySavedCalibration(to: &source, args: args)
     let json = args.flag("json")
     if json, source.info.isSimulated, case .automatic = request {
         Terminal.standardError.write("imu-steps: no sensor found; playing the SIMULATED '\(SourceSelection.defaultScenario)' walk. Run imu-info to see why.\n")
