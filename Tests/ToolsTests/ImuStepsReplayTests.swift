@@ -122,3 +122,18 @@ func frenchLocaleInstalled() -> Bool {
         #expect(human.stdout.contains("Summary"))
     }
 }
+
+@Suite struct ImuStepsSensorLossTests {
+    /// A sensor lost mid-run: exit 1 with the reason on stderr, and the totals so far still end the JSON output.
+    @Test func lostSensorKeepsTheTotalsAndExitsOne() throws {
+        let r = try ToolRunner.run("imu-steps", ["--source", "sim:walk?speed=max&fail=30", "--json"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("sensor lost after 30.0 s"), "stderr: \(r.stderr)")
+        let objects = try jsonObjects(r)
+        let summary = try #require(objects.last)
+        #expect(summary["type"] as? String == "summary")
+        let steps = try #require(summary["steps"] as? Int)
+        #expect(steps > 20)
+        #expect(objects.filter { $0["type"] as? String == "step" }.count == steps)
+    }
+}

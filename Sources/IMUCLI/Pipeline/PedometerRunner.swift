@@ -1,20 +1,16 @@
 import Pedometer
 
-/// The one pipeline: source → (calibration) → pedometer → events and display. Live sensors,
+/// The one pipeline: source (already calibrated, see `applySavedCalibration`) → pedometer → events and display. Live sensors,
 /// recordings and the simulator all run through here.
 public struct PedometerRunner {
     public var configuration: PedometerConfiguration
     public var json: Bool
     public var display: StatusDisplay?
-    /// Applied to every sample before the pedometer sees it (a saved calibration); nil = raw.
-    public var correct: (@Sendable (MotionSample) -> MotionSample)?
 
-    public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?,
-                correct: (@Sendable (MotionSample) -> MotionSample)? = nil) {
+    public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?) {
         self.configuration = configuration
         self.json = json
         self.display = display
-        self.correct = correct
     }
 
     /// Runs until the source ends or Ctrl-C/SIGTERM. The summary is always printed, also after a
@@ -22,7 +18,7 @@ public struct PedometerRunner {
     public func run(_ source: any SampleSource) async throws -> PedometerSnapshot {
         let out = Terminal.standardOutput
         let caps = Pedometer.capabilities(for: source.info.capabilities)
-        let config = configuration, json = self.json, display = self.display, correct = self.correct
+        let config = configuration, json = self.json, display = self.display
         display?.start(source: source.info, capabilities: caps)
 
         let work = Task { () -> (Pedometer, (any Error)?) in
@@ -31,7 +27,7 @@ public struct PedometerRunner {
             do {
                 for try await batch in source.batches() {
                     for sample in batch {
-                        pedometer.process(correct.map { $0(sample) } ?? sample, into: &events)
+                        pedometer.process(sample, into: &events)
                     }
                     if !events.isEmpty {
                         Self.emit(events, json: json, display: display, out: out)
