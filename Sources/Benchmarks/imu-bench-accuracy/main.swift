@@ -5,7 +5,8 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+//   --rate HZ limits the simulated speed runs to one input rate (for profiling).
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -13,6 +14,8 @@ var oxfordDirectory = ProcessInfo.processInfo.environment["IMU_OXFORD_DIR"]
     ?? (packageRoot() as NSString).appendingPathComponent("../shared/data/oxford-steps")
 var only: Set<String> = []
 var traceName: String?
+/// Input rates of the simulated speed runs (`--rate HZ` keeps one, for profiling).
+var speedRates = [25.0, 100.0, 400.0]
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
@@ -28,8 +31,12 @@ while let argument = arguments.first {
         guard let value = arguments.first else { usageError("--trace needs a recording or scenario name") }
         traceName = value
         arguments.removeFirst()
+    case "--rate":
+        guard let value = arguments.first, let hz = Double(value), hz > 0 else { usageError("--rate needs a sample rate in Hz") }
+        speedRates = [hz]
+        arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]...")
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
         exit(0)
     default:
         usageError("unknown argument \(argument); try --help")
@@ -102,8 +109,8 @@ if wanted("simulator") {
 }
 if wanted("speed") {
     print("== core throughput (release build; samples pre-loaded, parsing not timed)")
-    if !speedCorpus.isEmpty { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
-    for rate in [25.0, 100.0, 400.0] {
+    if !speedCorpus.isEmpty, speedRates.count > 1 { Throughput.run(label: "recordings, accelerometer only, 100-400 Hz", speedCorpus) }
+    for rate in speedRates {
         Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
                        SimulatorReport.speedCorpus(rateHz: rate))
     }
