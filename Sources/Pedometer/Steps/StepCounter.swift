@@ -55,6 +55,11 @@ struct StepCounter: Sendable {
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var previousWasGait = false    // the window before this one was judged gait
+    private var sineCadence: Double?       // rhythm of the last pure-sine window, steps/s
+    private var sineUntil = 0              // tick index: that window ended here
+    /// Cadences within this fraction are the same rhythm: window-to-window jitter of a steady
+    /// rhythm is about 1% (the simulator's waving reads 1.992 to 2.034 steps/s).
+    static let sameRhythm = 0.05
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
 
@@ -107,6 +112,7 @@ struct StepCounter: Sendable {
         creditedUntil = 0
         shapeRejectedUntil = 0
         previousWasGait = false
+        sineCadence = nil
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -178,7 +184,21 @@ struct StepCounter: Sendable {
         let count = Double(horizontalSums.count * hop)
         let meanHorizontal = horizontalSums.reduce(0, +) / count
         let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
-        let verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
+        var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
+        // Within a window's length after a pure sinusoid (a waved phone), a window at that same
+        // rhythm still holds the waving, diluted by the walk that follows: it must not start a
+        // bout, or the bout takes the waving's cadence and back-fills steps into it (the
+        // synthetic day's walk after waving read one step high). It does not move
+        // `shapeRejectedUntil` either: the walk's own first window finds the onset by its stride.
+        // Only a pure sine counts: gait windows that narrowly fail the harmonic test (oxford
+        // walks, mid-walk) must not block the rest of the walk.
+        if verdict == .wrongShape, shape.purity > gate.maximumPurity, let cadence = estimate?.cadence {
+            sineCadence = cadence
+            sineUntil = n
+        } else if !inBout, verdict == .gait, let sine = sineCadence, n - sineUntil < window,
+                  let cadence = estimate?.cadence, abs(cadence / sine - 1) < Self.sameRhythm {
+            verdict = .noRhythm
+        }
         let isGait = verdict == .gait
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
         // (waving right before walking off); allow half a hop of overlap.
