@@ -17,5 +17,20 @@ enum Trace {
         }
         pedometer.finish(into: &events)
         print("counted \(pedometer.snapshot.steps)")
+        // The bouts' edges, seconds from the first sample: where steps are won or lost.
+        let origin = recording.samples.first?.time ?? 0
+        var steps: [Double] = []
+        for event in events {
+            switch event {
+            case .step(let t): steps.append(t - origin)
+            case .resume(let t): print(String(format: "resume at %.2f s", t - origin))
+            case .pause(let t):
+                print(String(format: "pause at %.2f s; first steps %@ … last %@", t - origin,
+                             steps.prefix(4).map { String(format: "%.2f", $0) }.joined(separator: " "),
+                             steps.suffix(4).map { String(format: "%.2f", $0) }.joined(separator: " ")))
+                steps.removeAll()
+            default: break
+            }
+        }
     }
 }
