@@ -37,4 +37,42 @@ import Testing
         #expect(waveShape.purity > 0.97 && waveShape.rmsFrequency < 2.1)
         #expect(gaitShape.purity < 0.97 && gaitShape.rmsFrequency > 1.06 * 2)
     }
+
+    /// The two-chain Goertzel equals the plain DFT sum at any frequency, for even and odd
+    /// lengths (the odd chain's phase differs between the two).
+    @Test(arguments: [200, 151, 2, 3])
+    func fundamentalPowerMatchesTheDFT(count: Int) {
+        let x = gaitSignal(cadence: 1.7, rate: 50, seconds: 5, strideAsymmetry: 0.2).map { $0 + 0.1 }
+        let mean = x.prefix(count).reduce(0, +) / Double(count)
+        for frequency in [0.9, 1.7, 3.4, 11.0] {
+            var re = 0.0, im = 0.0
+            for i in 0..<count {
+                let angle = -2 * Double.pi * frequency / 50 * Double(i)
+                re += (x[i] - mean) * cos(angle)
+                im += (x[i] - mean) * sin(angle)
+            }
+            let direct = re * re + im * im
+            let fast = x.withUnsafeBufferPointer { GaitShape.power($0, count: count, mean: mean, frequency: frequency, rateHz: 50) }
+            #expect(abs(fast - direct) <= 1e-9 * max(1, direct), "n \(count), \(frequency) Hz: \(fast) vs \(direct)")
+        }
+    }
+
+    /// The four-lane sums equal plain loops, including the tails that do not fill a lane.
+    @Test(arguments: [0, 1, 4, 5, 7, 200, 203])
+    func windowSumsMatchPlainLoops(count: Int) {
+        let x = (0..<count).map { sin(Double($0) * 0.37) + 0.2 }
+        let mean = count > 0 ? x.reduce(0, +) / Double(count) : 0
+        var s2 = 0.0, s3 = 0.0, s4 = 0.0, sd = 0.0
+        for i in 0..<count {
+            let d = x[i] - mean
+            s2 += d * d; s3 += d * d * d; s4 += d * d * d * d
+            if i > 0 { sd += (x[i] - x[i - 1]) * (x[i] - x[i - 1]) }
+        }
+        x.withUnsafeBufferPointer { p in
+            #expect(abs(WindowSums.sum(p, count: count) - x.reduce(0, +)) < 1e-12)
+            let sums = WindowSums.centredPowers(p, count: count, mean: mean)
+            #expect(abs(sums.squares - s2) < 1e-12 && abs(sums.cubes - s3) < 1e-12)
+            #expect(abs(sums.fourths - s4) < 1e-12 && abs(sums.differences - sd) < 1e-12)
+        }
+    }
 }

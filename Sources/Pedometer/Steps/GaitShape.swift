@@ -20,46 +20,58 @@ struct GaitShape: Sendable, Equatable {
 
     /// Computes the moments, RMS frequency and purity of `x[0..<n]` at `cadence` (steps/s).
     static func measure(_ x: [Double], count n: Int, rateHz: Double, cadence: Double?) -> GaitShape {
-        var mean = 0.0
-        for i in 0..<n { mean += x[i] }
-        mean /= Double(n)
-        var m2 = 0.0, m3 = 0.0, m4 = 0.0
-        for i in 0..<n {
-            let d = x[i] - mean
-            let d2 = d * d
-            m2 += d2
-            m3 += d2 * d
-            m4 += d2 * d2
+        x.withUnsafeBufferPointer { x in
+            let mean = WindowSums.sum(x, count: n) / Double(n)
+            let sums = WindowSums.centredPowers(x, count: n, mean: mean)
+            let m2 = sums.squares / Double(n), m3 = sums.cubes / Double(n), m4 = sums.fourths / Double(n)
+            guard m2 > 1e-12 else { return GaitShape() }
+            var shape = GaitShape(skewness: m3 / (m2 * m2.squareRoot()), kurtosis: m4 / (m2 * m2))
+            let differences = sums.differences / Double(n - 1)
+            // For a sine of angular step ω per sample, E[(Δx)²] = 2(1 − cos ω) Var x.
+            let cosine = max(-1, min(1, 1 - differences / (2 * m2)))
+            shape.rmsFrequency = Foundation.acos(cosine) * rateHz / (2 * Double.pi)
+            if let cadence, cadence > 0 {
+                let fundamental = power(x, count: n, mean: mean, frequency: cadence, rateHz: rateHz)
+                // A sine of variance V over n samples has Goertzel power (n²/2)·V.
+                shape.purity = min(1, 2 * fundamental / (Double(n) * Double(n) * m2))
+            }
+            return shape
         }
-        m2 /= Double(n); m3 /= Double(n); m4 /= Double(n)
-        guard m2 > 1e-12 else { return GaitShape() }
-        var shape = GaitShape(skewness: m3 / (m2 * m2.squareRoot()), kurtosis: m4 / (m2 * m2))
-        var differences = 0.0
-        for i in 1..<n {
-            let d = x[i] - x[i - 1]
-            differences += d * d
-        }
-        differences /= Double(n - 1)
-        // For a sine of angular step ω per sample, E[(Δx)²] = 2(1 − cos ω) Var x.
-        let cosine = max(-1, min(1, 1 - differences / (2 * m2)))
-        shape.rmsFrequency = Foundation.acos(cosine) * rateHz / (2 * Double.pi)
-        if let cadence, cadence > 0 {
-            let fundamental = goertzelPower(x, count: n, mean: mean, frequency: cadence, rateHz: rateHz)
-            // A sine of variance V over n samples has Goertzel power (n²/2)·V.
-            shape.purity = min(1, 2 * fundamental / (Double(n) * Double(n) * m2))
-        }
-        return shape
     }
 
-    /// Power of `x` at one frequency (Goertzel recurrence, Hann-free: the window holds several periods).
-    private static func goertzelPower(_ x: [Double], count n: Int, mean: Double, frequency: Double, rateHz: Double) -> Double {
-        let coefficient = 2 * _cos(2 * Double.pi * frequency / rateHz)
-        var s1 = 0.0, s2 = 0.0
-        for i in 0..<n {
-            let s0 = (x[i] - mean) + coefficient * s1 - s2
-            s2 = s1
-            s1 = s0
+    /// |Σ (x[i] − mean) e^(−iωi)|², ω = 2π·frequency/rateHz: the power at one frequency (no
+    /// window function: the window holds several periods).
+    ///
+    /// Goertzel's recurrence, run as two interleaved chains (even and odd samples, each at 2ω):
+    /// one chain waits on its previous two values every sample, two chains halve that wait. Each
+    /// chain's end state gives its complex sum; the odd chain is one sample later, a factor
+    /// e^(−iω) (e^(+iω) when n is odd and the even chain is a sample longer).
+    static func power(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double, frequency: Double, rateHz: Double) -> Double {
+        let omega = 2 * Double.pi * frequency / rateHz
+        let cosine = _cos(omega)
+        let sine = max(0, 1 - cosine * cosine).squareRoot()   // ω in (0, π): sin ω ≥ 0
+        let cosine2 = 2 * cosine * cosine - 1, sine2 = 2 * sine * cosine   // at 2ω
+        let k = 2 * cosine2
+        var a1 = 0.0, a2 = 0.0, b1 = 0.0, b2 = 0.0
+        var i = 0
+        while i + 1 < n {
+            let a0 = (x[i] - mean) + k * a1 - a2
+            a2 = a1; a1 = a0
+            let b0 = (x[i + 1] - mean) + k * b1 - b2
+            b2 = b1; b1 = b0
+            i += 2
         }
-        return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        var oddPhase = -sine
+        if i < n {
+            let a0 = (x[i] - mean) + k * a1 - a2
+            a2 = a1; a1 = a0
+            oddPhase = sine
+        }
+        // A chain's sum, up to a common phase: s1 − e^(−2iω) s2.
+        let evenRe = a1 - cosine2 * a2, evenIm = sine2 * a2
+        let oddRe = b1 - cosine2 * b2, oddIm = sine2 * b2
+        let re = evenRe + cosine * oddRe - oddPhase * oddIm
+        let im = evenIm + cosine * oddIm + oddPhase * oddRe
+        return re * re + im * im
     }
 }

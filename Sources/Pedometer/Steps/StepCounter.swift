@@ -342,8 +342,7 @@ struct StepCounter: Sendable {
     }
 
     private static func deviation(_ x: [Double], count n: Int) -> Double {
-        var s = 0.0, s2 = 0.0
-        for i in 0..<n { s += x[i]; s2 += x[i] * x[i] }
+        let (s, s2) = x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: n) }
         let mean = s / Double(n)
         return max(0, s2 / Double(n) - mean * mean).squareRoot()
     }
