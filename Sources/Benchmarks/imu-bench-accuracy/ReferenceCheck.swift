@@ -1,0 +1,92 @@
+import Foundation
+import IMUCore
+
+/// An independent estimate of how many step cycles a recording holds, to judge its reference
+/// count rather than the pedometer: the acceleration magnitude, band-passed around the
+/// recording's dominant step frequency, crosses zero upwards once per step. Crossings are
+/// counted only where the signal moves at all (0.5 s RMS above 0.05 g, standing is below 0.03).
+///
+/// It shares no code with the pedometer. It also counts the phone being handled (pockets and
+/// purses read a few percent high), so it is a sanity check, not a second truth: a reference
+/// well *above* it claims steps the phone never felt.
+enum ReferenceCheck {
+    /// Analysis rate, Hz: every development recording runs at 100 Hz or faster.
+    static let rateHz = 100.0
+    /// Step frequencies searched for the dominant one, Hz (walking cadence 1.3 to 2.6 steps/s).
+    static let searchBand = 1.3...2.6
+    /// Band-pass quality factor: bandwidth about half the step frequency (±25%).
+    static let quality = 2.0
+    /// Motion below this RMS (g) is not walking; a phone lying or held still reads under 0.03 g.
+    static let movingRMS = 0.05
+
+    struct Result { var cycles: Int; var frequency: Double }
+
+    static func stepCycles(_ samples: [MotionSample]) -> Result? {
+        let x = resampledMagnitude(samples)
+        guard x.count > Int(10 * rateHz) else { return nil }
+        let f0 = dominantFrequency(x)
+        var y = bandPass(x, frequency: f0)
+        y.reverse()
+        y = bandPass(y, frequency: f0)   // forward and backward: no phase shift
+        y.reverse()
+        let half = Int(0.25 * rateHz)
+        var squares = [Double](repeating: 0, count: x.count + 1)   // prefix sums of x²
+        for i in x.indices { squares[i + 1] = squares[i] + x[i] * x[i] }
+        var cycles = 0
+        for i in 1..<y.count where y[i - 1] < 0 && y[i] >= 0 {
+            let lo = max(0, i - half), hi = min(x.count, i + half)
+            if (squares[hi] - squares[lo]) / Double(hi - lo) > movingRMS * movingRMS { cycles += 1 }
+        }
+        return Result(cycles: cycles, frequency: f0)
+    }
+
+    /// |a| (g) linearly interpolated onto a `rateHz` grid, mean removed.
+    private static func resampledMagnitude(_ samples: [MotionSample]) -> [Double] {
+        let points = samples.compactMap { s in s.acceleration.map { (s.time, ($0 * $0).sum().squareRoot()) } }
+        guard let first = points.first, let last = points.last, last.0 > first.0 else { return [] }
+        var out: [Double] = []
+        out.reserveCapacity(Int((last.0 - first.0) * rateHz) + 1)
+        var j = 0
+        var t = first.0
+        while t <= last.0 {
+            while j + 1 < points.count - 1, points[j + 1].0 <= t { j += 1 }
+            let (t0, v0) = points[j], (t1, v1) = points[min(j + 1, points.count - 1)]
+            out.append(t1 > t0 ? v0 + (v1 - v0) * (t - t0) / (t1 - t0) : v0)
+            t += 1 / rateHz
+        }
+        let mean = out.reduce(0, +) / Double(out.count)
+        return out.map { $0 - mean }
+    }
+
+    /// The frequency in `searchBand` with the most power (Goertzel scan, 0.005 Hz steps).
+    private static func dominantFrequency(_ x: [Double]) -> Double {
+        var best = searchBand.lowerBound, bestPower = -1.0
+        var f = searchBand.lowerBound
+        while f <= searchBand.upperBound {
+            let k = 2 * cos(2 * Double.pi * f / rateHz)
+            var s1 = 0.0, s2 = 0.0
+            for v in x { let s0 = v + k * s1 - s2; s2 = s1; s1 = s0 }
+            let power = s1 * s1 + s2 * s2 - k * s1 * s2
+            if power > bestPower { bestPower = power; best = f }
+            f += 0.005
+        }
+        return best
+    }
+
+    /// Second-order band-pass at `frequency` (R. Bristow-Johnson's "Audio EQ Cookbook",
+    /// constant 0 dB peak gain).
+    private static func bandPass(_ x: [Double], frequency: Double) -> [Double] {
+        let w0 = 2 * Double.pi * frequency / rateHz
+        let alpha = sin(w0) / (2 * quality)
+        let a0 = 1 + alpha
+        let b0 = alpha / a0, b2 = -alpha / a0, a1 = -2 * cos(w0) / a0, a2 = (1 - alpha) / a0
+        var y = [Double](repeating: 0, count: x.count)
+        var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+        for i in x.indices {
+            let v = b0 * x[i] + b2 * x2 - a1 * y1 - a2 * y2
+            x2 = x1; x1 = x[i]; y2 = y1; y1 = v
+            y[i] = v
+        }
+        return y
+    }
+}
