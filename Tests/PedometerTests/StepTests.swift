@@ -120,10 +120,12 @@ import IMUSimulation
     /// Walking off straight after waving the phone: the first window that holds both is still
     /// at the waving's rhythm, and must not start the walk early at that rhythm (it back-filled a
     /// step into the waving before). No step may land in the waving, and the walk counts to
-    /// within one step, for five seeds.
-    @Test func walkAfterWavingStartsWithTheWalk() {
+    /// within one step, for five seeds; also when the walk keeps the waving's own rhythm (2 Hz),
+    /// where the walk is only confirmed once its windows no longer hold the waving.
+    @Test(arguments: [1.6, 2.0])
+    func walkAfterWavingStartsWithTheWalk(cadence: Double) {
         let segments = [Segment(.still, seconds: 5, holding: .faceUp), Segment(.wave, seconds: 15, holding: .inHand),
-                        Segment(.walk, seconds: 30, cadence: 1.6, amplitude: 0.18, holding: .frontPocket)]
+                        Segment(.walk, seconds: 30, cadence: cadence, amplitude: 0.18, holding: .frontPocket)]
         for seed in UInt64(1)...5 {
             var options = SimulationOptions()
             options.seed = seed
