@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -58,8 +59,8 @@ def have(name):
     return os.access(tool(name), os.X_OK)
 
 
-def run(args, timeout=60):
-    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+def run(args, timeout=60, env=None):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def dump(source, n, rate=None, mount=None):
@@ -494,6 +495,36 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(rc, 3, out)
         self.assertIn("inv-mpu6050-i2c", out)
         self.assertIn("--source iio:local:/mpu6050", out)
+
+    # -- calibration state -----------------------------------------------------------------------
+
+    def test_14_imu_info_says_whether_a_calibration_is_saved(self):
+        for name in ("imu-info", "imu-record", "imu-calibrate"):
+            if not have(name):
+                self.skipTest(f"{name} is not built")
+        with tempfile.TemporaryDirectory() as home:
+            env = dict(os.environ, HOME=home)
+            env.pop("XDG_CONFIG_HOME", None)
+            info = [tool("imu-info"), "--source", f"iio:{URI}/bmi160", "--read", "1", "--json"]
+            p = run(info, timeout=120, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            source = [l for l in json_lines(p.stdout) if l["type"] == "source"][0]
+            self.assertIsNone(source["saved_calibration"], p.stdout)
+            # A calibration saved under this sensor's key (computed from a simulated session).
+            session = os.path.join(home, "six.csv")
+            p = run([tool("imu-record"), "--source", "sim:six-position?seed=1&speed=max", "--raw", "-q", "-o", session], env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = run([tool("imu-calibrate"), "-6", "--from-recording", session, "--save", "--key", source["calibration_key"]], env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            p = run(info, timeout=120, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            source = [l for l in json_lines(p.stdout) if l["type"] == "source"][0]
+            self.assertTrue(source["saved_calibration"].startswith(os.path.join(home, ".config", "imukit", "calibration")), p.stdout)
+            # A damaged file is reported, not ignored.
+            with open(source["saved_calibration"], "w") as f:
+                f.write("{not json")
+            p = run(info[:-1], timeout=120, env=env)
+            self.assertIn("saved_calibration=unreadable", p.stdout, p.stdout + p.stderr)
 
 
 if __name__ == "__main__":

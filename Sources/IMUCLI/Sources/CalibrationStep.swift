@@ -14,4 +14,10 @@ extension SourceSelection {
         }
         return message
     }
+
+    /// The file holding the calibration saved for `key` (the user's, else the system's); nil
+    /// when none is. A file that exists but cannot be read or parsed is an error.
+    public static func savedCalibrationPath(for key: String) throws -> String? {
+        try CalibrationStore.standard().load(key: key)?.path
+    }
 }

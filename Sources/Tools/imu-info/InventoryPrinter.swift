@@ -21,7 +21,13 @@ struct InventoryPrinter: Sendable {
         }
     }
 
+    /// The opened source, and whether a calibration is saved for it (`imu-calibrate`); the
+    /// samples `--read` prints are the raw readings either way.
     func print(source info: SourceInfo) {
+        var saved: String?, savedError: String?
+        do { saved = try SourceSelection.savedCalibrationPath(for: info.calibrationKey) } catch {
+            savedError = "\(error)"
+        }
         let c = info.capabilities
         let caps = [("accel", c.accelerometer), ("gyro", c.gyroscope), ("baro", c.barometer), ("temp", c.thermometer)]
             .filter(\.1).map(\.0).joined(separator: ",")
@@ -32,9 +38,13 @@ struct InventoryPrinter: Sendable {
             line.add("calibration_key", info.calibrationKey)
             line.add("capabilities", caps)
             line.add("rate_hz", info.nominalRateHz, decimals: 3)
+            if let saved { line.add("saved_calibration", saved) } else { line.add("saved_calibration", raw: "null") }
+            if let savedError { line.add("saved_calibration_error", savedError) }
             emit(line.text)
         } else {
-            emit(["source", info.name, "capabilities=\(caps)", "rate_hz=\(rate)", "calibration_key=\(info.calibrationKey)"].joined(separator: "  "))
+            let calibration = savedError.map { "unreadable: \($0)" } ?? saved ?? "none (imu-calibrate --six-position makes one)"
+            emit(["source", info.name, "capabilities=\(caps)", "rate_hz=\(rate)", "calibration_key=\(info.calibrationKey)",
+                  "saved_calibration=\(calibration)"].joined(separator: "  "))
         }
     }
 
