@@ -5,9 +5,10 @@ enum AccuracyReport {
     /// Counts steps in each recording and prints name, truth, counted, error; then MAPE and worst.
     static func run(title: String, _ recordings: [LabelledRecording]) {
         print("== \(title): \(recordings.count) recordings")
-        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%  cycles¹")
+        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%   seed²  error%  cycles¹")
         var errors: [Double] = []
         var doubtful: [String] = []
+        var seedErrors: [Double] = []
         for recording in recordings {
             var pedometer = Pedometer(capabilities: recording.capabilities)
             var events: [PedometerEvent] = []
@@ -26,12 +27,17 @@ enum AccuracyReport {
                     doubtful.append(recording.name)
                 }
             }
+            let seed = SeedBaseline.count(recording.samples)
+            let seedError = Double(seed - recording.trueSteps) / Double(recording.trueSteps) * 100
+            seedErrors.append(abs(seedError))
             print(recording.name.padding(toLength: 36, withPad: " ", startingAt: 0),
-                  String(format: "%6d %7d %+7.2f", recording.trueSteps, counted, error), check)
+                  String(format: "%6d %7d %+7.2f %7d %+7.2f", recording.trueSteps, counted, error, seed, seedError), check)
         }
         guard !errors.isEmpty else { return }
         let mape = errors.reduce(0, +) / Double(errors.count)
         print(String(format: "MAPE %.2f%%  worst %.2f%%  (targets: MAPE ≤ 1.5%%, worst ≤ 4%%)", mape, errors.max()!))
+        print(String(format: "² the pedometer seed's peaks + rhythm gate (SeedBaseline), same data: MAPE %.2f%%, worst %.2f%%",
+                     seedErrors.reduce(0, +) / Double(seedErrors.count), seedErrors.max()!))
         print("¹ step cycles in the recording itself (band-passed |a| zero crossings while moving; an independent")
         print("  estimate that also counts handling, so pockets read high): a check on the reference, not the pedometer")
         if !doubtful.isEmpty {

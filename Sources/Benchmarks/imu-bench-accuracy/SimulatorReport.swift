@@ -64,7 +64,7 @@ enum SimulatorReport {
 
     static func run() {
         print("== simulator scenarios (seed 1, 100 Hz, gyro + barometer with drift and noise)")
-        print("scenario        truth counted  error%  cadence |err| median / p90 (steps/s)  floors up/down (truth)  activity agreement")
+        print("scenario        truth counted  error%  cadence |err| median / p90 (steps/s)  floors up/down (truth)  activity agreement  seed²")
         var errors: [Double] = []
         for name in scenarios {
             guard let scenario = Scenario.named(name) else { print("\(name): unknown scenario"); continue }
@@ -79,12 +79,14 @@ enum SimulatorReport {
                   error.map { String(format: "%+7.2f", $0) } ?? "      -",
                   result.cadenceError.map { String(format: "  %.4f / %.4f  ", $0, result.cadenceErrorP90 ?? 0) } ?? "         -         ",
                   "  \(result.ascended)/\(result.descended) (\(truth.floorsAscended)/\(truth.floorsDescended))",
-                  String(format: "             %5.1f%%", result.activityAgreement * 100))
+                  String(format: "             %5.1f%%", result.activityAgreement * 100),
+                  String(format: "%8d", SeedBaseline.count(samples)))
         }
         if !errors.isEmpty {
             print(String(format: "MAPE over scenarios with steps %.2f%%  (target: day ≤ 0.5%%, cadence ≤ 0.01 steps/s, floors exact)",
                          errors.reduce(0, +) / Double(errors.count)))
         }
+        print("² steps the pedometer seed's peaks + rhythm gate count on the same samples (SeedBaseline)")
         variants()
         shortBouts()
         floorRobustness()
