@@ -139,6 +139,30 @@ import IMUSimulation
         }
     }
 
+    /// Waving the phone straight after a walk: inside a walk the gate skips its harmonic and
+    /// vibration tests (a soft or 25 Hz walk fails them mid-walk), so the waving must end the
+    /// walk by its pure-sine shape, at once and without crediting the tail. The first windows
+    /// that mix walking and waving still read as gait, so about 2.5 s of waving (5 steps) is
+    /// counted before the walk ends; before, the turn grace and the tail added 4 to 5 s (8 to 10
+    /// steps), and skipping the harmonic test alone would have made it 7 s.
+    @Test(arguments: [100.0, 25.0])
+    func wavingAfterAWalkEndsIt(rate: Double) {
+        let segments = [Segment(.still, seconds: 5, holding: .faceUp),
+                        Segment(.walk, seconds: 30, cadence: 1.9, holding: .inHand),
+                        Segment(.wave, seconds: 15, holding: .inHand), Segment(.still, seconds: 5, holding: .faceUp)]
+        for seed in UInt64(1)...5 {
+            var options = SimulationOptions()
+            options.seed = seed
+            options.sampleRateHz = rate
+            let (samples, truth) = Simulator.generate(Scenario(name: "walk-wave", segments: segments), options: options)
+            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            let walkEnd = truth.segments.first { $0.activity == "walking" }?.end ?? 0
+            let late = stepTimes(events).filter { $0 > walkEnd + 3 }
+            #expect(late.isEmpty, "seed \(seed) at \(rate) Hz: steps \(late) well after the walk ended at \(walkEnd)")
+            #expect((-1...6).contains(snapshot.steps - truth.steps), "seed \(seed) at \(rate) Hz: \(snapshot.steps) vs \(truth.steps)")
+        }
+    }
+
     /// Bad samples (time going backwards, NaN readings) are dropped and counted, never poison
     /// the filters.
     @Test func badSamplesAreDroppedNotFatal() {

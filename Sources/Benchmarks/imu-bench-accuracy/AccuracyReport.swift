@@ -44,4 +44,42 @@ enum AccuracyReport {
             print("  reference more than 4% above the recording's cycles: \(doubtful.joined(separator: ", "))")
         }
     }
+
+    /// The same walks at lower sample rates (each interval's samples averaged, as a sensor's own
+    /// low-pass filter and output data rate would), one line per rate: MAPE and worst.
+    static func atLowerRates(_ recordings: [LabelledRecording], rates: [Double] = [50, 25]) {
+        for rate in rates {
+            var errors: [Double] = []
+            for recording in recordings {
+                var pedometer = Pedometer(capabilities: recording.capabilities)
+                var events: [PedometerEvent] = []
+                for sample in decimated(recording.samples, rateHz: rate) { pedometer.process(sample, into: &events) }
+                pedometer.finish(into: &events)
+                errors.append(abs(Double(pedometer.snapshot.steps - recording.trueSteps)) / Double(recording.trueSteps) * 100); if ProcessInfo.processInfo.environment["DBG"] != nil { print(recording.name, rate, pedometer.snapshot.steps, recording.trueSteps) }
+            }
+            guard !errors.isEmpty else { return }
+            print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%",
+                         rate, errors.reduce(0, +) / Double(errors.count), errors.max()!))
+        }
+    }
+
+    /// Accelerometer samples averaged over consecutive 1/`rateHz` intervals, stamped at each
+    /// interval's centre.
+    static func decimated(_ samples: [MotionSample], rateHz: Double) -> [MotionSample] {
+        guard let first = samples.first?.time else { return [] }
+        var out: [MotionSample] = []
+        var sum = Vector3.zero, n = 0, interval = 0
+        func emit() {
+            if n > 0 { out.append(MotionSample(time: first + (Double(interval) + 0.5) / rateHz, acceleration: sum / Double(n))) }
+            sum = .zero; n = 0
+        }
+        for s in samples {
+            guard let a = s.acceleration else { continue }
+            let k = Int(((s.time - first) * rateHz).rounded(.down))
+            if k != interval { emit(); interval = k }
+            sum += a; n += 1
+        }
+        emit()
+        return out
+    }
 }

@@ -6,7 +6,8 @@ import IMUSimulation
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
 // Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
-//   --rate HZ limits the simulated speed runs to one input rate (for profiling).
+//   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
+//   traces a recording averaged down to that rate.
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -63,7 +64,11 @@ var speedCorpus: [LabelledRecording] = []
 if let traceName {
     let recordings = FileManager.default.fileExists(atPath: oxfordDirectory)
         ? loadOrExit(oxfordDirectory).filter { $0.name.contains(traceName) } : []
-    for recording in recordings { Trace.run(recording) }
+    for var recording in recordings {
+        // `--rate HZ` traces the recording averaged down to that rate.
+        if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
+        Trace.run(recording)
+    }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
@@ -91,7 +96,10 @@ if let traceName {
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
         let recordings = loadOrExit(oxfordDirectory)
-        if wanted("oxford") { AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings) }
+        if wanted("oxford") {
+            AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
+            AccuracyReport.atLowerRates(recordings)
+        }
         speedCorpus = recordings
     } else {
         print("oxford-steps: skipped, no directory at \(oxfordDirectory) (pass --oxford DIR or set IMU_OXFORD_DIR)")

@@ -38,7 +38,14 @@ struct GaitGate: Sendable {
         case wrongShape
     }
 
-    func verdict(estimate: CadenceEstimate?, gaitDeviation: Double, shape: GaitShape) -> Verdict {
+    /// `inBout`: the user was walking up to this window. Two tests are then skipped. The
+    /// harmonic test: the spread depends on placement and sample rate, and a phone held in the
+    /// hand at 25 Hz walks at 1.04 to 1.09, no more than a waved phone; the purity test still
+    /// ends a walk that turns into waving. The vibration test: a soft walk (carpet, or 25 Hz,
+    /// which smooths the heel strikes) dips below `vibrationDeviation` mid-walk, and a walk that
+    /// ends in a vehicle is ended by its energy falling below the walk's. Measured on the oxford
+    /// walks averaged down to 25 Hz: MAPE 1.99% with both tests in a walk, 1.32% without.
+    func verdict(estimate: CadenceEstimate?, gaitDeviation: Double, shape: GaitShape, inBout: Bool = false) -> Verdict {
         guard let estimate, gaitDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
               estimate.regularity >= minimumRegularity else { return .noRhythm }
@@ -47,11 +54,12 @@ struct GaitGate: Sendable {
         if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return .wrongShape }
         // Heel strikes put harmonics above the cadence into every gait signal; a waved phone is a
         // smooth near-sine whose RMS frequency equals its repeat rate.
-        if shape.rmsFrequency < minimumHarmonicSpread * estimate.cadence { return .wrongShape }
+        let spread = shape.rmsFrequency / estimate.cadence
+        if !inBout, spread < minimumHarmonicSpread { return .wrongShape }
         if shape.purity > maximumPurity { return .wrongShape }
         // Weak motion whose energy sits far above the cadence is vibration (engine, road), not
         // a body bouncing once per step.
-        if gaitDeviation < vibrationDeviation, shape.rmsFrequency > vibrationSpread * estimate.cadence {
+        if !inBout, gaitDeviation < vibrationDeviation, spread > vibrationSpread {
             return .wrongShape
         }
         return .gait

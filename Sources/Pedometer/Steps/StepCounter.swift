@@ -184,7 +184,7 @@ struct StepCounter: Sendable {
         let count = Double(horizontalSums.count * hop)
         let meanHorizontal = horizontalSums.reduce(0, +) / count
         let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
-        var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape)
+        var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape, inBout: inBout)
         // Within a window's length after a pure sinusoid (a waved phone), a window at that same
         // rhythm still holds the waving, diluted by the walk that follows: it must not start a
         // bout, or the bout takes the waving's cadence and back-fills steps into it (the
@@ -245,6 +245,11 @@ struct StepCounter: Sendable {
                 energy(around: $0) >= threshold
             }
             credit(to: min(creditEnd, walkedTo), into: &events)
+        } else if inBout, verdict == .wrongShape, shape.purity > gate.maximumPurity {
+            // The walk turned into a pure sinusoid (the phone is being waved): it ended where
+            // counting stopped, since the tail beyond repeats just as well and would be counted
+            // as the waving; no turn-like grace either.
+            endBout(creditingTail: false, into: &events)
         } else if inBout {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
             // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
@@ -273,8 +278,9 @@ struct StepCounter: Sendable {
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
-    /// Ends a bout: credits from where counting stopped up to the last tick with gait energy.
-    private mutating func endBout(into events: inout [PedometerEvent]) {
+    /// Ends a bout: credits from where counting stopped up to the last tick with gait energy
+    /// (unless `creditingTail` is false: the tail is known not to be gait).
+    private mutating func endBout(creditingTail: Bool = true, into events: inout [PedometerEvent]) {
         guard inBout else { return }
         let n = gait.count
         // The end may lie anywhere in the uncredited tail (at most one window's length).
@@ -282,7 +288,7 @@ struct StepCounter: Sendable {
         var offset = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
             energy(around: $0) >= threshold
         }
-        offset = min(offset, creditedUntil + lagBehind + hop)
+        offset = creditingTail ? min(offset, creditedUntil + lagBehind + hop) : creditedUntil
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
         inBout = false
