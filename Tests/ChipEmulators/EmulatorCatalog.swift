@@ -5,7 +5,7 @@ import IMUSensors
 /// benchmark can loop over every chip.
 public enum EmulatorCatalog {
     public static let names = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl",
-                               "lsm6dso", "lsm9ds1", "adxl345", "bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
+                               "lsm6dso", "lsm9ds1", "adxl345", "lis3dh", "bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
 
     /// Attaches the emulator for `name` to `bus` at its first address; returns it and the address.
     @discardableResult
@@ -27,6 +27,7 @@ public enum EmulatorCatalog {
         case "lsm6dso": (chip, defaultAddress) = (LSM6DSEmulator(whoAmI: 0x6C, motion: motion), 0x6B)
         case "lsm9ds1": (chip, defaultAddress) = (LSM9DS1Emulator(motion: motion), 0x6B)
         case "adxl345": (chip, defaultAddress) = (ADXL345Emulator(motion: motion), 0x53)
+        case "lis3dh": (chip, defaultAddress) = (LIS3DHEmulator(motion: motion), 0x18)
         case "bmp280": (chip, defaultAddress) = (BMP280Emulator(id: 0x58, motion: motion), 0x76)
         case "bme280": (chip, defaultAddress) = (BMP280Emulator(id: 0x60, motion: motion), 0x77)
         case "bmp388": (chip, defaultAddress) = (BMP3Emulator(id: 0x50, motion: motion), 0x77)

@@ -49,6 +49,80 @@ public final class ADXL345Emulator: EmulatedChip, @unchecked Sendable {
     }
 }
 
+/// LIS3DH (DocID17530): WHO_AM_I 0x33 at 0x0F; registers 0x00–0x3F, a multi-byte access
+/// advancing only with bit 7 of the sub-address set; little-endian left-justified data at 0x28
+/// (12 bits in high-resolution mode, 10 in normal mode; 1/2/4/12 mg per 12-bit digit at
+/// ±2/4/8/16 g); a 32-entry FIFO that pops one entry per read from OUT_X_L, counted in
+/// FIFO_SRC_REG (FSS[4:0], OVRN_FIFO when all 32 are unread).
+public final class LIS3DHEmulator: EmulatedChip, @unchecked Sendable {
+    var entries: [[UInt8]] = []
+
+    public override init(motion: @escaping MotionScript = Motions.still) { super.init(motion: motion) }
+
+    public override func powerOnReset() {
+        super.powerOnReset()
+        registers[0x0F] = 0x33
+        registers[0x20] = 0x07
+        entries = []
+    }
+
+    /// CTRL_REG1 ODR codes 1…9 (code 8 is low-power only; 9 is 1.344 kHz in normal mode).
+    static let rates: [Double] = [0, 1, 10, 25, 50, 100, 200, 400, 1620, 1344]
+    public override var outputRateHz: Double {
+        let code = Int(registers[0x20] >> 4)
+        return code < Self.rates.count ? Self.rates[code] : 0
+    }
+
+    public override func produce(_ truth: MotionTruth) {
+        let mgPerDigit = [1.0, 2.0, 4.0, 12.0][Int(registers[0x23] >> 4 & 0x03)]
+        let highResolution = registers[0x23] & 0x08 != 0
+        let raw = [truth.acceleration.x, truth.acceleration.y, truth.acceleration.z].map { g -> Int16 in
+            var digits = Int((g * 1000 / mgPerDigit).rounded())
+            digits = max(-2048, min(2047, digits))
+            if !highResolution { digits &= ~0x3 }   // normal mode: 10 significant bits
+            return Int16(digits << 4)
+        }
+        let bytes = raw.flatMap { Self.le($0) }
+        if registers[0x24] & 0x40 != 0, registers[0x2E] & 0xC0 != 0 {
+            entries.append(bytes)
+            if entries.count > 32 { entries.removeFirst() }
+        } else {
+            for (i, b) in bytes.enumerated() { registers[0x28 + i] = b }
+        }
+    }
+
+    public override func autoIncrements(_ register: UInt8) -> Bool { register & 0x80 != 0 }
+
+    public override func read(register: UInt8, count: Int) -> [UInt8] {
+        let base = register & 0x7F
+        if base == 0x28, !entries.isEmpty {
+            let e = entries.removeFirst()
+            for (i, b) in e.enumerated() { registers[0x28 + i] = b }
+        }
+        return super.read(register: register, count: count)
+    }
+
+    public override func nextRegister(after register: UInt8) -> UInt8 { (register & 0x80) | ((register &+ 1) & 0x7F) }
+
+    public override func readComputed(_ register: UInt8) -> UInt8? {
+        switch register & 0x7F {
+        case 0x2F:
+            let n = entries.count
+            return (n >= 32 ? 0x40 : 0) | (n == 0 ? 0x20 : 0) | UInt8(min(n, 31))
+        default:
+            // The data and configuration live at the address without the increment bit.
+            return register & 0x80 != 0 ? registers[Int(register & 0x7F)] : nil
+        }
+    }
+
+    public override func writeRegister(_ register: UInt8, _ value: UInt8) {
+        let r = register & 0x7F
+        // Passing through bypass mode empties the FIFO.
+        if r == 0x2E, value & 0xC0 == 0 { entries = [] }
+        registers[Int(r)] = value
+    }
+}
+
 /// DPS310 (v01_02): product ID 0x10 at 0x0D, 24-bit big-endian raw values scaled by the
 /// configured oversampling's kP/kT, coefficients packed at 0x10 (12/20/16-bit fields).
 public final class DPS310Emulator: EmulatedChip, @unchecked Sendable {

@@ -43,6 +43,6 @@ enum Tolerance {
     static let temperatureC = 0.6
 }
 
-let imuNames = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]
+let imuNames = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345", "lis3dh"]
 let barometerNames = ["bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
-let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]
+let fifoNames = ["mpu6050", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345", "lis3dh"]

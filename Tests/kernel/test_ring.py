@@ -370,6 +370,10 @@ class KernelRing(unittest.TestCase):
         # DEVID 0xE5 at 0x53), and the chips the kernel drivers own, pointing at their IIO devices.
         self.assertEqual(items[("adapter", "/dev/i2c-0")]["name"], "SMBus stub driver", out)
         self.assertEqual(items[("chip", "/dev/i2c-0 @0x53")]["name"], "adxl345", out)
+        # The unbound LIS3DH at 0x18 (WHO_AM_I 0x33) is ours to read; the one at 0x19 belongs
+        # to the kernel's st_accel driver.
+        self.assertEqual(items[("chip", "/dev/i2c-0 @0x18")]["name"], "lis3dh", out)
+        self.assertIn(("kernel-owned", "/dev/i2c-0 @0x19"), items, out)
         owned = items[("kernel-owned", "/dev/i2c-0 @0x68")]
         self.assertEqual(owned["driver"], "inv-mpu6050-i2c", out)
         self.assertIn("mpu6050", owned["iio"])
@@ -479,6 +483,15 @@ class KernelRing(unittest.TestCase):
             # The same registers the kernel's bmp280 driver read as 100.653 kPa and 25.08 °C.
             self.assertNear(with_p[0]["pressure_hpa"], 1006.53, 0.01, "bmp280 through i2c-dev")
             self.assertNear(with_p[0]["temp_c"], 25.08, 0.01, "bmp280 temperature through i2c-dev")
+            # The unbound LIS3DH through our own driver, at the same multi-byte mirror (0xA8…) that
+            # the kernel's st_accel reads: 12-bit left-justified, 4 mg per digit at ±8 g.
+            poke(0x18, 0xA8, *(le16(-64 << 4) + le16(0) + le16(250 << 4)))
+            rc, out = guest("imu-info --source i2c:0@0x18 --read 3 --rate 50 --no-fifo --json", timeout=120)
+            self.assertEqual(rc, 0, out)
+            samples = [l for l in json_lines(out) if l.get("type") == "sample"]
+            self.assertEqual(len(samples), 3, out)
+            for got, want in zip(samples[0]["accel_g"], [-0.256, 0.0, 1.0]):
+                self.assertNear(got, want, 0.001, "lis3dh accel through i2c-dev")
             # The "temperature skipped" sentinel through our own driver: a clear runtime failure.
             poke(0x76, 0xFA, 0x80, 0x00, 0x00)
             rc, out = guest("imu-info --source i2c:0@0x76 --read 3", timeout=120)

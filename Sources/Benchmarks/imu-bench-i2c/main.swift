@@ -57,7 +57,7 @@ func fmt(_ x: Double, _ d: Int = 1) -> String {
     return d == 0 ? String(Int(r)) : String(r)
 }
 
-let imus = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345"]
+let imus = ["mpu6050", "mpu9150", "mpu6500", "mpu9250", "icm42688", "bmi160", "lsm6ds3", "lsm6dsl", "lsm6dso", "lsm9ds1", "adxl345", "lis3dh"]
 let baros = ["bmp280", "bme280", "bmp388", "bmp390", "lps22hb", "lps25h", "dps310"]
 var rows: [Row] = []
 do {
@@ -88,6 +88,6 @@ let direct = rows.filter { $0.mode == "direct" }
 let fifo = rows.filter { $0.mode == "fifo" }
 print("")
 print("summary: direct reads: \(fmt(direct.map(\.perSet).max() ?? 0, 3)) transaction(s) per sample set at most; "
-      + "FIFO: \(fmt(fifo.filter { !["adxl345", "lsm9ds1", "lps25h", "dps310"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
-      + "(2 per batch; the ADXL345 pops one entry per burst, the LSM9DS1 one set per gyro + accel burst pair, "
+      + "FIFO: \(fmt(fifo.filter { !["adxl345", "lis3dh", "lsm9ds1", "lps25h", "dps310"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "
+      + "(2 per batch; the ADXL345 and LIS3DH pop one entry per burst, the LSM9DS1 one set per gyro + accel burst pair, "
       + "the LPS25H adds a TEMP_OUT read (3 per batch), the DPS310 pops one result per read (results + 2 per batch))")
