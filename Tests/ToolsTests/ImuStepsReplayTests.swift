@@ -137,3 +137,32 @@ func frenchLocaleInstalled() -> Bool {
         #expect(objects.filter { $0["type"] as? String == "step" }.count == steps)
     }
 }
+
+@Suite struct ImuStepsStrideTests {
+    /// The two-pace stride calibration from the command line: `--walked` measures a pace over a
+    /// known distance, `--stride` takes two of them, and the distance follows.
+    @Test func walkedMeasuresAPaceAndStrideUsesTwo() throws {
+        // The simulator's walk: 151.6 m in 216 steps at 1.8 steps/s (its ground truth).
+        let walked = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--walked", "151.6", "--json"])
+        #expect(walked.status == 0)
+        #expect(walked.stderr.contains("1.8 steps/s, 0.702 m per step"), "stderr: \(walked.stderr)")
+        #expect(walked.stderr.contains("--stride 1.8:0.702,"), "stderr: \(walked.stderr)")
+
+        func distance(_ extra: [String]) throws -> Double {
+            let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json"] + extra)
+            #expect(r.status == 0, "\(extra): \(r.stderr)")
+            return try #require(try jsonObjects(r).last?["distance_m"] as? Double)
+        }
+        // Calibrated on this walk and a run: 151.6 m within 1%; a 1.6 m person's default stride is shorter.
+        let calibrated = try distance(["--stride", "1.8:0.702,2.81:1.091"])
+        #expect(abs(calibrated - 151.6) < 1.5, "\(calibrated) m")
+        #expect(try distance(["--height", "1.6"]) < calibrated - 5)
+    }
+
+    @Test(arguments: ["1.8", "1.8:0.7", "1.8:0.7,1.85:0.75", "1.8:0.7,x:0.9", "9:0.7,1.5:0.6", "1.8:0.7,2.1:7"])
+    func badStrideIsAUsageError(text: String) throws {
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--stride", text])
+        #expect(r.status == 2, "--stride \(text): \(r.stderr)")
+        #expect(r.stderr.contains("--stride"), "--stride \(text): \(r.stderr)")
+    }
+}

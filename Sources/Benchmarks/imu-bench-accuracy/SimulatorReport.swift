@@ -88,6 +88,7 @@ enum SimulatorReport {
         }
         print("² steps the pedometer seed's peaks + rhythm gate count on the same samples (SeedBaseline)")
         variants()
+        DistanceReport.run()
         shortBouts()
         floorRobustness()
         corpus()
