@@ -27,7 +27,7 @@ public final class ADXL345Driver: ChipDriver, @unchecked Sendable {
     /// 3.9 mg/LSB in full resolution = 1/256 g (Table 1 typical).
     static let gPerLSB = 1.0 / 256
     /// Full resolution at ±16 g gives 13-bit values: −4096…4095 are the converter's limits.
-    static let rawLimit = 4095
+    static let rawLimit: Int16 = 4095
 
     init(model: ChipModel, device: I2CDevice) {
         self.model = model
@@ -58,11 +58,9 @@ public final class ADXL345Driver: ChipDriver, @unchecked Sendable {
     }
 
     func decode(_ b: [UInt8]) -> ChipReading {
-        let v = Raw.vectorLE(b, 0)
-        let raw = [Int(v.0), Int(v.1), Int(v.2)]
         var saturated: [String] = []
-        for (i, r) in raw.enumerated() where r >= Self.rawLimit || r <= -Self.rawLimit - 1 { saturated.append(Raw.accelNames[i]) }
-        return ChipReading(acceleration: Vector3(Double(v.0), Double(v.1), Double(v.2)) * Self.gPerLSB, saturatedAxes: saturated)
+        let a = Raw.acceleration(Raw.vectorLE(b, 0), gPerLSB: Self.gPerLSB, limit: Self.rawLimit, saturated: &saturated)
+        return ChipReading(acceleration: a, saturatedAxes: saturated)
     }
 }
 

@@ -132,6 +132,13 @@ enum Raw {
     static func acceleration(_ v: (Int16, Int16, Int16), gPerLSB: Double, saturated: inout [String]) -> Vector3 {
         scaled(v, gPerLSB, names: accelNames, saturated: &saturated)
     }
+    /// The same for a converter narrower than 16 bits, whose counts run −(limit+1)…limit.
+    static func acceleration(_ v: (Int16, Int16, Int16), gPerLSB: Double, limit: Int16, saturated: inout [String]) -> Vector3 {
+        if v.0 >= limit || v.0 <= -limit - 1 { saturated.append(accelNames[0]) }
+        if v.1 >= limit || v.1 <= -limit - 1 { saturated.append(accelNames[1]) }
+        if v.2 >= limit || v.2 <= -limit - 1 { saturated.append(accelNames[2]) }
+        return Vector3(Double(v.0), Double(v.1), Double(v.2)) * gPerLSB
+    }
     /// Angular rate in rad/s from raw counts at `dpsPerLSB` (degrees/s per count), noting gx/gy/gz.
     static func rotationRate(_ v: (Int16, Int16, Int16), dpsPerLSB: Double, saturated: inout [String]) -> Vector3 {
         scaled(v, dpsPerLSB * radiansPerDegree, names: gyroNames, saturated: &saturated)

@@ -40,7 +40,7 @@ public final class LIS3DHDriver: ChipDriver, @unchecked Sendable {
     /// 4 mg per 12-bit digit at ±8 g (datasheet sensitivity table; the kernel's gain 4000 µg).
     static let gPerDigit = 0.004
     /// 12-bit two's complement: −2048…2047 are the converter's limits.
-    static let rawLimit = 2047
+    static let rawLimit: Int16 = 2047
 
     init(model: ChipModel, device: I2CDevice) {
         self.model = model
@@ -78,11 +78,9 @@ public final class LIS3DHDriver: ChipDriver, @unchecked Sendable {
     func decode(_ b: [UInt8]) -> ChipReading {
         let v = Raw.vectorLE(b, 0)
         // Left-justified: the 12-bit reading is the top of each 16-bit word.
-        let raw = [Int(v.0) >> 4, Int(v.1) >> 4, Int(v.2) >> 4]
         var saturated: [String] = []
-        for (i, r) in raw.enumerated() where r >= Self.rawLimit || r <= -Self.rawLimit - 1 { saturated.append(Raw.accelNames[i]) }
-        return ChipReading(acceleration: Vector3(Double(raw[0]), Double(raw[1]), Double(raw[2])) * Self.gPerDigit,
-                           saturatedAxes: saturated)
+        let a = Raw.acceleration((v.0 >> 4, v.1 >> 4, v.2 >> 4), gPerLSB: Self.gPerDigit, limit: Self.rawLimit, saturated: &saturated)
+        return ChipReading(acceleration: a, saturatedAxes: saturated)
     }
 }
 
