@@ -163,6 +163,19 @@ import IMUSimulation
         }
     }
 
+    /// The waving memory: same rhythm within a window's length is still the waving; another
+    /// rhythm, or the same one a window later, is not.
+    @Test func wavingMemoryHoldsOneWindowAtOneRhythm() {
+        var memory = WavingMemory()
+        #expect(!memory.isWaving(cadence: 2.0, end: 100, window: 200))
+        memory.noteSine(cadence: 2.0, end: 100)
+        #expect(memory.isWaving(cadence: 2.06, end: 250, window: 200))
+        #expect(!memory.isWaving(cadence: 1.6, end: 250, window: 200))
+        #expect(!memory.isWaving(cadence: 2.0, end: 300, window: 200))
+        memory.reset()
+        #expect(!memory.isWaving(cadence: 2.0, end: 150, window: 200))
+    }
+
     /// Bad samples (time going backwards, NaN readings) are dropped and counted, never poison
     /// the filters.
     @Test func badSamplesAreDroppedNotFatal() {

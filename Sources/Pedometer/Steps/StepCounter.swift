@@ -55,11 +55,7 @@ struct StepCounter: Sendable {
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var previousWasGait = false    // the window before this one was judged gait
-    private var sineCadence: Double?       // rhythm of the last pure-sine window, steps/s
-    private var sineUntil = 0              // tick index: that window ended here
-    /// Cadences within this fraction are the same rhythm: window-to-window jitter of a steady
-    /// rhythm is about 1% (the simulator's waving reads 1.992 to 2.034 steps/s).
-    static let sameRhythm = 0.05
+    private var waving = WavingMemory()
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
 
@@ -112,7 +108,7 @@ struct StepCounter: Sendable {
         creditedUntil = 0
         shapeRejectedUntil = 0
         previousWasGait = false
-        sineCadence = nil
+        waving.reset()
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -185,18 +181,13 @@ struct StepCounter: Sendable {
         let meanHorizontal = horizontalSums.reduce(0, +) / count
         let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
         var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape, inBout: inBout)
-        // Within a window's length after a pure sinusoid (a waved phone), a window at that same
-        // rhythm still holds the waving, diluted by the walk that follows: it must not start a
-        // bout, or the bout takes the waving's cadence and back-fills steps into it (the
-        // synthetic day's walk after waving read one step high). It does not move
-        // `shapeRejectedUntil` either: the walk's own first window finds the onset by its stride.
-        // Only a pure sine counts: gait windows that narrowly fail the harmonic test (oxford
-        // walks, mid-walk) must not block the rest of the walk.
+        // A window at the rhythm of a phone waved just before cannot start a walk (`WavingMemory`).
+        // It does not move `shapeRejectedUntil` either: the walk's own first window finds the
+        // onset by its stride.
         if verdict == .wrongShape, shape.purity > gate.maximumPurity, let cadence = estimate?.cadence {
-            sineCadence = cadence
-            sineUntil = n
-        } else if !inBout, verdict == .gait, let sine = sineCadence, n - sineUntil < window,
-                  let cadence = estimate?.cadence, abs(cadence / sine - 1) < Self.sameRhythm {
+            waving.noteSine(cadence: cadence, end: n)
+        } else if !inBout, verdict == .gait, let cadence = estimate?.cadence,
+                  waving.isWaving(cadence: cadence, end: n, window: window) {
             verdict = .noRhythm
         }
         let isGait = verdict == .gait
