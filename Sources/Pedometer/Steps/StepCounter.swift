@@ -204,9 +204,13 @@ struct StepCounter: Sendable {
         // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
         // On the oxford recordings every walk reaches 0.1 g and regularity 0.7 within seconds.
         let confident = (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity
-        // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start.
+        // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start. In a
+        // vehicle the motion must moreover be strong: at 25 Hz the simulator's bus lost the
+        // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
+        // windows in a row (12 false steps); walking away from a vehicle measures 0.1 g and more.
         let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
-        let confirmed = inBout || (strict ? confident && previousWasGait : confident || previousWasGait)
+        let strongEnough = !inVehicle || gaitDeviation >= gate.vibrationDeviation
+        let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
         previousWasGait = isGait
         if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
