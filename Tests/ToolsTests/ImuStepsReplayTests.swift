@@ -159,6 +159,41 @@ func frenchLocaleInstalled() -> Bool {
         #expect(try distance(["--height", "1.6"]) < calibrated - 5)
     }
 
+    /// `--remember` keeps the stride (or height, or floor height) for later runs; a damaged
+    /// profile is a clear usage error naming the file.
+    @Test func rememberedProfileIsUsedUntilReplaced() throws {
+        let home = NSTemporaryDirectory() + "imukit-profile-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let env = ["HOME": home, "XDG_CONFIG_HOME": ""]
+        func run(_ extra: [String]) throws -> ToolResult {
+            try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--json"] + extra, environment: env)
+        }
+        func distance(_ r: ToolResult) throws -> Double { try #require(try jsonObjects(r).last?["distance_m"] as? Double) }
+
+        let plain = try distance(try run([]))
+        #expect(try run(["--remember"]).status == 2)
+        let saved = try run(["--stride", "1.8:0.702,2.81:1.091", "--floor-height", "3.5", "--remember"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stderr.contains("saved your profile"), "\(saved.stderr)")
+        let path = home + "/.config/imukit/profile.json"
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        let later = try run([])
+        #expect(later.stderr.contains("using your profile from \(path)"), "\(later.stderr)")
+        #expect(abs(try distance(later) - 151.6) < 1.5)
+        #expect(abs(try distance(later) - plain) > 3)
+
+        // A height replaces the saved stride line.
+        #expect(try run(["--height", "1.6", "--remember"]).status == 0)
+        let byHeight = try distance(try run([]))
+        #expect(byHeight < plain - 3, "\(byHeight) vs \(plain)")
+
+        try Data("{\"height_m\": 9}".utf8).write(to: URL(fileURLWithPath: path))
+        let damaged = try run([])
+        #expect(damaged.status == 2)
+        #expect(damaged.stderr.contains(path) && damaged.stderr.contains("not a walker profile"), "\(damaged.stderr)")
+    }
+
     @Test(arguments: ["1.8", "1.8:0.7", "1.8:0.7,1.85:0.75", "1.8:0.7,x:0.9", "9:0.7,1.5:0.6", "1.8:0.7,2.1:7"])
     func badStrideIsAUsageError(text: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--stride", text])

@@ -10,12 +10,9 @@ let spec = CommandSpec(
         "--replay FILE [--realtime] [--json]",
         "--simulate NAME [--speed N] [--json]",
     ],
-    options: SourceSelection.options + [
+    options: SourceSelection.options + WalkerSettings.options + [
         OptionSpec("json", short: "j", help: "JSON Lines on stdout: step, floor, activity events, then a summary (docs/CONTRACTS.md §3)"),
-        OptionSpec("height", value: "M", help: "your height in metres, for the default stride (default 1.75)"),
-        OptionSpec("stride", value: "C:M,C:M", help: "your stride at two paces (steps/s:metres per step), e.g. 1.8:0.72,2.1:0.85; see --walked"),
         OptionSpec("walked", value: "M", help: "you walked M metres: print the pace to give --stride (cadence and metres per step)"),
-        OptionSpec("floor-height", value: "M", help: "height of one floor in metres (default 3.0)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
     ],
     examples: [
@@ -25,18 +22,19 @@ let spec = CommandSpec(
         ("imu-steps --replay walk.csv --json", "process a recording as fast as possible, JSON Lines out"),
         ("imu-steps --simulate day --speed 10", "the built-in synthetic day at ten times real time"),
         ("imu-steps --walked 100", "walk 100 m at your usual pace, stop; it prints the pace for --stride (repeat briskly)"),
+        ("imu-steps --stride 1.78:0.70,2.05:0.79 --remember", "keep your stride for every later run"),
     ]
 )
 
 await ToolMain.run(spec) { args in
     let request = try SourceSelection.request(from: args, fallbackToSimulation: true)
     let options = try SourceSelection.sourceOptions(from: args)
-    var config = PedometerConfiguration()
-    try args.exclusive(["height", "stride"])
-    if let h = try args.double("height", in: 0.5...2.5) { config.userHeightMeters = h }
-    if let text = args.string("stride") { config.strideCalibration = try StrideOption.parse(text, command: spec.name) }
+    let (config, profileMessage) = try WalkerSettings.configuration(from: args)
     let walked = try args.double("walked", in: 1...100_000)
-    if let f = try args.double("floor-height", in: 1...10) { config.floorHeightMeters = f }
+    if let profileMessage {
+        Terminal.standardError.write("imu-steps: \(profileMessage)\n")
+        Terminal.standardError.flush()
+    }
     var source = try SourceSelection.open(request, options: options, backends: CLIBackends.hardware)
     _ = try SourceSelection.applySavedCalibration(to: &source, args: args)
     let json = args.flag("json")

@@ -1,0 +1,70 @@
+import Foundation
+import IMUCalibration
+import IMUCore
+import Pedometer
+
+/// The walker's own figures for `imu-steps`: the saved profile (`WalkerProfileStore`), overridden
+/// by `--height`, `--stride` and `--floor-height`; `--remember` saves what was given.
+public enum WalkerSettings {
+    public static let options: [OptionSpec] = [
+        OptionSpec("height", value: "M", help: "your height in metres, for the default stride (default 1.75)"),
+        OptionSpec("stride", value: "C:M,C:M", help: "your stride at two paces (steps/s:metres per step), e.g. 1.8:0.72,2.1:0.85; see --walked"),
+        OptionSpec("floor-height", value: "M", help: "height of one floor in metres (default 3.0)"),
+        OptionSpec("remember", help: "save --height, --stride and --floor-height as your defaults (~/.config/imukit/profile.json)"),
+    ]
+
+    /// The configuration to count with, and a line for the user when a saved profile was used
+    /// or saved (nil otherwise).
+    public static func configuration(from args: ParsedArguments,
+                                     environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> (configuration: PedometerConfiguration, message: String?) {
+        try args.exclusive(["height", "stride"])
+        var given = WalkerProfile()
+        given.heightMeters = try args.double("height", in: 0.5...2.5)
+        given.floorHeightMeters = try args.double("floor-height", in: 1...10)
+        if let text = args.string("stride") { given.paces = try parsePaces(text, command: args.command) }
+        let saved = try WalkerProfileStore.load(environment: environment)
+        let profile = (saved?.profile ?? WalkerProfile()).updated(with: given)
+        var message: String?
+        if args.flag("remember") {
+            guard given != WalkerProfile() else {
+                throw UsageError("--remember needs --height, --stride or --floor-height to save", command: args.command)
+            }
+            let path = try WalkerProfileStore.save(profile, environment: environment)
+            message = "saved your profile (\(profile.summary)) to \(path)"
+        } else if let saved, given != profile {
+            message = "using your profile from \(saved.path) (\(profile.summary))"
+        }
+        return (configuration(for: profile), message)
+    }
+
+    static func configuration(for profile: WalkerProfile) -> PedometerConfiguration {
+        var configuration = PedometerConfiguration()
+        if let h = profile.heightMeters { configuration.userHeightMeters = h }
+        if let f = profile.floorHeightMeters { configuration.floorHeightMeters = f }
+        if let p = profile.paces, p.count == 2 { configuration.strideCalibration = StrideModel(calibratedFrom: p[0], p[1]) }
+        return configuration
+    }
+
+    /// `--stride C:M,C:M`: two paces, each cadence (steps/s) and metres per step, whose straight
+    /// line is the stride model (`StrideModel(calibratedFrom:)`).
+    static func parsePaces(_ text: String, command: String) throws -> [(cadence: Double, stride: Double)] {
+        let usage = "--stride needs two paces as CADENCE:METRES,CADENCE:METRES (steps/s and metres per step), e.g. 1.8:0.72,2.1:0.85"
+        let paces = text.split(separator: ",").map { pair -> (cadence: Double, stride: Double)? in
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let c = DecimalParser.parse(String(parts[0])), let m = DecimalParser.parse(String(parts[1])) else { return nil }
+            return (c, m)
+        }
+        guard paces.count == 2, let first = paces[0], let second = paces[1] else {
+            throw UsageError("\(usage); got '\(text)'", command: command)
+        }
+        // Plausible human paces: 0.5 to 4 steps/s, 0.2 to 2.5 m per step.
+        for (c, m) in [first, second] where !(0.5...4).contains(c) || !(0.2...2.5).contains(m) {
+            throw UsageError("--stride pace \(c):\(m) is outside 0.5–4 steps/s and 0.2–2.5 m per step", command: command)
+        }
+        guard abs(first.cadence - second.cadence) >= 0.1, StrideModel(calibratedFrom: first, second) != nil else {
+            throw UsageError("--stride needs two different paces (cadences at least 0.1 steps/s apart), got '\(text)'", command: command)
+        }
+        return [first, second]
+    }
+}
