@@ -277,13 +277,15 @@ struct StepCounter: Sendable {
     /// (unless `creditingTail` is false: the tail is known not to be gait).
     private mutating func endBout(creditingTail: Bool = true, into events: inout [PedometerEvent]) {
         guard inBout else { return }
-        let n = gait.count
-        // The end may lie anywhere in the uncredited tail (at most one window's length).
-        let threshold = GaitGate.envelopeFraction * boutLevel
-        var offset = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
-            energy(around: $0) >= threshold
+        var offset = creditedUntil
+        if creditingTail {
+            // The end may lie anywhere in the uncredited tail (at most one window's length).
+            let threshold = GaitGate.envelopeFraction * boutLevel
+            offset = BoutEdges.offset(gait, from: creditedUntil, to: gait.count, stride: strideTicks) {
+                energy(around: $0) >= threshold
+            }
+            offset = min(offset, creditedUntil + lagBehind + hop)
         }
-        offset = creditingTail ? min(offset, creditedUntil + lagBehind + hop) : creditedUntil
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
         inBout = false
