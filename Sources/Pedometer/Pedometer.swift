@@ -130,11 +130,11 @@ public struct Pedometer: Sendable {
     }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {
-        guard stepCounter.walkedClimbDuration > 0 else { return }
-        floors.addWalked(change: stepCounter.walkedClimb, duration: stepCounter.walkedClimbDuration,
+        guard stepCounter.ledger.walkedClimbDuration > 0 else { return }
+        floors.addWalked(change: stepCounter.ledger.walkedClimb, duration: stepCounter.ledger.walkedClimbDuration,
                          time: time, into: &events)
-        stepCounter.walkedClimb = 0
-        stepCounter.walkedClimbDuration = 0
+        stepCounter.ledger.walkedClimb = 0
+        stepCounter.ledger.walkedClimbDuration = 0
     }
 }
 

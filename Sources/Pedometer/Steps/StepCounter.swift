@@ -48,10 +48,8 @@ struct StepCounter: Sendable {
 
     // Bout state.
     private(set) var inBout = false
-    private var creditedUntil = 0          // absolute tick index: steps counted up to here
     private var boutCadence = 0.0          // steps/s of the latest gait window
     private var boutLevel = 0.0            // envelope level of the bout, g²
-    private var phase = 0.0                // fractional steps since the last committed one
     private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var previousWasGait = false    // the window before this one was judged gait
@@ -59,23 +57,17 @@ struct StepCounter: Sendable {
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
 
-    /// Committed steps.
-    private(set) var steps = 0
-    /// Distance of the committed steps, m.
-    private(set) var distanceMeters = 0.0
-    /// Step length model.
-    let stride: StrideModel
-    /// Altitude change over credited (walked) time not yet taken by the floor counter, m.
-    var walkedClimb = 0.0
-    /// Duration of that walked time, s.
-    var walkedClimbDuration = 0.0
-    /// Seconds credited as walking or running.
-    private(set) var activeDuration = 0.0
+    /// Step events and totals of the credited (walked) time.
+    var ledger: StepLedger
+    var steps: Int { ledger.steps }
+    var distanceMeters: Double { ledger.distanceMeters }
+    var activeDuration: Double { ledger.activeDuration }
+    var stride: StrideModel { ledger.stride }
     /// Cadence of the latest gait window, nil when not in a bout.
     var currentCadence: Double? { inBout ? boutCadence : nil }
 
     init(rateHz: Double, stride: StrideModel) {
-        self.stride = stride
+        ledger = StepLedger(rateHz: rateHz, stride: stride)
         self.rateHz = rateHz
         interval = 1 / rateHz
         hop = Int((1.0 * rateHz).rounded())
@@ -105,7 +97,7 @@ struct StepCounter: Sendable {
         envelopeSum = 0
         origin = time
         sinceHop = 0
-        creditedUntil = 0
+        ledger.until = 0
         shapeRejectedUntil = 0
         previousWasGait = false
         waving.reset()
@@ -224,10 +216,10 @@ struct StepCounter: Sendable {
                 let threshold = GaitGate.envelopeFraction * boutLevel
                 // After a confirming second window, the walk may have begun in the window before.
                 let earliest = max(gait.oldestIndex, start - hop)
-                let onset = BoutEdges.onset(gait, from: max(earliest, creditedUntil, shapeRejectedUntil), to: n,
+                let onset = BoutEdges.onset(gait, from: max(earliest, ledger.until, shapeRejectedUntil), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
-                creditedUntil = onset
-                phase = GaitGate.startPhase
+                ledger.until = onset
+                ledger.phase = GaitGate.startPhase
                 events.append(.resume(time: time(onset)))
             } else {
                 boutLevel = 0.8 * boutLevel + 0.2 * level
@@ -236,7 +228,7 @@ struct StepCounter: Sendable {
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
             let threshold = GaitGate.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(gait, from: creditedUntil, to: n, stride: strideTicks) {
+            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks) {
                 energy(around: $0) >= threshold
             }
             credit(to: min(creditEnd, walkedTo), into: &events)
@@ -249,7 +241,7 @@ struct StepCounter: Sendable {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
             // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
             misses += 1
-            if misses <= GaitGate.toleratedMisses, regionEnergy(creditedUntil, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
+            if misses <= GaitGate.toleratedMisses, regionEnergy(ledger.until, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
                 credit(to: creditEnd, into: &events)
             } else {
                 endBout(into: &events)
@@ -266,10 +258,6 @@ struct StepCounter: Sendable {
         return sum / Double(b - a)
     }
 
-    /// Delay of the filtered altitude behind the true one, ticks: the altimeter's 1 s median
-    /// (0.5 s) plus its 1 s low-pass (1 s) on a steady climb.
-    private var altitudeDelay: Int { Int((BarometricAltimeter.delay * rateHz).rounded()) }
-
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
@@ -277,14 +265,14 @@ struct StepCounter: Sendable {
     /// (unless `creditingTail` is false: the tail is known not to be gait).
     private mutating func endBout(creditingTail: Bool = true, into events: inout [PedometerEvent]) {
         guard inBout else { return }
-        var offset = creditedUntil
+        var offset = ledger.until
         if creditingTail {
             // The end may lie anywhere in the uncredited tail (at most one window's length).
             let threshold = GaitGate.envelopeFraction * boutLevel
-            offset = BoutEdges.offset(gait, from: creditedUntil, to: gait.count, stride: strideTicks) {
+            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks) {
                 energy(around: $0) >= threshold
             }
-            offset = min(offset, creditedUntil + lagBehind + hop)
+            offset = min(offset, ledger.until + lagBehind + hop)
         }
         credit(to: offset, into: &events)
         events.append(.pause(time: time(max(offset - 1, 0))))
@@ -292,51 +280,9 @@ struct StepCounter: Sendable {
         misses = 0
     }
 
-    /// Counts steps at the bout cadence over ticks `creditedUntil..<end`.
+    /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
     private mutating func credit(to end: Int, into events: inout [PedometerEvent]) {
-        guard end > creditedUntil else { return }
-        let ticks = end - creditedUntil
-        let stepsPerTick = boutCadence * interval
-        var committed = 0
-        var index = creditedUntil
-        // Phase advances by cadence·dt each tick; each whole step commits one event at that tick.
-        var p = phase
-        for _ in 0..<ticks {
-            p += stepsPerTick
-            if p >= 1 {
-                p -= 1
-                events.append(.step(time: snappedStepTime(near: index)))
-                committed += 1
-            }
-            index += 1
-        }
-        phase = p
-        activeDuration += Double(ticks) * interval
-        // The filtered altitude lags the true one by `altitudeDelay`: read it that much later.
-        let newest = altitude.count - 1
-        let first = max(altitude.oldestIndex, min(newest, creditedUntil - 1 + altitudeDelay))
-        let last = max(altitude.oldestIndex, min(newest, end - 1 + altitudeDelay))
-        walkedClimb += altitude[max(last, 0)] - altitude[max(first, 0)]
-        walkedClimbDuration += Double(ticks) * interval
-        creditedUntil = end
-        steps += committed
-        distanceMeters += Double(committed) * stride.stride(cadence: boutCadence)
-    }
-
-    /// The time of the highest gait-signal sample (the heel strike) within a quarter step of tick `index`.
-    private func snappedStepTime(near index: Int) -> Double {
-        let reach = max(1, Int(0.25 / max(boutCadence, 0.5) * rateHz))
-        let lo = max(gait.oldestIndex, index - reach)
-        let hi = min(gait.count - 1, index + reach)
-        var best = index
-        var bestValue = -Double.infinity
-        if lo <= hi {
-            for i in lo...hi where gait[i] > bestValue {
-                bestValue = gait[i]
-                best = i
-            }
-        }
-        return time(best)
+        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin, into: &events)
     }
 
     /// Ends the stream: flushes the bout in progress.
