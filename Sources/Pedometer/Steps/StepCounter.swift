@@ -204,6 +204,14 @@ struct StepCounter: Sendable {
         let strongEnough = !inVehicle || gaitDeviation >= gate.vibrationDeviation
         let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
         previousWasGait = isGait
+        // Inside a walk, the newest 2 s turning into a pure sinusoid is waving that has begun:
+        // the window as a whole still reads as gait for another 2 s, long enough to credit
+        // several of the waving's "steps".
+        if inBout, isGait, let estimate, newestIsPureSine(cadence: estimate.cadence) {
+            endBout(creditingTail: false, into: &events)
+            previousWasGait = false
+            return report
+        }
         if isGait, confirmed, let estimate {
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
@@ -278,6 +286,14 @@ struct StepCounter: Sendable {
         events.append(.pause(time: time(max(offset - 1, 0))))
         inBout = false
         misses = 0
+    }
+
+    /// Are the newest `2 · hop` ticks a pure sinusoid at about `cadence` (a waved phone)?
+    private mutating func newestIsPureSine(cadence: Double) -> Bool {
+        let count = 2 * hop
+        gait.copy(from: gait.count - count, count: count, into: &scratch)
+        let shape = GaitShape.measure(scratch, count: count, rateHz: rateHz, cadence: cadence)
+        return shape.purity > gate.maximumPurity && shape.rmsFrequency < gate.minimumHarmonicSpread * cadence
     }
 
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
