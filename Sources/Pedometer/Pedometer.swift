@@ -16,7 +16,8 @@ public struct Pedometer: Sendable {
     /// harmonics), so 50 Hz keeps the heel-strike shape while making 400 Hz inputs 8× cheaper.
     /// 40 Hz was measured too (with an earlier core): 25 Hz inputs ran 4.8 instead of 3.7 million
     /// samples/s, but the oxford recordings read 1.44% instead of 1.41% MAPE (the repo fixtures
-    /// 1.58% vs 1.08%), and real data comes first. The core now runs 6.5 million/s at 50 Hz.
+    /// 1.58% vs 1.08%), and real data comes first. At 50 Hz the core now runs 6.2 to 6.5 million
+    /// samples/s of 25 Hz input.
     public static let internalRateHz = 50.0
     /// Longest silence bridged by interpolation, s. Longer gaps restart the filters and end any
     /// bout at the gap instead of inventing or losing steps across it.
