@@ -80,11 +80,7 @@ import IMUSimulation
         let segments = [Segment(.walk, seconds: 60, holding: holding), Segment(.bus, seconds: 300, holding: holding),
                         Segment(.walk, seconds: 60, holding: holding)]
         for seed in UInt64(1)...5 {
-            var options = SimulationOptions()
-            options.seed = seed
-            options.sampleRateHz = rate
-            let (samples, truth) = Simulator.generate(Scenario(name: "walk-bus-walk", segments: segments), options: options)
-            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            let (events, snapshot, truth) = simulateAndCount(segments, seed: seed, rate: rate)
             let ride = truth.segments.first { $0.activity == "vehicle" }!
             let inRide = stepTimes(events).filter { $0 > ride.start + 3 && $0 < ride.end - 3 }
             #expect(inRide.isEmpty, "seed \(seed): \(inRide.count) steps during the ride")

@@ -22,6 +22,17 @@ func simulate(_ name: String, _ change: (inout SimulationOptions) -> Void = { _ 
     return (samples, truth, options)
 }
 
+/// Simulates `segments` with `seed` at `rate` Hz and runs them through a fresh pedometer.
+func simulateAndCount(_ segments: [Segment], seed: UInt64, rate: Double = 100)
+    -> (events: [PedometerEvent], snapshot: PedometerSnapshot, truth: GroundTruth) {
+    var options = SimulationOptions()
+    options.seed = seed
+    options.sampleRateHz = rate
+    let (samples, truth) = Simulator.generate(Scenario(name: "custom", segments: segments), options: options)
+    let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+    return (events, snapshot, truth)
+}
+
 func stepTimes(_ events: [PedometerEvent]) -> [Double] {
     events.compactMap { if case .step(let t) = $0 { t } else { nil } }
 }

@@ -101,10 +101,7 @@ import IMUSimulation
         }
         var truthTotal = 0, countedTotal = 0
         for seed in UInt64(1)...3 {
-            var options = SimulationOptions()
-            options.seed = seed
-            let (samples, truth) = Simulator.generate(Scenario(name: "short", segments: segments), options: options)
-            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            let (events, snapshot, truth) = simulateAndCount(segments, seed: seed)
             truthTotal += truth.steps
             countedTotal += snapshot.steps
             // Every walk of 3 s or more is heard (a 2 s walk of four steps that ramp up from rest
@@ -127,10 +124,7 @@ import IMUSimulation
         let segments = [Segment(.still, seconds: 5, holding: .faceUp), Segment(.wave, seconds: 15, holding: .inHand),
                         Segment(.walk, seconds: 30, cadence: cadence, amplitude: 0.18, holding: .frontPocket)]
         for seed in UInt64(1)...5 {
-            var options = SimulationOptions()
-            options.seed = seed
-            let (samples, truth) = Simulator.generate(Scenario(name: "wave-walk", segments: segments), options: options)
-            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            let (events, snapshot, truth) = simulateAndCount(segments, seed: seed)
             // The waving's rhythm started the walk 0.38 s before the walk itself in seeds 3 to 5.
             let walkStart = truth.segments.first { $0.activity == "walking" }?.start ?? 0
             let early = stepTimes(events).filter { $0 < walkStart - 0.25 }
@@ -151,11 +145,7 @@ import IMUSimulation
                         Segment(.walk, seconds: 30, cadence: 1.9, holding: .inHand),
                         Segment(.wave, seconds: 15, holding: .inHand), Segment(.still, seconds: 5, holding: .faceUp)]
         for seed in UInt64(1)...5 {
-            var options = SimulationOptions()
-            options.seed = seed
-            options.sampleRateHz = rate
-            let (samples, truth) = Simulator.generate(Scenario(name: "walk-wave", segments: segments), options: options)
-            let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
+            let (events, snapshot, truth) = simulateAndCount(segments, seed: seed, rate: rate)
             let walkEnd = truth.segments.first { $0.activity == "walking" }?.end ?? 0
             let late = stepTimes(events).filter { $0 > walkEnd + 1.5 }
             #expect(late.isEmpty, "seed \(seed) at \(rate) Hz: steps \(late) well after the walk ended at \(walkEnd)")
