@@ -34,18 +34,9 @@ struct SeedBaseline {
     /// averaging each 20 ms interval.
     static func count(_ samples: [MotionSample]) -> Int {
         var baseline = SeedBaseline()
-        guard let first = samples.first?.time else { return 0 }
-        var sum = Vector3.zero, n = 0, interval = 0
-        for s in samples {
-            guard let a = s.acceleration else { continue }
-            let k = Int(((s.time - first) * rateHz).rounded(.down))
-            while k > interval {
-                if n > 0 { baseline.process(sum / Double(n)) }
-                sum = .zero; n = 0; interval += 1
-            }
-            sum += a; n += 1
+        for s in AccuracyReport.decimated(samples, rateHz: rateHz) {
+            if let a = s.acceleration { baseline.process(a) }
         }
-        if n > 0 { baseline.process(sum / Double(n)) }
         return baseline.steps
     }
 
