@@ -10,12 +10,7 @@ enum AccuracyReport {
         var doubtful: [String] = []
         var seedErrors: [Double] = []
         for recording in recordings {
-            var pedometer = Pedometer(capabilities: recording.capabilities)
-            var events: [PedometerEvent] = []
-            events.reserveCapacity(4096)
-            for sample in recording.samples { pedometer.process(sample, into: &events) }
-            pedometer.finish(into: &events)
-            let counted = pedometer.snapshot.steps
+            let counted = count(recording.samples, capabilities: recording.capabilities).snapshot.steps
             let error = Double(counted - recording.trueSteps) / Double(recording.trueSteps) * 100
             errors.append(abs(error))
             var check = "      -"
@@ -51,11 +46,8 @@ enum AccuracyReport {
         for rate in rates {
             var errors: [Double] = []
             for recording in recordings {
-                var pedometer = Pedometer(capabilities: recording.capabilities)
-                var events: [PedometerEvent] = []
-                for sample in decimated(recording.samples, rateHz: rate) { pedometer.process(sample, into: &events) }
-                pedometer.finish(into: &events)
-                errors.append(abs(Double(pedometer.snapshot.steps - recording.trueSteps)) / Double(recording.trueSteps) * 100); if ProcessInfo.processInfo.environment["DBG"] != nil { print(recording.name, rate, pedometer.snapshot.steps, recording.trueSteps) }
+                let steps = count(decimated(recording.samples, rateHz: rate), capabilities: recording.capabilities).snapshot.steps
+                errors.append(abs(Double(steps - recording.trueSteps)) / Double(recording.trueSteps) * 100)
             }
             guard !errors.isEmpty else { return }
             print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%",

@@ -11,11 +11,7 @@ enum DistanceReport {
     static func calibrationPace(_ name: String) -> (cadence: Double, stride: Double)? {
         let options = SimulationOptions()
         let (samples, truth) = Simulator.generate(Scenario.named(name)!, options: options)
-        var pedometer = Pedometer(capabilities: options.capabilities)
-        var events: [PedometerEvent] = []
-        for s in samples { pedometer.process(s, into: &events) }
-        pedometer.finish(into: &events)
-        let s = pedometer.snapshot
+        let s = count(samples, capabilities: options.capabilities).snapshot
         guard s.steps > 0, s.activeDuration > 0 else { return nil }
         return (Double(s.steps) / s.activeDuration, truth.distanceMeters / Double(s.steps))
     }
@@ -41,13 +37,10 @@ enum DistanceReport {
             for (k, model) in models.enumerated() {
                 var configuration = PedometerConfiguration()
                 configuration.strideCalibration = model.1
-                var pedometer = Pedometer(configuration: configuration, capabilities: options.capabilities)
-                var events: [PedometerEvent] = []
-                for s in samples { pedometer.process(s, into: &events) }
-                pedometer.finish(into: &events)
-                let error = (pedometer.snapshot.distanceMeters / truth.distanceMeters - 1) * 100
+                let distance = count(samples, capabilities: options.capabilities, configuration: configuration).snapshot.distanceMeters
+                let error = (distance / truth.distanceMeters - 1) * 100
                 worst[k] = max(worst[k], abs(error))
-                line += String(format: "  %7.1f m %+6.1f%%", pedometer.snapshot.distanceMeters, error)
+                line += String(format: "  %7.1f m %+6.1f%%", distance, error)
             }
             print(line)
         }

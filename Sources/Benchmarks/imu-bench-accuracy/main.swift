@@ -76,10 +76,7 @@ if let traceName {
         if ProcessInfo.processInfo.environment["SIM_ACCEL_ONLY"] != nil { options.includeGyroscope = false; options.barometerRateHz = nil }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
-        var pedometer = Pedometer(capabilities: options.capabilities)
-        var events: [PedometerEvent] = []
-        for sample in samples { pedometer.process(sample, into: &events) }
-        pedometer.finish(into: &events)
+        let events = count(samples, capabilities: options.capabilities).events
         let steps = events.compactMap { if case .step(let t) = $0 { return t } else { return nil } }
         for segment in truth.segments {
             let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
