@@ -44,6 +44,6 @@ await ToolMain.run(spec) { args in
     }
     let runner = PedometerRunner(configuration: config, json: json, display: json ? nil : StatusDisplay())
     let snapshot = try await runner.run(source)
-    if let walked { StrideOption.reportPace(walked: walked, snapshot, command: spec.name) }
+    if let walked { WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) }
     return .success
 }

@@ -3,7 +3,7 @@ import IMUCore
 import Pedometer
 
 /// `--walked M`: measures one pace for `--stride` (see `WalkerSettings`).
-enum StrideOption {
+enum WalkedPace {
     /// After a walk of `walked` metres: the pace to give `--stride`, on standard error (standard
     /// output may be JSON Lines).
     static func reportPace(walked: Double, _ snapshot: PedometerSnapshot, command: String) {
