@@ -55,6 +55,13 @@ targets += [
     .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
 ]
 
+// MARK: MQTT publishing (Home Assistant discovery) over Debian's libmosquitto.
+targets += [
+    .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    .target(name: "IMUPublish", dependencies: ["IMUCore", "CMosquitto"]),
+    .testTarget(name: "IMUPublishTests", dependencies: ["IMUPublish"]),
+]
+
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
     .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
@@ -73,6 +80,7 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMUPublish", targets: ["IMUPublish"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),

@@ -1,0 +1,72 @@
+import Foundation
+import IMUCore
+
+/// The broker's user name and password, read from a file that only the service user may read.
+///
+/// The file holds two lines, `username=NAME` and `password=SECRET` (`#` starts a comment). It is
+/// refused when its group or others have any permission (mode & 0o077), or when another user owns
+/// it: a password another account can read is no secret. Secrets never come from the command line
+/// (visible in `ps`) or the environment (visible in /proc/PID/environ to the same user).
+public struct MQTTCredentials: Sendable, Equatable {
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// The longest file accepted, bytes: two lines of a few hundred characters (MQTT allows
+    /// 65535-byte fields, but no real password is longer than this).
+    static let maximumFileSize = 8192
+
+    /// Reads and checks `path`; `owner` is the user the service runs as (default: this process).
+    public static func load(path: String, owner: uid_t = geteuid()) throws(PublishError) -> MQTTCredentials {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .credentials(path: path, problem: "cannot be read (\(reason))",
+                               fix: "create it with the two lines username=NAME and password=SECRET, owned by the service user, mode 600")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .credentials(path: path, problem: "is not a regular file", fix: "point mqtt_credentials at a file")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw .credentials(path: path,
+                               problem: "is readable by its group or by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
+                               fix: "chmod 600 \(path)")
+        }
+        if info.st_uid != owner {
+            throw .credentials(path: path, problem: "belongs to uid \(info.st_uid), not to the service user (uid \(owner))",
+                               fix: "chown the file to the user imu-stepd runs as, then chmod 600 \(path)")
+        }
+        guard info.st_size <= maximumFileSize, let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else {
+            throw .credentials(path: path, problem: "is not a small UTF-8 text file",
+                               fix: "write the two lines username=NAME and password=SECRET")
+        }
+        var username: String?, password: String?
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.allSatisfy(\.isWhitespace) || line.first == "#" { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw .credentials(path: "\(path):\(number + 1)", problem: "is not KEY=VALUE",
+                                   fix: "write the two lines username=NAME and password=SECRET")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: equals)...])
+            switch key {
+            case "username": username = value
+            case "password": password = value
+            default:
+                throw .credentials(path: "\(path):\(number + 1)", problem: "unknown key \(printable(key))",
+                                   fix: "only username= and password= belong in this file")
+            }
+        }
+        guard let username, !username.isEmpty, let password else {
+            throw .credentials(path: path, problem: "lacks a username= or password= line",
+                               fix: "write the two lines username=NAME and password=SECRET")
+        }
+        return MQTTCredentials(username: username, password: password)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Synchronization
+
+/// What the publisher has done so far, for D-Bus, logs and tests.
+public struct PublisherStatus: Sendable, Equatable {
+    public var connected = false
+    /// Successful connections (the first one and every reconnection).
+    public var connections = 0
+    /// State messages sent.
+    public var statesPublished = 0
+    /// Problems written to the log: one per outage (or per change of what is wrong).
+    public var problemsLogged = 0
+    /// The current problem, nil while connected.
+    public var problem: String?
+}
+
+/// Publishes a device's state to an MQTT broker with Home Assistant discovery, from a thread of
+/// its own, and keeps doing so while the broker comes and goes.
+///
+/// - `update` may be called at any rate from any thread; the state is sent (retained, QoS 1) when
+///   it changed, at most once a second.
+/// - On every (re)connection: the discovery configs, `online` on the availability topic, and the
+///   current state. The last will sets `offline` when the device vanishes; `stop` sets it itself.
+/// - A lost or refused connection is retried after `reconnectDelay.lowerBound` s, doubling up to
+///   `upperBound`. Each outage is logged once, with its fix; a new kind of problem is logged again.
+public final class MQTTPublisher: Sendable {
+    public let settings: MQTTSettings
+    private let shared: Mutex<Shared>
+
+    private struct Shared {
+        var latest: PublishedState?
+        var stopping = false
+        var finished = false
+        var status = PublisherStatus()
+    }
+
+    /// Reads and checks the credentials file and the CA file now, so that a bad file stops the
+    /// service at start with its fix; then starts the publishing thread.
+    public init(settings: MQTTSettings, softwareVersion: String, log: @escaping @Sendable (String) -> Void) throws(PublishError) {
+        self.settings = settings
+        shared = Mutex(Shared())
+        let credentials = try settings.credentialsPath.map { path throws(PublishError) in try MQTTCredentials.load(path: path) }
+        if let ca = settings.caFile, !FileManager.default.isReadableFile(atPath: ca) {
+            throw .invalidSetting("mqtt_ca_file", "\(printable(ca)) cannot be read",
+                                  fix: "point mqtt_ca_file at the PEM file of the CA that signed the broker's certificate")
+        }
+        let discovery = HomeAssistantDiscovery.messages(for: settings, softwareVersion: softwareVersion)
+        // The session and the loop are made on the thread that uses them and never leave it.
+        let thread = Thread { [self] in
+            do {
+                let session = try MosquittoSession(clientID: "imukit-\(settings.deviceID)", settings: settings, credentials: credentials)
+                Worker(settings: settings, session: session, discovery: discovery, log: log, publisher: self).run()
+            } catch {
+                log("MQTT: \(error); publishing is off")
+                self.record { $0.problem = "\(error)"; $0.problemsLogged += 1 }
+                self.markFinished()
+            }
+        }
+        thread.name = "imukit-mqtt"
+        thread.start()
+    }
+
+    /// The newest state; sent when it differs from the last one sent, at most once a second.
+    public func update(_ state: PublishedState) {
+        shared.withLock { $0.latest = state }
+    }
+
+    public var status: PublisherStatus { shared.withLock { $0.status } }
+
+    /// Publishes `offline`, disconnects and ends the thread (waits up to `timeout` s for it).
+    public func stop(timeout: Double = 3) {
+        shared.withLock { $0.stopping = true }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !shared.withLock({ $0.finished }), Date() < deadline { usleep(20_000) }
+    }
+
+    fileprivate func take() -> (state: PublishedState?, stopping: Bool) {
+        shared.withLock { ($0.latest, $0.stopping) }
+    }
+
+    fileprivate func record(_ change: (inout PublisherStatus) -> Void) {
+        shared.withLock { change(&$0.status) }
+    }
+
+    fileprivate func markFinished() { shared.withLock { $0.finished = true } }
+}
+
+/// The publishing thread's loop. Everything in it runs on that one thread.
+private final class Worker {
+    let settings: MQTTSettings
+    let discovery: [(topic: String, payload: String)]
+    let log: @Sendable (String) -> Void
+    /// Kept alive by this loop until `stop` ends it.
+    let publisher: MQTTPublisher
+    let session: MosquittoSession
+
+    private var connected = false
+    private var failures = 0
+    private var nextAttempt = Date.distantPast
+    private var lastProblemKind: String?
+    private var outageStart: Date?
+    private var lastSent: PublishedState?
+    private var lastSentTime = Date.distantPast
+
+    init(settings: MQTTSettings, session: MosquittoSession, discovery: [(topic: String, payload: String)],
+         log: @escaping @Sendable (String) -> Void, publisher: MQTTPublisher) {
+        self.settings = settings
+        self.session = session
+        self.discovery = discovery
+        self.log = log
+        self.publisher = publisher
+    }
+
+    func run() {
+        while true {
+            let (state, stopping) = publisher.take()
+            if stopping { break }
+            if connected {
+                publishIfDue(state)
+                // Sleeps in select() until traffic or 1 s: about one wake-up a second.
+                let (alive, reason) = session.service(milliseconds: 1000)
+                if !alive { lost("the connection to \(settings.broker) was lost: \(reason)", kind: "away") }
+            } else if Date() >= nextAttempt {
+                attempt()
+            } else {
+                usleep(UInt32(min(1, max(0.01, nextAttempt.timeIntervalSinceNow)) * 1_000_000))
+            }
+        }
+        if connected {
+            session.publish(settings.availabilityTopic, "offline")
+            session.disconnect(flushFor: 500)
+        }
+        publisher.markFinished()
+    }
+
+    private func attempt() {
+        switch session.connect(to: settings.broker, keepAliveSeconds: 60, timeout: 10) {
+        case .connected:
+            connected = true
+            failures = 0
+            if let start = outageStart {
+                log("MQTT: connected to \(settings.broker) again after \(Int(Date().timeIntervalSince(start).rounded())) s; publishing the current totals")
+            } else {
+                log("MQTT: connected to \(settings.broker), publishing as \(settings.deviceID)")
+            }
+            outageStart = nil
+            lastProblemKind = nil
+            for message in discovery { session.publish(message.topic, message.payload) }
+            session.publish(settings.availabilityTopic, "online")
+            lastSent = nil   // the broker may have lost the retained state: send it again
+            publisher.record { $0.connected = true; $0.connections += 1; $0.problem = nil }
+            publishIfDue(publisher.take().state)
+        case .refused(let code):
+            let who = settings.credentialsPath.map { "the user name and password in \($0)" } ?? "an anonymous connection"
+            let fix = settings.credentialsPath.map { "fix \($0) (username=, password=) to match the broker's password file" }
+                ?? "set mqtt_credentials to a file with the broker's username= and password="
+            let meaning = code == 4 ? "bad user name or password" : code == 5 ? "not authorised" : "connection refused, code \(code)"
+            fail("the broker \(settings.broker) refused \(who) (\(meaning)); fix: \(fix)", kind: "refused")
+        case .failed(let code, let reason):
+            if code == 8 || code == 23 {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
+                let fix = settings.caFile == nil
+                    ? "set mqtt_ca_file to the CA that signed the broker's certificate, and name the host as the certificate does"
+                    : "check that \(settings.caFile!) signed the broker's certificate and that \(settings.broker.host) is a name in it"
+                fail("TLS with \(settings.broker) failed, the broker's certificate was rejected: \(reason); fix: \(fix)", kind: "tls")
+            } else {
+                fail("cannot reach the broker \(settings.broker): \(reason)", kind: "away")
+            }
+        }
+    }
+
+    private func lost(_ problem: String, kind: String) {
+        connected = false
+        publisher.record { $0.connected = false }
+        fail(problem, kind: kind)
+    }
+
+    private func fail(_ problem: String, kind: String) {
+        failures += 1
+        let delay = min(settings.reconnectDelay.upperBound,
+                        settings.reconnectDelay.lowerBound << min(failures - 1, 16))
+        nextAttempt = Date().addingTimeInterval(Double(delay))
+        if outageStart == nil { outageStart = Date() }
+        let logIt = kind != lastProblemKind
+        lastProblemKind = kind
+        if logIt {
+            log("MQTT: \(problem). Retrying with backoff up to \(settings.reconnectDelay.upperBound) s; steps keep counting and the totals are published on reconnection.")
+        }
+        publisher.record {
+            $0.problem = problem
+            if logIt { $0.problemsLogged += 1 }
+        }
+    }
+
+    private func publishIfDue(_ state: PublishedState?) {
+        guard connected, let state, state != lastSent, Date().timeIntervalSince(lastSentTime) >= 1 else { return }
+        if session.publish(settings.stateTopic, state.json) {
+            lastSent = state
+            lastSentTime = Date()
+            publisher.record { $0.statesPublished += 1 }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import IMUCore
+
+/// What can go wrong with MQTT publishing, each with the thing it concerns and the fix.
+public enum PublishError: DiagnosableError, Equatable {
+    /// A setting in the config file (origin: "FILE:LINE" or "FILE") is unusable.
+    case invalidSetting(String, String, fix: String)
+    /// The credentials file is missing, unreadable, malformed or readable by others.
+    case credentials(path: String, problem: String, fix: String)
+    /// libmosquitto refused a call (code, what was being done).
+    case library(String, code: Int32)
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidSetting, .credentials: .usage
+        case .library: .runtimeFailure
+        }
+    }
+
+    public var fix: String? {
+        switch self {
+        case .invalidSetting(_, _, let fix), .credentials(_, _, let fix): fix
+        case .library: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidSetting(let origin, let problem, let fix): "\(origin): \(problem); fix: \(fix)"
+        case .credentials(let path, let problem, let fix): "MQTT credentials \(printable(path)): \(problem); fix: \(fix)"
+        case .library(let what, let code): "MQTT: \(what) failed: \(MosquittoLibrary.describe(code))"
+        }
+    }
+}
+
+/// `text` with control characters and non-printing bytes shown as escapes, so that a file's
+/// content cannot move the cursor or change colours when a message shows it.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out
+}

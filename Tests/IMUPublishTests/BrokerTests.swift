@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+@testable import IMUPublish
+
+/// The publisher against Debian's real Mosquitto broker, read back with mosquitto_sub.
+@Suite(.serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.skipMessage)))
+struct BrokerTests {
+    static let walking = PublishedState(stepsToday: 420, distanceTodayMeters: 301.5, floorsAscendedToday: 2,
+                                        floorsDescendedToday: 1, cadenceStepsPerSecond: 1.75, activity: "walking", confidence: "high")
+
+    private func settings(_ broker: MosquittoBroker, tls: Bool = false, id: String = "test-\(UInt16.random(in: 0...9999))")
+        -> MQTTSettings {
+        var s = MQTTSettings(broker: BrokerAddress(host: tls ? "localhost" : "127.0.0.1", port: broker.port, usesTLS: tls), deviceID: id)
+        s.reconnectDelay = 1...2
+        return s
+    }
+
+    @Test func publishesDiscoveryAvailabilityAndRetainedState() throws {
+        let broker = try MosquittoBroker()
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: settings(broker, id: "pi4"), softwareVersion: "0.9.0", log: log.append)
+        publisher.update(Self.walking)
+        #expect(eventually(10) { publisher.status.statesPublished == 1 })
+        // A subscriber that comes later gets everything, because every message is retained.
+        let lines = try broker.receive(["homeassistant/#", "imukit/pi4/#"], count: 9)
+        #expect(lines.filter { $0.hasPrefix("homeassistant/sensor/pi4/") }.count == 7)
+        #expect(lines.contains("imukit/pi4/availability online"))
+        let state = try #require(lines.first { $0.hasPrefix("imukit/pi4/state ") })
+        #expect(state.contains("\"steps_today\":420") && state.contains("\"activity\":\"walking\""))
+        publisher.stop()
+        #expect(try broker.receive(["imukit/pi4/availability"], count: 1) == ["imukit/pi4/availability offline"])
+        #expect(log.all.count == 1 && log.all[0].contains("connected"))
+    }
+
+    @Test func sendsOnChangeAndAtMostOnceASecond() throws {
+        let broker = try MosquittoBroker()
+        let publisher = try MQTTPublisher(settings: settings(broker), softwareVersion: "1", log: { _ in })
+        defer { publisher.stop() }
+        #expect(eventually(10) { publisher.status.connected })
+        var state = Self.walking
+        let start = Date()
+        for step in 0..<40 {   // forty changes in two seconds
+            state.stepsToday += 1
+            publisher.update(state)
+            usleep(50_000)
+            _ = step
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(eventually(3) { publisher.status.statesPublished >= 2 })
+        let sent = publisher.status.statesPublished
+        #expect(Double(sent) <= elapsed + 2, "\(sent) states in \(elapsed) s")
+        // Unchanged state: nothing more is sent.
+        usleep(2_500_000)
+        let settled = publisher.status.statesPublished
+        usleep(2_000_000)
+        #expect(publisher.status.statesPublished == settled)
+    }
+
+    @Test func aBrokerThatGoesAwayGetsTheCurrentTotalsWhenBack() throws {
+        let broker = try MosquittoBroker()
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: settings(broker, id: "away"), softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        publisher.update(Self.walking)
+        #expect(eventually(10) { publisher.status.statesPublished == 1 })
+        broker.stop()
+        #expect(eventually(10) { !publisher.status.connected })
+        // Steps go on while the broker is away; several reconnection attempts fail meanwhile.
+        var later = Self.walking
+        later.stepsToday = 777
+        publisher.update(later)
+        usleep(4_000_000)
+        #expect(publisher.status.problemsLogged == 1, "\(log.all)")
+        try broker.start()   // a fresh broker: it kept nothing (persistence off)
+        #expect(eventually(10) { publisher.status.connections == 2 })
+        let lines = try broker.receive(["imukit/away/state", "homeassistant/sensor/away/steps_today/config"], count: 2)
+        #expect(lines.contains { $0.hasPrefix("imukit/away/state ") && $0.contains("\"steps_today\":777") })
+        #expect(lines.contains { $0.hasPrefix("homeassistant/sensor/away/steps_today/config") })
+        #expect(log.all.filter { $0.contains("Retrying") }.count == 1)
+        #expect(log.all.last?.contains("again after") == true)
+    }
+
+    @Test func aWrongPasswordIsNamedOnceWithItsFix() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwords = directory.appendingPathComponent("passwd").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+        make.arguments = ["-c", "-b", passwords, "stepd", "right-password"]
+        try make.run()
+        make.waitUntilExit()
+        let broker = try MosquittoBroker(extraConfig: "allow_anonymous false\npassword_file \(passwords)")
+        let credentials = directory.appendingPathComponent("credentials").path
+        try "username=stepd\npassword=wrong-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
+        chmod(credentials, 0o600)
+        var s = settings(broker)
+        s.credentialsPath = credentials
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: s, softwareVersion: "1", log: log.append)
+        usleep(5_000_000)   // attempts at 0, 1, 3 s
+        #expect(!publisher.status.connected)
+        #expect(publisher.status.problemsLogged == 1, "\(log.all)")
+        #expect(log.all.first?.contains("refused the user name and password in \(credentials)") == true, "\(log.all)")
+        publisher.stop()
+        // The right password connects.
+        try "username=stepd\npassword=right-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
+        let good = try MQTTPublisher(settings: s, softwareVersion: "1", log: { _ in })
+        defer { good.stop() }
+        #expect(eventually(10) { good.status.connected })
+    }
+
+    @Test func tlsWithTheRightCAConnectsAndAWrongOneIsRefused() throws {
+        let pki = try TestPKI()
+        let broker = try MosquittoBroker(extraConfig: """
+            allow_anonymous true
+            cafile \(pki.caCertificate)
+            certfile \(pki.serverCertificate)
+            keyfile \(pki.serverKey)
+            """)
+        var s = settings(broker, tls: true, id: "tls")
+        s.caFile = pki.caCertificate
+        let publisher = try MQTTPublisher(settings: s, softwareVersion: "1", log: { _ in })
+        publisher.update(Self.walking)
+        #expect(eventually(10) { publisher.status.statesPublished == 1 }, "\(publisher.status)")
+        let lines = try broker.receive(["imukit/tls/state"], count: 1, extra: ["--cafile", pki.caCertificate])
+        #expect(lines.first?.contains("\"steps_today\":420") == true)
+        publisher.stop()
+
+        s.caFile = pki.otherCACertificate
+        s.deviceID = "tls-wrong"
+        let log = LogLines()
+        let refused = try MQTTPublisher(settings: s, softwareVersion: "1", log: log.append)
+        defer { refused.stop() }
+        usleep(4_000_000)
+        #expect(!refused.status.connected)
+        #expect(refused.status.problemsLogged == 1, "\(log.all)")
+        #expect(log.all.first?.contains("certificate was rejected") == true)
+        #expect(log.all.first?.contains(pki.otherCACertificate) == true)
+    }
+
+    @Test func tlsChecksTheHostName() throws {
+        let pki = try TestPKI()
+        let broker = try MosquittoBroker(extraConfig: """
+            allow_anonymous true
+            certfile \(pki.serverCertificate)
+            keyfile \(pki.serverKey)
+            """)
+        // The right CA, but the certificate names only "localhost", not 127.0.0.1.
+        var s = settings(broker, tls: true, id: "tls-name")
+        s.broker.host = "127.0.0.1"
+        s.caFile = pki.caCertificate
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: s, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(5) { publisher.status.problemsLogged == 1 })
+        #expect(!publisher.status.connected)
+        #expect(log.all.first?.contains("certificate was rejected") == true, "\(log.all)")
+    }
+}
+
+/// A CA, a server certificate for the name localhost (not for the address 127.0.0.1) signed by it, and an unrelated CA, made
+/// with openssl for one test.
+struct TestPKI {
+    let directory: String
+    var caCertificate: String { directory + "/ca.pem" }
+    var otherCACertificate: String { directory + "/other-ca.pem" }
+    var serverCertificate: String { directory + "/server.pem" }
+    var serverKey: String { directory + "/server.key" }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pki-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let d = directory
+        try Self.run("""
+            set -e; cd \(d)
+            openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=imukit-test-ca 2>/dev/null
+            openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 -subj /CN=other-ca 2>/dev/null
+            openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null
+            printf 'subjectAltName=DNS:localhost\\n' > san.ext
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile san.ext 2>/dev/null
+            chmod 644 server.key
+            """)
+    }
+
+    private static func run(_ script: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        try p.run()
+        p.waitUntilExit()
+        if p.terminationStatus != 0 { throw CocoaError(.fileWriteUnknown) }
+    }
+}

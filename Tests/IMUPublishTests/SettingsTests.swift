@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import IMUPublish
+
+@Suite struct BrokerAddressTests {
+    @Test(arguments: [("mqtt://broker.lan", "broker.lan", 1883, false), ("mqtts://broker.lan", "broker.lan", 8883, true),
+                      ("mqtt://10.0.0.2:1884", "10.0.0.2", 1884, false), ("mqtts://[::1]:8884/", "::1", 8884, true)])
+    func parses(url: String, host: String, port: Int, tls: Bool) throws {
+        let address = try BrokerAddress(parsing: url, origin: "stepd.conf:3")
+        #expect(address == BrokerAddress(host: host, port: port, usesTLS: tls))
+    }
+
+    @Test(arguments: ["http://broker", "mqtt://", "mqtt://host:0", "mqtt://host:99999", "mqtt://host:12ab",
+                      "mqtt://user:pw@host", "mqtt://host/topic", "broker.lan"])
+    func refusesWithTheFix(url: String) {
+        #expect {
+            try BrokerAddress(parsing: url, origin: "stepd.conf:3")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("stepd.conf:3: ") && text.contains("mqtt://HOST:1883")
+        }
+    }
+
+    @Test func settingsComeFromConfigKeys() throws {
+        #expect(try MQTTSettings.from([:], origin: "f") == nil)
+        let s = try #require(try MQTTSettings.from(["mqtt_broker": "mqtts://h", "mqtt_device_id": "kitchen-pi",
+                                                    "mqtt_ca_file": "/etc/ca.pem"], origin: "f"))
+        #expect(s.deviceID == "kitchen-pi" && s.caFile == "/etc/ca.pem")
+        #expect(s.stateTopic == "imukit/kitchen-pi/state" && s.availabilityTopic == "imukit/kitchen-pi/availability")
+        #expect(throws: PublishError.self) { try MQTTSettings.from(["mqtt_broker": "mqtt://h", "mqtt_device_id": "a/b#"], origin: "f") }
+        #expect(throws: PublishError.self) { try MQTTSettings.from(["mqtt_broker": "mqtt://h", "mqtt_ca_file": "/ca"], origin: "f") }
+        #expect(MQTTSettings.isTopicToken(MQTTSettings.defaultDeviceID()))
+    }
+}
+
+@Suite struct CredentialsTests {
+    private func file(_ text: String, mode: mode_t) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cred-\(UUID().uuidString)").path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, mode)
+        return path
+    }
+
+    @Test func readsAPrivateFile() throws {
+        let path = try file("# broker account\nusername=stepd\npassword=s3cret=x\n", mode: 0o600)
+        defer { unlink(path) }
+        #expect(try MQTTCredentials.load(path: path) == MQTTCredentials(username: "stepd", password: "s3cret=x"))
+    }
+
+    @Test(arguments: [mode_t(0o640), 0o604, 0o644])
+    func refusesAFileOthersCanRead(mode: mode_t) throws {
+        let path = try file("username=a\npassword=b\n", mode: mode)
+        defer { unlink(path) }
+        #expect {
+            try MQTTCredentials.load(path: path)
+        } throws: { "\($0)".contains("chmod 600 \(path)") }
+    }
+
+    @Test func refusesAFileOfAnotherUser() throws {
+        let path = try file("username=a\npassword=b\n", mode: 0o600)
+        defer { unlink(path) }
+        #expect { try MQTTCredentials.load(path: path, owner: geteuid() + 1) } throws: { "\($0)".contains("chown") }
+    }
+
+    @Test(arguments: ["username=a\n", "user=a\npassword=b\n", "just a password\n", "username=\npassword=b\n"])
+    func refusesMalformedContent(text: String) throws {
+        let path = try file(text, mode: 0o600)
+        defer { unlink(path) }
+        #expect(throws: PublishError.self) { try MQTTCredentials.load(path: path) }
+    }
+
+    @Test func namesAMissingFile() {
+        #expect { try MQTTCredentials.load(path: "/nonexistent/imukit-cred") } throws: {
+            "\($0)".contains("/nonexistent/imukit-cred") && "\($0)".contains("mode 600")
+        }
+    }
+
+    @Test func controlCharactersFromFilesAreShownEscaped() {
+        #expect(printable("a\u{1B}[2Jb\n") == "a\\u{1b}[2Jb\\n")
+    }
+}

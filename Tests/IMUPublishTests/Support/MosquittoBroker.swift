@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+/// A real Mosquitto broker on 127.0.0.1, on a free port, with a config the test writes. Stopped
+/// (SIGTERM) by `stop()` or when released.
+final class MosquittoBroker {
+    static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let subscriber = "/usr/bin/mosquitto_sub"
+    static var available: Bool { binary != nil && FileManager.default.isExecutableFile(atPath: subscriber) }
+    static let skipMessage = "Debian's mosquitto and mosquitto-clients are not installed (apt-get install mosquitto mosquitto-clients)"
+
+    let directory: URL
+    let port: Int
+    private let extraConfig: String
+    private var process: Process?
+
+    /// `extraConfig` is appended to the listener's block (TLS files, password file).
+    init(extraConfig: String = "allow_anonymous true", port: Int? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.port = port ?? Self.freePort()
+        self.extraConfig = extraConfig
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func start() throws {
+        let config = directory.appendingPathComponent("mosquitto.conf")
+        try """
+        per_listener_settings true
+        persistence false
+        log_dest stderr
+        listener \(port) 127.0.0.1
+        \(extraConfig)
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary!)
+        p.arguments = ["-c", config.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        process = p
+        // Ready when the port accepts a connection (at most 5 s).
+        for _ in 0..<100 where !Self.accepts(port: port) { usleep(50_000) }
+    }
+
+    func stop() {
+        guard let p = process else { return }
+        // SIGKILL: the test runner's threads block SIGTERM, and a child started from one of them
+        // inherits that mask, so a SIGTERM would wait forever. A broker that vanishes is the point.
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    /// Runs mosquitto_sub on `topics` until `count` messages arrived or `seconds` passed; returns
+    /// "topic payload" lines.
+    func receive(_ topics: [String], count: Int, seconds: Int = 5, extra: [String] = []) throws -> [String] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.subscriber)
+        p.arguments = ["-h", extra.contains("--cafile") ? "localhost" : "127.0.0.1", "-p", "\(port)", "-v", "-q", "1",
+                       "-C", "\(count)", "-W", "\(seconds)"] + topics.flatMap { ["-t", $0] } + extra
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+/// Collects log lines from the publisher's thread.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// Waits up to `seconds` for `condition`.
+func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
+}
