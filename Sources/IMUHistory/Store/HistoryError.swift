@@ -1,0 +1,76 @@
+import IMUCore
+
+/// Why a history file could not be opened or written. Every case names the file and the fix;
+/// none of them ever leads to the file being overwritten.
+public enum HistoryError: DiagnosableError, Equatable {
+    /// The file exists but is not a SQLite database (wrong header).
+    case notADatabase(path: String)
+    /// A SQLite database of another program (its application id or tables are not IMUKit's).
+    case foreignDatabase(path: String, detail: String)
+    /// An IMUKit history that SQLite reports as damaged.
+    case corrupt(path: String, detail: String)
+    /// Written by a newer IMUKit (schema version above what this build knows).
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// A read-only open found an older schema that needs the writer to migrate it first.
+    case needsMigration(path: String, found: Int, supported: Int)
+    /// The file or its directory cannot be opened (permission, missing directory, a directory at the path).
+    case cannotOpen(path: String, detail: String)
+    /// The disk is full: the minutes stay buffered in memory and the next commit retries.
+    case diskFull(path: String, bufferedMinutes: Int)
+    /// Any other SQLite failure while reading or writing.
+    case io(path: String, detail: String)
+    /// A retention of zero or fewer days.
+    case invalidRetention(days: Int)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            "\(path) is not an IMUKit history: it is not a SQLite database. It was left untouched."
+        case .foreignDatabase(let path, let detail):
+            "\(path) is a SQLite database of another program (\(detail)). It was left untouched."
+        case .corrupt(let path, let detail):
+            "the history \(path) is damaged (\(detail)). It was left untouched."
+        case .newerSchema(let path, let found, let supported):
+            "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
+        case .needsMigration(let path, let found, let supported):
+            "the history \(path) has schema version \(found); reading needs version \(supported)."
+        case .cannotOpen(let path, let detail):
+            "cannot open the history \(path): \(detail)."
+        case .diskFull(let path, let buffered):
+            "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
+        case .io(let path, let detail):
+            "cannot read or write the history \(path): \(detail)."
+        case .invalidRetention(let days):
+            "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
+        }
+    }
+
+    public var fix: String? {
+        switch self {
+        case .notADatabase(let path), .foreignDatabase(let path, _):
+            "move it away (mv \(path) \(path).not-imukit) or configure another history path; a new history is created there."
+        case .corrupt(let path, _):
+            "move it aside (mv \(path) \(path).damaged) and restart to begin a new history; "
+                + "`sqlite3 \(path).damaged .recover | sqlite3 \(path)` may rescue most minutes first."
+        case .newerSchema:
+            "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
+        case .needsMigration:
+            "start imu-stepd (or any writer) once: it migrates the file in place."
+        case .cannotOpen(let path, _):
+            "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)."
+        case .diskFull:
+            "free some space on that file system."
+        case .io:
+            nil
+        case .invalidRetention:
+            "set the retention to 1 or more days."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
+        case .cannotOpen, .diskFull, .io: .runtimeFailure
+        }
+    }
+}
