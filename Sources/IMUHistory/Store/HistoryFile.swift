@@ -16,6 +16,8 @@ enum HistoryFile {
         do { db = try SQLiteConnection(path: path, flags: flags) } catch {
             throw classify(error, path: path, opening: true)
         }
+        // Until the file is known to be ours, closing it must not checkpoint a WAL left beside it.
+        csqlite_no_checkpoint_on_close(db.handle, 1)
         do {
             // Readers wait for a writer's checkpoint rather than fail (ms, far below a query's deadline).
             try db.execute("PRAGMA busy_timeout = 2000")
@@ -32,6 +34,7 @@ enum HistoryFile {
                 throw HistoryError.io(path: path, detail: "the file system refuses SQLite's WAL mode (it needs shared memory: not a network file system)")
             }
             try db.execute("PRAGMA synchronous = FULL")
+            csqlite_no_checkpoint_on_close(db.handle, 0)
             try migrate(db, from: version, to: target)
             return db
         } catch let error as HistoryError {
