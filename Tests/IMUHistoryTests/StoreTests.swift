@@ -1,4 +1,6 @@
+import CSQLite
 import Foundation
+import IMUSimulation
 import Testing
 @testable import IMUHistory
 
@@ -77,7 +79,7 @@ import Testing
         let dir = try TempDir(); defer { dir.cleanUp() }
         let store = try HistoryStore(path: dir.path("h.sqlite"), bootID: "b")
         var pedometer = FakePedometer()
-        var generator = SplitMix(seed: 7)
+        var generator = Xoshiro256StarStar(seed: 7)   // seeded: the same ranges every run
         var perMinute: [Int64: Int] = [:]
         var times: [Double] = []
         for _ in 0..<3000 {
@@ -138,6 +140,29 @@ import Testing
         #expect(wal != nil, "WAL mode keeps a -wal file beside the database while it is open")
     }
 
+    /// No query leaves a read transaction open: one would stop every checkpoint and let the WAL
+    /// grow for as long as the daemon runs.
+    @Test func queriesLeaveTheWALFreeToCheckpoint() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        let store = try HistoryStore(path: path, bootID: "b")
+        var pedometer = FakePedometer()
+        store.record(pedometer.steps([61, 62], extra: [.pause(time: 70)]), snapshot: pedometer.snapshot, mapping: nil)
+        try store.commit()
+        store.record(pedometer.steps([121]), snapshot: pedometer.snapshot, mapping: boot)
+        try store.commit()
+        let from = date("2026-06-15T00:00:00Z"), to = date("2026-06-16T00:00:00Z")
+        _ = try store.totals(from: from, to: to)
+        _ = try store.days(from: from, to: to, timeZone: TimeZone(identifier: "UTC")!)
+        _ = try store.activities(from: from, to: to)
+        _ = try store.markers(from: from, to: to)
+        #expect(try store.unplacedMinuteCount() == 0)
+        let other = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        let checkpoint = try other.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(try checkpoint.step() && checkpoint.int64(0) == 0, "the checkpoint was not blocked")
+        #expect(contents(path + "-wal")?.count == 0)
+    }
+
     @Test func retentionDropsOldMinutesAndDefaultKeepsAll() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         #expect(throws: HistoryError.invalidRetention(days: 0)) { try HistoryStore(path: dir.path("x.sqlite"), retentionDays: 0) }
@@ -153,18 +178,5 @@ import Testing
             // Two days back from the newest step (day 5, 08:01) keeps days 3 (from 08:00), 4 and 5.
             #expect(all.steps == (retention == nil ? 5 : 3))
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so random ranges repeat run to run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

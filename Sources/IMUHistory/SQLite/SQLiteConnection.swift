@@ -115,6 +115,13 @@ final class SQLiteStatement {
         }
     }
 
+    /// The first column of the first row as an integer, then resets the statement (a statement
+    /// left on a row would keep its read transaction open and stop checkpoints).
+    func scalar() throws(SQLiteFailure) -> Int64? {
+        defer { sqlite3_reset(handle) }
+        return try step() ? int64(0) : nil
+    }
+
     /// Steps to the end (a statement that returns no rows).
     func run() throws(SQLiteFailure) {
         while try step() {}

@@ -52,10 +52,7 @@ public final class HistoryStore {
         self.retentionDays = retentionDays
         self.bootID = bootID
         db = try HistoryFile.open(path: path, readOnly: false, upTo: schemaVersion)
-        storedUnplaced = try guarded {
-            let count = try statements.countUnplaced().bind(.text(bootID))
-            return try count.step() && count.int64(0) > 0
-        }
+        storedUnplaced = try guarded { try statements.countUnplaced().bind(.text(bootID)).scalar() ?? 0 > 0 }
     }
 
     /// Opens an existing history for queries only (never creates or migrates it).
@@ -269,11 +266,7 @@ public final class HistoryStore {
     /// an earlier boot that ended before its clock was synchronised cannot be placed any more;
     /// they stay in the file, counted here.
     public func unplacedMinuteCount() throws -> Int {
-        let stored = try guarded {
-            let count = try statements.countAllUnplaced().bind()
-            return try count.step() ? Int(count.int64(0)) : 0
-        }
-        return stored + pending.unplaced.count
+        try guarded { Int(try statements.countAllUnplaced().bind().scalar() ?? 0) } + pending.unplaced.count
     }
 
     /// Sums the stored and buffered minutes of `range`: whole hours from the hour sums, the edges
@@ -296,12 +289,7 @@ public final class HistoryStore {
                 total += try Self.fetch(statements.sumMinutes().bind(.integer(range.lowerBound), .integer(range.upperBound)))
             }
         }
-        if pending.placed.count <= range.count {
-            for (minute, totals) in pending.placed where range.contains(minute) { total += totals }
-        }
-        else {
-            for minute in range { if let totals = pending.placed[minute] { total += totals } }
-        }
+        for (minute, totals) in pending.placed where range.contains(minute) { total += totals }
         return total
     }
 
