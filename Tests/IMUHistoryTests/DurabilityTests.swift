@@ -90,7 +90,7 @@ import Testing
         try FileManager.default.removeItem(atPath: filler)
         try store.commit()
         #expect(store.bufferedMinuteCount == 0 && store.lastCommitError == nil)
-        let reopened = try HistoryStore(path: path, bootID: "b")
+        let reopened = try HistoryStore(readingFrom: path)
         #expect(try reopened.totals(from: day.0, to: day.1).steps == 2001)
     }
 }

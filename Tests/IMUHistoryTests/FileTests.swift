@@ -107,3 +107,29 @@ import Testing
         #expect(try store.totals(from: date("2026-06-15T01:30:00Z"), to: date("2026-06-15T03:10:00Z")).steps == 1000)
     }
 }
+
+@Suite struct WriterLockTests {
+    /// Two writers at once would count every step twice: the second is refused, readers are not,
+    /// and the lock goes with the first writer.
+    @Test func aSecondWriterIsRefused() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        do {
+            let first = try HistoryStore(path: path, bootID: "b")
+            let error = try #require(throws: HistoryError.self) { try HistoryStore(path: path, bootID: "b") }
+            #expect(error == .inUse(path: path) && error.fix?.contains("systemctl stop imu-stepd") == true)
+            _ = try HistoryReader(path: path)
+            _ = first
+        }
+        _ = try HistoryStore(path: path, bootID: "b")
+    }
+
+    /// A refused file gets no lock file left beside it.
+    @Test func aRefusedFileLeavesNoLockFile() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("notes.txt")
+        try "not a database\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: HistoryError.notADatabase(path: path)) { try HistoryStore(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: path + ".lock"))
+    }
+}

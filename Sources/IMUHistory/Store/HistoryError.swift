@@ -19,6 +19,8 @@ public enum HistoryError: DiagnosableError, Equatable {
     case diskFull(path: String, bufferedMinutes: Int)
     /// Any other SQLite failure while reading or writing.
     case io(path: String, detail: String)
+    /// Another process writes this history (its lock file is held).
+    case inUse(path: String)
     /// A retention of zero or fewer days.
     case invalidRetention(days: Int)
 
@@ -40,6 +42,8 @@ public enum HistoryError: DiagnosableError, Equatable {
             "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
         case .io(let path, let detail):
             "cannot read or write the history \(path): \(detail)."
+        case .inUse(let path):
+            "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
         case .invalidRetention(let days):
             "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
         }
@@ -62,6 +66,8 @@ public enum HistoryError: DiagnosableError, Equatable {
             "free some space on that file system."
         case .io:
             nil
+        case .inUse:
+            "stop the other writer first (systemctl stop imu-stepd), or give this one another history path."
         case .invalidRetention:
             "set the retention to 1 or more days."
         }
@@ -70,7 +76,7 @@ public enum HistoryError: DiagnosableError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
-        case .cannotOpen, .diskFull, .io: .runtimeFailure
+        case .cannotOpen, .diskFull, .io, .inUse: .runtimeFailure
         }
     }
 }

@@ -16,6 +16,9 @@ public final class HistoryStore {
     public let bootID: String
 
     private let db: SQLiteConnection
+    /// Held while this store may write (nil for a read-only store); declared after `db`, so it is
+    /// released after the database is closed.
+    private let writerLock: WriterLock?
     private lazy var statements = Statements(db)
     private var apportioner = EventApportioner()
     private var pending = PendingHistory()
@@ -51,7 +54,12 @@ public final class HistoryStore {
         self.path = path
         self.retentionDays = retentionDays
         self.bootID = bootID
-        db = try HistoryFile.open(path: path, readOnly: false, upTo: schemaVersion)
+        let lock = try WriterLock(historyPath: path)
+        do { db = try HistoryFile.open(path: path, readOnly: false, upTo: schemaVersion) } catch {
+            lock.abandon()
+            throw error
+        }
+        writerLock = lock
         storedUnplaced = try guarded { try statements.countUnplaced().bind(.text(bootID)).scalar() ?? 0 > 0 }
     }
 
@@ -61,6 +69,7 @@ public final class HistoryStore {
         retentionDays = nil
         bootID = BootID.current()
         db = try HistoryFile.open(path: path, readOnly: true)
+        writerLock = nil
     }
 
     // MARK: Recording
@@ -301,11 +310,13 @@ public final class HistoryStore {
     }
 
     /// Reads steps, distance (mm), floors up, floors down and active time (ms) from columns
-    /// `first ...`; stored values are checked ≥ 0 by the schema.
+    /// `first ...`. Each value is clamped to 0…10¹² before use, so a tampered file can neither make
+    /// a total negative nor overflow the sums (10¹² is 20 000 years of steps at 100 a minute).
     private static func totals(_ row: SQLiteStatement, from first: Int32) -> MinuteTotals {
-        MinuteTotals(steps: Int(row.int64(first)), distanceMeters: Double(row.int64(first + 1)) / 1000,
-                     floorsAscended: Int(row.int64(first + 2)), floorsDescended: Int(row.int64(first + 3)),
-                     activeSeconds: Double(row.int64(first + 4)) / 1000)
+        func value(_ column: Int32) -> Int64 { min(max(row.int64(column), 0), 1_000_000_000_000) }
+        return MinuteTotals(steps: Int(value(first)), distanceMeters: Double(value(first + 1)) / 1000,
+                            floorsAscended: Int(value(first + 2)), floorsDescended: Int(value(first + 3)),
+                            activeSeconds: Double(value(first + 4)) / 1000)
     }
 
     /// Runs a read, turning a SQLite failure into a `HistoryError`.
