@@ -58,6 +58,9 @@ import Testing
         try store.commit()
         let total = try store.totals(from: today.start, to: today.end)
         #expect(total.steps == 123)
+        #expect(try store.today(until: date("2026-06-15T21:59:00Z"), in: TimeZone(identifier: "Europe/Berlin")!).steps == 123)
+        #expect(try store.today(until: date("2026-06-15T22:00:00Z"), in: TimeZone(identifier: "Europe/Berlin")!).steps == 0,
+                "a new local day (midnight in Berlin) starts from zero")
         #expect(abs(total.distanceMeters - 123 * FakePedometer.stride) < 0.01)
     }
 

@@ -27,6 +27,11 @@ public final class HistoryReader: Sendable {
         try await run { try $0.totals(from: from, to: to) }
     }
 
+    /// Totals of the local day of `timeZone` containing `date`, up to `date` (today so far).
+    public func today(until date: Date = Date(), in timeZone: TimeZone = .current) async throws -> HistoryTotals {
+        try await run { try $0.today(until: date, in: timeZone) }
+    }
+
     /// One entry per local day of `timeZone` overlapping `[from, to)` (DST-correct days).
     public func days(from: Date, to: Date, timeZone: TimeZone) async throws -> [HistoryTotals] {
         try await run { try $0.days(from: from, to: to, timeZone: timeZone) }

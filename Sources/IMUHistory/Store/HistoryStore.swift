@@ -217,6 +217,11 @@ public final class HistoryStore {
         HistoryTotals(start: from, end: to, try sum(WallMinute.starting(from: from, to: to)))
     }
 
+    /// Totals of the local day of `timeZone` containing `date`, up to `date` (today so far).
+    public func today(until date: Date = Date(), in timeZone: TimeZone = .current) throws -> HistoryTotals {
+        try totals(from: LocalDay.interval(containing: date, in: timeZone).start, to: date)
+    }
+
     /// One `HistoryTotals` per local day of `timeZone` overlapping `[from, to)`, each covering that
     /// day clipped to `[from, to)`. Days run from local midnight to local midnight (23 or 25 hours
     /// on daylight-saving days; `LocalDay`).
