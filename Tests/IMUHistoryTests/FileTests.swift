@@ -16,6 +16,20 @@ import Testing
         #expect(contents(path) == before)
     }
 
+    /// An empty file (made by `touch`, or by an installer) becomes a new history.
+    @Test func anEmptyFileBecomesAHistory() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let store = try HistoryStore(path: path, bootID: "b")
+        var pedometer = FakePedometer()
+        store.record(pedometer.steps([61]), snapshot: pedometer.snapshot, mapping: mapping(boot0: "2026-06-15T08:00:00Z"))
+        try store.commit()
+        let raw = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
+        #expect(try raw.integer("PRAGMA application_id") == Schema.applicationID)
+        #expect(try raw.integer("SELECT sum(steps) FROM minutes") == 1)
+    }
+
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         let path = dir.path("other.sqlite")
