@@ -27,8 +27,13 @@ import Testing
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             try process.run()
             // Wait for the writer to start (it opens the file and says so), then let it write.
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Date().addingTimeInterval(120)   // s: generous, for a loaded CI machine
             while !(text(log).contains("started")) && Date() < deadline { usleep(20_000) }
+            guard text(log).contains("started") else {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("the writer did not start within 120 s: \(text(log))")
+                return
+            }
             let started = Date()
             usleep(UInt32(delay * 1e6))
             let killedAfter = Date().timeIntervalSince(started)
