@@ -42,6 +42,14 @@ import Testing
         guard case .foreignDatabase(let named, let detail) = error else { Issue.record("got \(error)"); return }
         #expect(named == path && detail.contains("contacts"))
         #expect(contents(path) == before)
+        // Names from the file reach a terminal without their control characters.
+        let hostile = dir.path("hostile.sqlite")
+        do {
+            let other = try SQLiteConnection(path: hostile, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try other.execute("CREATE TABLE \"x\u{1B}[2Jy\"(a)")
+        }
+        let hostileError = try #require(throws: HistoryError.self) { try HistoryStore(path: hostile) }
+        #expect(!hostileError.description.unicodeScalars.contains("\u{1B}") && hostileError.description.contains("x?[2Jy"))
         // Marked with another application id.
         let marked = dir.path("marked.sqlite")
         do {

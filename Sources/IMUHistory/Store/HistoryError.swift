@@ -29,19 +29,19 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notADatabase(let path):
             "\(path) is not an IMUKit history: it is not a SQLite database. It was left untouched."
         case .foreignDatabase(let path, let detail):
-            "\(path) is a SQLite database of another program (\(detail)). It was left untouched."
+            "\(path) is a SQLite database of another program (\(Self.printable(detail))). It was left untouched."
         case .corrupt(let path, let detail):
-            "the history \(path) is damaged (\(detail)). It was left untouched."
+            "the history \(path) is damaged (\(Self.printable(detail))). It was left untouched."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
         case .needsMigration(let path, let found, let supported):
             "the history \(path) has schema version \(found); reading needs version \(supported)."
         case .cannotOpen(let path, let detail):
-            "cannot open the history \(path): \(detail)."
+            "cannot open the history \(path): \(Self.printable(detail))."
         case .diskFull(let path, let buffered):
             "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
         case .io(let path, let detail):
-            "cannot read or write the history \(path): \(detail)."
+            "cannot read or write the history \(path): \(Self.printable(detail))."
         case .inUse(let path):
             "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
         case .invalidRetention(let days):
@@ -78,5 +78,15 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
         case .cannotOpen, .diskFull, .io, .inUse: .runtimeFailure
         }
+    }
+
+    /// Text that came from the file (table names, SQLite's messages about it) made safe for a
+    /// terminal: control characters (C0, DEL, C1: escape sequences) become "?", and at most 200
+    /// characters are kept.
+    static func printable(_ text: String) -> String {
+        let scalars = text.unicodeScalars.prefix(200).map { u -> Character in
+            (u.value < 0x20 || (0x7F...0x9F).contains(u.value)) ? "?" : Character(u)
+        }
+        return String(scalars) + (text.unicodeScalars.count > 200 ? "…" : "")
     }
 }
