@@ -76,6 +76,18 @@ import Testing
         #expect(abs(total.distanceMeters - 6 * FakePedometer.stride) < 0.001)
     }
 
+    /// Active time that grows in a batch without steps is kept, at the snapshot's time.
+    @Test func activeTimeWithoutStepsIsKept() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let store = try HistoryStore(path: dir.path("h.sqlite"), bootID: "b")
+        var snapshot = PedometerSnapshot()
+        snapshot.activeDuration = 3
+        snapshot.time = 130
+        store.record([], snapshot: snapshot, mapping: boot)
+        let minute = try store.totals(from: date("2026-06-15T08:02:00Z"), to: date("2026-06-15T08:03:00Z"))
+        #expect(minute.steps == 0 && abs(minute.activeSeconds - 3) < 1e-9)
+    }
+
     /// Queries combine hour sums with edge minutes; they must equal the plain sum of minutes for
     /// any range, including ranges inside one hour and across many.
     @Test func hourSumsAndEdgeMinutesEqualTheMinuteSums() throws {
