@@ -88,9 +88,9 @@ import Testing
         let store = try HistoryStore(path: dir.path("h.sqlite"), bootID: "b")
         var options = SimulationOptions()
         options.startTime = 1000
-        var before = Simulator(scenario: Scenario.named("walk")!, options: options)
+        let before = Simulator(scenario: Scenario.named("walk")!, options: options)
         options.startTime = 1000 + before.duration + 7200
-        var after = Simulator(scenario: Scenario.named("walk")!, options: options)
+        let after = Simulator(scenario: Scenario.named("walk")!, options: options)
         var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
         var events: [PedometerEvent] = []
         var lastRecorded = 0.0
@@ -117,6 +117,5 @@ import Testing
         // accuracy on the simulator, docs/accuracy.md), so the gap took none and moved none.
         let truth = Double(after.truth.steps)
         #expect(abs(Double(afterGap) - truth) <= 0.05 * truth, "after the gap: \(afterGap) of \(after.truth.steps)")
-        _ = before
     }
 }

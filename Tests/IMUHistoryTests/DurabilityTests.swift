@@ -20,7 +20,7 @@ import Testing
         var stored = 0
         for delay in [2.3, 3.1, 2.7] {   // s; the writer's first commit comes after 1 s
             let log = dir.path("writer-\(delay).log")
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: writer)
             process.arguments = ["--writer", path]
@@ -78,7 +78,7 @@ import Testing
         try store.commit()
         // Fill the file system.
         let filler = mountPoint + "/filler"
-        FileManager.default.createFile(atPath: filler, contents: nil)
+        _ = FileManager.default.createFile(atPath: filler, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: filler))
         let chunk = Data(repeating: 0, count: 4096)
         while (try? handle.write(contentsOf: chunk)) != nil {}

@@ -20,7 +20,7 @@ import Testing
     @Test func anEmptyFileBecomesAHistory() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         let path = dir.path("h.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let store = try HistoryStore(path: path, bootID: "b")
         var pedometer = FakePedometer()
         store.record(pedometer.steps([61]), snapshot: pedometer.snapshot, mapping: mapping(boot0: "2026-06-15T08:00:00Z"))
