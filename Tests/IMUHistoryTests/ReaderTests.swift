@@ -54,3 +54,28 @@ import Testing
         #expect(try await reader.totals(from: date("2026-06-15T08:00:00Z"), to: date("2026-06-15T09:00:00Z")).steps == 4)
     }
 }
+
+/// The store for async code: calls keep their order, blocking I/O stays off the cooperative pool.
+@Suite struct WriterTests {
+    @Test func recordsCommitsAndQueriesInOrder() async throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        let boot = mapping(boot0: "2026-06-15T08:00:00Z")
+        let writer = try HistoryWriter(path: path)
+        let from = date("2026-06-15T00:00:00Z"), to = date("2026-06-16T00:00:00Z")
+        // 40 tasks each record one step (their own pedometer-like snapshot: totals only grow).
+        var pedometer = FakePedometer()
+        var batches: [([PedometerEvent], PedometerSnapshot)] = []
+        for i in 0..<40 { batches.append((pedometer.steps([60 + Double(i)]), pedometer.snapshot)) }
+        for (events, snapshot) in batches { writer.record(events, snapshot: snapshot, mapping: boot) }
+        writer.recordPause(bootSeconds: 200)
+        #expect(try await writer.totals(from: from, to: to).steps == 40, "a query sees every record made before it")
+        #expect(try await writer.status() == HistoryStatus(lastCommitError: nil, bufferedMinutes: 1, unplacedMinutes: 0))
+        try await writer.commit()
+        #expect(try await writer.status().bufferedMinutes == 0)
+        let reader = try HistoryReader(path: path)
+        #expect(try await reader.totals(from: from, to: to).steps == 40)
+        #expect(try await reader.markers(from: from, to: to).map(\.kind) == [.countingPaused])
+        #expect(try await writer.days(from: from, to: to, timeZone: TimeZone(identifier: "UTC")!).map(\.steps) == [40])
+    }
+}

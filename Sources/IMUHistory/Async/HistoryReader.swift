@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// The history's queries as an async API, for any program that reads a history file (the
 /// library's side of `CMPedometer.queryPedometerData(from:to:)` and
@@ -12,14 +10,12 @@ import Synchronization
 /// lets a reader see the last commit without blocking the writer.
 public final class HistoryReader: Sendable {
     public let path: String
-    private let queue: DispatchQueue
-    private let store: Mutex<HistoryStore>
+    private let store: StoreQueue
 
     /// Opens the history at `path` for reading. Throws `HistoryError` (missing, foreign, damaged…).
     public init(path: String) throws {
         self.path = path
-        queue = DispatchQueue(label: "imukit.history.reader")
-        store = Mutex(try HistoryStore(readingFrom: path))
+        store = try StoreQueue(label: "imukit.history.reader") { try HistoryStore(readingFrom: path) }
     }
 
     /// Totals of the minutes that start within `[from, to)`.
@@ -57,10 +53,6 @@ public final class HistoryReader: Sendable {
     }
 
     private func run<T: Sendable>(_ query: @escaping @Sendable (HistoryStore) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.store.withLock { try query($0) } })
-            }
-        }
+        try await store.run(query)
     }
 }
