@@ -134,7 +134,6 @@ final class SQLiteStatement {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: bytes)
     }
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 }
 
 enum SQLiteValue {

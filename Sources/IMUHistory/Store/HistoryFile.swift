@@ -14,7 +14,7 @@ enum HistoryFile {
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE))
         let db: SQLiteConnection
         do { db = try SQLiteConnection(path: path, flags: flags) } catch {
-            throw classify(error, path: path, opening: true)
+            throw classify(error, path: path)
         }
         // Until the file is known to be ours, closing it must not checkpoint a WAL left beside it.
         csqlite_no_checkpoint_on_close(db.handle, 1)
@@ -40,7 +40,7 @@ enum HistoryFile {
         } catch let error as HistoryError {
             throw error
         } catch let error as SQLiteFailure {
-            throw classify(error, path: path, opening: false)
+            throw classify(error, path: path)
         } catch {
             throw HistoryError.io(path: path, detail: "\(error)")
         }
@@ -110,7 +110,7 @@ enum HistoryFile {
     }
 
     /// Turns a SQLite failure into the error a person can act on.
-    static func classify(_ failure: SQLiteFailure, path: String, opening: Bool) -> HistoryError {
+    static func classify(_ failure: SQLiteFailure, path: String) -> HistoryError {
         switch failure.primary {
         case SQLITE_NOTADB: .notADatabase(path: path)
         case SQLITE_CORRUPT: .corrupt(path: path, detail: failure.message)

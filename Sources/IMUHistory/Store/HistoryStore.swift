@@ -139,7 +139,7 @@ public final class HistoryStore {
             try db.execute("COMMIT")
         } catch let failure {
             if db.inTransaction { try? db.execute("ROLLBACK") }
-            var error = HistoryFile.classify(failure, path: path, opening: false)
+            var error = HistoryFile.classify(failure, path: path)
             if case .diskFull = error { error = .diskFull(path: path, bufferedMinutes: pending.minuteCount) }
             lastCommitError = error
             throw error
@@ -327,7 +327,7 @@ public final class HistoryStore {
     /// Runs a read, turning a SQLite failure into a `HistoryError`.
     private func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let failure as SQLiteFailure {
-            throw HistoryFile.classify(failure, path: path, opening: false)
+            throw HistoryFile.classify(failure, path: path)
         }
     }
 

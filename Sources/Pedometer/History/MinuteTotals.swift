@@ -26,9 +26,6 @@ public struct MinuteTotals: Sendable, Equatable {
         a.floorsDescended += b.floorsDescended
         a.activeSeconds += b.activeSeconds
     }
-
-    /// True when nothing was counted.
-    public var isEmpty: Bool { self == MinuteTotals() }
 }
 
 /// Wall-clock minutes as integers: minute n starts at n × 60 s after 1970-01-01 00:00 UTC.
