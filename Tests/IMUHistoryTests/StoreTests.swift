@@ -186,10 +186,14 @@ import Testing
             let store = try HistoryStore(path: dir.path("r\(retention ?? 0).sqlite"), retentionDays: retention, bootID: "b")
             var pedometer = FakePedometer()
             for t in times {
-                store.record(pedometer.steps([t]), snapshot: pedometer.snapshot, mapping: boot)
+                let segment = ActivitySegment(start: t - 50, end: t + 10, activity: .walking, confidence: .high)
+                store.record(pedometer.steps([t], extra: [.activity(segment), .pause(time: t + 10)]), snapshot: pedometer.snapshot, mapping: boot)
                 try store.commit()
             }
-            let all = try store.totals(from: date("2026-06-01T00:00:00Z"), to: date("2026-07-01T00:00:00Z"))
+            let month = (date("2026-06-01T00:00:00Z"), date("2026-07-01T00:00:00Z"))
+            let all = try store.totals(from: month.0, to: month.1)
+            #expect(try store.activities(from: month.0, to: month.1).count == (retention == nil ? 5 : 3))
+            #expect(try store.markers(from: month.0, to: month.1).count == (retention == nil ? 5 : 3))
             // Two days back from the newest step (day 5, 08:01) keeps days 3 (from 08:00), 4 and 5.
             #expect(all.steps == (retention == nil ? 5 : 3))
         }
