@@ -79,10 +79,54 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(e.message.contains("short row"))
     }
 
-    @Test func nonIncreasingTime() throws {
-        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n1,0,0,1\n")
+    @Test func backwardTimeIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n2,0,0,1\n1.5,0,0,1\n")
+        #expect(e.line == 4)
+        #expect(e.message.contains("goes back"))
+    }
+
+    /// docs/CONTRACTS.md §2: a repeated `t` drops the later sample and counts it; the count is
+    /// reported when the file ends.
+    @Test func repeatedTimeDropsTheLaterSampleAndCountsIt() throws {
+        let path = try temporaryRecording("t,ax,ay,az\n1,0,0,1\n1,0,0,0.5\n2,0,0,1\n3,0,0,1\n3,0,0,1\n3,0,0,1\n4,0,0,1\n")
+        let reader = try RecordingReader(path: path)
+        var samples: [MotionSample] = []
+        while let s = try reader.next() { samples.append(s) }
+        #expect(samples.map(\.time) == [1, 2, 3, 4])
+        #expect(samples[0].acceleration?.z == 1, "the earlier sample of a pair is kept")
+        #expect(reader.repeatedTimes == 3)
+        #expect(reader.firstRepeatedLine == 3)
+        let note = try #require(reader.endNote)
+        #expect(note.hasPrefix("\(path): dropped 3 samples"))
+        #expect(note.contains("line 3"))
+    }
+
+    @Test func noRepeatsNoNote() throws {
+        let reader = try RecordingReader(path: try temporaryRecording("t,ax,ay,az\n1,0,0,1\n2,0,0,1\n"))
+        while try reader.next() != nil {}
+        #expect(reader.repeatedTimes == 0)
+        #expect(reader.endNote == nil)
+    }
+
+    /// A malformed repeated line is still an error: dropping applies to well-formed samples only.
+    @Test func malformedRepeatedLineIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n1,0,x,1\n")
         #expect(e.line == 3)
-        #expect(e.message.contains("strictly increase"))
+    }
+
+    @Test func gnssSpeedColumnIsReadEmptyMeansNoFix() throws {
+        let path = try temporaryRecording("t,ax,ay,az,gnss_speed\n1,0,0,1,\n2,0,0,1,1.375\n3,0,0,1,0\n")
+        let reader = try RecordingReader(path: path)
+        #expect(reader.capabilities == SensorCapabilities(accelerometer: true, gnssSpeed: true))
+        var samples: [MotionSample] = []
+        while let s = try reader.next() { samples.append(s) }
+        #expect(samples.map(\.gnssSpeed) == [nil, 1.375, 0])
+    }
+
+    @Test func negativeGnssSpeedIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az,gnss_speed\n1,0,0,1,2\n2,0,0,1,-1\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("gnss_speed"))
     }
 
     @Test func missingHeader() throws {
@@ -143,5 +187,19 @@ func recordingError(_ text: String) throws -> RecordingError {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasPrefix("# sensor: sim\nt,ax,ay,az,gx,gy,gz,p,temp\n10.000001,0.01234,-0.50000,1.00001,"))
         #expect(text.contains("-0.00001,0.00000,1.00000,0.00000,0.00000,0.00000,,\n"))
+    }
+
+    @Test func gnssSpeedIsWrittenBack() throws {
+        let path = try temporaryRecording("")
+        let columns = RecordingColumn.columns(for: SensorCapabilities(accelerometer: true, gnssSpeed: true))
+        #expect(columns == [.t, .ax, .ay, .az, .gnssSpeed])
+        let writer = try RecordingWriter(path: path, columns: columns)
+        let samples = [MotionSample(time: 1, acceleration: Vector3(0, 0, 1), gnssSpeed: 1.25),
+                       MotionSample(time: 2, acceleration: Vector3(0, 0, 1))]
+        for s in samples { try writer.write(s) }
+        try writer.close()
+        #expect(try readAll(path) == samples)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == "t,ax,ay,az,gnss_speed\n1.000000,0.00000,0.00000,1.00000,1.250\n2.000000,0.00000,0.00000,1.00000,\n")
     }
 }

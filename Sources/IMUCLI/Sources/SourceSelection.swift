@@ -85,7 +85,10 @@ public enum SourceSelection {
                             backends: [any SensorBackend]) throws -> any SampleSource {
         switch request {
         case let .replay(path, speed):
-            return try RecordingSource(path: path, speed: speed)
+            return try RecordingSource(path: path, speed: speed) { note in
+                Terminal.standardError.write(note + "\n")
+                Terminal.standardError.flush()
+            }
         case let .simulate(name, speed):
             let scenario = try Scenario.resolve(name)
             var sim = SimulationOptions()

@@ -8,7 +8,9 @@ import Darwin
 /// through one fixed buffer, never loaded whole.
 ///
 /// Every malformed line is an error naming `FILE:LINE`; nothing is skipped silently. Blank lines
-/// carry no data and are passed over; `#` comment lines may appear anywhere.
+/// carry no data and are passed over; `#` comment lines may appear anywhere. A sample whose `t`
+/// repeats the previous one is dropped and counted (`repeatedTimes`, `endNote`), as real phone
+/// logs have them; a `t` that goes backwards is an error.
 public final class RecordingReader {
     /// The file name used in error messages.
     public let name: String
@@ -18,6 +20,10 @@ public final class RecordingReader {
     public private(set) var capabilities = SensorCapabilities(accelerometer: false)
     /// The header's column names, in file order.
     public private(set) var header: [String] = []
+    /// Samples dropped so far because their `t` equalled the previous sample's (docs/CONTRACTS.md §2).
+    public private(set) var repeatedTimes = 0
+    /// Line of the first such sample (0 = none).
+    public private(set) var firstRepeatedLine = 0
 
     /// Read buffer size in bytes: large enough that read(2) calls cost nothing per line.
     private static let chunkBytes = 1 << 20
@@ -161,7 +167,8 @@ public final class RecordingReader {
                 }
             }
             capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
-                                              barometer: present.contains(.p), thermometer: present.contains(.temp))
+                                              barometer: present.contains(.p), thermometer: present.contains(.temp),
+                                              gnssSpeed: present.contains(.gnssSpeed))
             fieldStarts = Array(repeating: 0, count: names.count)
             fieldEnds = Array(repeating: 0, count: names.count)
             return
@@ -176,9 +183,17 @@ public final class RecordingReader {
         while let (a, b) = try nextLine() {
             if a == b || isBlank(a, b) { continue }
             if buffer[a] == UInt8(ascii: "#") { continue }
-            return try parseRow(a, b)
+            if let sample = try parseRow(a, b) { return sample }
         }
         return nil
+    }
+
+    /// What to tell the user once the file has been read, or nil when there is nothing to say:
+    /// how many samples were dropped for a repeated `t`.
+    public var endNote: String? {
+        guard repeatedTimes > 0 else { return nil }
+        return "\(name): dropped \(repeatedTimes) sample\(repeatedTimes == 1 ? "" : "s") whose t repeated the previous sample's "
+            + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
     }
 
     /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of file).
@@ -192,7 +207,8 @@ public final class RecordingReader {
         return count
     }
 
-    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample {
+    /// The sample on line `a..<b`, or nil when it repeats the previous sample's time (counted).
+    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample? {
         // Split on commas.
         var field = 0
         var fieldStart = a
@@ -218,6 +234,7 @@ public final class RecordingReader {
 
         var t: Double?
         var ax: Double?, ay: Double?, az: Double?, gx: Double?, gy: Double?, gz: Double?, p: Double?, temp: Double?
+        var speed: Double?
         let raw = UnsafeRawBufferPointer(buffer)
         for c in 0..<columns {
             guard let slot = slots[c] else { continue }
@@ -238,19 +255,29 @@ public final class RecordingReader {
             case .gz: gz = value
             case .p: p = value
             case .temp: temp = value
+            case .gnssSpeed:
+                guard value >= 0 else {
+                    throw RecordingError(file: name, line: lineNumber, message: "field 'gnss_speed' is negative (\(text(s, e))); a ground speed is ≥ 0 m/s")
+                }
+                speed = value
             }
         }
         guard let time = t else {
             throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
         }
+        let acceleration = try triple(ax, ay, az, "ax,ay,az")
+        let rotationRate = try triple(gx, gy, gz, "gx,gy,gz")
+        if time == previousTime {
+            repeatedTimes += 1
+            if firstRepeatedLine == 0 { firstRepeatedLine = lineNumber }
+            return nil
+        }
         guard time > previousTime else {
-            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) is not after the previous sample's t=\(previousTime); time must strictly increase")
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) goes back from the previous sample's t=\(previousTime); time must increase")
         }
         previousTime = time
-        return MotionSample(time: time,
-                            acceleration: try triple(ax, ay, az, "ax,ay,az"),
-                            rotationRate: try triple(gx, gy, gz, "gx,gy,gz"),
-                            pressure: p, temperature: temp)
+        return MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate,
+                            pressure: p, temperature: temp, gnssSpeed: speed)
     }
 
     @inline(__always)

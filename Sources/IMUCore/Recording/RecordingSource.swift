@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A recording played back as a sample source: as fast as possible (for `--replay FILE`), or paced
 /// in real time by its own timestamps (`--replay FILE --realtime`), so the live view can be shown on it.
 public struct RecordingSource: SampleSource {
@@ -5,21 +11,26 @@ public struct RecordingSource: SampleSource {
     /// Playback speed: `.infinity` = as fast as possible; 1 = real time.
     public let speed: Double
     public let info: SourceInfo
+    /// Receives the reader's note when the file has been read to its end (samples dropped for a
+    /// repeated `t`, docs/CONTRACTS.md §2). By default it goes to standard error.
+    public let report: @Sendable (String) -> Void
     /// Samples per batch when reading as fast as possible: large enough that per-batch costs vanish.
     static let fastBatch = 4096
 
     /// Opens the file and reads its header now, so a missing or malformed header fails before any output.
-    public init(path: String, speed: Double = .infinity) throws {
+    public init(path: String, speed: Double = .infinity,
+                report: @escaping @Sendable (String) -> Void = RecordingSource.reportOnStandardError) throws {
         let reader = try RecordingReader(path: path)
         self.path = path
         self.speed = speed
+        self.report = report
         let label = reader.comments.first(where: { $0.hasPrefix("sensor:") }).map { " (\($0))" } ?? ""
         info = SourceInfo(name: "recording \(path)\(label)", calibrationKey: "replay:\(path)",
                           capabilities: reader.capabilities)
     }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
-        let path = self.path, speed = self.speed
+        let path = self.path, speed = self.speed, report = self.report
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -34,6 +45,7 @@ public struct RecordingSource: SampleSource {
                     } else {
                         try await Self.pace(reader, speed: speed, continuation)
                     }
+                    if !Task.isCancelled, let note = reader.endNote { report(note) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -65,5 +77,19 @@ public struct RecordingSource: SampleSource {
             }
         }
         if !batch.isEmpty { continuation.yield(batch) }
+    }
+
+    /// Writes `note` and a newline to standard error.
+    public static let reportOnStandardError: @Sendable (String) -> Void = { note in
+        let bytes = Array((note + "\n").utf8)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return }
+                offset += n
+            }
+        }
     }
 }

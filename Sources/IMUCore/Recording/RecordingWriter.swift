@@ -62,6 +62,7 @@ public final class RecordingWriter {
             case .gz: value = s.rotationRate?.z
             case .p: value = s.pressure
             case .temp: value = s.temperature
+            case .gnssSpeed: value = s.gnssSpeed
             }
             if let value { Self.appendFixed(value, decimals: column.decimals, to: &pending) }
         }
