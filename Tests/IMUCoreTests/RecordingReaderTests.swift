@@ -189,6 +189,32 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(text.contains("-0.00001,0.00000,1.00000,0.00000,0.00000,0.00000,,\n"))
     }
 
+    /// A regular file appears only whole: under a temporary name until the first sync or close.
+    @Test func fileAppearsAtItsNameOnSync() throws {
+        let path = try temporaryRecording("old content\n")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az])
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old content\n")
+        try writer.sync()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("t,ax,ay,az\n1.000000"))
+        try writer.close()
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [(path as NSString).lastPathComponent])
+    }
+
+    /// A symbolic link (like a device or FIFO) is written through, never renamed over.
+    @Test func symbolicLinkIsWrittenThrough() throws {
+        let target = try temporaryRecording("")
+        let link = target + ".link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let writer = try RecordingWriter(path: link, columns: [.t, .ax, .ay, .az])
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.close()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try readAll(target).count == 1)
+    }
+
     @Test func gnssSpeedIsWrittenBack() throws {
         let path = try temporaryRecording("")
         let columns = RecordingColumn.columns(for: SensorCapabilities(accelerometer: true, gnssSpeed: true))

@@ -10,6 +10,8 @@ public final class OutputStream: @unchecked Sendable {
     /// Bytes held before writing (64 KiB: few syscalls, still small).
     private let limit = 1 << 16
     private let lock = NSLockLite()
+    /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
+    private var firstFailure: Int32?
 
     public init(fd: Int32) {
         self.fd = fd
@@ -37,13 +39,20 @@ public final class OutputStream: @unchecked Sendable {
 
     public func flush() { lock.withLock { flushLocked() } }
 
+    /// Why output was lost (e.g. "No space left on device"), or nil when nothing was. Tools check
+    /// it before exiting: output that did not arrive is a failure (exit 1), never a silent success.
+    public var failure: String? {
+        lock.withLock { firstFailure.map { String(cString: strerror($0)) } }
+    }
+
     private func flushLocked() {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                break   // EPIPE (reader went away) or similar: drop output, never spin.
+                if firstFailure == nil { firstFailure = errno }
+                break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
             offset += n
         }

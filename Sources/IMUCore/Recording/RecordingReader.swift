@@ -29,6 +29,10 @@ public final class RecordingReader {
     private static let chunkBytes = 1 << 20
     /// Longest line accepted, in bytes; longer means this is not a recording.
     private static let maxLineBytes = 1 << 16
+    /// Largest |t| accepted, s: 1e10 s (317 years) holds any boot clock and Unix time in seconds
+    /// (1.7e9 in 2026); beyond it the unit is wrong (ms, µs, ns) and durations derived from it
+    /// would overflow integer conversions downstream.
+    public static let largestTime = 1e10
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -39,6 +43,8 @@ public final class RecordingReader {
     private var lineNumber = 0
     /// For each header column, which known column it is (nil = ignored).
     private var slots: [RecordingColumn?] = []
+    /// Index of the `t` column in the header.
+    private var timeColumn = 0
     private var previousTime = -Double.infinity
     private var fieldStarts: [Int] = []
     private var fieldEnds: [Int] = []
@@ -158,6 +164,7 @@ public final class RecordingReader {
                 }
             }
             header = names
+            timeColumn = names.firstIndex(of: "t") ?? 0
             slots = names.map { RecordingColumn(rawValue: $0) }
             let present = Set(slots.compactMap { $0 })
             for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
@@ -264,6 +271,10 @@ public final class RecordingReader {
         }
         guard let time = t else {
             throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
+        }
+        guard abs(time) <= Self.largestTime else {
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(text(fieldStarts[timeColumn], fieldEnds[timeColumn]).trimmingSpaces()) is beyond ±1e10 s (317 years); "
+                                 + "t is in seconds: was it written in milliseconds or nanoseconds?")
         }
         let acceleration = try triple(ax, ay, az, "ax,ay,az")
         let rotationRate = try triple(gx, gy, gz, "gx,gy,gz")
