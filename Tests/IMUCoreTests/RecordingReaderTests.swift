@@ -229,3 +229,42 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(text == "t,ax,ay,az,gnss_speed\n1.000000,0.00000,0.00000,1.00000,1.250\n2.000000,0.00000,0.00000,1.00000,\n")
     }
 }
+
+@Suite struct EscapedTextTests {
+    @Test func controlsAndInvisiblesAreShownEscaped() {
+        #expect("a\u{1B}[31mb".escapedForTerminal == #"a\x1B[31mb"#)
+        #expect("\u{FEFF}t".escapedForTerminal == #"\u{FEFF} (byte-order mark)t"#)
+        #expect("x\u{9B}y\u{202E}z\u{7F}".escapedForTerminal == #"x\u{009B}y\u{202E}z\x7F"#)
+        #expect("tab\there\r".escapedForTerminal == #"tab\there\r"#)
+        #expect("µ° → ü 步".escapedForTerminal == "µ° → ü 步")
+        #expect("two\nlines".escapedForTerminal == "two\nlines")
+    }
+}
+
+@Suite struct RecordingReaderBinaryTests {
+    @Test func gzipMagicIsNamed() throws {
+        let path = try temporaryRecording("")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00]).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: RecordingError.self) { try RecordingReader(path: path) }
+        #expect(error.message.contains("gzip-compressed"))
+        #expect(error.line == 1)
+    }
+
+    @Test func nulBytesAreNamedAsBinary() throws {
+        let path = try temporaryRecording("")
+        try Data([0x74, 0x2C, 0x00, 0x01, 0x0A]).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: RecordingError.self) { try RecordingReader(path: path) }
+        #expect(error.message.contains("binary data"))
+    }
+
+    @Test func leadingByteOrderMarkIsSkipped() throws {
+        let reader = try RecordingReader(path: try temporaryRecording("\u{FEFF}t,ax,ay,az\n1,0,0,1\n"))
+        #expect(reader.header == ["t", "ax", "ay", "az"])
+        #expect(try reader.next()?.time == 1)
+    }
+
+    @Test func fileOfOneOrTwoBytesIsStillReadable() throws {
+        #expect(try RecordingReader(path: try temporaryRecording("t")).header == ["t"])
+        #expect(throws: RecordingError.self) { try RecordingReader(path: try temporaryRecording("\n")) }
+    }
+}

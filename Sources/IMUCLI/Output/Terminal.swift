@@ -21,6 +21,11 @@ public final class OutputStream: @unchecked Sendable {
     /// Is this descriptor a terminal?
     public var isTTY: Bool { isatty(fd) == 1 }
 
+    /// May output here redraw in place and use colour? A terminal whose TERM is not "dumb"
+    /// (Emacs shell buffers, some serial consoles and CI logs set TERM=dumb: escape sequences
+    /// show there as garbage).
+    public var acceptsEscapes: Bool { isTTY && Terminal.termAcceptsEscapes }
+
     /// The terminal's width in columns, asked each time (it changes when the window is resized);
     /// nil when this is not a terminal or the terminal does not say (a pty whose size was never set).
     public var columns: Int? {
@@ -79,6 +84,13 @@ public enum Terminal {
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     public static var colorEnabled: Bool {
         if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
-        return standardOutput.isTTY
+        return standardOutput.acceptsEscapes
+    }
+
+    /// TERM is not "dumb". (Unset on a terminal is taken as capable: every terminal emulator
+    /// sets TERM, and so do ssh and login.)
+    public static var termAcceptsEscapes: Bool {
+        guard let term = getenv("TERM") else { return true }
+        return String(cString: term) != "dumb"
     }
 }

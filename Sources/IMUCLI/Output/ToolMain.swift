@@ -8,6 +8,9 @@ import Glibc
 public enum ToolMain {
     public static func run(_ spec: CommandSpec, _ body: (ParsedArguments) async throws -> ExitStatus) async -> Never {
         let closedAtStart = occupyClosedStandardDescriptors()
+        // Ctrl-\ (SIGQUIT) quits quietly, as in any Unix tool, instead of running Swift's crash
+        // backtracer ("Program crashed", then a 30 s wait). Tools with a `SignalTrap` stop cleanly.
+        signal(SIGQUIT, SIG_DFL)
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
@@ -43,14 +46,15 @@ public enum ToolMain {
     public static func report(_ error: any Error, command: String) -> ExitStatus {
         Terminal.standardOutput.flush()
         if let d = error as? any DiagnosableError {
-            var text = "\(command): \(d.description)\n"
-            if let fix = d.fix { text += "  fix: \(fix)\n" }
+            // Escaped: messages quote file names, file content and device names.
+            var text = "\(command): \(d.description.escapedForTerminal)\n"
+            if let fix = d.fix { text += "  fix: \(fix.escapedForTerminal)\n" }
             Terminal.standardError.write(text)
             Terminal.standardError.flush()
             return d.exitStatus
         }
         if error is CancellationError { return .success }
-        Terminal.standardError.write("\(command): \(error)\n")
+        Terminal.standardError.write("\(command): \("\(error)".escapedForTerminal)\n")
         Terminal.standardError.flush()
         return .runtimeFailure
     }

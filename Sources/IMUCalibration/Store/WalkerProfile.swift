@@ -164,7 +164,7 @@ public enum WalkerProfileStore {
     @discardableResult
     public static func save(_ profile: WalkerProfile, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         guard let path = path(environment: environment) else {
-            throw CalibrationStoreError.io(path: "~/.config/imukit/profile.json", operation: "find (HOME is not set)", errno: ENOENT)
+            throw NoConfigDirectoryError(what: "your walker profile (--remember)")
         }
         let directory = (path as NSString).deletingLastPathComponent
         do {

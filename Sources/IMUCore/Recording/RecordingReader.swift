@@ -135,6 +135,34 @@ public final class RecordingReader {
         String(decoding: UnsafeRawBufferPointer(rebasing: buffer[a..<b]), as: UTF8.self)
     }
 
+    /// Bytes `a..<b` for an error message: escaped (a file may hold escape sequences) and cut
+    /// to 60 characters.
+    private func shown(_ a: Int, _ b: Int) -> String {
+        let t = text(a, min(b, a + 240))
+        let cut = t.count > 60 ? String(t.prefix(60)) + "…" : t
+        return cut.escapedForTerminal
+    }
+
+    /// A gzip file (magic 1F 8B, RFC 1952) or other binary data at the start of the file: named,
+    /// instead of an error that quotes binary.
+    private func refuseBinary() throws {
+        guard end - start >= 2 else { return }
+        if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
+            throw RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording; "
+                                 + "decompress it first: zcat \(name.escapedForTerminal) | imu-steps --replay -")
+        }
+        let probe = min(end, start + 512)
+        if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
+            throw RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
+        }
+    }
+
+    /// Skips a UTF-8 byte-order mark (EF BB BF) at the very start: spreadsheets write one
+    /// before the header of a "CSV UTF-8" file.
+    private func skipByteOrderMark() {
+        if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB && buffer[start + 2] == 0xBF { start += 3 }
+    }
+
     private func isBlank(_ a: Int, _ b: Int) -> Bool {
         var i = a
         while i < b { if buffer[i] != UInt8(ascii: " ") && buffer[i] != UInt8(ascii: "\t") { return false }; i += 1 }
@@ -144,6 +172,9 @@ public final class RecordingReader {
     // MARK: Header
 
     private func readHeader() throws {
+        while end - start < 3 && !eof { try refill() }
+        try refuseBinary()
+        skipByteOrderMark()
         while let (a, b) = try nextLine() {
             if isBlank(a, b) { continue }
             if buffer[a] == UInt8(ascii: "#") {
@@ -155,12 +186,12 @@ public final class RecordingReader {
                 throw RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
             }
             guard names.contains("t") else {
-                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(names.joined(separator: ",")))")
+                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(shown(a, b)))")
             }
             var seen = Set<String>()
             for n in names where !n.isEmpty {
                 guard seen.insert(n).inserted else {
-                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n)' twice")
+                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedForTerminal)' twice")
                 }
             }
             header = names
@@ -236,7 +267,7 @@ public final class RecordingReader {
         fieldStarts[field] = fieldStart
         fieldEnds[field] = b
         guard field + 1 == columns else {
-            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",")))")
+            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",").escapedForTerminal))")
         }
 
         var t: Double?
@@ -250,7 +281,7 @@ public final class RecordingReader {
             while e > s && buffer[e - 1] == UInt8(ascii: " ") { e -= 1 }
             if s == e { continue }
             guard let value = DecimalParser.parse(raw, s, e) else {
-                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(text(s, e))'")
+                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(shown(s, e))'")
             }
             switch slot {
             case .t: t = value
@@ -264,7 +295,7 @@ public final class RecordingReader {
             case .temp: temp = value
             case .gnssSpeed:
                 guard value >= 0 else {
-                    throw RecordingError(file: name, line: lineNumber, message: "field 'gnss_speed' is negative (\(text(s, e))); a ground speed is ≥ 0 m/s")
+                    throw RecordingError(file: name, line: lineNumber, message: "field 'gnss_speed' is negative (\(shown(s, e))); a ground speed is ≥ 0 m/s")
                 }
                 speed = value
             }
@@ -273,7 +304,7 @@ public final class RecordingReader {
             throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
         }
         guard abs(time) <= Self.largestTime else {
-            throw RecordingError(file: name, line: lineNumber, message: "t=\(text(fieldStarts[timeColumn], fieldEnds[timeColumn]).trimmingSpaces()) is beyond ±1e10 s (317 years); "
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(shown(fieldStarts[timeColumn], fieldEnds[timeColumn]).trimmingSpaces()) is beyond ±1e10 s (317 years); "
                                  + "t is in seconds: was it written in milliseconds or nanoseconds?")
         }
         let acceleration = try triple(ax, ay, az, "ax,ay,az")
