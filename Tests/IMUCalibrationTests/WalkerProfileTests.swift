@@ -33,6 +33,15 @@ import Testing
         #expect(throws: WalkerProfileError.self) { try WalkerProfile(jsonData: Data(text.utf8), path: "p.json") }
     }
 
+    /// Found by `make fuzz` (Tests/Fuzz/regressions/profile): a stride written with 100 digits
+    /// came back from Foundation as an inexact NSDecimalNumber, so the saved file read back different.
+    @Test func longDecimalsReadExactlyAndRoundTrip() throws {
+        let text = #"{"version":1,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.72},{"cadence_steps_per_s":2.8,"stride_m":1.0977777777777777777777777777777777777777}]}"#
+        let profile = try WalkerProfile(jsonData: Data(text.utf8), path: "p.json")
+        #expect(profile.paces?[1].stride == 1.0977777777777777)
+        #expect(try WalkerProfile(jsonData: Data(profile.jsonText.utf8), path: "p.json") == profile)
+    }
+
     @Test func checksAgreeWithTheCommandLine() {
         #expect(WalkerProfile.checkPaces((1.8, 0.72), (2.1, 0.85)) == nil)
         #expect(WalkerProfile.checkPaces((1.8, 0.702), (2.81, 1.091)) == nil)

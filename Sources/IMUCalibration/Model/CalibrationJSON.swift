@@ -52,11 +52,7 @@ extension Calibration {
             throw fail("invalid JSON")
         }
         guard let o = parsed as? [String: Any] else { throw fail("not a JSON object") }
-        func number(_ any: Any?) -> Double? {
-            // JSON true/false arrive as NSNumber too; their type code is "c" (a C char), numbers' is not.
-            guard let n = any as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-            return n.doubleValue
-        }
+        func number(_ any: Any?) -> Double? { JSONNumber.double(any) }
         // An integer from 1 to this tool's version: not "1", 0, −1 or 1.5.
         guard let version = number(o["version"]), version == version.rounded(), version >= 1 else {
             throw fail("\"version\" must be a whole number from 1 (this tool writes \(Self.formatVersion))")

@@ -60,13 +60,12 @@ public struct WalkerProfile: Sendable, Equatable {
         }
         func number(_ key: String, in range: ClosedRange<Double>) throws(WalkerProfileError) -> Double? {
             guard let value = object[key] else { return nil }
-            guard let n = value as? NSNumber, String(cString: n.objCType) != "c", range.contains(n.doubleValue) else {
+            guard let n = JSONNumber.double(value), range.contains(n) else {
                 throw fail("\(key) must be a number in \(range)")
             }
-            return n.doubleValue
+            return n
         }
-        guard let version = object["version"] as? NSNumber, String(cString: version.objCType) != "c",
-              version.doubleValue == Double(Self.formatVersion) else {
+        guard JSONNumber.double(object["version"]) == Double(Self.formatVersion) else {
             throw fail("\"version\" must be \(Self.formatVersion) (the only profile format there is)")
         }
         heightMeters = try number("height_m", in: Self.heights)
@@ -78,11 +77,10 @@ public struct WalkerProfile: Sendable, Equatable {
             guard let items = list as? [[String: Any]], items.count == 2 else { throw fail("paces must hold two paces") }
             var paces: [(cadence: Double, stride: Double)] = []
             for item in items {
-                guard let c = item["cadence_steps_per_s"] as? NSNumber, let s = item["stride_m"] as? NSNumber,
-                      String(cString: c.objCType) != "c", String(cString: s.objCType) != "c" else {
+                guard let c = JSONNumber.double(item["cadence_steps_per_s"]), let s = JSONNumber.double(item["stride_m"]) else {
                     throw fail("each pace needs cadence_steps_per_s and stride_m, both numbers")
                 }
-                paces.append((c.doubleValue, s.doubleValue))
+                paces.append((c, s))
             }
             if let problem = Self.checkPaces(paces[0], paces[1]) { throw fail(problem) }
             self.paces = paces

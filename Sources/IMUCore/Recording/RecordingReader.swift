@@ -71,6 +71,19 @@ public final class RecordingReader {
         }
     }
 
+    /// Reads from an open descriptor (a pipe, a memory file, a socket), which stays open;
+    /// `name` names it in errors.
+    public init(descriptor: Int32, name: String) throws {
+        self.name = name
+        fd = descriptor
+        ownsDescriptor = false
+        buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
+        do { try readHeader() } catch {
+            close()
+            throw error
+        }
+    }
+
     deinit { close() }
 
     private var closed = false
