@@ -20,11 +20,11 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
         let rest: Substring
         if text.hasPrefix("mqtt://") { scheme = false; rest = text.dropFirst(7) }
         else if text.hasPrefix("mqtts://") { scheme = true; rest = text.dropFirst(8) }
-        else { throw .invalidSetting(origin, "broker \(printable(text)) is not an mqtt:// or mqtts:// URL", fix: fix) }
+        else { throw .invalidSetting(origin, "broker \(text.escapedForTerminal) is not an mqtt:// or mqtts:// URL", fix: fix) }
         var hostPart = rest
         if let slash = hostPart.firstIndex(of: "/") {
             guard hostPart[slash...] == "/" else {
-                throw .invalidSetting(origin, "broker \(printable(text)) has a path; MQTT brokers have none", fix: fix)
+                throw .invalidSetting(origin, "broker \(text.escapedForTerminal) has a path; MQTT brokers have none", fix: fix)
             }
             hostPart = hostPart[..<slash]
         }
@@ -33,14 +33,14 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
         if hostPart.hasPrefix("["), let close = hostPart.firstIndex(of: "]") {
             let after = hostPart[hostPart.index(after: close)...]
             if after.hasPrefix(":") { port = try Self.port(after.dropFirst(), text: text, origin: origin, fix: fix) }
-            else if !after.isEmpty { throw .invalidSetting(origin, "broker \(printable(text)) is malformed", fix: fix) }
+            else if !after.isEmpty { throw .invalidSetting(origin, "broker \(text.escapedForTerminal) is malformed", fix: fix) }
             hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
         } else if let colon = hostPart.lastIndex(of: ":") {
             port = try Self.port(hostPart[hostPart.index(after: colon)...], text: text, origin: origin, fix: fix)
             hostPart = hostPart[..<colon]
         }
         guard !hostPart.isEmpty, !hostPart.contains("@") else {
-            throw .invalidSetting(origin, "broker \(printable(text)) names no host (credentials never go in the URL)",
+            throw .invalidSetting(origin, "broker \(text.escapedForTerminal) names no host (credentials never go in the URL)",
                                   fix: fix + "; put the user name and password in the credentials file")
         }
         host = String(hostPart)
@@ -50,7 +50,7 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
 
     private static func port(_ text: Substring, text whole: String, origin: String, fix: String) throws(PublishError) -> Int {
         guard text.count <= 5, let value = Int(text), (1...65_535).contains(value) else {
-            throw .invalidSetting(origin, "broker \(printable(whole)) has no valid port (1 to 65535)", fix: fix)
+            throw .invalidSetting(origin, "broker \(whole.escapedForTerminal) has no valid port (1 to 65535)", fix: fix)
         }
         return value
     }

@@ -59,7 +59,7 @@ public struct MQTTCredentials: Sendable, Equatable {
             case "username": username = value
             case "password": password = value
             default:
-                throw .credentials(path: "\(path):\(number + 1)", problem: "unknown key \(printable(key))",
+                throw .credentials(path: "\(path):\(number + 1)", problem: "unknown key \(key.escapedForTerminal)",
                                    fix: "only username= and password= belong in this file")
             }
         }

@@ -1,3 +1,4 @@
+import IMUCore
 import Foundation
 import Synchronization
 
@@ -41,7 +42,7 @@ public final class MQTTPublisher: Sendable {
         shared = Mutex(Shared())
         let credentials = try settings.credentialsPath.map { path throws(PublishError) in try MQTTCredentials.load(path: path) }
         if let ca = settings.caFile, !FileManager.default.isReadableFile(atPath: ca) {
-            throw .invalidSetting("mqtt_ca_file", "\(printable(ca)) cannot be read",
+            throw .invalidSetting("mqtt_ca_file", "\(ca.escapedForTerminal) cannot be read",
                                   fix: "point mqtt_ca_file at the PEM file of the CA that signed the broker's certificate")
         }
         let discovery = HomeAssistantDiscovery.messages(for: settings, softwareVersion: softwareVersion)

@@ -1,3 +1,4 @@
+import IMUCore
 import Foundation
 
 /// How a device publishes: read from `/etc/imukit/stepd.conf` (`mqtt_*` keys, docs/mqtt.md).
@@ -33,7 +34,7 @@ public struct MQTTSettings: Sendable, Equatable {
         var settings = MQTTSettings(broker: try BrokerAddress(parsing: url, origin: origin))
         if let id = values["mqtt_device_id"] {
             guard isTopicToken(id) else {
-                throw .invalidSetting(origin, "mqtt_device_id \(printable(id)) must be 1 to 64 of A-Z a-z 0-9 _ -",
+                throw .invalidSetting(origin, "mqtt_device_id \(id.escapedForTerminal) must be 1 to 64 of A-Z a-z 0-9 _ -",
                                       fix: "choose a name like kitchen-pi")
             }
             settings.deviceID = id

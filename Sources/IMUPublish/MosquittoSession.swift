@@ -1,3 +1,4 @@
+import IMUCore
 import CMosquitto
 import Foundation
 
@@ -110,7 +111,7 @@ final class MosquittoSession {
     private func reason(_ code: Int32) -> String {
         let base = MosquittoLibrary.describe(code)
         if let log = lastErrorLog, code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue {
-            return "\(base) (\(printable(log)))"
+            return "\(base) (\(log.escapedForTerminal))"
         }
         return base
     }

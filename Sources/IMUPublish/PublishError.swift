@@ -26,29 +26,8 @@ public enum PublishError: DiagnosableError, Equatable {
     public var description: String {
         switch self {
         case .invalidSetting(let origin, let problem, let fix): "\(origin): \(problem); fix: \(fix)"
-        case .credentials(let path, let problem, let fix): "MQTT credentials \(printable(path)): \(problem); fix: \(fix)"
+        case .credentials(let path, let problem, let fix): "MQTT credentials \(path.escapedForTerminal): \(problem); fix: \(fix)"
         case .library(let what, let code): "MQTT: \(what) failed: \(MosquittoLibrary.describe(code))"
         }
     }
-}
-
-/// `text` with control characters and non-printing bytes shown as escapes, so that a file's
-/// content cannot move the cursor or change colours when a message shows it.
-func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out
 }
