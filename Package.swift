@@ -64,6 +64,15 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
+targets += [
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "IMUServiceClient", dependencies: ["CSystemd", "Pedometer"]),
+    .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "CSystemd"]),
+    .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
+    .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation"]),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -78,6 +87,8 @@ let package = Package(
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-stepd", targets: ["imu-stepd"]),
+        .library(name: "IMUServiceClient", targets: ["IMUServiceClient"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,0 +1,10 @@
+import IMUCLI
+import IMUService
+
+/// imu-stepd: the step service (docs/service.md). systemd starts it; `imu-steps --today` asks it.
+await ToolMain.run(StepDaemon.spec) { args in
+    try await StepDaemon.run(args) { config in
+        // Until IMUHistory lands: minutes in memory (lost at exit).
+        MemoryStepStore()
+    }
+}
