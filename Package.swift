@@ -49,7 +49,7 @@ targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
-    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUServiceClient"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
     .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
     .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
