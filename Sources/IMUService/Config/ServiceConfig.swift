@@ -10,8 +10,8 @@ public struct ServiceConfig: Sendable {
     /// systemd's StateDirectory=imu-stepd.
     public static let defaultStateDirectory = "/var/lib/imu-stepd"
 
-    /// `source = auto | iio:… | i2c:… | sim:…`; `simulate = NAME` and `speed = N` play the simulator
-    /// (demonstrations and tests).
+    /// `source = auto | iio:… | i2c:… | sim:…`; `simulate = NAME` or `replay = FILE` with
+    /// `speed = N` play the simulator or a recording (demonstrations and tests).
     public var source: SourceRequest = .automatic(fallbackToSimulation: false)
     public var sourceOptions = SourceOptions()
     public var pedometer = PedometerConfiguration()
@@ -59,7 +59,7 @@ public struct ServiceConfig: Sendable {
 
     public static func parse(_ text: String, path: String) throws -> ServiceConfig {
         var c = ServiceConfig()
-        var simulate: String?, speed: Double?
+        var simulate: String?, replay: String?, speed: Double?
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -88,6 +88,7 @@ public struct ServiceConfig: Sendable {
             case "source":
                 c.source = value == "auto" || value.isEmpty ? .automatic(fallbackToSimulation: false) : .spec(value)
             case "simulate": simulate = value
+            case "replay": replay = value
             case "speed": speed = try number(0.01...1000, "× real time")
             case "rate": c.sourceOptions.rateHz = try number(1...8000, "Hz")
             case "mount":
@@ -121,10 +122,11 @@ public struct ServiceConfig: Sendable {
                 }
             case "calibration": c.applyCalibration = try boolean()
             default:
-                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration")
+                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration")
             }
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
+        if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c
     }
 }

@@ -1,4 +1,5 @@
 import CSystemd
+import IMUServiceClient
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import CSystemd
+import IMUServiceClient
 
 /// sd_notify(3): READY=1 once the bus name is owned, STATUS= lines, WATCHDOG=1 pings.
 /// Outside systemd (no NOTIFY_SOCKET) every call does nothing.
