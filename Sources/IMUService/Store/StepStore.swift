@@ -1,8 +1,9 @@
 import Foundation
+import IMUHistory
 import IMUServiceClient
 import Pedometer
 
-/// What the engine needs from the history: IMUHistory's HistoryStore (SQLite) in the daemon, a
+/// What the engine needs from the history: HistoryStepStore (IMUHistory, SQLite) in the daemon, a
 /// failing or memory double in unit tests. Not Sendable: the engine thread owns it.
 public protocol StepStore: AnyObject {
     /// Buffers what the pedometer emitted since the last call. `mapping` nil = wall clock not
@@ -17,11 +18,10 @@ public protocol StepStore: AnyObject {
     func activities(from: Date, to: Date) throws -> [StepActivity]
 }
 
-/// Is this storage error a full disk (ENOSPC / SQLITE_FULL)? Judged from the error's text, which
-/// both name ("database or disk is full", "No space left on device").
+/// Is this storage error a full disk (HistoryError.diskFull: ENOSPC or SQLITE_FULL)?
 enum StorageTrouble {
     static func isDiskFull(_ error: any Error) -> Bool {
-        let text = String(describing: error).lowercased()
-        return text.contains("full") || text.contains("no space")
+        if case .diskFull? = error as? HistoryError { return true }
+        return false
     }
 }

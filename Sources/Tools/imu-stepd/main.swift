@@ -4,7 +4,6 @@ import IMUService
 /// imu-stepd: the step service (docs/service.md). systemd starts it; `imu-steps --today` asks it.
 await ToolMain.run(StepDaemon.spec) { args in
     try await StepDaemon.run(args) { config in
-        // Until IMUHistory lands: minutes in memory (lost at exit).
-        MemoryStepStore()
+        try HistoryStepStore(path: config.resolvedDatabasePath, retentionDays: config.retentionDays)
     }
 }

@@ -1,22 +1,23 @@
 import Foundation
+import IMUHistory
+import IMUService
 import IMUServiceClient
 import Pedometer
+import Synchronization
 
-/// Minutes in memory only, lost at exit: `database = none` in stepd.conf (a demonstration or a
-/// read-only system), and the engine's unit tests. The daemon's real history is IMUHistory.
-public final class MemoryStepStore: StepStore {
+/// A test double for the engine's unit tests: minutes in memory, and a switch that makes commits
+/// fail like a full disk. The daemon's history is IMUHistory (HistoryStepStore).
+final class MemoryStepStore: StepStore {
     struct Minute { var steps = 0, distance = 0.0, up = 0, down = 0, active = 0.0 }
     private var minutes: [Int64: Minute] = [:]
     private var segments: [StepActivity] = []
     private var held: [PedometerEvent] = []
     private var lastSnapshot = PedometerSnapshot()
-    /// Set by tests: the next commits throw this (a full disk).
-    public var failure: (any Error)?
-    public private(set) var commits = 0
+    let faults: StoreFaults
 
-    public init() {}
+    init(faults: StoreFaults = StoreFaults()) { self.faults = faults }
 
-    public func record(_ events: [PedometerEvent], snapshot: PedometerSnapshot, mapping: BootTimeMapping?) {
+    func record(_ events: [PedometerEvent], snapshot: PedometerSnapshot, mapping: BootTimeMapping?) {
         held += events
         let distance = max(0, snapshot.distanceMeters - lastSnapshot.distanceMeters)
         let active = max(0, snapshot.activeDuration - lastSnapshot.activeDuration)
@@ -39,15 +40,17 @@ public final class MemoryStepStore: StepStore {
         minutes[key(snapshot.time), default: Minute()].active += active
     }
 
-    public func recordPause(bootSeconds: Double) {}
-    public func recordResume(bootSeconds: Double) {}
+    func recordPause(bootSeconds: Double) {}
+    func recordResume(bootSeconds: Double) {}
 
-    public func commit() throws {
-        if let failure { throw failure }
-        commits += 1
+    func commit() throws {
+        if faults.diskFull.withLock({ $0 }) { throw HistoryError.diskFull(path: "/test/history.sqlite", bufferedMinutes: minutes.count) }
+        faults.commits.withLock { $0 += 1 }
     }
 
-    public func totals(from: Date, to: Date) throws -> StepTotals {
+    func totals(from: Date, to: Date) throws -> StepTotals {
+        let stall = faults.stallQueriesSeconds.withLock { $0 }
+        if stall > 0 { Thread.sleep(forTimeInterval: stall) }
         var t = StepTotals(start: from, end: to)
         let lo = Int64((from.timeIntervalSince1970 / 60).rounded(.down)), hi = Int64((to.timeIntervalSince1970 / 60).rounded(.up))
         for (k, m) in minutes where k >= lo && k < hi {
@@ -57,7 +60,7 @@ public final class MemoryStepStore: StepStore {
         return t
     }
 
-    public func days(from: Date, to: Date, timeZone: TimeZone) throws -> [StepTotals] {
+    func days(from: Date, to: Date, timeZone: TimeZone) throws -> [StepTotals] {
         var out: [StepTotals] = []
         var day = LocalDay.interval(containing: from, in: timeZone)
         while day.start < to {
@@ -67,7 +70,15 @@ public final class MemoryStepStore: StepStore {
         return out
     }
 
-    public func activities(from: Date, to: Date) throws -> [StepActivity] {
+    func activities(from: Date, to: Date) throws -> [StepActivity] {
         segments.filter { $0.end > from && $0.start < to }
     }
+}
+
+/// Switches a test flips from its own thread while the engine thread owns the store.
+final class StoreFaults: Sendable {
+    let diskFull = Mutex(false)
+    let commits = Mutex(0)
+    /// Queries sleep this long (a stuck disk).
+    let stallQueriesSeconds = Mutex(0.0)
 }
