@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps fuzz test-sanitize
+.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev install-service uninstall clean deps fuzz test-sanitize
 
 all: build
 
@@ -47,7 +47,7 @@ bench-accuracy: deps
 
 ## The user's tools (benchmarks are not installed).
 TOOLS := imu-info imu-steps imu-record imu-calibrate
-install: build install-udev
+install: build install-udev install-service
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done
 
@@ -77,3 +77,20 @@ SANITIZE_SKIP ?= ToolsTests
 test-sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --sanitize=address --build-path .build/asan --skip $(SANITIZE_SKIP)
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan --skip $(SANITIZE_SKIP)
+
+## The step service imu-stepd (docs/service.md): daemon, systemd unit, D-Bus policy and interface
+## description, service user (sysusers.d), example /etc/imukit/stepd.conf (kept when present); needs root.
+install-service: build
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" != 0 ]; then echo "install-service needs root: sudo make install"; exit 1; fi
+	install -D -m 0755 .build/$(CONFIG)/imu-stepd $(DESTDIR)$(PREFIX)/bin/imu-stepd
+	sed 's|/usr/local/bin/imu-stepd|$(PREFIX)/bin/imu-stepd|' data/imu-stepd.service > .build/imu-stepd.service
+	install -D -m 0644 .build/imu-stepd.service $(DESTDIR)/etc/systemd/system/imu-stepd.service
+	install -D -m 0644 data/io.github.imukit.StepService1.conf $(DESTDIR)/usr/share/dbus-1/system.d/io.github.imukit.StepService1.conf
+	install -D -m 0644 data/io.github.imukit.StepService1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/io.github.imukit.StepService1.xml
+	install -D -m 0644 data/imu-stepd.sysusers.conf $(DESTDIR)/etc/sysusers.d/imu-stepd.conf
+	@if [ ! -e $(DESTDIR)/etc/imukit/stepd.conf ]; then install -D -m 0644 data/stepd.conf $(DESTDIR)/etc/imukit/stepd.conf; fi
+	@if [ -z "$(DESTDIR)" ]; then systemd-sysusers /etc/sysusers.d/imu-stepd.conf && systemctl daemon-reload && \
+	  (systemctl reload dbus 2>/dev/null || true) || echo "systemd is not running here: the service starts from the next boot"; fi
+	@echo "Start the step service with:  sudo systemctl enable --now imu-stepd"
+	@echo "Ask it with:                  imu-steps --today"
+	@echo "Pause/Reset are for root and group imukit:  sudo usermod -aG imukit $${SUDO_USER:-$$(id -un)}"

@@ -67,3 +67,23 @@ import Testing
         #expect(try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: false).commitSeconds == ServiceConfig().commitSeconds)
     }
 }
+
+@Suite struct ExampleConfigTests {
+    /// data/stepd.conf shows every setting commented out with its default: uncommented, it must
+    /// parse and give the defaults.
+    @Test func theExampleFileShowsTheDefaults() throws {
+        let text = try String(contentsOf: PrivateBus.packageRoot.appendingPathComponent("data/stepd.conf"), encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("#") && $0.contains(" = ") && !$0.hasPrefix("# ") ? String($0.dropFirst()) : String($0) }
+            .joined(separator: "\n")
+        let c = try ServiceConfig.parse(uncommented, path: "data/stepd.conf")
+        let d = ServiceConfig()
+        #expect(c.source == d.source)
+        #expect(c.commitSeconds == d.commitSeconds && c.methodDeadlineSeconds == d.methodDeadlineSeconds)
+        #expect(c.retentionDays == d.retentionDays && c.polledFallbackHz == d.polledFallbackHz)
+        #expect(c.stateDirectory == d.stateDirectory && c.resolvedDatabasePath == d.resolvedDatabasePath)
+        #expect(c.bus == d.bus && c.trustWallClock == d.trustWallClock && c.applyCalibration == d.applyCalibration)
+        #expect(c.pedometer.userHeightMeters == d.pedometer.userHeightMeters)
+        #expect(c.pedometer.floorHeightMeters == d.pedometer.floorHeightMeters)
+    }
+}
