@@ -92,6 +92,7 @@ targets += [
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
     .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer"]),
+    .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
 ]
 
 let package = Package(

@@ -21,6 +21,10 @@ public struct SensorSupervisor: Sendable {
     /// How often a polled fallback tries the buffer again, in seconds (one failed open costs
     /// a few sysfs writes).
     static let bufferRetrySeconds = 30.0
+    /// Seconds of samples handed to the engine at once, in sample time: the engine's wake-ups
+    /// per second are 1 / this (issue #16: at most 10 wake-ups a second in all); the totals on
+    /// D-Bus change at most once a second anyway.
+    static let handOverSeconds = 1.0
     /// Backoff after a failure: 1 s doubling to 30 s.
     static let firstRetrySeconds = 1.0, longestRetrySeconds = 30.0
 
@@ -98,7 +102,17 @@ public struct SensorSupervisor: Sendable {
         let engine = self.engine
         return try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                for try await batch in source.batches() { engine.send(.samples(batch)) }
+                // Batches are handed over about once a second (Self.handOverSeconds): the engine
+                // thread then wakes once a second rather than once per FIFO read.
+                var pending: [MotionSample] = []
+                defer { if !pending.isEmpty { engine.send(.samples(pending)) } }
+                for try await batch in source.batches() {
+                    pending += batch
+                    if let first = pending.first, let last = pending.last, last.time - first.time >= Self.handOverSeconds {
+                        engine.send(.samples(pending))
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
                 return .ended
             }
             if let retryBufferAfter {
