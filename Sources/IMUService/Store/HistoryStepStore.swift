@@ -19,20 +19,11 @@ public final class HistoryStepStore: StepStore {
     public func recordResume(bootSeconds: Double) { store.recordResume(bootSeconds: bootSeconds) }
     public func commit() throws { try store.commit() }
 
-    public func totals(from: Date, to: Date) throws -> StepTotals { Self.convert(try store.totals(from: from, to: to)) }
+    public func totals(from: Date, to: Date) throws -> StepTotals { try store.totals(from: from, to: to) }
 
     public func days(from: Date, to: Date, timeZone: TimeZone) throws -> [StepTotals] {
-        try store.days(from: from, to: to, timeZone: timeZone).map(Self.convert)
+        try store.days(from: from, to: to, timeZone: timeZone)
     }
 
-    public func activities(from: Date, to: Date) throws -> [StepActivity] {
-        try store.activities(from: from, to: to).map {
-            StepActivity(start: $0.start, end: $0.end, activity: $0.activity, confidence: $0.confidence)
-        }
-    }
-
-    static func convert(_ t: HistoryTotals) -> StepTotals {
-        StepTotals(start: t.start, end: t.end, steps: t.steps, distanceMeters: t.distanceMeters,
-                   floorsAscended: t.floorsAscended, floorsDescended: t.floorsDescended, activeSeconds: t.activeSeconds)
-    }
+    public func activities(from: Date, to: Date) throws -> [StepActivity] { try store.activities(from: from, to: to) }
 }

@@ -1,28 +1,15 @@
 import Foundation
+import IMUHistory
 import Pedometer
 
-/// One interval's totals as the step service reports them (like `CMPedometerData`).
-public struct StepTotals: Sendable, Equatable {
-    public var start: Date
-    public var end: Date
-    public var steps: Int
-    public var distanceMeters: Double
-    public var floorsAscended: Int
-    public var floorsDescended: Int
-    /// Seconds spent walking or running.
-    public var activeSeconds: Double
+/// One interval's totals as the step service reports them (like `CMPedometerData`): IMUHistory's
+/// `HistoryTotals`, so that the daemon's answers and the library's are one type.
+public typealias StepTotals = HistoryTotals
 
-    public init(start: Date, end: Date, steps: Int = 0, distanceMeters: Double = 0,
-                floorsAscended: Int = 0, floorsDescended: Int = 0, activeSeconds: Double = 0) {
-        self.start = start
-        self.end = end
-        self.steps = steps
-        self.distanceMeters = distanceMeters
-        self.floorsAscended = floorsAscended
-        self.floorsDescended = floorsDescended
-        self.activeSeconds = activeSeconds
-    }
+/// One activity segment on the wall clock (like `CMMotionActivity`): IMUHistory's `HistoryActivity`.
+public typealias StepActivity = HistoryActivity
 
+extension HistoryTotals {
     /// Appends the `(xxxdxxd)` struct (TotalsWire).
     public func write(to m: BusMessage) throws {
         try m.open("r", TotalsWire.signature)
@@ -47,20 +34,7 @@ public struct StepTotals: Sendable, Equatable {
     }
 }
 
-/// One activity segment on the wall clock (like `CMMotionActivity` from `queryActivityStarting`).
-public struct StepActivity: Sendable, Equatable {
-    public var start: Date
-    public var end: Date
-    public var activity: ActivityClass
-    public var confidence: ActivityConfidence
-
-    public init(start: Date, end: Date, activity: ActivityClass, confidence: ActivityConfidence) {
-        self.start = start
-        self.end = end
-        self.activity = activity
-        self.confidence = confidence
-    }
-
+extension HistoryActivity {
     public func write(to m: BusMessage) throws {
         try m.open("r", ActivityWire.signature)
         try m.append(WireTime.micros(start))
