@@ -153,4 +153,16 @@ import Testing
         #expect(daemon.log.contains(db) && daemon.log.contains("fix:"), "\(daemon.log)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == junk)
     }
+
+    @Test func resetReopensTheSensorAndKeepsTheDay() throws {
+        guard let (bus, daemon, _) = try walkingDaemon() else { return skipped() }
+        defer { withExtendedLifetime(daemon) {} }
+        guard getuid() == 0 else { print("skipped: Reset needs root or group imukit"); return }
+        let before = Int(busValue(try bus.property("TodaySteps")))!
+        #expect(try bus.call("Reset").status == 0)
+        #expect(try PrivateBus.waitFor(10) { busValue(try bus.property("SensorState")) == "running" })
+        #expect(Int(busValue(try bus.property("TodaySteps")))! >= before, "the day's steps survive a reset")
+        #expect(daemon.log.contains("reset:"), "\(daemon.log)")
+        #expect(try PrivateBus.waitFor(15) { Int(busValue(try bus.property("TodaySteps")))! > before }, "counting goes on")
+    }
 }
