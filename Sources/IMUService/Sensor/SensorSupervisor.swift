@@ -47,7 +47,9 @@ public struct SensorSupervisor: Sendable {
                 retry = Self.firstRetrySeconds
                 switch try await consume(source, retryBufferAfter: polledFallback ? Self.bufferRetrySeconds : nil) {
                 case .ended:
-                    engine.send(.sensor(.ended))
+                    // Cancelled (Reset, stop): the stream ended because of that; a new supervisor
+                    // may already be running, so say nothing.
+                    if !Task.isCancelled { engine.send(.sensor(.ended)) }
                     return
                 case .retryBuffered:
                     polledFallback = false
