@@ -110,4 +110,35 @@ for name in ["imu-stepd", "sleep", "poll-100Hz"] {
 if let d = figures["imu-stepd"], let p = figures["poll-100Hz"], p.cpu > 0 {
     print("  ratio imu-stepd / 100 Hz poll loop: CPU \(String(format: "%.2f", d.cpu / p.cpu)), wake-ups \(String(format: "%.2f", d.wakeups / max(p.wakeups, 1)))")
 }
-print("  polled IIO fallback: not measured here (needs an IIO device; see docs/service.md)")
+
+// The polled fallback (iio-sensor-proxy holds the buffer): the same daemon forced to poll an IIO
+// accelerometer at 50 Hz. Needs one: the local machine's, or IMUKIT_BENCH_POLLED_SOURCE (e.g. the
+// kernel ring's iio:ip:127.0.0.1:PORT/mpu6050).
+let localIIO = ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices")) ?? []).contains { name in
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices/\(name)")) ?? []).contains { $0.hasPrefix("in_accel") }
+}
+let polledSource = ProcessInfo.processInfo.environment["IMUKIT_BENCH_POLLED_SOURCE"] ?? (localIIO ? "iio:local:?mode=polled" : nil)
+if let polledSource {
+    kill(daemon.processIdentifier, SIGTERM)
+    daemon.waitUntilExit()
+    let spec = polledSource.contains("mode=") ? polledSource : polledSource + (polledSource.contains("?") ? "&" : "?") + "mode=polled"
+    try """
+    source = \(spec)
+    rate = 50
+    bus = unix:path=\(dir)/bus
+    state_directory = \(dir)/state-polled
+    clock = trust
+    calibration = no
+    """.write(toFile: dir + "/polled.conf", atomically: true, encoding: .utf8)
+    let polled = try start(bin.appendingPathComponent("imu-stepd").path, ["--config", dir + "/polled.conf"], env: ["IMUKIT_LOG_STDERR": "1"])
+    defer { kill(polled.processIdentifier, SIGTERM); polled.waitUntilExit() }
+    Thread.sleep(forTimeInterval: 5)
+    let f = measure(["polled": polled.processIdentifier, "poll-100Hz": loop.processIdentifier], seconds: window)
+    if let p = f["polled"], let a = f["poll-100Hz"] {
+        print("  polled fallback at 50 Hz (\(spec)): CPU \(String(format: "%.2f", p.cpu)) % of one core, wake-ups \(String(format: "%.1f", p.wakeups)) /s; anchor 100 Hz loop: CPU \(String(format: "%.2f", a.cpu)) %, \(String(format: "%.1f", a.wakeups)) /s")
+    } else {
+        print("  polled fallback: the daemon ended (no sensor at \(spec)?)")
+    }
+} else {
+    print("  polled fallback: skipped: no IIO accelerometer here (set IMUKIT_BENCH_POLLED_SOURCE=iio:ip:HOST/DEVICE to measure one)")
+}
