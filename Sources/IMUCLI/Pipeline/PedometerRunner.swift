@@ -52,13 +52,24 @@ public struct PedometerRunner {
         let snapshot = pedometer.snapshot
         // A bad input file is a usage error: no results. A failing sensor keeps its totals.
         if let failure = failure as? any DiagnosableError, failure.exitStatus == .usage { throw failure }
+        let losses = source.losses
         if json {
-            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info) + "\n")
+            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses) + "\n")
         }
         display?.finish(snapshot)
+        Self.report(losses)
         out.flush()
         if let failure { throw failure }
         return snapshot
+    }
+
+    /// Losses go to standard error whenever there are any: they are measured, never assumed.
+    static func report(_ losses: SampleLosses) {
+        guard losses.total > 0 || !losses.lostSensors.isEmpty else { return }
+        let err = Terminal.standardError
+        err.write("imu-steps: samples \(losses.summary)\n")
+        for sensor in losses.lostSensors { err.write("imu-steps: lost \(sensor): floors stopped there, steps went on\n") }
+        err.flush()
     }
 
     private static func emit(_ events: [PedometerEvent], json: Bool, display: StatusDisplay?, out: OutputStream) {

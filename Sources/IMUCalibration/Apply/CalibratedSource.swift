@@ -4,6 +4,7 @@ public struct CalibratedSource: SampleSource {
     public let base: any SampleSource
     public let calibration: Calibration
     public var info: SourceInfo { base.info }
+    public var losses: SampleLosses { base.losses }
 
     public init(_ base: any SampleSource, calibration: Calibration) {
         self.base = base

@@ -6,7 +6,7 @@ import Glibc
 
 /// A libiio context (local: or ip:) whose every call is bounded by an `IIOCallGate`.
 /// Pointers into libiio never leave this type's methods except inside gate closures.
-final class IIOContext: @unchecked Sendable {
+final class IIOContext {
     /// Seconds a network context may take per call (libiio's own socket timeout, and the gate's
     /// bound with a margin). Measured: an attribute read through iiod in the TCG test VM takes
     /// 5–60 ms, context creation 0.3–2 s; 5 s is far beyond normal.

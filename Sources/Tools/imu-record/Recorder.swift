@@ -42,7 +42,7 @@ struct Recorder {
                     try writer.sync()
                     lastSync = now
                 }
-                progress.update(gaps)
+                progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordingError {
             try? writer.close()
@@ -50,12 +50,12 @@ struct Recorder {
         } catch {
             // The sensor failed: keep what was recorded and say how much, then report the error.
             try? writer.close()
-            progress.finish(gaps, path: path)
+            progress.finish(gaps, path: path, losses: source.losses)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
         do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
-        progress.finish(gaps, path: path)
+        progress.finish(gaps, path: path, losses: source.losses)
         return Summary(gaps: gaps, path: path)
     }
 }
