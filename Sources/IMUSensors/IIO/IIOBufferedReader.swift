@@ -31,12 +31,7 @@ final class IIOBufferedReader {
     private let rateHz: Double
     private var buffer: OpaquePointer?
     private let losses: LossCounter
-    /// The last kernel timestamp seen (s), and the scan period measured from the blocks (s).
-    private var lastKernelTime: Double?
-    private var periodSeconds: Double?
-    /// A gap longer than this many periods means scans are missing (the hrtimer or the chip's
-    /// data-ready jitter stays well below half a period).
-    static let gapPeriods = 1.5
+    private var gaps = ScanGapCounter()
     /// Seconds of scans per block: half a second, the capture cadence of every source.
     static let blockSeconds = 0.5
 
@@ -149,27 +144,9 @@ final class IIOBufferedReader {
             // No usable kernel stamp: space the block's scans at the nominal rate, ending now.
             for i in samples.indices { samples[i].time = received - Double(samples.count - 1 - i) / rateHz }
         } else {
-            countMissingScans(samples.map(\.time))
+            losses.add(bufferOverflow: gaps.missing(in: samples.map(\.time)))
         }
         return samples
     }
 
-    /// Counts scans missing between kernel timestamps. The period is the median interval of the
-    /// block (the trigger's real rate, which may differ from the one asked for).
-    func countMissingScans(_ times: [Double]) {
-        guard !times.isEmpty else { return }
-        let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.sorted()
-        if intervals.count >= 3 { periodSeconds = intervals[intervals.count / 2] }
-        guard let period = periodSeconds else { lastKernelTime = times.last; return }
-        var previous = lastKernelTime
-        var missing = 0
-        for t in times {
-            if let p = previous, t - p > Self.gapPeriods * period {
-                missing += Int(((t - p) / period).rounded()) - 1
-            }
-            previous = t
-        }
-        lastKernelTime = previous
-        losses.add(bufferOverflow: missing)
-    }
 }
