@@ -1,19 +1,22 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A buffered writer on a file descriptor. Standard output is written in 64 KiB blocks so a
 /// replay that prints thousands of JSON lines costs no system call per line.
-public final class OutputStream: @unchecked Sendable {
+public final class OutputStream: Sendable {
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    /// Bytes not yet written.
+    private let buffer: Mutex<[UInt8]>
     /// Bytes held before writing (64 KiB: few syscalls, still small).
     private let limit = 1 << 16
-    private let lock = NSLockLite()
 
     public init(fd: Int32) {
         self.fd = fd
-        buffer.reserveCapacity(limit + 4096)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(limit + 4096)
+        buffer = Mutex(bytes)
     }
 
     /// Is this descriptor a terminal?
@@ -29,15 +32,15 @@ public final class OutputStream: @unchecked Sendable {
     }
 
     public func write(_ text: String) {
-        lock.withLock {
+        buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
-            if buffer.count >= limit { flushLocked() }
+            if buffer.count >= limit { flushLocked(&buffer) }
         }
     }
 
-    public func flush() { lock.withLock { flushLocked() } }
+    public func flush() { buffer.withLock { flushLocked(&$0) } }
 
-    private func flushLocked() {
+    private func flushLocked(_ buffer: inout [UInt8]) {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -48,18 +51,6 @@ public final class OutputStream: @unchecked Sendable {
             offset += n
         }
         buffer.removeAll(keepingCapacity: true)
-    }
-}
-
-/// A tiny mutex on pthread (Foundation-free, Sendable-friendly).
-final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
     }
 }
 
