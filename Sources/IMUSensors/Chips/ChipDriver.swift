@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a chip measures, for probing order and for merging an IMU with a barometer.
 public enum ChipKind: String, Sendable {

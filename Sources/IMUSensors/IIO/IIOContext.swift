@@ -1,5 +1,5 @@
 import CLibIIO
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +78,7 @@ final class IIOContext {
         let n = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
         if n < 0 { return .failure(Errno(Int32(-n))) }
         let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return .success(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return .success(text.trimmedWhitespace)
     }
 
     struct Errno: Error, Equatable { let code: Int32; init(_ c: Int32) { code = c } }
