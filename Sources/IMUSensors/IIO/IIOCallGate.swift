@@ -33,9 +33,17 @@ final class IIOCallGate: Sendable {
             job.run()
             done.signal()
         }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            brokenBy.withLock { $0 = $0 ?? what }
-            throw IIOError.timedOut(uri: uri, what: what, seconds: timeout)
+        // The bound is waited in two halves, and a half counts for no more than its own length:
+        // a process that was stopped (Ctrl-Z, SIGSTOP) or starved meanwhile finds its deadline
+        // long past on waking, though the call itself may be done a moment later.
+        let half = timeout / 2
+        var waited = 0.0
+        while done.wait(timeout: .now() + half) == .timedOut {
+            waited += half
+            if waited >= timeout {
+                brokenBy.withLock { $0 = $0 ?? what }
+                throw IIOError.timedOut(uri: uri, what: what, seconds: timeout)
+            }
         }
         return try job.result()
     }
