@@ -57,19 +57,10 @@ public struct PedometerRunner {
             out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses) + "\n")
         }
         display?.finish(snapshot)
-        Self.report(losses)
+        LossReport.write(losses, tool: "imu-steps")
         out.flush()
         if let failure { throw failure }
         return snapshot
-    }
-
-    /// Losses go to standard error whenever there are any: they are measured, never assumed.
-    static func report(_ losses: SampleLosses) {
-        guard losses.total > 0 || !losses.lostSensors.isEmpty else { return }
-        let err = Terminal.standardError
-        err.write("imu-steps: samples \(losses.summary)\n")
-        for sensor in losses.lostSensors { err.write("imu-steps: lost \(sensor): floors stopped there, steps went on\n") }
-        err.flush()
     }
 
     private static func emit(_ events: [PedometerEvent], json: Bool, display: StatusDisplay?, out: OutputStream) {
