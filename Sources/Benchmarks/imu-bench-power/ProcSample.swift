@@ -9,6 +9,9 @@ struct ProcSample {
     var threads: [Int32: (cpuNs: Int64, voluntary: Int64)] = [:]
     /// VmRSS in KiB.
     var rssKiB = 0
+    /// utime + stime of the whole process from /proc/PID/stat, s: clock ticks (10 ms), but
+    /// including threads that have ended, which the per-thread sums miss.
+    var processCPUSeconds = 0.0
     /// Boot-clock time of the sample, s.
     var time = 0.0
 
@@ -17,6 +20,13 @@ struct ProcSample {
         s.time = monotonicSeconds()
         guard let status = readText("/proc/\(pid)/status") else { return nil }
         s.rssKiB = field(status, "VmRSS:") ?? 0
+        if let stat = readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
+            // Fields after "(comm)": state is field 3, utime 14, stime 15 (proc(5)).
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 12, let u = Double(fields[11]), let k = Double(fields[12]) {
+                s.processCPUSeconds = (u + k) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            }
+        }
         guard let dir = opendir("/proc/\(pid)/task") else { return nil }
         defer { closedir(dir) }
         while let entry = readdir(dir) {

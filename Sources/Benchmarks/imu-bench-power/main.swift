@@ -106,11 +106,12 @@ let breakdown = live.first.map { rssByMapping(pid: $0.1.processIdentifier) } ?? 
 for p in everyone where p.isRunning { p.terminate() }
 for p in everyone { p.waitUntilExit() }
 
-func rates(_ i: Int) -> (cpu: Double, wakeups: Double, rssKiB: Int, ended: Int)? {
+func rates(_ i: Int) -> (cpu: Double, wakeups: Double, rssKiB: Int, ended: Int, statCPU: Double)? {
     guard let a = first[i], let b = last[i] else { return nil }
     let d = b.since(a)
     let span = b.time - a.time
-    return (d.cpuSeconds / span, Double(d.wakeups) / span, b.rssKiB, d.threadsEnded)
+    return (d.cpuSeconds / span, Double(d.wakeups) / span, b.rssKiB, d.threadsEnded,
+            (b.processCPUSeconds - a.processCPUSeconds) / span)
 }
 
 print("imu-bench-power: \(num(window, 0)) s window after \(num(warmup, 0)) s warm-up, /proc/PID/task/*/schedstat (CPU) and voluntary_ctxt_switches (wake-ups), VmRSS")
@@ -118,7 +119,8 @@ let anchorIdle = rates(live.count)
 let anchorSleep = rates(live.count + 1)
 for (i, (label, _)) in live.enumerated() {
     guard let r = rates(i) else { print("figure: \(label): the process ended early (see its output)"); continue }
-    let ended = r.ended > 0 ? " (\(r.ended) thread(s) ended in the window, their share missed)" : ""
+    let ended = (r.ended > 0 ? " (\(r.ended) thread(s) ended in the window, their share missed; " : " (")
+        + "whole process from /proc/PID/stat in 10 ms ticks: \(pct(r.statCPU)))"
     print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.200 % | anchor: fast replay of the same data "
           + (fastCPUPerDataSecond.map { pct($0) + " per second of data" } ?? "n/a") + ended)
     print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: a thread waking every 0.5 s = "
