@@ -10,8 +10,9 @@ import Glibc
 /// The body is `sending`: the driver state it captures moves to the new thread and no other
 /// thread can reach it, which the compiler checks.
 enum CaptureThread {
-    /// Starts `body` on a new detached thread.
-    static func start(_ body: sending @escaping () -> Void) {
+    /// Starts `body` on a new detached thread. Throws when the system gives no thread (EAGAIN:
+    /// the process's or the user's thread limit); `body` is then never run.
+    static func start(source: String, _ body: sending @escaping () -> Void) throws(CaptureThreadError) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let r = pthread_create(&thread, nil, { context in
@@ -20,9 +21,8 @@ enum CaptureThread {
             return nil
         }, box)
         guard r == 0 else {
-            // No thread could be made (EAGAIN: the process's limit): run here rather than lose the source.
-            Unmanaged<Body>.fromOpaque(box).takeRetainedValue().run()
-            return
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw CaptureThreadError(source: source, errno: r)
         }
         pthread_detach(thread)
     }
@@ -82,4 +82,13 @@ final class StopSignal: Sendable {
     func sleep(seconds: Double) {
         sleep(untilNs: BootClock.nowNanoseconds() + Int64(max(0, seconds) * 1e9))
     }
+}
+
+/// No thread could be started for a source's capture.
+struct CaptureThreadError: DiagnosableError {
+    var source: String
+    var errno: Int32
+    var description: String { "cannot start the capture thread for \(source): \(String(cString: strerror(errno)))" }
+    var exitStatus: ExitStatus { .runtimeFailure }
+    var fix: String? { "the process or user is at its thread limit (ulimit -u); stop other programs and start again" }
 }

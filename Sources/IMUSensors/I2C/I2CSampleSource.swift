@@ -52,8 +52,12 @@ public final class I2CSampleSource: SampleSource {
                                                     fix: "open the source again for a second stream"))
             return channel.stream
         }
-        CaptureThread.start {
-            Self.capture(poller, into: channel, stop: stop)
+        do {
+            try CaptureThread.start(source: info.name) {
+                Self.capture(poller, into: channel, stop: stop)
+            }
+        } catch {
+            channel.finish(throwing: error)
         }
         return channel.stream
     }

@@ -80,14 +80,18 @@ public final class IIOSource: SampleSource {
             channel.finish(throwing: IIOError.ioFailed(device: names.joined(separator: "+"), what: "starting a second stream on one source", errno: EBUSY))
             return channel.stream
         }
-        CaptureThread.start { [self] in
-            var capture = Capture(source: self, channel: channel, stop: stop, opened: first)
-            do {
-                try capture.run()
-                channel.finish()
-            } catch {
-                channel.finish(throwing: error)
+        do {
+            try CaptureThread.start(source: info.name) { [self] in
+                var capture = Capture(source: self, channel: channel, stop: stop, opened: first)
+                do {
+                    try capture.run()
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                }
             }
+        } catch {
+            channel.finish(throwing: error)
         }
         return channel.stream
     }
