@@ -86,6 +86,26 @@ struct CaptureLossTests {
         #expect(gaps.missing(in: third) == 5)
     }
 
+    @Test("a late tick followed by an early one (a starved timer on its grid) is no missing scan")
+    func lateTickIsNotALoss() {
+        var gaps = ScanGapCounter()
+        let period = 0.01
+        var times = (0..<60).map { 10 + Double($0) * period }
+        for late in [12, 30, 47] { times[late] += 0.006 }   // 16 ms after the one before, 4 ms before the next
+        #expect(gaps.missing(in: times) == 0)
+    }
+
+    @Test("a gap at the end of a block is judged when the next block brings the scans after it")
+    func gapAcrossBlocks() {
+        var gaps = ScanGapCounter()
+        let period = 0.01
+        var times = (0..<40).map { 5 + Double($0) * period }
+        times[39] += 0.05   // 5 scans missing before the block's last one
+        #expect(gaps.missing(in: times) == 0)
+        let next = (1...20).map { times[39] + Double($0) * period }
+        #expect(gaps.missing(in: next) == 5)
+    }
+
     @Test("a live I²C source streams from its own thread in batches of at most half a second, and stops when the consumer goes")
     func liveSourceBatches() async throws {
         let bus = EmulatedI2CBus(clock: .boot())
