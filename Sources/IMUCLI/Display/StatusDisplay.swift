@@ -20,9 +20,12 @@ public final class StatusDisplay: Sendable {
         var label = ""
         var simulated = false
         var capabilities: Capabilities?
+        var sensors: SensorCapabilities?
         var current: PedometerSnapshot?
         /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
         var origin: Double?
+        /// Was a pause shown? A resume is news only after one (the pedometer starts "resumed").
+        var pauseShown = false
         /// Rows of the status block now on screen, below the last full line; the cursor is on the last.
         var drawnRows = 0
     }
@@ -30,24 +33,35 @@ public final class StatusDisplay: Sendable {
 
     public init(out: OutputStream = Terminal.standardOutput, inPlace: Bool? = nil, color: Bool? = nil) {
         self.out = out
-        self.inPlace = inPlace ?? out.isTTY
+        self.inPlace = inPlace ?? out.acceptsEscapes
         self.color = (color ?? Terminal.colorEnabled) && self.inPlace
     }
 
     public func start(source: SourceInfo, capabilities: Capabilities) {
         state.withLock { st in
-            st.label = source.name
+            st.label = source.name.escapedForTerminal   // a recording's name and sensor comment come from a file
             st.simulated = source.isSimulated
             st.capabilities = capabilities
-            var header = "imu-steps: reading \(source.name)"
+            var header = "imu-steps: reading \(st.label)"
             if source.isSimulated {
-                header = "imu-steps: SIMULATED data (\(source.name)): no sensor is being read.\n"
+                header = "imu-steps: SIMULATED data (\(st.label)): no sensor is being read.\n"
                     + "  Connect one (docs/getting-started-raspberry-pi.md, docs/getting-started-pinephone.md), check it with imu-info, or pass --source."
             }
-            if !capabilities.isFloorCountingAvailable { header += "\n  (no barometer: floors are not counted)" }
+            if !source.capabilities.accelerometer {
+                header += "\n  (no accelerometer: steps, activity and floors cannot be counted from this source)"
+            } else if !capabilities.isFloorCountingAvailable {
+                header += "\n  (no barometer: floors are not counted)"
+            }
+            st.sensors = source.capabilities
             out.write(paint(header, code: "1") + "\n")
             out.flush()
         }
+    }
+
+    /// The time of the first sample: events are shown as elapsed time from it, also those that
+    /// arrive before the first status update. Later calls change nothing.
+    public func begin(at sampleTime: Double) {
+        state.withLock { st in if st.origin == nil { st.origin = sampleTime } }
     }
 
     public func update(_ s: PedometerSnapshot) {
@@ -82,8 +96,13 @@ public final class StatusDisplay: Sendable {
                 text = "floor \(direction == .up ? "up" : "down") at \(at(t))"
             case let .activity(seg):
                 text = "\(seg.activity.rawValue) \(at(seg.start))–\(at(seg.end)) (\(seg.confidence.rawValue) confidence)"
-            case let .pause(t): text = "paused at \(at(t))"
-            case let .resume(t): text = "resumed at \(at(t))"
+            case let .pause(t):
+                st.pauseShown = true
+                text = "paused at \(at(t))"
+            case let .resume(t):
+                guard st.pauseShown else { return }
+                st.pauseShown = false
+                text = "resumed at \(at(t))"
             case .step: return
             }
             if inPlace { out.write(erase(&st)) }
@@ -102,7 +121,7 @@ public final class StatusDisplay: Sendable {
             if st.capabilities?.isFloorCountingAvailable ?? true {
                 out.write("  floors     \(s.floorsAscended) up, \(s.floorsDescended) down\n")
             } else {
-                out.write("  floors     not available (no barometer)\n")
+                out.write("  floors     not available (\(st.sensors?.accelerometer == false ? "no accelerometer" : "no barometer"))\n")
             }
             out.write("  avg pace   \(s.averageActivePace.map { Self.paceText($0) } ?? "–")\n")
             out.write("  active     \(Self.clock(s.activeDuration)) of \(Self.clock(s.duration))\n")

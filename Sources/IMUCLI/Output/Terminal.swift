@@ -7,20 +7,30 @@ import Glibc
 /// replay that prints thousands of JSON lines costs no system call per line.
 public final class OutputStream: Sendable {
     private let fd: Int32
-    /// Bytes not yet written.
-    private let buffer: Mutex<[UInt8]>
     /// Bytes held before writing (64 KiB: few syscalls, still small).
     private let limit = 1 << 16
+    private struct State {
+        /// Bytes not yet written.
+        var buffer: [UInt8] = []
+        /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
+        var firstFailure: Int32?
+    }
+    private let state: Mutex<State>
 
     public init(fd: Int32) {
         self.fd = fd
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(limit + 4096)
-        buffer = Mutex(bytes)
+        var initial = State()
+        initial.buffer.reserveCapacity(limit + 4096)
+        state = Mutex(initial)
     }
 
     /// Is this descriptor a terminal?
     public var isTTY: Bool { isatty(fd) == 1 }
+
+    /// May output here redraw in place and use colour? A terminal whose TERM is not "dumb"
+    /// (Emacs shell buffers, some serial consoles and CI logs set TERM=dumb: escape sequences
+    /// show there as garbage).
+    public var acceptsEscapes: Bool { isTTY && Terminal.termAcceptsEscapes }
 
     /// The terminal's width in columns, asked each time (it changes when the window is resized);
     /// nil when this is not a terminal or the terminal does not say (a pty whose size was never set).
@@ -32,25 +42,32 @@ public final class OutputStream: Sendable {
     }
 
     public func write(_ text: String) {
-        buffer.withLock { buffer in
-            buffer.append(contentsOf: text.utf8)
-            if buffer.count >= limit { flushLocked(&buffer) }
+        state.withLock { s in
+            s.buffer.append(contentsOf: text.utf8)
+            if s.buffer.count >= limit { flushLocked(&s) }
         }
     }
 
-    public func flush() { buffer.withLock { flushLocked(&$0) } }
+    public func flush() { state.withLock { flushLocked(&$0) } }
 
-    private func flushLocked(_ buffer: inout [UInt8]) {
+    /// Why output was lost (e.g. "No space left on device"), or nil when nothing was. Tools check
+    /// it before exiting: output that did not arrive is a failure (exit 1), never a silent success.
+    public var failure: String? {
+        state.withLock { $0.firstFailure.map { String(cString: strerror($0)) } }
+    }
+
+    private func flushLocked(_ s: inout State) {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < s.buffer.count {
+            let n = s.buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                break   // EPIPE (reader went away) or similar: drop output, never spin.
+                if s.firstFailure == nil { s.firstFailure = errno }
+                break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
+        s.buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -61,6 +78,13 @@ public enum Terminal {
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     public static var colorEnabled: Bool {
         if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
-        return standardOutput.isTTY
+        return standardOutput.acceptsEscapes
+    }
+
+    /// TERM is not "dumb". (Unset on a terminal is taken as capable: every terminal emulator
+    /// sets TERM, and so do ssh and login.)
+    public static var termAcceptsEscapes: Bool {
+        guard let term = getenv("TERM") else { return true }
+        return String(cString: term) != "dumb"
     }
 }
