@@ -64,6 +64,14 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
+targets += [
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer"]),
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation"],
+                      path: "Sources/Tools/imu-plot"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -78,6 +86,7 @@ let package = Package(
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

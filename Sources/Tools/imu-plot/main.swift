@@ -1,0 +1,34 @@
+import IMUCLI
+
+/// imu-plot: see what was counted. A recording or a simulated scenario as one SVG; a day of the
+/// step service's history as one HTML page (docs/plots.md).
+let spec = CommandSpec(
+    name: "imu-plot",
+    summary: "draw a recording or a simulated scenario (SVG): acceleration and steps, cadence, altitude and floors, activity",
+    usage: [
+        "--replay FILE -o walk.svg [--from S] [--to S] [--width PX]",
+        "--simulate NAME -o sim.svg [--seed N] [--from S] [--to S] [--width PX]",
+    ],
+    options: [
+        OptionSpec("replay", short: "r", value: "FILE", help: "the recording to draw (CSV, docs/file-formats.md); '-' reads standard input"),
+        OptionSpec("simulate", value: "NAME", help: "draw a simulated scenario with its ground truth overlaid (names as imu-steps --simulate)"),
+        OptionSpec("seed", value: "N", help: "with --simulate: the simulator's random seed (default 1)"),
+        OptionSpec("out", short: "o", value: "FILE", help: "where to write the SVG ('-' = standard output); written whole or not at all"),
+        OptionSpec("from", value: "S", help: "start of the view: seconds after the first sample, or m:ss / h:mm:ss"),
+        OptionSpec("to", value: "S", help: "end of the view, the same way (default: the end of the recording)"),
+        OptionSpec("width", value: "PX", help: "width of the image in pixels, \(PlotOptions.widthRange.lowerBound) to \(PlotOptions.widthRange.upperBound) (default \(PlotOptions.defaultWidth))"),
+        OptionSpec("raw", help: "do not apply the saved calibration"),
+    ] + WalkerSettings.options.filter { $0.long != "remember" },
+    examples: [
+        ("imu-plot --replay walk.csv -o walk.svg", "the whole recording; open walk.svg in any browser"),
+        ("imu-plot --replay day.csv --from 1:00:00 --to 1:05:00 -o zoom.svg", "five minutes, one hour in"),
+        ("imu-plot --simulate day-extended -o sim.svg", "a simulated day with the true steps, floors and activities in black"),
+        ("imu-plot --replay walk.csv --width 3000 -o wide.svg", "more pixel columns for a long recording"),
+    ]
+)
+
+await ToolMain.run(spec) { args in
+    let options = try PlotOptions(args)
+    try await RecordingPlot.run(options, args: args)
+    return .success
+}
