@@ -181,6 +181,9 @@ private struct Renderer {
         svg.rect(layout.plotLeft, p.top, Double(layout.plotWidth), p.height, fill: "none", stroke: Palette.frame)
     }
 
+    /// The panel's vertical extent as data attributes, for tests that look at the rendered pixels.
+    static func span(_ p: Panel) -> String { "data-y0=\"\(Number.px(p.top))\" data-y1=\"\(Number.px(p.bottom))\"" }
+
     mutating func missing(_ p: Panel, _ message: String) {
         svg.text((layout.plotLeft + layout.plotRight) / 2, p.top + p.height / 2 + 4, message, size: 12,
                  anchor: "middle", italic: true, fill: Palette.muted)
@@ -192,7 +195,7 @@ private struct Renderer {
         let extents = c.columns.map(\.acceleration)
         let all = extents.reduce(Extent()) { var e = $0; e.merge($1); return e }
         let axis = ValueAxis(low: Swift.min(all.min, 0.5), high: all.max, minimumSpan: 1)
-        svg.raw("<g id=\"acceleration\" role=\"group\" aria-label=\"acceleration magnitude in g\">\n")
+        svg.raw("<g id=\"acceleration\" \(Self.span(p)) role=\"group\" aria-label=\"acceleration magnitude in g\">\n")
         panelFrame(p, title: "Acceleration magnitude |a| (g), min–max per pixel column", axis: hasAccelerometer ? axis : nil, unit: "g")
         if hasAccelerometer {
             let bridge = RecordingSVG.accelerationBridgeSeconds / secondsPerColumn
@@ -231,7 +234,7 @@ private struct Renderer {
         var high = all.isEmpty ? 150 : Swift.max(150, all.max)
         for g in c.truth?.cadences ?? [] { high = Swift.max(high, g.stepsPerMinute) }
         let axis = ValueAxis(low: 0, high: high, minimumSpan: 60, ticks: 3)
-        svg.raw("<g id=\"cadence\" role=\"group\" aria-label=\"cadence in steps per minute, walking bouts shaded\">\n")
+        svg.raw("<g id=\"cadence\" \(Self.span(p)) role=\"group\" aria-label=\"cadence in steps per minute, walking bouts shaded\">\n")
         panelFrame(p, title: "Cadence (steps/min), walking bouts shaded", axis: hasAccelerometer ? axis : nil, unit: "steps/min")
         if hasAccelerometer {
             let bouts = EnvelopePath.runs(c.columns.count) { c.columns[$0].boutSeconds > 0 }
@@ -266,7 +269,7 @@ private struct Renderer {
         let high = Swift.max(all.isEmpty ? 0 : all.max, trueAltitude.max() ?? -.infinity)
         // At least 6 m (two floors of 3 m) tall, so sensor noise of a few decimetres looks like noise.
         let axis = ValueAxis(low: low, high: high, minimumSpan: 6, ticks: 3)
-        svg.raw("<g id=\"altitude\" role=\"group\" aria-label=\"altitude change in metres, floors marked\">\n")
+        svg.raw("<g id=\"altitude\" \(Self.span(p)) role=\"group\" aria-label=\"altitude change in metres, floors marked\">\n")
         let hasBarometer = c.pressureReadings > 0
         panelFrame(p, title: "Altitude change (m) from pressure, floors walked ▲ up ▼ down", axis: hasBarometer || hasTruth ? axis : nil, unit: "m")
         if hasBarometer {
@@ -306,7 +309,7 @@ private struct Renderer {
     }
 
     mutating func activityPanel(_ p: Panel, truth: Panel?) {
-        svg.raw("<g id=\"activity\" role=\"group\" aria-label=\"activity, band height shows confidence\">\n")
+        svg.raw("<g id=\"activity\" \(Self.span(p)) role=\"group\" aria-label=\"activity, band height shows confidence\">\n")
         svg.text(layout.plotLeft, p.top - 5, "Activity (band height = confidence: low ⅓, medium ⅔, high full)", size: 12, bold: true)
         svg.rect(layout.plotLeft, p.top, Double(layout.plotWidth), p.height, fill: "none", stroke: Palette.frame)
         let labels = c.columns.map { $0.activity.dominant }
