@@ -38,6 +38,12 @@ enum Browser {
         guard FileManager.default.fileExists(atPath: png) else {
             throw InflateError(description: "chromium wrote no screenshot (status \(result.status)): \(result.stderr.suffix(2000))")
         }
+        // IMUKIT_KEEP_PLOTS=DIR keeps each screenshot there, to look at as a user would.
+        if let keep = ProcessInfo.processInfo.environment["IMUKIT_KEEP_PLOTS"] {
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + (dark ? "-dark" : "") + ".png"
+            try? FileManager.default.removeItem(atPath: keep + "/" + name)
+            try? FileManager.default.copyItem(atPath: png, toPath: keep + "/" + name)
+        }
         let console = (result.stderr + result.stdout).split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") }
         return Rendering(image: try PNGImage(path: png), consoleLines: console)
     }
