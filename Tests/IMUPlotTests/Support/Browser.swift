@@ -29,7 +29,7 @@ enum Browser {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("shot.png").path
-        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
                          "--user-data-dir=\(dir.path)/profile", "--enable-logging=stderr", "--hide-scrollbars",
                          "--window-size=\(width),\(height)", "--screenshot=\(png)"]
         if dark { arguments += ["--force-dark-mode", "--enable-features=WebContentsForceDark"] }
