@@ -76,8 +76,8 @@ targets += [
 // MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
 targets += [
     .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer"]),
-    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation"]),
-    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation"],
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory"],
                       path: "Sources/Tools/imu-plot"),
     .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
 ]

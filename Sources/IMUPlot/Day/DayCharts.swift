@@ -33,10 +33,18 @@ struct DayCharts {
         return svg
     }
 
-    private func hourAxis(_ svg: inout SVGBuilder, y: Double) {
+    /// Hour labels: under the middle of each hour's bar (`boundaries` false), or at the hour's
+    /// start with a tick, for the continuous activity timeline.
+    private func hourAxis(_ svg: inout SVGBuilder, y: Double, boundaries: Bool = false) {
         let every = day.hours.count > 12 ? 2 : 1
         for (i, h) in day.hours.enumerated() where i % every == 0 {
-            svg.text(Self.left + (Double(i) + 0.5) * columnWidth, y, hourLabel(h.start), size: 11, anchor: "middle")
+            if boundaries {
+                let hx = x(h.start)
+                svg.line(hx, y - 15, hx, y - 10, stroke: Palette.frame)
+                svg.text(hx, y, hourLabel(h.start) + ":00", size: 11, anchor: "middle")
+            } else {
+                svg.text(Self.left + (Double(i) + 0.5) * columnWidth, y, hourLabel(h.start), size: 11, anchor: "middle")
+            }
         }
     }
 
@@ -125,7 +133,7 @@ struct DayCharts {
         }
         svg.rect(Self.left, top, plotWidth, height, fill: "none", stroke: Palette.frame)
         if day.activities.isEmpty { emptyMessage(&svg, top: top, height: height, "No activity recorded on this day") }
-        hourAxis(&svg, y: top + height + 16)
+        hourAxis(&svg, y: top + height + 16, boundaries: true)
         var lx = Self.left
         for a in ActivityTally.classes {
             svg.rect(lx, top + height + 32, 14, 12, fill: Palette.activity(a), stroke: Palette.frame)

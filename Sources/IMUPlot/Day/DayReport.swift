@@ -91,7 +91,7 @@ public enum DayReport {
     }
 
     /// "Tuesday 1 December 2026" (English names; the page is in English).
-    static func dayName(_ day: DayData) -> String {
+    public static func dayName(_ day: DayData) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = day.timeZone
         let c = calendar.dateComponents([.year, .month, .day, .weekday], from: day.start)

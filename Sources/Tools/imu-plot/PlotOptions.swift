@@ -6,6 +6,8 @@ struct PlotOptions {
     enum Input {
         case replay(String)
         case simulate(String, seed: UInt64)
+        /// `--day [DATE]`: DATE as given (nil = today).
+        case day(String?)
     }
 
     static let defaultWidth = 1200
@@ -19,17 +21,30 @@ struct PlotOptions {
     var width: Int
 
     init(_ args: ParsedArguments) throws {
-        try args.exclusive(["replay", "simulate"])
-        if let file = args.string("replay") {
+        try args.exclusive(["replay", "simulate", "day"])
+        if args.flag("day") {
+            guard args.positionals.count <= 1 else {
+                throw UsageError("--day takes one date, got \(args.positionals.joined(separator: " "))", command: args.command)
+            }
+            input = .day(args.positionals.first)
+            for option in ["from", "to", "width", "seed", "raw", "height", "stride", "floor-height"] where args.string(option) != nil {
+                throw UsageError("--\(option) goes with --replay or --simulate, not --day", command: args.command)
+            }
+        } else if let stray = args.positionals.first {
+            throw UsageError("unexpected argument '\(stray)' (a date goes with --day)", command: args.command)
+        } else if let file = args.string("replay") {
             input = .replay(file)
         } else if let name = args.string("simulate") {
             let seed = try args.integer("seed", in: 0...Int(Int32.max)) ?? 1
             input = .simulate(name, seed: UInt64(seed))
         } else {
-            throw UsageError("nothing to draw: give --replay FILE or --simulate NAME", command: args.command)
+            throw UsageError("nothing to draw: give --replay FILE, --simulate NAME or --day [DATE]", command: args.command)
         }
         if args.string("seed") != nil, case .replay = input {
             throw UsageError("--seed goes with --simulate", command: args.command)
+        }
+        if args.string("history") != nil, !args.flag("day") {
+            throw UsageError("--history goes with --day", command: args.command)
         }
         guard let out = args.string("out"), !out.isEmpty else {
             throw UsageError("give the output file with -o FILE (e.g. -o walk.svg), or -o - for standard output", command: args.command)

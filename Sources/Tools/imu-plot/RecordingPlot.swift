@@ -30,6 +30,8 @@ enum RecordingPlot {
             source = SimulatedSource(scenario: scenario, options: sim, speed: .infinity)
             truth = SimulationTruth.overlay(Simulator(scenario: scenario, options: sim))
             title = "simulated scenario '\(scenario.name == "custom" ? name : scenario.name)', seed \(seed)"
+        case .day:
+            preconditionFailure("--day is drawn by DayPlot")
         }
 
         var plotter = RecordingPlotter(pedometer: Pedometer(configuration: config, capabilities: source.info.capabilities),
