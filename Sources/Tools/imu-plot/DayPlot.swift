@@ -8,7 +8,7 @@ enum DayPlot {
     /// Where imu-stepd keeps its history by default (its StateDirectory, docs/service.md).
     static let defaultHistory = "/var/lib/imu-stepd/history.sqlite"
 
-    static func run(_ options: PlotOptions, args: ParsedArguments) throws {
+    static func run(_ options: PlotOptions, args: ParsedArguments) async throws {
         let zone = TimeZone.current
         let date = try day(args.positionals.first, command: args.command, zone: zone)
         let given = args.string("history")
@@ -19,16 +19,17 @@ enum DayPlot {
             }
             throw NoHistoryError(path: path)
         }
-        let store = try HistoryStore(readingFrom: path)
+        // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its own queue.
+        let store = try HistoryReader(path: path)
         let (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
         var hours: [DayHour] = []
         for (a, b) in slots {
-            let t = try store.totals(from: a, to: b)
+            let t = try await store.totals(from: a, to: b)
             hours.append(DayHour(start: a, end: b, steps: t.steps, distanceMeters: t.distanceMeters,
                                  floorsAscended: t.floorsAscended, floorsDescended: t.floorsDescended,
                                  activeSeconds: t.activeSeconds))
         }
-        let activities = try store.activities(from: start, to: end).map {
+        let activities = try await store.activities(from: start, to: end).map {
             DayActivity(start: $0.start, end: $0.end, activity: $0.activity, confidence: $0.confidence)
         }
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)

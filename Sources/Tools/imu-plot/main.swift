@@ -35,6 +35,6 @@ let spec = CommandSpec(
 
 await ToolMain.run(spec) { args in
     let options = try PlotOptions(args)
-    if case .day = options.input { try DayPlot.run(options, args: args) } else { try await RecordingPlot.run(options, args: args) }
+    if case .day = options.input { try await DayPlot.run(options, args: args) } else { try await RecordingPlot.run(options, args: args) }
     return .success
 }
