@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: [
         (["--replay", "x.csv"], "-o FILE"),
-        (["-o", "x.svg"], "--replay FILE or --simulate NAME"),
+        (["-o", "x.svg"], "--replay FILE, --simulate NAME or --day"),
         (["--simulate", "walk", "-o", "x.svg", "--width", "12"], "--width"),
         (["--simulate", "walk", "-o", "x.svg", "--from", "2:75"], "--from"),
         (["--simulate", "walk", "-o", "x.svg", "--from", "60", "--to", "30"], "--to must come after --from"),
