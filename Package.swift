@@ -75,7 +75,7 @@ targets += [
 
 // MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
 targets += [
-    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer"]),
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer", "IMUHistory"]),
     .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
     .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory"],
                       path: "Sources/Tools/imu-plot"),

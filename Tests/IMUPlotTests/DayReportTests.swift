@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import IMUPlot
 import Pedometer
+import IMUHistory
 
 /// The day report from figures given directly (the history's own tests make real files; the
 /// tool test in DayToolTests reads one).
@@ -14,19 +15,19 @@ import Pedometer
         let (start, end, slots) = DayData.hours(ofDayContaining: noon, in: zone)
         let steps = [0, 0, 0, 0, 0, 0, 0, 420, 2310, 150, 0, 0, 880, 95, 0, 0, 0, 1200, 3100, 60, 0, 0, 0, 0]
         let hours = slots.enumerated().map { i, slot in
-            DayHour(start: slot.0, end: slot.1, steps: empty ? 0 : steps[i], distanceMeters: empty ? 0 : Double(steps[i]) * 0.72,
+            HistoryTotals(start: slot.0, end: slot.1, steps: empty ? 0 : steps[i], distanceMeters: empty ? 0 : Double(steps[i]) * 0.72,
                     floorsAscended: empty ? 0 : (i == 8 ? 3 : 0), floorsDescended: empty ? 0 : (i == 17 ? 2 : 0),
                     activeSeconds: empty ? 0 : Double(steps[i]) / 1.8)
         }
         func at(_ h: Double) -> Date { start.addingTimeInterval(h * 3600) }
         let activities = empty ? [] : [
-            DayActivity(start: at(0), end: at(7.5), activity: .stationary, confidence: .high),
-            DayActivity(start: at(7.5), end: at(8.6), activity: .walking, confidence: .high),
-            DayActivity(start: at(8.6), end: at(9.1), activity: .vehicle, confidence: .medium),
-            DayActivity(start: at(9.1), end: at(17.2), activity: .stationary, confidence: .medium),
-            DayActivity(start: at(17.2), end: at(18.6), activity: .walking, confidence: .high),
-            DayActivity(start: at(18.6), end: at(18.9), activity: .running, confidence: .low),
-            DayActivity(start: at(18.9), end: at(24), activity: .unknown, confidence: .low),
+            HistoryActivity(start: at(0), end: at(7.5), activity: .stationary, confidence: .high),
+            HistoryActivity(start: at(7.5), end: at(8.6), activity: .walking, confidence: .high),
+            HistoryActivity(start: at(8.6), end: at(9.1), activity: .vehicle, confidence: .medium),
+            HistoryActivity(start: at(9.1), end: at(17.2), activity: .stationary, confidence: .medium),
+            HistoryActivity(start: at(17.2), end: at(18.6), activity: .walking, confidence: .high),
+            HistoryActivity(start: at(18.6), end: at(18.9), activity: .running, confidence: .low),
+            HistoryActivity(start: at(18.9), end: at(24), activity: .unknown, confidence: .low),
         ]
         return DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: "/tmp/history <test>.sqlite")
     }

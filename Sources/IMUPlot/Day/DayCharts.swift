@@ -1,4 +1,5 @@
 import Foundation
+import IMUHistory
 import Pedometer
 
 /// The day report's three charts, each a standalone SVG (inlined in the page): steps per hour,

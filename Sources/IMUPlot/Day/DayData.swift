@@ -1,43 +1,5 @@
 import Foundation
-import Pedometer
-
-/// One hour of a day's history (an hour of the local clock: a DST day has 23 or 25).
-public struct DayHour: Sendable, Equatable {
-    public var start: Date
-    public var end: Date
-    public var steps: Int
-    public var distanceMeters: Double
-    public var floorsAscended: Int
-    public var floorsDescended: Int
-    /// Seconds spent walking or running.
-    public var activeSeconds: Double
-
-    public init(start: Date, end: Date, steps: Int, distanceMeters: Double, floorsAscended: Int,
-                floorsDescended: Int, activeSeconds: Double) {
-        self.start = start
-        self.end = end
-        self.steps = steps
-        self.distanceMeters = distanceMeters
-        self.floorsAscended = floorsAscended
-        self.floorsDescended = floorsDescended
-        self.activeSeconds = activeSeconds
-    }
-}
-
-/// A stretch of one activity on the wall clock.
-public struct DayActivity: Sendable, Equatable {
-    public var start: Date
-    public var end: Date
-    public var activity: ActivityClass
-    public var confidence: ActivityConfidence
-
-    public init(start: Date, end: Date, activity: ActivityClass, confidence: ActivityConfidence) {
-        self.start = start
-        self.end = end
-        self.activity = activity
-        self.confidence = confidence
-    }
-}
+import IMUHistory
 
 /// What the day report draws: one local day's hours and activities, and where they came from.
 public struct DayData: Sendable {
@@ -45,12 +7,13 @@ public struct DayData: Sendable {
     public var start: Date
     public var end: Date
     public var timeZone: TimeZone
-    public var hours: [DayHour]
-    public var activities: [DayActivity]
+    /// One entry per hour of the local clock (`HistoryStore.totals` over each hour).
+    public var hours: [HistoryTotals]
+    public var activities: [HistoryActivity]
     /// The history file the figures came from (named on the page).
     public var source: String
 
-    public init(start: Date, end: Date, timeZone: TimeZone, hours: [DayHour], activities: [DayActivity], source: String) {
+    public init(start: Date, end: Date, timeZone: TimeZone, hours: [HistoryTotals], activities: [HistoryActivity], source: String) {
         self.start = start
         self.end = end
         self.timeZone = timeZone

@@ -1,4 +1,5 @@
 import Foundation
+import IMUHistory
 
 /// One day of the step service's history as one self-contained HTML page: totals, steps per
 /// hour, floors per hour and the activity timeline, drawn as inline SVG. No scripts at all, no

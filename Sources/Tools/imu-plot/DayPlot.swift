@@ -22,16 +22,9 @@ enum DayPlot {
         // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its own queue.
         let store = try HistoryReader(path: path)
         let (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
-        var hours: [DayHour] = []
-        for (a, b) in slots {
-            let t = try await store.totals(from: a, to: b)
-            hours.append(DayHour(start: a, end: b, steps: t.steps, distanceMeters: t.distanceMeters,
-                                 floorsAscended: t.floorsAscended, floorsDescended: t.floorsDescended,
-                                 activeSeconds: t.activeSeconds))
-        }
-        let activities = try await store.activities(from: start, to: end).map {
-            DayActivity(start: $0.start, end: $0.end, activity: $0.activity, confidence: $0.confidence)
-        }
+        var hours: [HistoryTotals] = []
+        for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
+        let activities = try await store.activities(from: start, to: end)
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
         let html = DayReport.render(data)
         try OutputFile.write(html, to: options.out)
