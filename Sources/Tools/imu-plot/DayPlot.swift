@@ -27,7 +27,8 @@ enum DayPlot {
         let activities = try await store.activities(from: start, to: end)
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
         let html = DayReport.render(data)
-        try OutputFile.write(html, to: options.out)
+        let out = options.out
+        try await OwnThread.run { try OutputFile.write(html, to: out) }
         let name = options.out == "-" ? "standard output" : options.out
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")

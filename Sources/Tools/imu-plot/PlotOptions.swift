@@ -2,8 +2,8 @@ import IMUCLI
 import IMUPlot
 
 /// imu-plot's flags, checked before any file is read.
-struct PlotOptions {
-    enum Input {
+struct PlotOptions: Sendable {
+    enum Input: Sendable {
         case replay(String)
         case simulate(String, seed: UInt64)
         /// `--day [DATE]`: DATE as given (nil = today).
