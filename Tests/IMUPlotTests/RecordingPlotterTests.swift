@@ -48,6 +48,18 @@ import Pedometer
         #expect(svg.contains("<desc id=\"plot-desc\">"))
     }
 
+    /// The first and the last sample both reach the plot (the last one sits exactly at its right edge).
+    @Test func theFirstAndLastSamplesAreDrawn() throws {
+        var plotter = RecordingPlotter(pedometer: Pedometer(capabilities: SensorCapabilities(accelerometer: false, barometer: true)), width: 800)
+        for (t, p) in [(0.0, 1000.0), (1, 1000.1), (2, 1000.2), (3, 999.9)] { plotter.process(MotionSample(time: t, pressure: p)) }
+        plotter.finish()
+        let chart = try plotter.chart(title: "p only", clock: nil)
+        #expect(chart.columns.first?.altitude.isEmpty == false)
+        let last = try #require(chart.columns.last?.altitude)
+        // 999.9 hPa after 1000.0 hPa: about +0.83 m (8.3 m/hPa near sea level).
+        #expect(!last.isEmpty && abs(last.max - 0.83) < 0.05, "last column: \(last)")
+    }
+
     @Test func noSamplesIsAnErrorNotAnEmptyPlot() {
         let plotter = RecordingPlotter(pedometer: Pedometer(capabilities: SensorCapabilities(accelerometer: true)), width: 800)
         #expect(throws: PlotSpanError.self) { try plotter.chart(title: "empty", clock: nil) }

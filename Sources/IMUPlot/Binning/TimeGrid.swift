@@ -3,10 +3,10 @@
 /// When the end of the plotted span is known (`--to`), the bins are laid over it once. When it is
 /// not (a recording read as a stream, with no way to know its length before the end), the grid
 /// starts fine and, whenever a sample falls past its last bin, merges neighbouring pairs and doubles
-/// the bin width. Either way memory is `capacity` bins whatever the recording's length, and the
-/// data ends up in at least `capacity / 2` bins, so with `capacity` = 4 × the plot's pixel columns
-/// every column gets two or more bins (a bin lands in the column holding its centre: at most a
-/// quarter of a column off).
+/// the bin width. Either way memory is `capacity` bins whatever the recording's length, and once
+/// it has doubled the data fills at least `capacity / 2` bins, so with `capacity` = 4 × the plot's
+/// pixel columns every column gets two or more bins (a bin lands in the column holding its centre:
+/// at most a quarter of a column off).
 struct TimeGrid: Sendable {
     let origin: Double
     let capacity: Int
@@ -16,9 +16,11 @@ struct TimeGrid: Sendable {
     let fixedEnd: Double?
     var bins: [TimeBin]
 
-    /// First bin width of a growing grid, s: 10 ms, finer than any sample period worth plotting
-    /// (1 kHz recordings put ten samples in it, still exact once merged).
-    static let initialBinSeconds = 0.01
+    /// First bin width of a growing grid, s: 1 ms, the sample period at the fastest rate recordings
+    /// have (1 kHz, docs/CONTRACTS.md §2). With 4 bins per column, any recording longer than
+    /// `capacity` ms (4.5 s at 1200 px) has doubled at least once and so has two or more bins per
+    /// column; a shorter one has bins of 1 ms, finer than its samples.
+    static let initialBinSeconds = 0.001
 
     init(origin: Double, end: Double?, capacity: Int) {
         precondition(capacity >= 2 && capacity % 2 == 0, "capacity must be even")
@@ -86,7 +88,8 @@ struct TimeGrid: Sendable {
         guard span > 0 else { return out }
         for i in 0..<capacity {
             let c = centre(of: i)
-            guard c >= from, c < to + binSeconds / 2 else { continue }
+            // A bin starting at or before `to` belongs to the plot (the last sample sits exactly at `to`).
+            guard c >= from, c - binSeconds / 2 <= to else { continue }
             let column = Swift.min(count - 1, Swift.max(0, Int((c - from) / span * Double(count))))
             out[column].merge(bins[i])
         }

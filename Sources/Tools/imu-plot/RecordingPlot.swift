@@ -64,9 +64,8 @@ enum RecordingPlot {
         let svg = RecordingSVG.render(chart)
         try OutputFile.write(svg, to: options.out)
         var line = "wrote \(options.out == "-" ? "standard output" : options.out) (\(svg.utf8.count / 1024) KiB): "
-        line += "\(chart.stepsInView) steps"
-        if chart.pressureReadings > 0 { line += ", floors ↑\(chart.floorsUpInView) ↓\(chart.floorsDownInView)" } else { line += ", no barometer" }
-        if !chart.sensors.accelerometer { line += ", no accelerometer" }
+        line += chart.accelerationReadings > 0 ? "\(chart.stepsInView) steps" : "no accelerometer readings"
+        line += chart.pressureReadings > 0 ? ", floors ↑\(chart.floorsUpInView) ↓\(chart.floorsDownInView)" : ", no barometer readings"
         return line
     }
 
