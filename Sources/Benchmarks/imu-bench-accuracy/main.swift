@@ -69,6 +69,13 @@ if let traceName {
         if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
         Trace.run(recording)
     }
+    for recording in RealDevReport.load(prefixes: [traceName], directory: RealDevReport.directory()) {
+        Trace.run(LabelledRecording(name: recording.name, samples: recording.samples,
+                                    capabilities: recording.capabilities, trueSteps: recording.trueSteps))
+        let ours = RealDevReport.stepTimes(count(recording.samples, capabilities: recording.capabilities).events)
+        print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
+    }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }

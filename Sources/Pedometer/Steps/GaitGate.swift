@@ -29,6 +29,22 @@ struct GaitGate: Sendable {
     /// 3.3 to 6× its apparent cadence.
     var vibrationDeviation = 0.1
     var vibrationSpread = 3.0
+    /// Least horizontal deviation (g, over the 4 s window) for a walk to start during a vehicle
+    /// ride. Each step brakes and pushes the trunk fore-aft and sways it sideways: gait windows
+    /// measure ≥ 0.05 g on the real-dev lower-back walks (5th percentile 0.06 g) and 5th
+    /// percentile 0.06 g on the oxford phone walks; the Bratislava bus's gait-like bounce
+    /// (suspension at 1.0-1.7 Hz, the body-bounce band of road vehicles) moves a phone in a case
+    /// 0.02 to 0.05 g horizontally. Walking away from a vehicle is soon stronger, and its start
+    /// is back-filled.
+    var vehicleWalkHorizontal = 0.06
+    /// Least gait deviation (g) above `runningCadence`: running has a flight phase, where the
+    /// specific force falls to 0 and the gait signal to −1 g, once per step; its deviation is
+    /// several tenths of a g. A car's engine or road rhythm at 3 to 3.5 Hz measured 0.07 to
+    /// 0.09 g on the real-dev windshield mount.
+    var minimumRunningDeviation = 0.25
+    /// Cadence above which gait is running, steps/s (walking tops out around 2.2, running starts
+    /// around 2.5).
+    static let runningCadence = 2.4
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
     var cadenceRange = 1.0...4.0
 
@@ -52,6 +68,7 @@ struct GaitGate: Sendable {
         guard let estimate, gaitDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
               estimate.regularity >= minimumRegularity else { return .noRhythm }
+        if estimate.cadence > Self.runningCadence, gaitDeviation < minimumRunningDeviation { return .noRhythm }
         // A stride holds two steps: its halves resemble each other. One smooth swing per
         // "stride" (bus sway at 0.7 Hz read as a 1.4 steps/s stride) is anti-correlated at half lag.
         if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return .wrongShape }

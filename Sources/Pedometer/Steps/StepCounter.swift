@@ -129,7 +129,9 @@ struct StepCounter: Sendable {
         hopSum = 0
         hopSquares = 0
         guard n >= window else { return nil }
-        return analyse(into: &events)
+        var report = analyse(into: &events)
+        report.counted = inBout
+        return report
     }
 
     /// Energy around tick `index`: the box average centred on it.
@@ -201,7 +203,8 @@ struct StepCounter: Sendable {
         // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
         // windows in a row (12 false steps); walking away from a vehicle measures 0.1 g and more.
         let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
-        let strongEnough = !inVehicle || gaitDeviation >= gate.vibrationDeviation
+        // In a vehicle a walk must also move the trunk fore-aft and sideways (`GaitGate.vehicleWalkHorizontal`).
+        let strongEnough = !inVehicle || (gaitDeviation >= gate.vibrationDeviation && horizontalDeviation >= gate.vehicleWalkHorizontal)
         let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
         previousWasGait = isGait
         // Inside a walk, the newest 2 s turning into a pure sinusoid is waving that has begun:
