@@ -28,6 +28,7 @@ struct StepCounter: Sendable {
     private let envelopeLength: Int
 
     var gate = GaitGate()
+    var strikes = HeelStrikes()
 
     private var gait: RingBuffer
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
@@ -98,6 +99,7 @@ struct StepCounter: Sendable {
         origin = time
         sinceHop = 0
         ledger.until = 0
+        ledger.restartTicks()
         shapeRejectedUntil = 0
         previousWasGait = false
         waving.reset()
@@ -227,11 +229,17 @@ struct StepCounter: Sendable {
                 let threshold = GaitGate.envelopeFraction * boutLevel
                 // After a confirming second window, the walk may have begun in the window before.
                 let earliest = max(gait.oldestIndex, start - hop)
-                let onset = BoutEdges.onset(gait, from: max(earliest, ledger.until, shapeRejectedUntil), to: n,
+                let floor = max(ledger.until, shapeRejectedUntil)
+                let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n,
                                             stride: strideTicks) { energy(around: $0) >= threshold }
                 ledger.until = onset
                 ledger.phase = GaitGate.startPhase
-                events.append(.resume(time: time(onset)))
+                // The first steps from standing, before the rhythm is clear, one by one.
+                let firstExpected = onset + Int((1 - GaitGate.startPhase) * Double(stepTicks))
+                let early = strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(),
+                                           rateHz: rateHz, in: gait)
+                events.append(.resume(time: time(min(onset, early.last ?? onset))))
+                for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
             } else {
                 boutLevel = 0.8 * boutLevel + 0.2 * level
             }
@@ -269,6 +277,9 @@ struct StepCounter: Sendable {
         return sum / Double(b - a)
     }
 
+    /// Ticks in one step at the bout cadence.
+    private var stepTicks: Int { boutCadence > 0 ? Int((rateHz / boutCadence).rounded()) : 0 }
+
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
@@ -286,7 +297,17 @@ struct StepCounter: Sendable {
             offset = min(offset, ledger.until + lagBehind + hop)
         }
         credit(to: offset, into: &events)
-        events.append(.pause(time: time(max(offset - 1, 0))))
+        var end = max(offset - 1, 0)
+        if creditingTail, let last = ledger.lastStepTick {
+            // The last steps before stopping, one by one.
+            for tick in strikes.after(last, ceiling: gait.count - 1, period: stepTicks, level: boutLevel.squareRoot(),
+                                      rateHz: rateHz, in: gait) {
+                ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events)
+                end = max(end, tick)
+                ledger.until = max(ledger.until, tick + 1)
+            }
+        }
+        events.append(.pause(time: time(end)))
         inBout = false
         misses = 0
     }
