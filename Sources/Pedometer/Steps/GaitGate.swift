@@ -37,6 +37,10 @@ struct GaitGate: Sendable {
     /// 0.02 to 0.05 g horizontally. Walking away from a vehicle is soon stronger, and its start
     /// is back-filled.
     var vehicleWalkHorizontal = 0.06
+    /// A walk at least this strong (g) starts in a vehicle whatever its horizontal motion: a
+    /// phone held flat in the hand moves little horizontally (the simulator's in-hand walk after
+    /// a bus ride), while the bus's gait-like windows measured at most 0.16 g.
+    var vehicleWalkDeviation = 0.2
     /// Least gait deviation (g) above `runningCadence`: running has a flight phase, where the
     /// specific force falls to 0 and the gait signal to −1 g, once per step; its deviation is
     /// several tenths of a g. A car's engine or road rhythm at 3 to 3.5 Hz measured 0.07 to

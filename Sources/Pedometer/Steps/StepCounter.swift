@@ -205,8 +205,10 @@ struct StepCounter: Sendable {
         // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
         // windows in a row (12 false steps); walking away from a vehicle measures 0.1 g and more.
         let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
-        // In a vehicle a walk must also move the trunk fore-aft and sideways (`GaitGate.vehicleWalkHorizontal`).
-        let strongEnough = !inVehicle || (gaitDeviation >= gate.vibrationDeviation && horizontalDeviation >= gate.vehicleWalkHorizontal)
+        // In a vehicle a walk must also move the trunk fore-aft and sideways, or be clearly
+        // stronger than a vehicle's bounce (`GaitGate.vehicleWalkHorizontal`, `vehicleWalkDeviation`).
+        let strongEnough = !inVehicle || (gaitDeviation >= gate.vibrationDeviation
+            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation))
         let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
         previousWasGait = isGait
         // Inside a walk, the newest 2 s turning into a pure sinusoid is waving that has begun:
@@ -236,7 +238,9 @@ struct StepCounter: Sendable {
                 ledger.phase = GaitGate.startPhase
                 // The first steps from standing, before the rhythm is clear, one by one.
                 let firstExpected = onset + Int((1 - GaitGate.startPhase) * Double(stepTicks))
-                let early = strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(),
+                // Not after waving: a waved phone's swings are maxima just like heel strikes, and
+                // a walk is confirmed up to two windows after the waving's last one.
+                let early = waving.wavedRecently(end: n, window: 2 * window) ? [] : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(),
                                            rateHz: rateHz, in: gait)
                 events.append(.resume(time: time(min(onset, early.last ?? onset))))
                 for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
