@@ -59,6 +59,10 @@ struct GaitGate: Sendable {
         case noRhythm
         /// Rhythmic and strong, but shaped like something else (a waved phone, a swaying bus).
         case wrongShape
+        /// Weak motion whose energy sits far above the cadence: vibration, or the soft heel
+        /// strikes of a slow walk's first steps. Unlike `wrongShape`, it does not stop a walk
+        /// from being back-filled into it.
+        case vibration
     }
 
     /// `inBout`: the user was walking up to this window. Two tests are then skipped. The
@@ -84,7 +88,7 @@ struct GaitGate: Sendable {
         // Weak motion whose energy sits far above the cadence is vibration (engine, road), not
         // a body bouncing once per step.
         if !inBout, gaitDeviation < vibrationDeviation, spread > vibrationSpread {
-            return .wrongShape
+            return .vibration
         }
         return .gait
     }

@@ -192,7 +192,7 @@ struct StepCounter: Sendable {
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         let report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
-                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
+                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape || verdict == .vibration)
         let creditEnd = n - lagBehind
         // A bout starts on one clearly regular window, or on two gait windows in a row: one
         // marginal window in vibration or handling must not back-fill a burst of steps.
