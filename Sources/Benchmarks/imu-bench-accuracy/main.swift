@@ -5,7 +5,7 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
@@ -25,7 +25,7 @@ while let argument = arguments.first {
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, fixtures, simulator or speed") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, daily, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
@@ -37,7 +37,7 @@ while let argument = arguments.first {
         speedRates = [hz]
         arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
         exit(0)
     default:
         usageError("unknown argument \(argument); try --help")
@@ -76,7 +76,8 @@ if let traceName {
         print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
         print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
     }
-    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
+    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario
+        : traceName == "daily-life" ? DailyLifeReport.scenario() : (try? IMUSimulation.Scenario.resolve(traceName)) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
@@ -111,6 +112,9 @@ if wanted("oxford") || wanted("speed") {
 }
 if wanted("realdev") {
     RealDevReport.run()
+}
+if wanted("daily") {
+    DailyLifeReport.run()
 }
 if wanted("fixtures") {
     let directory = packageRoot() + "/Tests/PedometerTests/Fixtures"
