@@ -92,20 +92,4 @@ struct GaitGate: Sendable {
         }
         return .gait
     }
-
-    /// Regularity that starts a bout on one window; weaker gait needs a second window in a row.
-    /// Gait windows inside the oxford walks measure 0.7 to 0.95; a bus's marginal windows 0.4 to 0.65.
-    static let confidentRegularity = 0.7
-    /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
-    static let toleratedMisses = 2
-    /// Fraction of a bout's energy (mean square over 0.5 s) that still counts as part of it at
-    /// its edges: 0.18, i.e. about 0.42 of the bout's RMS amplitude (the first steps from rest
-    /// are soft). Measured with the stride correlation at 0.4: 0.25 lost 4.7% of the
-    /// simulator's short walks, 0.18 lost 1.8% (oxford MAPE 1.23% → 1.25%, repo fixtures 1.08% →
-    /// 0.95%); 0.15 lost 0.7% but read 1.38% on oxford.
-    static let envelopeFraction = 0.18
-    /// Phase (in steps) at a bout's onset: the onset marks where the motion begins, and the first
-    /// foot lands about half a step later (0 and 0.9 were both worse on the oxford recordings).
-    static let startPhase = 0.5
 }
-

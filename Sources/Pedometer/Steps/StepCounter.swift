@@ -14,8 +14,11 @@
 /// itself (placed at the cadence's phase and snapped to the highest sample within a quarter step,
 /// the heel strike), although it is committed up to 3 s later.
 struct StepCounter: Sendable {
-    /// Analysis window length, s: long enough for two strides at 1 step/s.
-    static let windowSeconds = 4.0
+    /// Every threshold (`StepSettings`).
+    let settings: StepSettings
+    var gate: GaitGate { settings.gate }
+    var strikes: HeelStrikes { settings.strikes }
+    private var rules: BoutRules { settings.bout }
     let rateHz: Double
     let interval: Double
     /// Analysis window, ticks (4 s: long enough for two strides at 1 step/s).
@@ -27,8 +30,6 @@ struct StepCounter: Sendable {
     /// Ticks of the energy envelope's box average (0.5 s: about one step).
     private let envelopeLength: Int
 
-    var gate = GaitGate()
-    var strikes = HeelStrikes()
 
     private var gait: RingBuffer
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
@@ -67,14 +68,15 @@ struct StepCounter: Sendable {
     /// Cadence of the latest gait window, nil when not in a bout.
     var currentCadence: Double? { inBout ? boutCadence : nil }
 
-    init(rateHz: Double, stride: StrideModel) {
+    init(rateHz: Double, stride: StrideModel, settings: StepSettings = StepSettings()) {
+        self.settings = settings
         ledger = StepLedger(rateHz: rateHz, stride: stride)
         self.rateHz = rateHz
         interval = 1 / rateHz
-        hop = Int((1.0 * rateHz).rounded())
-        window = Int(Self.windowSeconds) * hop   // whole hops
+        hop = Int((settings.bout.hopSeconds * rateHz).rounded())
+        window = Int((settings.bout.windowSeconds / settings.bout.hopSeconds).rounded()) * hop   // whole hops
         lagBehind = (window - hop) / 2
-        envelopeLength = Int((0.5 * rateHz).rounded())
+        envelopeLength = Int((settings.bout.envelopeSeconds * rateHz).rounded())
         let capacity = window + 2 * hop + envelopeLength
         gait = RingBuffer(minimumCapacity: capacity)
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
@@ -155,10 +157,10 @@ struct StepCounter: Sendable {
             var peakEnergy = 0.0
             for i in start..<n { peakEnergy = max(peakEnergy, energy(around: i)) }
             var first = start, last = n - 1
-            while first < last, energy(around: first) < 0.1 * peakEnergy { first += 1 }
-            while last > first, energy(around: last) < 0.1 * peakEnergy { last -= 1 }
+            while first < last, energy(around: first) < rules.activeFraction * peakEnergy { first += 1 }
+            while last > first, energy(around: last) < rules.activeFraction * peakEnergy { last -= 1 }
             let active = last - first + 1
-            if active < window * 9 / 10, active >= Int(1.5 * rateHz) {
+            if active < window * 9 / 10, active >= Int(rules.minimumActiveSeconds * rateHz) {
                 analysed = active
                 gait.copy(from: first, count: active, into: &scratch)
             }
@@ -167,7 +169,7 @@ struct StepCounter: Sendable {
         var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: analysed) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
-        if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
+        if inBout, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
             e.cadence *= 2
             e.wasStride = true
             estimate = e
@@ -199,7 +201,7 @@ struct StepCounter: Sendable {
         // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
         // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
         // On the oxford recordings every walk reaches 0.1 g and regularity 0.7 within seconds.
-        let confident = (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity
+        let confident = (estimate?.regularity ?? 0) >= rules.confidentRegularity
         // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start. In a
         // vehicle the motion must moreover be strong: at 25 Hz the simulator's bus lost the
         // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
@@ -228,16 +230,16 @@ struct StepCounter: Sendable {
             if !inBout {
                 inBout = true
                 boutLevel = level
-                let threshold = GaitGate.envelopeFraction * boutLevel
+                let threshold = rules.envelopeFraction * boutLevel
                 // After a confirming second window, the walk may have begun in the window before.
                 let earliest = max(gait.oldestIndex, start - hop)
                 let floor = max(ledger.until, shapeRejectedUntil)
                 let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n,
-                                            stride: strideTicks) { energy(around: $0) >= threshold }
+                                            stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
                 ledger.until = onset
-                ledger.phase = GaitGate.startPhase
+                ledger.phase = rules.startPhase
                 // The first steps from standing, before the rhythm is clear, one by one.
-                let firstExpected = onset + Int((1 - GaitGate.startPhase) * Double(stepTicks))
+                let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
                 // Not after waving: a waved phone's swings are maxima just like heel strikes, and
                 // a walk is confirmed up to two windows after the waving's last one.
                 let early = waving.wavedRecently(end: n, window: 2 * window) ? [] : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(),
@@ -250,8 +252,8 @@ struct StepCounter: Sendable {
             misses = 0
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
-            let threshold = GaitGate.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks) {
+            let threshold = rules.envelopeFraction * boutLevel
+            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
                 energy(around: $0) >= threshold
             }
             credit(to: min(creditEnd, walkedTo), into: &events)
@@ -262,9 +264,9 @@ struct StepCounter: Sendable {
             endBout(creditingTail: false, into: &events)
         } else if inBout {
             // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
-            // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
+            // cadence through `rules.toleratedMisses` windows while the motion stays strong.
             misses += 1
-            if misses <= GaitGate.toleratedMisses, regionEnergy(ledger.until, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
+            if misses <= rules.toleratedMisses, regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel {
                 credit(to: creditEnd, into: &events)
             } else {
                 endBout(into: &events)
@@ -294,8 +296,8 @@ struct StepCounter: Sendable {
         var offset = ledger.until
         if creditingTail {
             // The end may lie anywhere in the uncredited tail (at most one window's length).
-            let threshold = GaitGate.envelopeFraction * boutLevel
-            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks) {
+            let threshold = rules.envelopeFraction * boutLevel
+            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
                 energy(around: $0) >= threshold
             }
             offset = min(offset, ledger.until + lagBehind + hop)
