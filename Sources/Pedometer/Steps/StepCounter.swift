@@ -49,12 +49,13 @@ struct StepCounter: Sendable {
     private var sinceHop = 0
 
     // Bout state.
+    /// Decides when walks open and close (`BoutStateMachine`).
+    private var machine = BoutStateMachine()
+    /// A bout is open in the ledger (follows `machine`; closed by `endBout`).
     private(set) var inBout = false
     private var boutCadence = 0.0          // steps/s of the latest gait window
     private var boutLevel = 0.0            // envelope level of the bout, g²
-    private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
-    private var previousWasGait = false    // the window before this one was judged gait
     private var waving = WavingMemory()
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
@@ -103,7 +104,7 @@ struct StepCounter: Sendable {
         ledger.until = 0
         ledger.restartTicks()
         shapeRejectedUntil = 0
-        previousWasGait = false
+        machine.reset()
         waving.reset()
     }
 
@@ -196,83 +197,69 @@ struct StepCounter: Sendable {
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape || verdict == .vibration)
         let creditEnd = n - lagBehind
-        // A bout starts on one clearly regular window, or on two gait windows in a row: one
-        // marginal window in vibration or handling must not back-fill a burst of steps.
-        // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
-        // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
-        // On the oxford recordings every walk reaches 0.1 g and regularity 0.7 within seconds.
-        let confident = (estimate?.regularity ?? 0) >= rules.confidentRegularity
-        // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start. In a
-        // vehicle the motion must moreover be strong: at 25 Hz the simulator's bus lost the
-        // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
-        // windows in a row (12 false steps); walking away from a vehicle measures 0.1 g and more.
-        let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
-        // In a vehicle a walk must also move the trunk fore-aft and sideways, or be clearly
-        // stronger than a vehicle's bounce (`GaitGate.vehicleWalkHorizontal`, `vehicleWalkDeviation`).
-        let strongEnough = !inVehicle || (gaitDeviation >= gate.vibrationDeviation
-            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation))
-        let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
-        previousWasGait = isGait
-        // Inside a walk, the newest 2 s turning into a pure sinusoid is waving that has begun:
-        // the window as a whole still reads as gait for another 2 s, long enough to credit
-        // several of the waving's "steps".
-        if inBout, isGait, let estimate, newestIsPureSine(cadence: estimate.cadence) {
-            endBout(creditingTail: false, into: &events)
-            previousWasGait = false
-            return report
-        }
-        if isGait, confirmed, let estimate {
+        // The bout state machine decides; this carries out its action.
+        let walking = machine.isWalking
+        var facts = BoutStateMachine.Window(verdict: verdict)
+        facts.regularity = estimate?.regularity ?? 0
+        facts.weak = gaitDeviation < gate.vibrationDeviation
+        facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
+            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation)
+        facts.pureSine = shape.purity > gate.maximumPurity
+        if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
+        if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
+        let context = BoutStateMachine.Context(inVehicle: inVehicle)
+        switch machine.next(facts, context: context, rules: rules) {
+        case .none:
+            break
+        case .open, .count:
+            guard let estimate else { break }
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
             for i in (n - 2 * hop)..<n { level += envelope[i] }
             level /= Double(2 * hop)
             if !inBout {
-                inBout = true
-                boutLevel = level
-                let threshold = rules.envelopeFraction * boutLevel
-                // After a confirming second window, the walk may have begun in the window before.
-                let earliest = max(gait.oldestIndex, start - hop)
-                let floor = max(ledger.until, shapeRejectedUntil)
-                let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n,
-                                            stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
-                ledger.until = onset
-                ledger.phase = rules.startPhase
-                // The first steps from standing, before the rhythm is clear, one by one.
-                let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
-                // Not after waving: a waved phone's swings are maxima just like heel strikes, and
-                // a walk is confirmed up to two windows after the waving's last one.
-                let early = waving.wavedRecently(end: n, window: 2 * window) ? [] : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(),
-                                           rateHz: rateHz, in: gait)
-                events.append(.resume(time: time(min(onset, early.last ?? onset))))
-                for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
+                open(level: level, windowStart: start, end: n, into: &events)
             } else {
-                boutLevel = 0.8 * boutLevel + 0.2 * level
+                boutLevel = 0.8 * boutLevel + 0.2 * level   // follows the walk over about 5 s
             }
-            misses = 0
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
             let threshold = rules.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
-                energy(around: $0) >= threshold
-            }
+            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks,
+                                            minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
             credit(to: min(creditEnd, walkedTo), into: &events)
-        } else if inBout, verdict == .wrongShape, shape.purity > gate.maximumPurity {
-            // The walk turned into a pure sinusoid (the phone is being waved): it ended where
-            // counting stopped, since the tail beyond repeats just as well and would be counted
-            // as the waving; no turn-like grace either.
+        case .bridge:
+            credit(to: creditEnd, into: &events)
+        case .close:
+            endBout(into: &events)
+        case .closeWithoutTail:
             endBout(creditingTail: false, into: &events)
-        } else if inBout {
-            // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
-            // cadence through `rules.toleratedMisses` windows while the motion stays strong.
-            misses += 1
-            if misses <= rules.toleratedMisses, regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel {
-                credit(to: creditEnd, into: &events)
-            } else {
-                endBout(into: &events)
-            }
         }
         return report
+    }
+
+    /// Opens a bout whose window starts at tick `start` and ends at `n`: finds its onset (where
+    /// strides begin to repeat) and counts the stride before that impact by impact.
+    private mutating func open(level: Double, windowStart start: Int, end n: Int, into events: inout [PedometerEvent]) {
+        inBout = true
+        boutLevel = level
+        let threshold = rules.envelopeFraction * boutLevel
+        // After a confirming second window, the walk may have begun in the window before.
+        let earliest = max(gait.oldestIndex, start - hop)
+        let floor = max(ledger.until, shapeRejectedUntil)
+        let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n, stride: strideTicks,
+                                    minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
+        ledger.until = onset
+        ledger.phase = rules.startPhase
+        // The first steps from standing, before the rhythm is clear, one by one. Not after
+        // waving: a waved phone's swings are maxima just like heel strikes, and a walk is
+        // confirmed up to two windows after the waving's last one.
+        let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
+        let early = waving.wavedRecently(end: n, window: 2 * window) ? []
+            : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
+        events.append(.resume(time: time(min(onset, early.last ?? onset))))
+        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
     }
 
     /// Mean energy over ticks `a..<b`, g².
@@ -315,7 +302,7 @@ struct StepCounter: Sendable {
         }
         events.append(.pause(time: time(end)))
         inBout = false
-        misses = 0
+        machine.reset()
     }
 
     /// Are the newest `2 · hop` ticks a pure sinusoid at about `cadence` (a waved phone)?
