@@ -33,7 +33,7 @@ struct BoutStateMachine: Sendable {
         /// Weaker than `GaitGate.vibrationDeviation`, where vibration lives.
         var weak = false
         /// Strong enough to be a walk during a vehicle ride (`GaitGate.vehicleWalkHorizontal`,
-        /// `vehicleWalkDeviation`).
+        /// `vehicleWalkDeviation`, `vehicleWalkRegularity`).
         var walkInVehicle = false
         /// The whole window is a pure sinusoid (`GaitGate.maximumPurity`): a waved phone.
         var pureSine = false

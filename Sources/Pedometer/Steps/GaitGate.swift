@@ -41,6 +41,13 @@ struct GaitGate: Sendable {
     /// phone held flat in the hand moves little horizontally (the simulator's in-hand walk after
     /// a bus ride), while the bus's gait-like windows measured at most 0.16 g.
     var vehicleWalkDeviation = 0.2
+    /// A walk this regular starts in a vehicle whatever its horizontal motion (with at least
+    /// `vibrationDeviation`): walking is a self-sustained oscillation, regularity 0.9 to 0.98 once
+    /// under way (a phone held in the hand, oxford and simulator), while a vehicle's bounce is a
+    /// damped resonance excited at random: its gait-like windows measured at most 0.77 on the
+    /// Bratislava bus. The simulator's in-hand walk off a car (0.19 g, 0.03 g horizontal at 20 Hz)
+    /// otherwise never started.
+    var vehicleWalkRegularity = 0.9
     /// Least gait deviation (g) above `runningCadence`: running has a flight phase, where the
     /// specific force falls to 0 and the gait signal to −1 g, once per step; its deviation is
     /// several tenths of a g. A car's engine or road rhythm at 3 to 3.5 Hz measured 0.07 to

@@ -203,7 +203,8 @@ struct StepCounter: Sendable {
         facts.regularity = estimate?.regularity ?? 0
         facts.weak = gaitDeviation < gate.vibrationDeviation
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
-            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation)
+            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
+                || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
