@@ -64,6 +64,15 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
+targets += [
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CClock"),
+    .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
+    .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
+    .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -73,6 +82,7 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMUHistory", targets: ["IMUHistory"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),
