@@ -57,7 +57,7 @@ struct GaitGate: Sendable {
     /// around 2.5).
     static let runningCadence = 2.4
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
-    var cadenceRange = 1.0...4.0
+    var cadenceRange = 0.6...4.0
 
     enum Verdict: Sendable, Equatable {
         /// Walking or running.
