@@ -37,44 +37,34 @@ struct HeelStrikes: Sendable {
     var minimumHeight = 0.05
 
     /// Strikes before `reference` (a step or the expected first step), latest first, not
-    /// earlier than `floor`. `period` is the bout's step period in ticks.
+    /// earlier than `floor`. `period` is the bout's step period in ticks, `level` its RMS, g.
     func before(_ reference: Int, floor: Int, period: Int, level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
-        var out: [Int] = []
-        var current = reference
-        let threshold = max(minimumHeight, heightFraction * level)
-        let longest = min(Int(longestInterval * rateHz), Int(longestSpacing * Double(period)))
-        let shortest = max(1, Int(minimumSpacing * Double(period)))
-        let half = max(1, period / 2)
-        let lowest = max(floor, x.oldestIndex + half)
-        while out.count < maximumBefore {
-            var found: Int?
-            var i = current - shortest
-            while i >= max(lowest, current - longest) {
-                if x[i] >= threshold, isLocalMaximum(i, half: half, in: x) { found = i; break }
-                i -= 1
-            }
-            guard let found else { return out }
-            out.append(found)
-            current = found
-        }
-        return out
+        chain(from: reference, direction: -1, limit: max(floor, x.oldestIndex + max(1, period / 2)), count: maximumBefore,
+              period: period, level: level, rateHz: rateHz, in: x)
     }
 
     /// Strikes after `reference` (a counted step), earliest first, before `ceiling`.
     func after(_ reference: Int, ceiling: Int, period: Int, level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
-        var out: [Int] = []
-        var current = reference
+        chain(from: reference, direction: 1, limit: min(ceiling, x.count - 1 - max(1, period / 2)), count: maximumAfter,
+              period: period, level: level, rateHz: rateHz, in: x)
+    }
+
+    /// Up to `count` strikes chained from `reference` in `direction` (±1), not beyond `limit`.
+    private func chain(from reference: Int, direction: Int, limit: Int, count: Int, period: Int, level: Double,
+                       rateHz: Double, in x: RingBuffer) -> [Int] {
         let threshold = max(minimumHeight, heightFraction * level)
         let longest = min(Int(longestInterval * rateHz), Int(longestSpacing * Double(period)))
         let shortest = max(1, Int(minimumSpacing * Double(period)))
         let half = max(1, period / 2)
-        let highest = min(ceiling, x.count - 1 - half)
-        while out.count < maximumAfter {
+        var out: [Int] = []
+        var current = reference
+        while out.count < count {
             var found: Int?
-            var i = current + shortest
-            while i <= min(highest, current + longest) {
+            var distance = shortest
+            while distance <= longest, (current + direction * distance - limit) * direction <= 0 {
+                let i = current + direction * distance
                 if x[i] >= threshold, isLocalMaximum(i, half: half, in: x) { found = i; break }
-                i += 1
+                distance += 1
             }
             guard let found else { return out }
             out.append(found)
