@@ -73,6 +73,18 @@ targets += [
     .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
 ]
 
+// MARK: Replay speed (issue #11 part 3): end-to-end replay beside a minimal C parser of the same file.
+targets += [
+    .executableTarget(name: "replay-c-parser", path: "Sources/Benchmarks/replay-c-parser"),
+    .executableTarget(name: "imu-bench-replay", path: "Sources/Benchmarks/imu-bench-replay"),
+]
+
+// MARK: Fuzzing (make fuzz, docs/testing-fuzz.md): one executable, three targets; built normally it
+// replays the kept crash inputs.
+targets += [
+    .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
