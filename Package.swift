@@ -64,6 +64,15 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
+targets += [
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
+    .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
+    .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-activity"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -73,6 +82,7 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMULocation", targets: ["IMULocation"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),

@@ -32,6 +32,9 @@ public struct Pedometer: Sendable {
     private var altimeter = BarometricAltimeter()
     private var floors: FloorCounter
     private let classifier = ActivityClassifier()
+    // MARK: cycling and ground speed (issue 15)
+    private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
+    private var vote = ActivityVote()
     private var segmenter = ActivitySegmenter()
     private var firstTime: Double?
     private var lastTickTime = 0.0
@@ -42,6 +45,13 @@ public struct Pedometer: Sendable {
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
+    /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
+    @_spi(Diagnostics) public var lastPedalling: String {
+        let w = cycling.latest
+        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.isPedalling ? "P" : "-",
+                      w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
+    }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
         self.configuration = configuration
@@ -110,16 +120,23 @@ public struct Pedometer: Sendable {
             stepCounter.startSegment(at: tick.time, into: &events)
             gravity.reset()
             altimeter.reset()
+            cycling.reset()   // issue 15
             takeFloors(at: lastTickTime, into: &events)
         }
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
+        // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
+        if cycling.add(user.magnitude) {
+            stepCounter.cycling = cycling.isRiding || (cycling.latest.isPedalling && !stepCounter.inBout)
+        }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            let (activity, confidence) = classifier.classify(window)
+            cycling.noteGait(window.isGait)   // issue 15
+            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window)
+            let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
             // Labels tile the time from the first sample: each covers the span since the previous
             // one, up to the window's centre (the time it describes best).
             let centre = window.end - StepCounter.windowSeconds / 2
@@ -129,6 +146,17 @@ public struct Pedometer: Sendable {
             stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
     }
+
+    // MARK: ground speed (issue 15)
+    /// Feeds one ground-speed reading (a GNSS fix's speed over ground, never its position). The
+    /// activity vote uses it while it is fresh (`ActivityVote.freshness`); without readings the
+    /// pedometer works from the IMU alone, at lower confidence.
+    public mutating func observe(_ speed: GroundSpeed) {
+        vote.observe(speed)
+    }
+
+    /// The smoothed ground speed the vote uses now (nil without a fresh fix).
+    public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {
         guard stepCounter.ledger.walkedClimbDuration > 0 else { return }

@@ -14,6 +14,7 @@ struct ActivitySegmenter: Sendable {
         switch activity {
         case .vehicle: 20        // s: a bus ride is minutes long; handling a phone is seconds
         case .walking, .running: 4
+        case .cycling: 4         // s: `CyclingDetector` already waits for 4 pedalling windows
         case .stationary: 5
         case .unknown: 10
         }

@@ -56,6 +56,10 @@ struct StepCounter: Sendable {
     private var waving = WavingMemory()
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
+    // MARK: cycling input (issue 15)
+    /// Set by the pedometer while the user pedals (`CyclingDetector`): do not count. No bout
+    /// starts, and a bout in progress ends where counting stopped (its tail was pedalling).
+    var cycling = false
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -190,6 +194,12 @@ struct StepCounter: Sendable {
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
         let creditEnd = n - lagBehind
+        // MARK: cycling input (issue 15)
+        if cycling {
+            endBout(creditingTail: false, into: &events)
+            previousWasGait = false
+            return report
+        }
         // A bout starts on one clearly regular window, or on two gait windows in a row: one
         // marginal window in vibration or handling must not back-fill a burst of steps.
         // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
