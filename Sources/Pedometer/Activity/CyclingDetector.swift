@@ -47,12 +47,18 @@ struct CyclingDetector: Sendable {
     /// Forgets the signal history (a gap); a ride in progress goes on.
     mutating func reset() { analyser.reset() }
 
-    /// Feeds one tick of the gait signal (g). Returns true when a window completed (then
-    /// `latest` and `isRiding` describe it).
+    /// Feeds one tick of the gait signal (g). Returns true when a window completed: `latest`
+    /// describes it, and `noteGait` must follow with the step counter's verdict on it.
     mutating func add(_ value: Double) -> Bool {
         guard let window = analyser.add(value) else { return false }
         latest = window
-        let hit = window.isPedalling || window.isRideVibration
+        return true
+    }
+
+    /// The step counter's verdict on the latest window. Vibration counts only without gait: heel
+    /// strikes are broadband too.
+    mutating func noteGait(_ isGait: Bool) {
+        let hit = latest.isPedalling || (latest.isRideVibration && !isGait)
         recent = (recent << 1) | (hit ? 1 : 0)
         idle = hit ? 0 : idle + 1
         if !isRiding, hit, evidence >= Self.enterCount {
@@ -62,11 +68,6 @@ struct CyclingDetector: Sendable {
         } else if isRiding, idle >= Self.releaseIdle {
             isRiding = false
         }
-        return true
-    }
-
-    /// The step counter's verdict on the same window.
-    mutating func noteGait(_ isGait: Bool) {
         let walking = isGait && !latest.isPedalling
         gaitRun = walking ? gaitRun + 1 : 0
         strikeRun = walking && latest.impactShare >= Self.heelStrikeShare ? strikeRun + 1 : 0
