@@ -8,6 +8,8 @@ struct ActivityRun {
     /// Activity per whole second from the first sample, as the pedometer reported it then.
     var perSecond: [ActivityClass] = []
     var finalSegments: [ActivitySegment] = []
+    /// Time of every step counted.
+    var stepTimes: [Double] = []
 
     init(samples: [MotionSample], capabilities: SensorCapabilities, speeds: [GroundSpeed]) {
         var pedometer = Pedometer(capabilities: capabilities)
@@ -36,7 +38,13 @@ struct ActivityRun {
         }
         pedometer.finish(into: &events)
         steps = pedometer.snapshot.steps
-        for case .activity(let segment) in events { finalSegments.append(segment) }
+        for event in events {
+            switch event {
+            case .activity(let segment): finalSegments.append(segment)
+            case .step(let time): stepTimes.append(time)
+            default: break
+            }
+        }
     }
 
     /// Seconds spent in each class.

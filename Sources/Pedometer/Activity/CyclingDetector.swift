@@ -2,9 +2,10 @@
 /// `PedallingWindow`s (a thigh pedalling, or a bicycle's vibration) and the step counter's gait
 /// verdicts.
 ///
-/// - A ride starts when `enterCount` of the last `memory` windows pedal or vibrate like a
-///   bicycle: the real thigh rides pedal in 36 % to 91 % of their windows (the tuning split's
-///   lowest is 59 %), walks in at most 2 % (oxford) and single stray windows.
+/// - A ride starts when `enterCount` of the last `memory` windows pedal: the real thigh rides
+///   pedal in 36 % to 91 % of their windows (the tuning split's lowest is 59 %), walks in at
+///   most 2 % (oxford) and single stray windows; or after `vibrationRun` windows in a row of a
+///   bicycle's vibration (a phone being put into a purse shakes as hard, for a few seconds).
 /// - It ends after `releaseGait` windows in a row that the step counter judges gait, that do
 ///   not pedal and that carry heel strikes (`heelStrikeShare`: walking the bike, or walking
 ///   away), after `releaseSmoothGait` such windows without heel strikes (a phone walked in the
@@ -16,6 +17,8 @@ struct CyclingDetector: Sendable {
     static let memory = 8
     /// Pedalling windows among the remembered ones that start a ride.
     static let enterCount = 4
+    /// Vibration windows in a row that start a ride (s).
+    static let vibrationRun = 8
     /// Gait windows in a row, none pedalling, that end a ride (s): two strides' worth of windows.
     static let releaseGait = 3
     /// Gait windows in a row without heel strikes that end a ride (s).
@@ -27,9 +30,10 @@ struct CyclingDetector: Sendable {
     static let releaseIdle = 45
 
     private var analyser: PedallingAnalyser
-    /// Bit i set: the window i seconds ago pedalled or vibrated.
+    /// Bit i set: the window i seconds ago pedalled.
     private var recent: UInt32 = 0
     private var gaitRun = 0
+    private var vibrating = 0
     private var strikeRun = 0
     private var idle = 0
     /// A ride is in progress.
@@ -58,10 +62,12 @@ struct CyclingDetector: Sendable {
     /// The step counter's verdict on the latest window. Vibration counts only without gait: heel
     /// strikes are broadband too.
     mutating func noteGait(_ isGait: Bool) {
-        let hit = latest.isPedalling || (latest.isRideVibration && !isGait)
-        recent = (recent << 1) | (hit ? 1 : 0)
+        let vibration = latest.isRideVibration && !isGait
+        let hit = latest.isPedalling || vibration
+        vibrating = vibration ? vibrating + 1 : 0
+        recent = (recent << 1) | (latest.isPedalling ? 1 : 0)
         idle = hit ? 0 : idle + 1
-        if !isRiding, hit, evidence >= Self.enterCount {
+        if !isRiding, latest.isPedalling && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
             isRiding = true
             gaitRun = 0
             strikeRun = 0
@@ -77,6 +83,8 @@ struct CyclingDetector: Sendable {
         }
     }
 
-    /// How sure the ride is: high when most remembered windows pedal.
-    var confidence: ActivityConfidence { evidence * 4 >= Self.memory * 3 ? .high : .medium }
+    /// How sure the ride is: high when most remembered windows pedal or the bicycle vibrates on.
+    var confidence: ActivityConfidence {
+        evidence * 4 >= Self.memory * 3 || vibrating >= Self.vibrationRun ? .high : .medium
+    }
 }

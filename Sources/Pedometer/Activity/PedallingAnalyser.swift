@@ -78,12 +78,23 @@ struct PedallingAnalyser: Sendable {
             let r = correlation(lag: lag)
             if r > best { best = r; bestLag = lag }
         }
+        var half = halfCorrelation(bestLag)
+        // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
+        // near the band's top also repeats every two revolutions, inside the band.
+        if half >= 0.7, bestLag / 2 >= shortest - 1 {
+            bestLag /= 2
+            best = correlation(lag: bestLag)
+            half = halfCorrelation(bestLag)
+        }
         result.crankFrequency = rateHz / Double(bestLag)
         result.regularity = best
-        result.halfPeriodCorrelation = bestLag % 2 == 0
-            ? correlation(lag: bestLag / 2)
-            : 0.5 * (correlation(lag: bestLag / 2) + correlation(lag: bestLag / 2 + 1))
+        result.halfPeriodCorrelation = half
         return result
+    }
+
+    /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).
+    private func halfCorrelation(_ lag: Int) -> Double {
+        lag % 2 == 0 ? correlation(lag: lag / 2) : 0.5 * (correlation(lag: lag / 2) + correlation(lag: lag / 2 + 1))
     }
 
     /// Normalised autocorrelation of the centred window at `lag` ticks (Pearson over the overlap).

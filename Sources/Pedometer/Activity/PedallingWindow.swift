@@ -15,7 +15,7 @@ struct PedallingWindow: Sendable, Equatable {
     /// Share of the variance above about 4 Hz (`PedallingAnalyser.impactCutoffHz`): heel strikes
     /// and road vibration live there, the knee's rotation does not.
     var impactShare = 0.0
-    /// Crank frequency (strongest repeat between 0.8 and 1.5 Hz), Hz; 0 when the window is flat.
+    /// Crank frequency (strongest repeat between 0.8 and 1.65 Hz), Hz; 0 when the window is flat.
     var crankFrequency = 0.0
     /// Normalised autocorrelation at one crank period.
     var regularity = 0.0
@@ -36,10 +36,10 @@ struct PedallingWindow: Sendable, Equatable {
         /// above 4 Hz (10th to 90th percentile), the slow lower-back walks' windows that otherwise
         /// pass 0.24 to 0.29, pocket walks 0.3 to 0.6.
         static let maximumImpactShare = 0.2
-        /// Crank frequencies, Hz: 48 to 90 rpm (the 1 to 1.5 Hz, with room below). Above
-        /// 1.5 Hz a smooth walk's step (1.6 steps/s strolling with a phone in the hand, the
-        /// pedometer seed's slow walk, up to 2 steps/s on an armband) takes over the same lag band.
-        static let crankBand = 0.8...1.5
+        /// Crank frequencies, Hz: 48 to 99 rpm (the tuning rides pedal up to 1.62 Hz). Above
+        /// 1.65 Hz a smooth walk's step (1.7 to 2 steps/s held in a hand or on an armband) takes
+        /// over the same lag band.
+        static let crankBand = 0.8...1.65
         /// Clearly periodic (the step counter's gate asks as much of a walk).
         static let minimumRegularity = 0.4
         /// One leg per sensor: half a revolution later the knee is at its opposite; walks stay
