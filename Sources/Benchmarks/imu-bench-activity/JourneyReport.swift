@@ -12,7 +12,8 @@ enum JourneyReport {
         print("== simulated journeys (seeds \(seeds.map(String.init).joined(separator: ", ")), 100 Hz, accelerometer only; GPS 1 Hz, ±0.3 m/s, 5 % missed, 2 % multipath)")
         var pooled = [false: (0, 0), true: (0, 0)]
         var rideSteps = [false: 0, true: 0]
-        for journey in JourneyCatalogue.all {
+        let only = ProcessInfo.processInfo.environment["IMU_JOURNEY"]
+        for journey in JourneyCatalogue.all where only.map({ journey.name.contains($0) }) ?? true {
             var matrices = [false: [[Int]](repeating: [Int](repeating: 0, count: classes.count), count: classes.count),
                             true: [[Int]](repeating: [Int](repeating: 0, count: classes.count), count: classes.count)]
             var falseSteps = [false: 0, true: 0]

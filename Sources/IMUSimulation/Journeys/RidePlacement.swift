@@ -7,8 +7,8 @@ import Foundation
 ///   revolution, half of it at mid-thigh, and the thigh pitches ±20° about 45°; the body damps
 ///   the road to a few hundredths of a g.
 /// - jersey pocket: the lower back, leaning 50° forward, rocking ±3° sideways at the crank
-///   frequency and bobbing once per pedal stroke; the saddle passes on about 0.05 g of road.
-/// - bag: a backpack, leaning 40°, rocking ±4°, with a bounce of its own on each pedal stroke.
+///   frequency and bobbing 2 mm once per pedal stroke; the saddle passes on about 0.05 g of road.
+/// - bag: a backpack, leaning 40°, rocking ±4°, bouncing 4 mm on its straps on each pedal stroke.
 /// - handlebar: flat on the bars, which the rider rocks ±2° at the crank frequency; no body
 ///   damps the road: 0.25 g of broadband vibration, as the real handlebar rides measure (0.2 to
 ///   0.4 g, median per ride).
@@ -37,8 +37,8 @@ public enum RidePlacement: String, Sendable, CaseIterable {
         let degree = Double.pi / 180
         switch self {
         case .trouserPocket: return Figures(travel: 0.085, pitch: 45 * degree, pitchSwing: 20 * degree, roll: 0, bob: 0, vibration: 0.03)
-        case .jerseyPocket: return Figures(travel: 0, pitch: 50 * degree, pitchSwing: 0, roll: 3 * degree, bob: 0.005, vibration: 0.05)
-        case .bag: return Figures(travel: 0, pitch: 40 * degree, pitchSwing: 0, roll: 4 * degree, bob: 0.01, vibration: 0.05)
+        case .jerseyPocket: return Figures(travel: 0, pitch: 50 * degree, pitchSwing: 0, roll: 3 * degree, bob: 0.002, vibration: 0.05)
+        case .bag: return Figures(travel: 0, pitch: 40 * degree, pitchSwing: 0, roll: 4 * degree, bob: 0.004, vibration: 0.05)
         case .handlebar: return Figures(travel: 0, pitch: 0, pitchSwing: 0, roll: 2 * degree, bob: 0, vibration: 0.25)
         }
     }
