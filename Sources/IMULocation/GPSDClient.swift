@@ -13,8 +13,8 @@ public final class GPSDClient {
 
     public let host: String
     public let port: String
-    private var data = gps_data_t()
-    private var isOpen = false
+    /// libgps' connection state, at a fixed address for the library.
+    private let data: UnsafeMutablePointer<gps_data_t>
     /// Whether gpsd streams reports to us now (`setWatching`).
     public private(set) var isWatching = false
 
@@ -32,14 +32,20 @@ public final class GPSDClient {
     public init(host: String = "localhost", port: String = GPSDClient.defaultPort) throws(GPSDError) {
         self.host = host
         self.port = port
-        guard gps_open(host, port, &data) == 0 else {
-            throw .unreachable(host: host, port: port, reason: String(cString: gps_errstr(errno)))
+        let state = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        state.initialize(to: gps_data_t())
+        let status = gps_open(host, port, state)
+        guard status == 0 else {
+            let reason = String(cString: gps_errstr(status))
+            state.deallocate()
+            throw .unreachable(host: host, port: port, reason: reason)
         }
-        isOpen = true
+        data = state
     }
 
     deinit {
-        if isOpen { gps_close(&data) }
+        gps_close(data)
+        data.deallocate()
     }
 
     /// Asks gpsd to stream reports (true) or to stop (false): gpsd powers a receiver down when no
@@ -47,7 +53,7 @@ public final class GPSDClient {
     public func setWatching(_ on: Bool) throws(GPSDError) {
         guard on != isWatching else { return }
         let flags = on ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
-        guard gps_stream(&data, flags, nil) == 0 else { throw .lost(reason: "gps_stream failed") }
+        guard gps_stream(data, flags, nil) == 0 else { throw .lost(reason: "gps_stream failed") }
         isWatching = on
     }
 
@@ -64,16 +70,16 @@ public final class GPSDClient {
     /// Waits up to `timeout` seconds for one report.
     public func next(timeout: Double) throws(GPSDError) -> Report {
         let microseconds = Int32(max(0, min(timeout, 60)) * 1_000_000)
-        guard gps_waiting(&data, microseconds) else { return .none }
-        guard gps_read(&data, nil, 0) >= 0 else {
-            throw .lost(reason: String(cString: gps_errstr(errno)))
-        }
+        guard gps_waiting(data, microseconds) else { return .none }
+        let status = gps_read(data, nil, 0)
+        guard status >= 0 else { throw .lost(reason: String(cString: gps_errstr(status))) }
         let received = BootClock.nowSeconds()
-        if data.set & cgps_mode_set != 0, data.fix.mode < MODE_2D { return .noFix }
-        guard data.set & cgps_speed_set != 0, data.fix.mode >= MODE_2D else { return .none }
-        let speed = data.fix.speed
+        let report = data.pointee
+        if report.set & cgps_mode_set != 0, report.fix.mode < MODE_2D { return .noFix }
+        guard report.set & cgps_speed_set != 0, report.fix.mode >= MODE_2D else { return .none }
+        let speed = report.fix.speed
         // gpsd's eps is a 95 % bound; the filter wants one sigma (≈ eps / 2 for a Gaussian).
-        let eps = data.fix.eps
+        let eps = report.fix.eps
         let reading = GroundSpeed(time: received, metersPerSecond: speed,
                                   accuracy: eps.isFinite && eps > 0 ? eps / 2 : nil)
         return reading.isPlausible ? .speed(reading) : .none

@@ -6,6 +6,12 @@ public struct GNSSFix: Sendable, Equatable {
     public var speed: Double
     /// One-sigma error the receiver reports, m/s.
     public var accuracy: Double
+
+    public init(time: Double, speed: Double, accuracy: Double) {
+        self.time = time
+        self.speed = speed
+        self.accuracy = accuracy
+    }
 }
 
 /// A consumer receiver's speed reports (illustrative figures, from the activity seed):
