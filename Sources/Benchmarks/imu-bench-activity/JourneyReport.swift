@@ -12,6 +12,7 @@ enum JourneyReport {
         print("== simulated journeys (seeds \(seeds.map(String.init).joined(separator: ", ")), 100 Hz, accelerometer only; GPS 1 Hz, ±0.3 m/s, 5 % missed, 2 % multipath)")
         var pooled = [false: (0, 0), true: (0, 0)]
         var rideSteps = [false: 0, true: 0]
+        var demandAgree = 0, demandTotal = 0, demandOn = 0.0, demandSeconds = 0.0
         let only = ProcessInfo.processInfo.environment["IMU_JOURNEY"]
         for journey in JourneyCatalogue.all where only.map({ journey.name.contains($0) }) ?? true {
             var matrices = [false: [[Int]](repeating: [Int](repeating: 0, count: classes.count), count: classes.count),
@@ -37,6 +38,15 @@ enum JourneyReport {
                     }
                 }
                 trueSteps += sim.legSteps.reduce(0, +)
+                // The power policy: GPS reports only while `GPSDemand` asks for them.
+                let run = ActivityRun(samples: sim.samples, capabilities: SensorCapabilities(accelerometer: true),
+                                      speeds: speeds, onDemand: true)
+                for (i, label) in run.perSecond.prefix(sim.truth.count).enumerated() where sim.truth[i] == label.rawValue {
+                    demandAgree += 1
+                }
+                demandTotal += min(run.perSecond.count, sim.truth.count)
+                demandOn += run.dutyCycle * Double(run.perSecond.count)
+                demandSeconds += Double(run.perSecond.count)
             }
             print("-- \(journey.name): the seed expects \(journey.expectation)")
             for gps in [false, true] {
@@ -55,6 +65,8 @@ enum JourneyReport {
                 }
             }
         }
+        print(String(format: "GPS on demand (GPSDemand): reports requested %.1f %% of the time, agreement %.1f %% of %d s",
+                     100 * demandOn / max(demandSeconds, 1), 100 * Double(demandAgree) / Double(max(demandTotal, 1)), demandTotal))
         for gps in [false, true] {
             let (agree, total) = pooled[gps]!
             print(String(format: "per-second activity agreement %@: %.1f %% of %d s (target %@); steps while riding or driving: %d",

@@ -11,7 +11,13 @@ struct ActivityRun {
     /// Time of every step counted.
     var stepTimes: [Double] = []
 
-    init(samples: [MotionSample], capabilities: SensorCapabilities, speeds: [GroundSpeed]) {
+    /// Share of the time GPS reports were requested (with `onDemand`).
+    var dutyCycle = 1.0
+
+    /// With `onDemand`, readings reach the pedometer only while `GPSDemand` asks for them.
+    init(samples: [MotionSample], capabilities: SensorCapabilities, speeds: [GroundSpeed], onDemand: Bool = false) {
+        var demand = GPSDemand()
+        var wanted = true
         var pedometer = Pedometer(capabilities: capabilities)
         var events: [PedometerEvent] = []
         var next = 0
@@ -21,7 +27,7 @@ struct ActivityRun {
         var windows = 0
         for sample in samples {
             while next < speeds.count, speeds[next].time <= sample.time {
-                pedometer.observe(speeds[next])
+                if wanted { pedometer.observe(speeds[next]) }
                 next += 1
             }
             let before = events.count
@@ -32,11 +38,14 @@ struct ActivityRun {
                 print(pedometer.lastWindow.description, pedometer.lastPedalling, stepsNow > 0 ? "+\(stepsNow)" : "")
             }
             while sample.time - first >= Double(second + 1) {
-                perSecond.append(pedometer.snapshot.activity)
+                let snapshot = pedometer.snapshot
+                perSecond.append(snapshot.activity)
                 second += 1
+                if onDemand { wanted = demand.update(time: sample.time, activity: snapshot.activity, confidence: snapshot.confidence) }
             }
         }
         pedometer.finish(into: &events)
+        if onDemand { dutyCycle = demand.dutyCycle }
         steps = pedometer.snapshot.steps
         for event in events {
             switch event {
