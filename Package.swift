@@ -64,6 +64,15 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
+targets += [
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CClock"),
+    .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
+    .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
+    .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
+]
+
 // MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
 targets += [
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -82,6 +91,7 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMUHistory", targets: ["IMUHistory"]),
         .library(name: "IMULocation", targets: ["IMULocation"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),

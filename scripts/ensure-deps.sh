@@ -6,6 +6,8 @@ set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
 pkgs=(libiio-dev libi2c-dev pkg-config)
+# build: SQLite for the step history (IMUHistory, through the CSQLite target).
+pkgs+=(libsqlite3-dev)
 # build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
 pkgs+=(libgps-dev)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
