@@ -48,8 +48,8 @@ public struct Pedometer: Sendable {
     /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
     @_spi(Diagnostics) public var lastPedalling: String {
         let w = cycling.latest
-        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
-                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.isPedalling ? "P" : "-",
+        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation, w.isPedalling ? "P" : "-",
                       w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
     }
 
@@ -128,7 +128,7 @@ public struct Pedometer: Sendable {
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
         // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
-        if cycling.add(user.magnitude) {
+        if cycling.add(tick.acceleration) {
             stepCounter.cycling = cycling.isRiding || (cycling.latest.isPedalling && !stepCounter.inBout)
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {

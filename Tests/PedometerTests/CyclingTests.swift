@@ -29,7 +29,7 @@ private func pedalling(seconds: Double, crankHz: Double = 1.2, rateHz: Double = 
         var analyser = PedallingAnalyser(rateHz: 50)
         var last: PedallingWindow?
         for s in pedalling(seconds: 8, rateHz: 50) {
-            if let w = analyser.add(length(s.acceleration!) - 1) { last = w }
+            if let w = analyser.add(s.acceleration!) { last = w }
         }
         let w = try! #require(last)
         #expect(abs(w.crankFrequency - 1.2) < 0.1)

@@ -51,10 +51,10 @@ struct CyclingDetector: Sendable {
     /// Forgets the signal history (a gap); a ride in progress goes on.
     mutating func reset() { analyser.reset() }
 
-    /// Feeds one tick of the gait signal (g). Returns true when a window completed: `latest`
-    /// describes it, and `noteGait` must follow with the step counter's verdict on it.
-    mutating func add(_ value: Double) -> Bool {
-        guard let window = analyser.add(value) else { return false }
+    /// Feeds one tick of specific force (g, device frame). Returns true when a window completed:
+    /// `latest` describes it, and `noteGait` must follow with the step counter's verdict on it.
+    mutating func add(_ acceleration: Vector3) -> Bool {
+        guard let window = analyser.add(acceleration) else { return false }
         latest = window
         return true
     }

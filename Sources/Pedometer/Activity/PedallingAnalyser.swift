@@ -12,6 +12,9 @@ struct PedallingAnalyser: Sendable {
     private let hop: Int
     private var gait: RingBuffer
     private var impact: RingBuffer
+    /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
+    private var direction: (x: RingBuffer, y: RingBuffer, z: RingBuffer)
+    private var smoothed: LowPass3
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
     private var sinceHop = 0
@@ -23,6 +26,8 @@ struct PedallingAnalyser: Sendable {
         window = Int(StepCounter.windowSeconds) * hop
         gait = RingBuffer(minimumCapacity: window)
         impact = RingBuffer(minimumCapacity: window)
+        direction = (RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window))
+        smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
         scratch = [Double](repeating: 0, count: window)
     }
@@ -31,13 +36,23 @@ struct PedallingAnalyser: Sendable {
     mutating func reset() {
         gait.removeAll()
         impact.removeAll()
+        direction.x.removeAll(); direction.y.removeAll(); direction.z.removeAll()
+        smoothed.reset()
         highPass.reset()
         sinceHop = 0
     }
 
-    /// Feeds one tick of the gait signal (g). Returns a window's analysis once per hop when the
-    /// window is full.
-    mutating func add(_ value: Double) -> PedallingWindow? {
+    /// The thigh's pitch is followed below this frequency, Hz (the crank's fundamental is ≤ 1.65 Hz).
+    static let tiltCutoffHz = 3.0
+
+    /// Feeds one tick of specific force (g, device frame). Returns a window's analysis once per
+    /// hop when the window is full.
+    mutating func add(_ acceleration: Vector3) -> PedallingWindow? {
+        let norm = length(acceleration)
+        let value = norm - 1
+        let s = smoothed.update(acceleration)
+        let n = max(length(s), 1e-9)
+        direction.x.append(s.x / n); direction.y.append(s.y / n); direction.z.append(s.z / n)
         gait.append(value)
         impact.append(highPass.update(value))
         sinceHop += 1
@@ -89,7 +104,24 @@ struct PedallingAnalyser: Sendable {
         result.crankFrequency = rateHz / Double(bestLag)
         result.regularity = best
         result.halfPeriodCorrelation = half
+        result.tiltCorrelation = tiltCorrelation(lag: bestLag, start: start)
         return result
+    }
+
+    /// Normalised autocorrelation of the centred direction vector at `lag` ticks, and its RMS
+    /// swing: does the device's tilt repeat with the magnitude's period?
+    private func tiltCorrelation(lag: Int, start: Int) -> Double {
+        var mean = Vector3.zero
+        for i in start..<gait.count { mean += Vector3(direction.x[i], direction.y[i], direction.z[i]) }
+        mean /= Double(window)
+        var xy = 0.0, xx = 0.0, yy = 0.0
+        for i in start..<(gait.count - lag) {
+            let a = Vector3(direction.x[i], direction.y[i], direction.z[i]) - mean
+            let b = Vector3(direction.x[i + lag], direction.y[i + lag], direction.z[i + lag]) - mean
+            xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
+        }
+        let norm = (xx * yy).squareRoot()
+        return norm > 0 ? xy / norm : 0
     }
 
     /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).

@@ -21,6 +21,11 @@ struct PedallingWindow: Sendable, Equatable {
     var regularity = 0.0
     /// Normalised autocorrelation at half a crank period (−1 for a pure sinusoid).
     var halfPeriodCorrelation = 0.0
+    /// Autocorrelation of the device's tilt (direction of the low-passed specific force) at the
+    /// same period. Pedalling pitches the thigh once per revolution, with the magnitude: it
+    /// repeats (positive). A walk or a stair climb bounces the body once per step but swings the
+    /// leg once per stride, two steps: at one step's lag the tilt is at its opposite (negative).
+    var tiltCorrelation = 0.0
 
     /// Thresholds and their reasons. Measured on the tuning split of `imu-bench-activity`
     /// (real-dev thigh rides r00 left and right, r01, r02; oxford walks; real-dev gait walks).
@@ -45,6 +50,8 @@ struct PedallingWindow: Sendable, Equatable {
         /// One leg per sensor: half a revolution later the knee is at its opposite; walks stay
         /// above −0.3 at half a stride in 98 % of the oxford windows.
         static let maximumHalfPeriodCorrelation = -0.3
+        /// The tilt repeats with the magnitude (see `tiltCorrelation`); 0 is "unrelated".
+        static let minimumTiltCorrelation = 0.0
         /// A handlebar in city traffic: 0.2 to 0.4 g of vibration (median per real ride), most
         /// of it above 4 Hz (0.75 to 0.95); buses, trams, cars and metros stay under 0.11 g
         /// (95th percentile) on the real-dev rides.
@@ -57,6 +64,7 @@ struct PedallingWindow: Sendable, Equatable {
         deviation >= Limit.pedallingDeviation && impactShare <= Limit.maximumImpactShare
             && Limit.crankBand.contains(crankFrequency) && regularity >= Limit.minimumRegularity
             && halfPeriodCorrelation <= Limit.maximumHalfPeriodCorrelation
+            && tiltCorrelation > Limit.minimumTiltCorrelation
     }
 
     /// Strong broadband vibration: a device mounted on the bicycle itself.
