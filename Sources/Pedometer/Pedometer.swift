@@ -129,7 +129,7 @@ public struct Pedometer: Sendable {
         let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
         // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
         if cycling.add(tick.acceleration) {
-            stepCounter.cycling = cycling.isRiding || (cycling.latest.isPedalling && !stepCounter.inBout)
+            stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)

@@ -108,21 +108,32 @@ struct PedallingAnalyser: Sendable {
         return result
     }
 
-    /// Normalised autocorrelation of the centred direction vector at `lag` ticks, and its RMS
-    /// swing: does the device's tilt repeat with the magnitude's period?
+    /// Normalised autocorrelation of the direction vector at `lag` ticks, after removing each
+    /// axis's straight-line trend over the window (a turn on a landing or a bend in the road
+    /// drifts the direction slowly; the leg's swing is what is compared).
     private func tiltCorrelation(lag: Int, start: Int) -> Double {
-        var mean = Vector3.zero
-        for i in start..<gait.count { mean += Vector3(direction.x[i], direction.y[i], direction.z[i]) }
+        // Least-squares line per axis against the tick index centred on the window.
+        let centre = Double(window - 1) / 2
+        var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
+        for k in 0..<window { mean += tilt(start + k) }
         mean /= Double(window)
+        for k in 0..<window {
+            let u = Double(k) - centre
+            slope += (tilt(start + k) - mean) * u
+            spread += u * u
+        }
+        slope /= spread
+        func residual(_ k: Int) -> Vector3 { tilt(start + k) - mean - slope * (Double(k) - centre) }
         var xy = 0.0, xx = 0.0, yy = 0.0
-        for i in start..<(gait.count - lag) {
-            let a = Vector3(direction.x[i], direction.y[i], direction.z[i]) - mean
-            let b = Vector3(direction.x[i + lag], direction.y[i + lag], direction.z[i + lag]) - mean
+        for k in 0..<(window - lag) {
+            let a = residual(k), b = residual(k + lag)
             xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
         }
         let norm = (xx * yy).squareRoot()
         return norm > 0 ? xy / norm : 0
     }
+
+    @inline(__always) private func tilt(_ i: Int) -> Vector3 { Vector3(direction.x[i], direction.y[i], direction.z[i]) }
 
     /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).
     private func halfCorrelation(_ lag: Int) -> Double {
