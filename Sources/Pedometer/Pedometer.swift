@@ -150,8 +150,9 @@ public struct Pedometer: Sendable {
 
     // MARK: ground speed (issue 15)
     /// Feeds one ground-speed reading (a GNSS fix's speed over ground, never its position). The
-    /// activity vote uses it while it is fresh (`ActivityVote.freshness`); without readings the
-    /// pedometer works from the IMU alone, at lower confidence.
+    /// activity vote uses it while it is fresh (`ActivityVote.freshness`). Without readings the
+    /// pedometer works from the IMU alone; once a receiver has been seen, a lost fix lowers the
+    /// confidence one level (docs/activity.md).
     public mutating func observe(_ speed: GroundSpeed) {
         vote.observe(speed)
     }
