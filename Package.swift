@@ -73,6 +73,27 @@ targets += [
     .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
 ]
 
+// MARK: Replay speed (issue #11 part 3): end-to-end replay beside a minimal C parser of the same file.
+targets += [
+    .executableTarget(name: "replay-c-parser", path: "Sources/Benchmarks/replay-c-parser"),
+    .executableTarget(name: "imu-bench-replay", path: "Sources/Benchmarks/imu-bench-replay"),
+]
+
+// MARK: Fuzzing (make fuzz, docs/testing-fuzz.md): one executable, three targets; built normally it
+// replays the kept crash inputs.
+targets += [
+    .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
+]
+
+// MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
+targets += [
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer", "IMUHistory"]),
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory", "IMUCalibration"],
+                      path: "Sources/Tools/imu-plot"),
+    .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
+]
+
 // MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
 targets += [
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -98,6 +119,7 @@ let package = Package(
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

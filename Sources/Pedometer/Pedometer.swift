@@ -35,6 +35,7 @@ public struct Pedometer: Sendable {
     // MARK: cycling and ground speed (issue 15)
     private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
     private var vote = ActivityVote()
+    private var lastRecordedSpeed: (speed: Double, time: Double)?
     private var segmenter = ActivitySegmenter()
     private var firstTime: Double?
     private var lastTickTime = 0.0
@@ -75,6 +76,8 @@ public struct Pedometer: Sendable {
             if firstTime == nil { firstTime = sample.time; state.time = sample.time }
             if sample.time > state.time { state.time = sample.time }
         }
+        // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
+        if let speed = sample.gnssSpeed { observeRecorded(speed, at: sample.time) }
         resampler.push(sample)
         while let tick = resampler.pop() { handle(tick, into: &events) }
     }
@@ -159,6 +162,14 @@ public struct Pedometer: Sendable {
 
     /// The smoothed ground speed the vote uses now (nil without a fresh fix).
     public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
+
+    /// A recorded speed: recordings hold the last fix on every row until the next, so a value is
+    /// a new reading only when it changes or a receiver's report interval (1 s) has passed.
+    private mutating func observeRecorded(_ speed: Double, at time: Double) {
+        if let last = lastRecordedSpeed, last.speed == speed, time - last.time < 1 { return }
+        lastRecordedSpeed = (speed, time)
+        observe(GroundSpeed(time: time, metersPerSecond: speed))
+    }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {
         floors.advance(to: time, into: &events)

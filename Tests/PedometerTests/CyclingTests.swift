@@ -71,4 +71,18 @@ private func pedalling(seconds: Double, crankHz: Double = 1.2, rateHz: Double = 
         // Car park: the receiver was seen, the fix is gone.
         #expect(vote.decide(imu: (.walking, .high), cadence: 1.6, time: 60) == (.walking, .medium))
     }
+
+    @Test func aRecordingsGroundSpeedReachesTheVote() {
+        // A replayed gnss_speed column (held on every row between fixes) feeds the Kalman filter.
+        var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true, gnssSpeed: true))
+        var events: [PedometerEvent] = []
+        for i in 0..<1000 {
+            pedometer.process(MotionSample(time: Double(i) / 100, acceleration: Vector3(0, 0, 1), gnssSpeed: 7.5), into: &events)
+        }
+        let speed = try! #require(pedometer.groundSpeed)
+        #expect(abs(speed.metersPerSecond - 7.5) < 1e-9)
+        // Held values are one reading a second, not one a sample: the filter stays near a single
+        // reading's error (1 m/s assumed without an accuracy), not 1 / sqrt(1000) of it.
+        #expect(speed.sigma > 0.2)
+    }
 }

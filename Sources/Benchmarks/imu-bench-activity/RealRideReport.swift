@@ -24,8 +24,9 @@ enum RealRideReport {
         print(pad("recording", 48) + "  part   truth  steps  cycling%  with GPS: steps cycling%")
         var tuneFalse = 0, heldFalse = 0, tuneCycling = 0.0, heldCycling = 0.0, tuneN = 0, heldN = 0
         for r in rides {
-            let imu = ActivityRun(samples: r.samples, capabilities: r.capabilities, speeds: [])
-            let gps = r.speeds.isEmpty ? nil : ActivityRun(samples: r.samples, capabilities: r.capabilities, speeds: r.speeds)
+            let imu = ActivityRun(samples: r.imuOnly, capabilities: r.capabilities, speeds: [])
+            // With GPS: the recording's gnss_speed column as it replays (Pedometer.process reads it).
+            let gps = r.hasSpeed ? ActivityRun(samples: r.samples, capabilities: r.capabilities, speeds: []) : nil
             let isRide = r.name.hasPrefix("cycling_")
             let part = isRide ? (tuning.contains { r.name.hasPrefix($0) } ? "tune" : "held") : "-"
             var line = pad(r.name, 48)

@@ -1,14 +1,19 @@
 import Foundation
 import Pedometer
 
-/// A real-dev recording with its truth and, where it has one, the `gnss_speed` column.
+/// A real-dev recording with its truth; samples carry the `gnss_speed` column where it has one.
 struct RealRecording {
     var name: String
     var samples: [MotionSample]
     var capabilities: SensorCapabilities
     var trueSteps: Int
     var trueActivity: String?
-    var speeds: [GroundSpeed]
+
+    /// Whether the recording has ground speed.
+    var hasSpeed: Bool { samples.contains { $0.gnssSpeed != nil } }
+
+    /// The samples without their ground speed: the IMU alone.
+    var imuOnly: [MotionSample] { samples.map { var s = $0; s.gnssSpeed = nil; return s } }
 }
 
 enum RealDev {
@@ -31,36 +36,7 @@ enum RealDev {
             var samples: [MotionSample] = []
             while let s = try reader.next() { samples.append(s) }
             result.append(RealRecording(name: base, samples: samples, capabilities: reader.capabilities,
-                                        trueSteps: steps, trueActivity: truth["activity"] as? String,
-                                        speeds: try speedColumn(path: dir + "/" + file)))
-        }
-        return result
-    }
-
-    /// The `gnss_speed` column (m/s), one reading where its value changes (the files hold the
-    /// last fix between fixes). The recording reader ignores the column until the recording
-    /// format gains it (docs/CONTRACTS.md §2); until then the benchmark reads it here.
-    static func speedColumn(path: String) throws -> [GroundSpeed] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        var header: [Substring]?
-        var tIndex = 0, vIndex = -1
-        var result: [GroundSpeed] = []
-        var last: Substring?
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard header != nil else {
-                header = fields
-                tIndex = fields.firstIndex(of: "t") ?? 0
-                guard let v = fields.firstIndex(of: "gnss_speed") else { return [] }
-                vIndex = v
-                continue
-            }
-            guard vIndex < fields.count, tIndex < fields.count else { continue }
-            let field = fields[vIndex]
-            guard field != last else { continue }
-            last = field
-            guard let t = Double(fields[tIndex]), let v = Double(field), v.isFinite else { continue }
-            result.append(GroundSpeed(time: t, metersPerSecond: v, accuracy: nil))
+                                        trueSteps: steps, trueActivity: truth["activity"] as? String))
         }
         return result
     }
