@@ -46,7 +46,7 @@ bench-accuracy: deps
 	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
-TOOLS := imu-info imu-steps imu-record imu-calibrate
+TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot
 install: build install-udev
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done

@@ -64,6 +64,15 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
+targets += [
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CClock"),
+    .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
+    .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
+    .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
+]
+
 // MARK: Replay speed (issue #11 part 3): end-to-end replay beside a minimal C parser of the same file.
 targets += [
     .executableTarget(name: "replay-c-parser", path: "Sources/Benchmarks/replay-c-parser"),
@@ -76,6 +85,15 @@ targets += [
     .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
 ]
 
+// MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
+targets += [
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer", "IMUHistory"]),
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory", "IMUCalibration"],
+                      path: "Sources/Tools/imu-plot"),
+    .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -85,11 +103,13 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMUHistory", targets: ["IMUHistory"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -6,8 +6,12 @@ set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
 pkgs=(libiio-dev libi2c-dev pkg-config)
+# build: SQLite for the step history (IMUHistory, through the CSQLite target).
+pkgs+=(libsqlite3-dev)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
+# test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
