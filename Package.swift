@@ -62,6 +62,8 @@ targets += [
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
+    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer"],
+                      path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
 // MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
