@@ -8,6 +8,8 @@ level=${1:-build}
 pkgs=(libiio-dev libi2c-dev pkg-config)
 # build: SQLite for the step history (IMUHistory, through the CSQLite target).
 pkgs+=(libsqlite3-dev)
+# build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
+pkgs+=(libgps-dev)
 # build: libsystemd (sd-bus, sd_notify, journal) for the step service imu-stepd (CSystemd target).
 pkgs+=(libsystemd-dev)
 # test: a private dbus-daemon, busctl and systemd-analyze (systemd), gdbus (libglib2.0-bin) for the service tests.
@@ -16,6 +18,8 @@ if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus systemd libgli
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
+# test: Debian's gpsd fed by gpsfake (gpsd-clients) for the GPS speed test (IMULocationTests).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(gpsd gpsd-clients); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
