@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps fuzz test-sanitize
+.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev install-service uninstall clean deps fuzz test-sanitize
 
 all: build
 
@@ -35,9 +35,12 @@ test-kernel:
 
 ## Benchmarks print figures (throughput, accuracy, bus budgets); they never fail on a number.
 BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
+## Each bench's "figure:" lines (a figure beside its anchor from the same run) are repeated at the end.
 bench: deps
 	$(SWIFT) build -c release
-	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b || exit 1; echo; done
+	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b > .build/$$b.log 2>&1; s=$$?; cat .build/$$b.log; echo; [ $$s = 0 ] || exit 1; done
+	@echo "== summary: every figure beside its anchor, measured in this run"
+	@for b in $(BENCHES); do grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; done
 
 ## Step-count accuracy alone: Oxford recordings (../shared/data/oxford-steps or IMU_OXFORD_DIR, skipped
 ## with a message when absent), the repo fixtures, the simulator's scenarios, core speed and memory.
@@ -46,8 +49,8 @@ bench-accuracy: deps
 	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
-TOOLS := imu-info imu-steps imu-record imu-calibrate
-install: build install-udev
+TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot
+install: build install-udev install-service
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done
 
@@ -77,3 +80,20 @@ SANITIZE_SKIP ?= ToolsTests
 test-sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --sanitize=address --build-path .build/asan --skip $(SANITIZE_SKIP)
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan --skip $(SANITIZE_SKIP)
+
+## The step service imu-stepd (docs/service.md): daemon, systemd unit, D-Bus policy and interface
+## description, service user (sysusers.d), example /etc/imukit/stepd.conf (kept when present); needs root.
+install-service: build
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" != 0 ]; then echo "install-service needs root: sudo make install"; exit 1; fi
+	install -D -m 0755 .build/$(CONFIG)/imu-stepd $(DESTDIR)$(PREFIX)/bin/imu-stepd
+	sed 's|/usr/local/bin/imu-stepd|$(PREFIX)/bin/imu-stepd|' data/imu-stepd.service > .build/imu-stepd.service
+	install -D -m 0644 .build/imu-stepd.service $(DESTDIR)/etc/systemd/system/imu-stepd.service
+	install -D -m 0644 data/io.github.imukit.StepService1.conf $(DESTDIR)/usr/share/dbus-1/system.d/io.github.imukit.StepService1.conf
+	install -D -m 0644 data/io.github.imukit.StepService1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/io.github.imukit.StepService1.xml
+	install -D -m 0644 data/imu-stepd.sysusers.conf $(DESTDIR)/etc/sysusers.d/imu-stepd.conf
+	@if [ ! -e $(DESTDIR)/etc/imukit/stepd.conf ]; then install -D -m 0644 data/stepd.conf $(DESTDIR)/etc/imukit/stepd.conf; fi
+	@if [ -z "$(DESTDIR)" ]; then systemd-sysusers /etc/sysusers.d/imu-stepd.conf && systemctl daemon-reload && \
+	  (systemctl reload dbus 2>/dev/null || true) || echo "systemd is not running here: the service starts from the next boot"; fi
+	@echo "Start the step service with:  sudo systemctl enable --now imu-stepd"
+	@echo "Ask it with:                  imu-steps --today"
+	@echo "Pause/Reset are for root and group imukit:  sudo usermod -aG imukit $${SUDO_USER:-$$(id -un)}"

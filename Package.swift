@@ -49,7 +49,7 @@ targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
-    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUServiceClient"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
     .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
     .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
@@ -69,6 +69,8 @@ targets += [
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
+    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer"],
+                      path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
 // MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
@@ -92,6 +94,34 @@ targets += [
     .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
 ]
 
+// MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
+targets += [
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer", "IMUHistory"]),
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory", "IMUCalibration"],
+                      path: "Sources/Tools/imu-plot"),
+    .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
+]
+
+// MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
+targets += [
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
+    .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
+    .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-activity"),
+]
+
+// MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
+targets += [
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "IMUServiceClient", dependencies: ["CSystemd", "Pedometer", "IMUHistory"]),
+    .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd"]),
+    .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
+    .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer"]),
+    .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -103,11 +133,15 @@ let package = Package(
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
         .library(name: "IMUHistory", targets: ["IMUHistory"]),
         .library(name: "IMUPublish", targets: ["IMUPublish"]),
+        .library(name: "IMULocation", targets: ["IMULocation"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-stepd", targets: ["imu-stepd"]),
+        .library(name: "IMUServiceClient", targets: ["IMUServiceClient"]),
+        .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -12,8 +12,18 @@ pkgs+=(libsqlite3-dev)
 # openssl for the TLS test's certificates.
 pkgs+=(libmosquitto-dev)
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(mosquitto mosquitto-clients openssl); fi
+# build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
+pkgs+=(libgps-dev)
+# build: libsystemd (sd-bus, sd_notify, journal) for the step service imu-stepd (CSystemd target).
+pkgs+=(libsystemd-dev)
+# test: a private dbus-daemon, busctl and systemd-analyze (systemd), gdbus (libglib2.0-bin) for the service tests.
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus systemd libglib2.0-bin); fi
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
+# test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
+# test: Debian's gpsd fed by gpsfake (gpsd-clients) for the GPS speed test (IMULocationTests).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(gpsd gpsd-clients); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
@@ -23,6 +33,12 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+
+# swift.org's Linux toolchains are 64-bit only (x86_64, aarch64): a 32-bit system cannot build IMUKit.
+if [ "$(getconf LONG_BIT 2>/dev/null || echo 64)" = 32 ]; then
+  echo "error: this is a 32-bit system ($(uname -m)); Swift's Linux toolchains are 64-bit only. Install a 64-bit (aarch64) OS: Raspberry Pi OS (64-bit) or Mobian (docs/getting-started-raspberry-pi.md)." >&2
+  exit 1
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "error: the Swift 6 toolchain is not on PATH. Install it from swift.org (Debian 12 and Raspberry Pi OS ship none), then run this again." >&2
