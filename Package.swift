@@ -116,9 +116,9 @@ targets += [
 targets += [
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .target(name: "IMUServiceClient", dependencies: ["CSystemd", "Pedometer", "IMUHistory"]),
-    .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd"]),
+    .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
-    .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer"]),
+    .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer", "IMUPublish"]),
     .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
 ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import IMUCLI
+import IMUPublish
 import IMUServiceClient
 import Pedometer
 
@@ -36,6 +37,9 @@ public struct ServiceConfig: Sendable {
     /// Polled fallback rate in Hz when another reader holds the IIO buffer. Issue #16: "≥ 25 Hz:
     /// the step count holds at that rate" (the pedometer's 25 Hz figure, README).
     public var polledFallbackHz = 50.0
+    /// Publishing to an MQTT broker (`mqtt_broker`, `mqtt_device_id`, `mqtt_credentials`,
+    /// `mqtt_ca_file`; docs/mqtt.md); nil when no broker is named.
+    public var mqtt: MQTTSettings?
 
     public init() {}
 
@@ -60,6 +64,7 @@ public struct ServiceConfig: Sendable {
     public static func parse(_ text: String, path: String) throws -> ServiceConfig {
         var c = ServiceConfig()
         var simulate: String?, replay: String?, speed: Double?
+        var mqttValues: [String: String] = [:], mqttLine: Int?
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -121,9 +126,20 @@ public struct ServiceConfig: Sendable {
                 default: throw bad("clock = '\(Printable.escape(value))'", "use clock = auto (wait for NTP) or clock = trust")
                 }
             case "calibration": c.applyCalibration = try boolean()
+            case "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file":
+                mqttValues[key] = value
+                if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration")
+                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
             }
+        }
+        do {
+            c.mqtt = try MQTTSettings.from(mqttValues, origin: path)
+        } catch {
+            if case .invalidSetting(_, let problem, let fix) = error {
+                throw ConfigError(path: path, line: mqttLine, message: problem, fix: fix)
+            }
+            throw ConfigError(path: path, line: mqttLine, message: error.description, fix: error.fix)
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }

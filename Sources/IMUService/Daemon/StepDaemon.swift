@@ -49,6 +49,16 @@ public enum StepDaemon {
             _ = engine.stop(waitingUpTo: 10)
             throw error
         }
+        let mqtt: MQTTBridge?
+        do {
+            mqtt = try config.mqtt.map {
+                try MQTTBridge(settings: $0, board: board, log: log, softwareVersion: StepDaemon.softwareVersion)
+            }
+        } catch {
+            bus.stop(waitingUpTo: 2)
+            _ = engine.stop(waitingUpTo: 10)
+            throw error
+        }
         log.notice("serving \(StepServiceNames.busName) on the \(config.bus) bus; history in \(config.resolvedDatabasePath)")
         notifier.ready(status: "counting steps")
         supervisor.restart(sensor)
@@ -59,6 +69,7 @@ public enum StepDaemon {
         _ = trap
         notifier.stopping()
         supervisor.cancel()
+        mqtt?.stop()
         let flushed = engine.stop(waitingUpTo: 10)
         bus.stop(waitingUpTo: 2)
         withExtendedLifetime(lock) {}
@@ -69,6 +80,12 @@ public enum StepDaemon {
         }
         log.notice("stopped; totals committed")
         return .success
+    }
+
+    /// "0.y.z (git abcdef1)", as `--version` prints it without the tool's name.
+    static var softwareVersion: String {
+        let text = "imu-stepd dev"   // PKG-MERGE: spec.versionText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.hasPrefix(spec.name + " ") ? String(text.dropFirst(spec.name.count + 1)) : text
     }
 
     static func prepareStateDirectory(_ path: String) throws {
