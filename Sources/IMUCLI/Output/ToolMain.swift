@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Runs a tool's body: parses arguments, prints `--help`, and turns every error into a message on
+/// Runs a tool's body: parses arguments, prints `--help` and `--version`, and turns every error into a message on
 /// standard error with its fix and the contract's exit code (docs/CONTRACTS.md §4).
 /// No error escapes as a crash.
 public enum ToolMain {
@@ -13,6 +13,11 @@ public enum ToolMain {
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
+                Terminal.standardOutput.flush()
+                exit(0)
+            }
+            if parsed.wantsVersion {
+                Terminal.standardOutput.write(spec.versionText)
                 Terminal.standardOutput.flush()
                 exit(0)
             }
