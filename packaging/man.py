@@ -9,7 +9,8 @@ only gets @VERSION@ and @DATE@.
 
     packaging/man.py --bin .build/release --out .build/man [NAME ...]
 
-Without NAMEs it builds every source whose tool exists in --bin, and every page that is not a tool.
+With NAMEs (the tools to ship) every one must have a source; without, it builds every source whose
+tool exists in --bin. Pages that are not tools (section 5) are always built.
 Exit 1 names a tool whose --help cannot be read or parsed, or a placeholder left unfilled.
 """
 import argparse
@@ -142,7 +143,7 @@ def main():
     ap = argparse.ArgumentParser(description="Build man pages from docs/man/*.in and each tool's --help.")
     ap.add_argument("--bin", required=True, help="directory holding the built tools")
     ap.add_argument("--out", required=True, help="where the pages go (NAME.S)")
-    ap.add_argument("names", nargs="*", help="only these pages (tool or page names)")
+    ap.add_argument("names", nargs="*", help="the tools to build pages for (each must have a source)")
     a = ap.parse_args()
     sources = sorted(os.path.join(SOURCES, f) for f in os.listdir(SOURCES) if f.endswith(".in"))
     ver, date = version(), page_date()
@@ -150,7 +151,7 @@ def main():
     for source in sources:
         name = os.path.basename(source)[:-3].rsplit(".", 1)[0]
         is_tool = any(p in open(source, encoding="utf-8").read() for p in TOOL_PLACEHOLDERS)
-        if a.names and name not in a.names:
+        if is_tool and a.names and name not in a.names:
             continue
         if not a.names and is_tool and not os.access(os.path.join(a.bin, name), os.X_OK):
             continue                      # a page for a tool this tree does not build (yet)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages IMUKit needs, when it can: as root directly, otherwise through
 # sudo. Without either it prints the exact apt-get line and stops (exit 1).
-# Usage: scripts/ensure-deps.sh [build|test|kernel]   (each level includes the ones before it)
+# Usage: scripts/ensure-deps.sh [build|test|kernel|deb]   (test and kernel include the ones before them;
+# deb is build plus packaging)
 set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
@@ -12,6 +13,9 @@ if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
 fi
+# deb: `make deb` and `make test-deb` (packaging/): dpkg-shlibdeps, lintian, the man page
+# generator, debootstrap for the clean Debian 12 root.
+if [ "$level" = deb ]; then pkgs+=(dpkg-dev lintian python3 debootstrap); fi
 
 missing=()
 for p in "${pkgs[@]}"; do
