@@ -72,6 +72,11 @@ for f in data/*.conf data/*.xml; do
   elif [ "${f##*.}" = conf ]; then install -D -m 0644 "$f" "$stage/etc/imukit/$(basename "$f")"
   fi
 done
+for u in "${units[@]}"; do
+  exe=$(sed -n -E 's#^ExecStart=[-@:+!]*([^ ]+).*#\1#p' "$stage/lib/systemd/system/$u" | head -n 1)
+  [ -z "$exe" ] || [ -x "$stage$exe" ] || {
+    echo "build-deb: data/$u starts $exe, which the package does not contain; add it to TOOLS in the Makefile" >&2; exit 1; }
+done
 [ ${#units[@]} -gt 0 ] || service_user=""
 
 # Documentation: README (its links point into docs/), the guides, copyright, changelog.

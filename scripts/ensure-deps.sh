@@ -9,6 +9,8 @@ level=${1:-build}
 pkgs=(libiio-dev libi2c-dev pkg-config)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
+# test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(zsh man-db); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
