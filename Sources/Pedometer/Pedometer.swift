@@ -77,6 +77,7 @@ public struct Pedometer: Sendable {
         while let tick = resampler.pop() { handle(tick, into: &events) }
         stepCounter.finish(into: &events)
         takeFloors(at: lastTickTime, into: &events)
+        floors.finish()
         segmenter.finish(at: state.time, into: &events)
     }
 
@@ -131,6 +132,7 @@ public struct Pedometer: Sendable {
     }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {
+        floors.advance(to: time, into: &events)
         guard stepCounter.ledger.walkedClimbDuration > 0 else { return }
         floors.addWalked(change: stepCounter.ledger.walkedClimb, duration: stepCounter.ledger.walkedClimbDuration,
                          time: time, into: &events)

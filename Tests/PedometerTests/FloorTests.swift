@@ -35,18 +35,85 @@ import Testing
         #expect(worst < 0.5, "spike moved the altitude by \(worst) m")
     }
 
-    @Test func floorsCountOnlyWalkedClimb() {
+    /// Feeds `seconds` one-second walked stretches climbing `speed` m/s, from `time`.
+    private func walk(_ counter: inout FloorCounter, speed: Double, seconds: Int, from time: inout Double,
+                      into events: inout [PedometerEvent]) {
+        for _ in 0..<seconds {
+            time += 1
+            counter.addWalked(change: speed, duration: 1, time: time, into: &events)
+        }
+    }
+
+    @Test func stairTripsCountWholeFloors() {
         var counter = FloorCounter(floorHeight: 3)
         var events: [PedometerEvent] = []
-        counter.addWalked(change: 3.1, duration: 15, time: 1, into: &events)
-        counter.addWalked(change: 2.9, duration: 15, time: 2, into: &events)
-        counter.addWalked(change: -6.0, duration: 30, time: 3, into: &events)
-        #expect(counter.ascended == 2 && counter.descended == 2)
-        #expect(floors(events) == [.up, .up, .down, .down])
-        // A long flat walk with weather drift (0.5 hPa/h ≈ 4 m/h) adds no floor.
+        var t = 0.0
+        walk(&counter, speed: 0.2, seconds: 15, from: &t, into: &events)     // one 3 m flight up
+        t += 10                                                               // a pause on the landing
+        walk(&counter, speed: -0.25, seconds: 24, from: &t, into: &events)   // two flights down, 6 m
+        counter.finish()
+        #expect(counter.ascended == 1 && counter.descended == 2)
+        #expect(floors(events) == [.up, .down, .down])
+    }
+
+    @Test func lowFloorsCountAndHalfFlightsDoNot() {
+        // A 2.7 m residential floor of which a tenth falls outside walked time: 2.43 m credited.
+        var low = FloorCounter(floorHeight: 3)
+        var events: [PedometerEvent] = []
+        var t = 0.0
+        walk(&low, speed: 0.243, seconds: 10, from: &t, into: &events)
+        #expect(low.ascended == 1)
+        // Half a flight (a split level, 1.5 m) is not a floor.
+        var half = FloorCounter(floorHeight: 3)
+        t = 0
+        walk(&half, speed: 0.25, seconds: 6, from: &t, into: &events)
+        half.finish()
+        #expect(half.ascended == 0)
+    }
+
+    @Test func weatherDriftOnALongWalkAddsNoFloor() {
+        // 1 hPa/h ≈ 8.3 m/h, walked for two hours.
         var flat = FloorCounter(floorHeight: 3)
-        for _ in 0..<3600 { flat.addWalked(change: 4.2 / 3600, duration: 1, time: 0, into: &events) }
-        #expect(flat.ascended == 0)
+        var events: [PedometerEvent] = []
+        var t = 0.0
+        walk(&flat, speed: 8.3 / 3600, seconds: 7200, from: &t, into: &events)
+        #expect(flat.ascended == 0 && events.isEmpty)
+    }
+
+    @Test func climbFasterThanAnyoneCanIsRefused() {
+        var counter = FloorCounter(floorHeight: 3)
+        var events: [PedometerEvent] = []
+        var t = 0.0
+        walk(&counter, speed: 0.2, seconds: 5, from: &t, into: &events)     // a trip has begun
+        t += 1
+        counter.addWalked(change: 830, duration: 1, time: t, into: &events) // −100 hPa in a second
+        walk(&counter, speed: 0, seconds: 5, from: &t, into: &events)
+        #expect(counter.implausibleClimbs == 1)
+        #expect(counter.ascended == 0 && events.isEmpty)
+    }
+
+    @Test func aLastingPressureStepCountsNoFloors() {
+        // A faulty barometer drops by 100 hPa halfway through a level walk and stays there.
+        var sim = simulate("walk")
+        let half = sim.samples[sim.samples.count / 2].time
+        for i in sim.samples.indices where sim.samples[i].time >= half {
+            if let p = sim.samples[i].pressure { sim.samples[i].pressure = p - 100 }
+        }
+        let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        #expect(floors(events).isEmpty)
+        #expect(snapshot.floorsAscended == 0 && snapshot.floorsDescended == 0)
+        #expect(relativeError(snapshot.steps, sim.truth.steps) < 0.05)
+    }
+
+    @Test func aLastingStepMovesTheAltitudeAtOnce() {
+        var altimeter = BarometricAltimeter()
+        var h = 0.0
+        for i in 0..<100 { h = altimeter.update(pressure: 1000, time: Double(i) / 25) }
+        let before = h
+        for i in 100..<150 { h = altimeter.update(pressure: 900, time: Double(i) / 25) }
+        // 2 s after the step the altitude has moved by the whole step, not by 2 s × 4 m/s.
+        let expected = BarometricAltimeter.altitude(pressure: 900) - BarometricAltimeter.altitude(pressure: 1000)
+        #expect(abs((h - before) - expected) < 1, "moved \(h - before) m of \(expected) m")
     }
 
     @Test(arguments: [("stairs-up", 3, 0), ("stairs-down", 0, 3), ("demo", 1, 1)])

@@ -121,3 +121,6 @@ if wanted("speed") {
     }
     Throughput.memoryNote()
 }
+if wanted("floors") {
+    FloorsReport.run(directory: FloorsReport.defaultDirectory)
+}

@@ -18,6 +18,12 @@ struct BarometricAltimeter: Sendable {
     static let smoothing = 1.0
     /// Delay of the output behind a steady climb, s (the low-pass time constant).
     static let delay = smoothing
+    /// A reading this far from the slew-limited altitude is a lasting pressure step that no
+    /// motion explains (a faulty sensor, a replaced one, a pressurised cabin), m: three seconds at
+    /// `maximumRate`, beyond a door slam's 1 hPa (8 m). The altitude jumps to it at once instead
+    /// of ramping through hundreds of metres for minutes; the floor counter refuses the jump as
+    /// faster than anyone climbs.
+    static let stepThreshold = 3 * maximumRate
 
     private var limited = 0.0
     /// Linearisation of the formula around a reference pressure (hPa), re-centred whenever the
@@ -61,6 +67,12 @@ struct BarometricAltimeter: Sendable {
             return raw
         }
         let dt = max(0, time - lastTime)
+        if abs(raw - limited) > Self.stepThreshold {
+            limited = raw
+            altitude = raw
+            lastTime = time
+            return raw
+        }
         let step = Self.maximumRate * dt
         limited += max(-step, min(step, raw - limited))
         // Readings arrive at a steady rate: reuse the coefficient while the interval is unchanged
