@@ -1,5 +1,5 @@
 # bash completion for the IMUKit tools. Installed by `make install` and the Debian package as
-# one file per tool in bash-completion/completions/; @TOOLS@ is replaced by the tool list.
+# one file per tool in bash-completion/completions/; the last line gets the tool list then.
 # Options, and what each option's value is, come from the tool's own --help at completion time,
 # so they never drift from the tool: FILE -> file names, --simulate NAME -> the simulator's
 # scenarios, SPEC -> the --source forms (i2c:/dev/i2c-N@, iio:local:, iio:ip:, sim:NAME).
