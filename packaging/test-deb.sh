@@ -100,8 +100,9 @@ in_root imu-steps --simulate still:1 --speed max --height 1.8 --remember > /dev/
 
 # 4. Remove: only configuration (conffiles) and user data may stay.
 conffiles=$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null || true)
-allowed() { { grep -v -E '^\./root/\.config(/imukit(/profile\.json)?)?$' || true; } | while read -r f; do
-  case " $1 " in *" ${f#.} "*) ;; *) echo "$f" ;; esac; done; }
+allowed() { local keep; keep=" $(printf '%s ' $1)"
+  { grep -v -E '^\./root/\.config(/imukit(/profile\.json)?)?$' || true; } | while read -r f; do
+  case "$keep" in *" ${f#.} "*) ;; *) echo "$f" ;; esac; done; }
 step "dpkg --remove imukit"
 in_root dpkg --remove imukit > /dev/null || fail "dpkg --remove"
 left=$(comm -13 "$root/../before" <(snapshot) | allowed "$conffiles $(for c in $conffiles; do d=$c; while d=${d%/*}; [ -n "$d" ]; do echo "$d"; done; done)")
