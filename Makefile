@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps
+.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps fuzz test-sanitize
 
 all: build
 
@@ -23,6 +23,7 @@ test:
 	@scripts/ensure-deps.sh kernel
 	$(SWIFT) build -c $(CONFIG)
 	$(SWIFT) test --parallel
+	Tests/Fuzz/run.sh $(FUZZ_TEST_SECONDS)
 	Tests/kernel/run.sh
 
 ## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
@@ -61,6 +62,21 @@ install-udev:
 
 clean:
 	rm -rf .build
+
+## Fuzzing (docs/testing-fuzz.md): the recording reader, calibration files and walker profiles
+## under libFuzzer. `make test` runs each target FUZZ_TEST_SECONDS; `make fuzz` FUZZ_SECONDS.
+## Every crash is kept in Tests/Fuzz/regressions/TARGET as a regression test.
+FUZZ_TEST_SECONDS ?= 20
+FUZZ_SECONDS ?= 600
+fuzz:
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+## The unit tests (not the tool and kernel tests, which run processes) under AddressSanitizer
+## and ThreadSanitizer, each in its own build directory (docs/testing-fuzz.md).
+SANITIZE_SKIP ?= ToolsTests
+test-sanitize:
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --sanitize=address --build-path .build/asan --skip $(SANITIZE_SKIP)
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan --skip $(SANITIZE_SKIP)
 
 ## Packaging (docs/install.md): man pages, completions and the Debian package. The tools packaged
 ## and installed are $(TOOLS); --version comes from VERSION (packaging/version.sh).

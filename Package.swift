@@ -70,6 +70,27 @@ targets += [
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
 ]
 
+// MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
+targets += [
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CClock"),
+    .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
+    .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
+    .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
+]
+
+// MARK: Replay speed (issue #11 part 3): end-to-end replay beside a minimal C parser of the same file.
+targets += [
+    .executableTarget(name: "replay-c-parser", path: "Sources/Benchmarks/replay-c-parser"),
+    .executableTarget(name: "imu-bench-replay", path: "Sources/Benchmarks/imu-bench-replay"),
+]
+
+// MARK: Fuzzing (make fuzz, docs/testing-fuzz.md): one executable, three targets; built normally it
+// replays the kept crash inputs.
+targets += [
+    .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -79,6 +100,7 @@ let package = Package(
         .library(name: "IMUSimulation", targets: ["IMUSimulation"]),
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
+        .library(name: "IMUHistory", targets: ["IMUHistory"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),

@@ -7,6 +7,8 @@ set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
 pkgs=(libiio-dev libi2c-dev pkg-config)
+# build: SQLite for the step history (IMUHistory, through the CSQLite target).
+pkgs+=(libsqlite3-dev)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).

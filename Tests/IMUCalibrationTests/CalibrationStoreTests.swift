@@ -52,6 +52,61 @@ import Foundation
         }
     }
 
+    /// `sample()` as a JSON object with `key` replaced by `value`.
+    func sampleJSON(_ key: String, _ value: Any) throws -> Data {
+        var object = try JSONSerialization.jsonObject(with: Data(sample().jsonText().utf8)) as! [String: Any]
+        object[key] = value
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    /// Issue #10 item 6: values no working sensor gives are refused, naming the file and the fix.
+    @Test(arguments: [
+        ("accel_misalignment", "[[100,0,0],[0,100,0],[0,0,100]]"),
+        ("accel_misalignment", "[[-1,0,0],[0,-1,0],[0,0,-1]]"),
+        ("gyro_bias_rad_s", "[1e308,0,0]"),
+        ("gyro_bias_rad_s", "[0,0.9,0]"),
+        ("accel_scale", "[1.15,1,1]"),
+        ("version", "\"1\""),
+        ("version", "0"),
+        ("version", "-1"),
+        ("version", "1.5"),
+        ("samples", "1e19"),
+        ("samples", "-3"),
+    ])
+    func implausibleCalibrationIsRefused(key: String, value: String) throws {
+        let data = try sampleJSON(key, try JSONSerialization.jsonObject(with: Data(value.utf8), options: .fragmentsAllowed))
+        do {
+            _ = try Calibration(jsonData: data, path: "/tmp/bad.json")
+            Issue.record("accepted \(key) = \(value)")
+        } catch {
+            #expect(error.description.contains("/tmp/bad.json"))
+            #expect(error.fix?.contains("imu-calibrate --reset") == true)
+            #expect(error.exitStatus == .usage)
+        }
+    }
+
+    @Test func missingVersionIsRefused() throws {
+        var object = try JSONSerialization.jsonObject(with: Data(sample().jsonText().utf8)) as! [String: Any]
+        object["version"] = nil
+        #expect(throws: CalibrationError.self) {
+            try Calibration(jsonData: try JSONSerialization.data(withJSONObject: object), path: "x.json")
+        }
+    }
+
+    @Test func plausibleEdgeValuesAreAccepted() throws {
+        _ = try Calibration(jsonData: try sampleJSON("gyro_bias_rad_s", [0.3, -0.3, 0.1]), path: "x.json")
+        _ = try Calibration(jsonData: try sampleJSON("accel_scale", [1.08, 0.93, 1]), path: "x.json")
+        _ = try Calibration(jsonData: try sampleJSON("samples", 3010), path: "x.json")
+    }
+
+    /// Issue #10 item 17: the fix for a damaged file in the system store names --system.
+    @Test func damagedSystemFileFixNamesSystem() {
+        let system = CalibrationError.malformedFile(path: CalibrationStore.standard().systemDirectory + "/calibration/x.json", reason: "r")
+        #expect(system.fix?.contains("--reset --system") == true)
+        let user = CalibrationError.malformedFile(path: "/home/pi/.config/imukit/calibration/x.json", reason: "r")
+        #expect(user.fix?.contains("--system") == false)
+    }
+
     @Test func applyCorrectsBothSensors() {
         let c = sample()
         let truth = Vector3(0.1, -0.2, 0.97)

@@ -14,6 +14,41 @@ import Testing
         #expect(throws: WalkerProfileError.self) { try WalkerProfile(jsonData: Data("[1]".utf8), path: "p.json") }
     }
 
+    /// Issue #10 item 7: the file gets the command line's checks.
+    @Test(arguments: [
+        // two paces 0.01 steps/s apart, 0.2 and 2.5 m: 6 m per step a little further on
+        #"{"version":1,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.2},{"cadence_steps_per_s":1.81,"stride_m":2.5}]}"#,
+        // equal cadences
+        #"{"version":1,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.7},{"cadence_steps_per_s":1.8,"stride_m":0.8}]}"#,
+        // 0.1 apart but a line that leaves 0.2–2.5 m per step between 1 and 3 steps/s
+        #"{"version":1,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.7},{"cadence_steps_per_s":1.9,"stride_m":1.6}]}"#,
+        // height together with paces
+        #"{"version":1,"height_m":1.7,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.7},{"cadence_steps_per_s":2.1,"stride_m":0.85}]}"#,
+        #"{"version":2,"height_m":1.7}"#,
+        #"{"version":"1","height_m":1.7}"#,
+        #"{"height_m":1.7}"#,
+        #"{"version":1,"height_m":true}"#,
+    ])
+    func implausibleProfileIsRefused(text: String) {
+        #expect(throws: WalkerProfileError.self) { try WalkerProfile(jsonData: Data(text.utf8), path: "p.json") }
+    }
+
+    /// Found by `make fuzz` (Tests/Fuzz/regressions/profile): a stride written with 100 digits
+    /// came back from Foundation as an inexact NSDecimalNumber, so the saved file read back different.
+    @Test func longDecimalsReadExactlyAndRoundTrip() throws {
+        let text = #"{"version":1,"paces":[{"cadence_steps_per_s":1.8,"stride_m":0.72},{"cadence_steps_per_s":2.8,"stride_m":1.0977777777777777777777777777777777777777}]}"#
+        let profile = try WalkerProfile(jsonData: Data(text.utf8), path: "p.json")
+        #expect(profile.paces?[1].stride == 1.0977777777777777)
+        #expect(try WalkerProfile(jsonData: Data(profile.jsonText.utf8), path: "p.json") == profile)
+    }
+
+    @Test func checksAgreeWithTheCommandLine() {
+        #expect(WalkerProfile.checkPaces((1.8, 0.72), (2.1, 0.85)) == nil)
+        #expect(WalkerProfile.checkPaces((1.8, 0.702), (2.81, 1.091)) == nil)
+        #expect(WalkerProfile.checkPaces((1.8, 0.7), (1.85, 0.75)) != nil)
+        #expect(WalkerProfile.checkPace(cadence: 1.8, stride: 5) != nil)
+    }
+
     /// The newer of a height and a stride line wins; the floor height is kept unless given.
     @Test func updatesReplaceHeightAndStrideByEachOther() {
         let saved = WalkerProfile(paces: [(1.8, 0.7), (2.1, 0.8)], floorHeightMeters: 3.5)

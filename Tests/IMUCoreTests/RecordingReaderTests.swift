@@ -79,10 +79,54 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(e.message.contains("short row"))
     }
 
-    @Test func nonIncreasingTime() throws {
-        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n1,0,0,1\n")
+    @Test func backwardTimeIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n2,0,0,1\n1.5,0,0,1\n")
+        #expect(e.line == 4)
+        #expect(e.message.contains("goes back"))
+    }
+
+    /// docs/CONTRACTS.md §2: a repeated `t` drops the later sample and counts it; the count is
+    /// reported when the file ends.
+    @Test func repeatedTimeDropsTheLaterSampleAndCountsIt() throws {
+        let path = try temporaryRecording("t,ax,ay,az\n1,0,0,1\n1,0,0,0.5\n2,0,0,1\n3,0,0,1\n3,0,0,1\n3,0,0,1\n4,0,0,1\n")
+        let reader = try RecordingReader(path: path)
+        var samples: [MotionSample] = []
+        while let s = try reader.next() { samples.append(s) }
+        #expect(samples.map(\.time) == [1, 2, 3, 4])
+        #expect(samples[0].acceleration?.z == 1, "the earlier sample of a pair is kept")
+        #expect(reader.repeatedTimes == 3)
+        #expect(reader.firstRepeatedLine == 3)
+        let note = try #require(reader.endNote)
+        #expect(note.hasPrefix("\(path): dropped 3 samples"))
+        #expect(note.contains("line 3"))
+    }
+
+    @Test func noRepeatsNoNote() throws {
+        let reader = try RecordingReader(path: try temporaryRecording("t,ax,ay,az\n1,0,0,1\n2,0,0,1\n"))
+        while try reader.next() != nil {}
+        #expect(reader.repeatedTimes == 0)
+        #expect(reader.endNote == nil)
+    }
+
+    /// A malformed repeated line is still an error: dropping applies to well-formed samples only.
+    @Test func malformedRepeatedLineIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az\n1,0,0,1\n1,0,x,1\n")
         #expect(e.line == 3)
-        #expect(e.message.contains("strictly increase"))
+    }
+
+    @Test func gnssSpeedColumnIsReadEmptyMeansNoFix() throws {
+        let path = try temporaryRecording("t,ax,ay,az,gnss_speed\n1,0,0,1,\n2,0,0,1,1.375\n3,0,0,1,0\n")
+        let reader = try RecordingReader(path: path)
+        #expect(reader.capabilities == SensorCapabilities(accelerometer: true, gnssSpeed: true))
+        var samples: [MotionSample] = []
+        while let s = try reader.next() { samples.append(s) }
+        #expect(samples.map(\.gnssSpeed) == [nil, 1.375, 0])
+    }
+
+    @Test func negativeGnssSpeedIsAnError() throws {
+        let e = try recordingError("t,ax,ay,az,gnss_speed\n1,0,0,1,2\n2,0,0,1,-1\n")
+        #expect(e.line == 3)
+        #expect(e.message.contains("gnss_speed"))
     }
 
     @Test func missingHeader() throws {
@@ -143,5 +187,84 @@ func recordingError(_ text: String) throws -> RecordingError {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasPrefix("# sensor: sim\nt,ax,ay,az,gx,gy,gz,p,temp\n10.000001,0.01234,-0.50000,1.00001,"))
         #expect(text.contains("-0.00001,0.00000,1.00000,0.00000,0.00000,0.00000,,\n"))
+    }
+
+    /// A regular file appears only whole: under a temporary name until the first sync or close.
+    @Test func fileAppearsAtItsNameOnSync() throws {
+        let path = try temporaryRecording("old content\n")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az])
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old content\n")
+        try writer.sync()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("t,ax,ay,az\n1.000000"))
+        try writer.close()
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [(path as NSString).lastPathComponent])
+    }
+
+    /// A symbolic link (like a device or FIFO) is written through, never renamed over.
+    @Test func symbolicLinkIsWrittenThrough() throws {
+        let target = try temporaryRecording("")
+        let link = target + ".link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let writer = try RecordingWriter(path: link, columns: [.t, .ax, .ay, .az])
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.close()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try readAll(target).count == 1)
+    }
+
+    @Test func gnssSpeedIsWrittenBack() throws {
+        let path = try temporaryRecording("")
+        let columns = RecordingColumn.columns(for: SensorCapabilities(accelerometer: true, gnssSpeed: true))
+        #expect(columns == [.t, .ax, .ay, .az, .gnssSpeed])
+        let writer = try RecordingWriter(path: path, columns: columns)
+        let samples = [MotionSample(time: 1, acceleration: Vector3(0, 0, 1), gnssSpeed: 1.25),
+                       MotionSample(time: 2, acceleration: Vector3(0, 0, 1))]
+        for s in samples { try writer.write(s) }
+        try writer.close()
+        #expect(try readAll(path) == samples)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == "t,ax,ay,az,gnss_speed\n1.000000,0.00000,0.00000,1.00000,1.250\n2.000000,0.00000,0.00000,1.00000,\n")
+    }
+}
+
+@Suite struct EscapedTextTests {
+    @Test func controlsAndInvisiblesAreShownEscaped() {
+        #expect("a\u{1B}[31mb".escapedForTerminal == #"a\x1B[31mb"#)
+        #expect("\u{FEFF}t".escapedForTerminal == #"\u{FEFF} (byte-order mark)t"#)
+        #expect("x\u{9B}y\u{202E}z\u{7F}".escapedForTerminal == #"x\u{009B}y\u{202E}z\x7F"#)
+        #expect("tab\there\r".escapedForTerminal == #"tab\there\r"#)
+        #expect("µ° → ü 步".escapedForTerminal == "µ° → ü 步")
+        #expect("two\nlines".escapedForTerminal == "two\nlines")
+    }
+}
+
+@Suite struct RecordingReaderBinaryTests {
+    @Test func gzipMagicIsNamed() throws {
+        let path = try temporaryRecording("")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00]).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: RecordingError.self) { try RecordingReader(path: path) }
+        #expect(error.message.contains("gzip-compressed"))
+        #expect(error.line == 1)
+    }
+
+    @Test func nulBytesAreNamedAsBinary() throws {
+        let path = try temporaryRecording("")
+        try Data([0x74, 0x2C, 0x00, 0x01, 0x0A]).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: RecordingError.self) { try RecordingReader(path: path) }
+        #expect(error.message.contains("binary data"))
+    }
+
+    @Test func leadingByteOrderMarkIsSkipped() throws {
+        let reader = try RecordingReader(path: try temporaryRecording("\u{FEFF}t,ax,ay,az\n1,0,0,1\n"))
+        #expect(reader.header == ["t", "ax", "ay", "az"])
+        #expect(try reader.next()?.time == 1)
+    }
+
+    @Test func fileOfOneOrTwoBytesIsStillReadable() throws {
+        #expect(try RecordingReader(path: try temporaryRecording("t")).header == ["t"])
+        #expect(throws: RecordingError.self) { try RecordingReader(path: try temporaryRecording("\n")) }
     }
 }

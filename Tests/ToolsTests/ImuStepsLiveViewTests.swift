@@ -81,6 +81,7 @@ func renderScreen(_ raw: String) -> [String] {
         process.arguments = ["--simulate", "walk", "--speed", "4"]
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
+        env["TERM"] = "xterm-256color"
         process.environment = env
         process.standardOutput = pty.slave
         process.standardError = pty.slave

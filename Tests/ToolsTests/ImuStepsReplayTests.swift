@@ -194,7 +194,16 @@ func frenchLocaleInstalled() -> Bool {
         #expect(damaged.stderr.contains(path) && damaged.stderr.contains("not a walker profile"), "\(damaged.stderr)")
     }
 
-    @Test(arguments: ["1.8", "1.8:0.7", "1.8:0.7,1.85:0.75", "1.8:0.7,x:0.9", "9:0.7,1.5:0.6", "1.8:0.7,2.1:7"])
+    /// Issue #10 item 17: a pace --stride would refuse is not suggested.
+    @Test func walkedNeverSuggestsARefusedStride() throws {
+        // 216 steps over "1500 m" is 6.9 m per step.
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--walked", "1500", "--json"])
+        #expect(r.status == 0)
+        #expect(!r.stderr.contains("use --stride"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot be used for --stride"), "stderr: \(r.stderr)")
+    }
+
+    @Test(arguments: ["1.8", "1.8:0.7", "1.8:0.7,1.85:0.75", "1.8:0.7,x:0.9", "9:0.7,1.5:0.6", "1.8:0.7,2.1:7", "1.8:0.7,1.9:1.6"])
     func badStrideIsAUsageError(text: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--stride", text])
         #expect(r.status == 2, "--stride \(text): \(r.stderr)")

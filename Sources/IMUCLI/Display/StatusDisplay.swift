@@ -16,31 +16,45 @@ public final class StatusDisplay: @unchecked Sendable {
     private var label = ""
     private var simulated = false
     private var capabilities: Capabilities?
+    private var sensors: SensorCapabilities?
     private var current: PedometerSnapshot?
     /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
     private var origin: Double?
+    /// Was a pause shown? A resume is news only after one (the pedometer starts "resumed").
+    private var pauseShown = false
     private let lock = NSLockLite()
 
     public init(out: OutputStream = Terminal.standardOutput, inPlace: Bool? = nil, color: Bool? = nil) {
         self.out = out
-        self.inPlace = inPlace ?? out.isTTY
+        self.inPlace = inPlace ?? out.acceptsEscapes
         self.color = (color ?? Terminal.colorEnabled) && self.inPlace
     }
 
     public func start(source: SourceInfo, capabilities: Capabilities) {
         lock.withLock {
-            label = source.name
+            label = source.name.escapedForTerminal   // a recording's name and sensor comment come from a file
             simulated = source.isSimulated
             self.capabilities = capabilities
-            var header = "imu-steps: reading \(source.name)"
+            var header = "imu-steps: reading \(label)"
             if source.isSimulated {
-                header = "imu-steps: SIMULATED data (\(source.name)): no sensor is being read.\n"
+                header = "imu-steps: SIMULATED data (\(label)): no sensor is being read.\n"
                     + "  Connect one (docs/getting-started-raspberry-pi.md, docs/getting-started-pinephone.md), check it with imu-info, or pass --source."
             }
-            if !capabilities.isFloorCountingAvailable { header += "\n  (no barometer: floors are not counted)" }
+            if !source.capabilities.accelerometer {
+                header += "\n  (no accelerometer: steps, activity and floors cannot be counted from this source)"
+            } else if !capabilities.isFloorCountingAvailable {
+                header += "\n  (no barometer: floors are not counted)"
+            }
+            sensors = source.capabilities
             out.write(paint(header, code: "1") + "\n")
             out.flush()
         }
+    }
+
+    /// The time of the first sample: events are shown as elapsed time from it, also those that
+    /// arrive before the first status update. Later calls change nothing.
+    public func begin(at sampleTime: Double) {
+        lock.withLock { if origin == nil { origin = sampleTime } }
     }
 
     public func update(_ s: PedometerSnapshot) {
@@ -75,8 +89,13 @@ public final class StatusDisplay: @unchecked Sendable {
                 text = "floor \(direction == .up ? "up" : "down") at \(at(t))"
             case let .activity(seg):
                 text = "\(seg.activity.rawValue) \(at(seg.start))–\(at(seg.end)) (\(seg.confidence.rawValue) confidence)"
-            case let .pause(t): text = "paused at \(at(t))"
-            case let .resume(t): text = "resumed at \(at(t))"
+            case let .pause(t):
+                pauseShown = true
+                text = "paused at \(at(t))"
+            case let .resume(t):
+                guard pauseShown else { return }
+                pauseShown = false
+                text = "resumed at \(at(t))"
             case .step: return
             }
             if inPlace { out.write(erase()) }
@@ -95,7 +114,7 @@ public final class StatusDisplay: @unchecked Sendable {
             if capabilities?.isFloorCountingAvailable ?? true {
                 out.write("  floors     \(s.floorsAscended) up, \(s.floorsDescended) down\n")
             } else {
-                out.write("  floors     not available (no barometer)\n")
+                out.write("  floors     not available (\(sensors?.accelerometer == false ? "no accelerometer" : "no barometer"))\n")
             }
             out.write("  avg pace   \(s.averageActivePace.map { Self.paceText($0) } ?? "–")\n")
             out.write("  active     \(Self.clock(s.activeDuration)) of \(Self.clock(s.duration))\n")

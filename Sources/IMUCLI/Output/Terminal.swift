@@ -10,6 +10,8 @@ public final class OutputStream: @unchecked Sendable {
     /// Bytes held before writing (64 KiB: few syscalls, still small).
     private let limit = 1 << 16
     private let lock = NSLockLite()
+    /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
+    private var firstFailure: Int32?
 
     public init(fd: Int32) {
         self.fd = fd
@@ -18,6 +20,11 @@ public final class OutputStream: @unchecked Sendable {
 
     /// Is this descriptor a terminal?
     public var isTTY: Bool { isatty(fd) == 1 }
+
+    /// May output here redraw in place and use colour? A terminal whose TERM is not "dumb"
+    /// (Emacs shell buffers, some serial consoles and CI logs set TERM=dumb: escape sequences
+    /// show there as garbage).
+    public var acceptsEscapes: Bool { isTTY && Terminal.termAcceptsEscapes }
 
     /// The terminal's width in columns, asked each time (it changes when the window is resized);
     /// nil when this is not a terminal or the terminal does not say (a pty whose size was never set).
@@ -37,13 +44,20 @@ public final class OutputStream: @unchecked Sendable {
 
     public func flush() { lock.withLock { flushLocked() } }
 
+    /// Why output was lost (e.g. "No space left on device"), or nil when nothing was. Tools check
+    /// it before exiting: output that did not arrive is a failure (exit 1), never a silent success.
+    public var failure: String? {
+        lock.withLock { firstFailure.map { String(cString: strerror($0)) } }
+    }
+
     private func flushLocked() {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                break   // EPIPE (reader went away) or similar: drop output, never spin.
+                if firstFailure == nil { firstFailure = errno }
+                break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
             offset += n
         }
@@ -70,6 +84,13 @@ public enum Terminal {
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     public static var colorEnabled: Bool {
         if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
-        return standardOutput.isTTY
+        return standardOutput.acceptsEscapes
+    }
+
+    /// TERM is not "dumb". (Unset on a terminal is taken as capable: every terminal emulator
+    /// sets TERM, and so do ssh and login.)
+    public static var termAcceptsEscapes: Bool {
+        guard let term = getenv("TERM") else { return true }
+        return String(cString: term) != "dumb"
     }
 }

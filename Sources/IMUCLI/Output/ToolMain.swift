@@ -7,14 +7,17 @@ import Glibc
 /// No error escapes as a crash.
 public enum ToolMain {
     public static func run(_ spec: CommandSpec, _ body: (ParsedArguments) async throws -> ExitStatus) async -> Never {
+        let closedAtStart = occupyClosedStandardDescriptors()
+        // Ctrl-\ (SIGQUIT) quits quietly, as in any Unix tool, instead of running Swift's crash
+        // backtracer ("Program crashed", then a 30 s wait). Tools with a `SignalTrap` stop cleanly.
+        signal(SIGQUIT, SIG_DFL)
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
-                Terminal.standardOutput.flush()
-                exit(0)
+                exit(finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
             }
             if parsed.wantsVersion {
                 Terminal.standardOutput.write(spec.versionText)
@@ -25,9 +28,22 @@ public enum ToolMain {
         } catch {
             status = report(error, command: spec.name)
         }
+        exit(finish(status, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
+    }
+
+    /// Flushes both streams; output lost on standard output (full disk, closed descriptor) turns
+    /// a success into exit 1 with the reason.
+    static func finish(_ status: ExitStatus, command: String, outputWasClosed: Bool) -> ExitStatus {
         Terminal.standardOutput.flush()
+        var status = status
+        if let failure = Terminal.standardOutput.failure {
+            let reason = outputWasClosed ? "it is closed" : failure
+            Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n"
+                                         + "  fix: free space on the disk, or send the output somewhere that accepts it\n")
+            if status == .success { status = .runtimeFailure }
+        }
         Terminal.standardError.flush()
-        exit(status.rawValue)
+        return status
     }
 
     /// Prints `command: message` and `  fix: …` on standard error; returns the exit status.
@@ -35,15 +51,31 @@ public enum ToolMain {
     public static func report(_ error: any Error, command: String) -> ExitStatus {
         Terminal.standardOutput.flush()
         if let d = error as? any DiagnosableError {
-            var text = "\(command): \(d.description)\n"
-            if let fix = d.fix { text += "  fix: \(fix)\n" }
+            // Escaped: messages quote file names, file content and device names.
+            var text = "\(command): \(d.description.escapedForTerminal)\n"
+            if let fix = d.fix { text += "  fix: \(fix.escapedForTerminal)\n" }
             Terminal.standardError.write(text)
             Terminal.standardError.flush()
             return d.exitStatus
         }
         if error is CancellationError { return .success }
-        Terminal.standardError.write("\(command): \(error)\n")
+        Terminal.standardError.write("\(command): \("\(error)".escapedForTerminal)\n")
         Terminal.standardError.flush()
         return .runtimeFailure
+    }
+
+    /// A tool started with standard input, output or error closed (`>&-`) would hand that number
+    /// to the next file it opens, and its output would land in a recording or vanish. /dev/null
+    /// opened read-only takes the number instead: reads see end of file, writes fail with EBADF,
+    /// which `finish` reports.
+    /// Returns the descriptors that were closed.
+    static func occupyClosedStandardDescriptors() -> Set<Int32> {
+        var closedAtStart: Set<Int32> = []
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closedAtStart.insert(fd)
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0 && null != fd { _ = dup2(null, fd); _ = close(null) }
+        }
+        return closedAtStart
     }
 }

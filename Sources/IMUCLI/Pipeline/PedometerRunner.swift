@@ -26,6 +26,7 @@ public struct PedometerRunner {
             var events: [PedometerEvent] = []
             do {
                 for try await batch in source.batches() {
+                    if let first = batch.first { display?.begin(at: first.time) }
                     for sample in batch {
                         pedometer.process(sample, into: &events)
                     }

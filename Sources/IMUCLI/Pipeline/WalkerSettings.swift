@@ -20,8 +20,8 @@ public enum WalkerSettings {
         throws -> (configuration: PedometerConfiguration, message: String?) {
         try args.exclusive(["height", "stride"])
         var given = WalkerProfile()
-        given.heightMeters = try args.double("height", in: 0.5...2.5)
-        given.floorHeightMeters = try args.double("floor-height", in: 1...10)
+        given.heightMeters = try args.double("height", in: WalkerProfile.heights)
+        given.floorHeightMeters = try args.double("floor-height", in: WalkerProfile.floorHeights)
         if let text = args.string("stride") { given.paces = try parsePaces(text, command: args.command) }
         let saved = try WalkerProfileStore.load(environment: environment)
         let profile = (saved?.profile ?? WalkerProfile()).updated(with: given)
@@ -58,12 +58,8 @@ public enum WalkerSettings {
         guard paces.count == 2, let first = paces[0], let second = paces[1] else {
             throw UsageError("\(usage); got '\(text)'", command: command)
         }
-        // Plausible human paces: 0.5 to 4 steps/s, 0.2 to 2.5 m per step.
-        for (c, m) in [first, second] where !(0.5...4).contains(c) || !(0.2...2.5).contains(m) {
-            throw UsageError("--stride pace \(c):\(m) is outside 0.5–4 steps/s and 0.2–2.5 m per step", command: command)
-        }
-        guard abs(first.cadence - second.cadence) >= 0.1, StrideModel(calibratedFrom: first, second) != nil else {
-            throw UsageError("--stride needs two different paces (cadences at least 0.1 steps/s apart), got '\(text)'", command: command)
+        if let problem = WalkerProfile.checkPaces(first, second) {
+            throw UsageError("--stride: \(problem); got '\(text)'", command: command)
         }
         return [first, second]
     }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Dispatch
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a clean stop: the handler runs once on a dispatch
+/// Turns Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and SIGTERM into a clean stop: the handler runs once on a dispatch
 /// queue (not in signal context), so tools can flush files and print their summary. A second
 /// signal while stopping exits at once with 130 (128 + SIGINT, the shell convention).
 public final class SignalTrap: @unchecked Sendable {
@@ -11,9 +11,9 @@ public final class SignalTrap: @unchecked Sendable {
     private let lock = NSLockLite()
     private var fired = false
 
-    /// Installs handlers for SIGINT and SIGTERM that call `onStop` once.
+    /// Installs handlers for SIGINT, SIGQUIT and SIGTERM that call `onStop` once.
     public init(onStop: @escaping @Sendable () -> Void) {
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGQUIT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in

@@ -31,7 +31,7 @@ public enum SourceSelection {
         OptionSpec("source", short: "s", value: "SPEC", help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
         OptionSpec("replay", short: "r", value: "FILE", help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
         OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", ")), or compose: still:10,walk:60,stairs-up:2"),
-        OptionSpec("speed", value: "N", help: "playback speed for --simulate/--replay --realtime (1 = real time, 'max' = as fast as possible)"),
+        OptionSpec("speed", value: "N", help: "playback speed for --simulate/--replay --realtime (0.01–1000; 1 = real time, 'max' = as fast as possible)"),
         OptionSpec("realtime", help: "with --replay: play at the recording's own pace"),
         OptionSpec("rate", value: "HZ", help: "requested sensor output rate (default 100)"),
         OptionSpec("mount", value: "MATRIX", help: "chip-to-device axis mapping, kernel syntax: \"0,1,0; -1,0,0; 0,0,1\""),
@@ -60,10 +60,10 @@ public enum SourceSelection {
         return .automatic(fallbackToSimulation: fallbackToSimulation)
     }
 
-    /// `--speed N` (0 < N ≤ 1000) or `--speed max`.
+    /// `--speed N` (0.01 ≤ N ≤ 1000) or `--speed max`. "inf" is a number to `Double(_:)`, not a speed.
     static func parseSpeed(_ args: ParsedArguments) throws -> Double? {
         guard let text = args.string("speed") else { return nil }
-        if text == "max" || text == "inf" { return .infinity }
+        if text == "max" { return .infinity }
         return try args.double("speed", in: 0.01...1000)
     }
 
@@ -80,25 +80,38 @@ public enum SourceSelection {
         return options
     }
 
+    /// The running tool's name (`imu-steps`, `imu-record`, …), for a fix that names a real command.
+    static var commandName: String {
+        (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? "imu-steps"
+    }
+
     /// Opens the requested source. `backends` are the hardware backends to search, in order.
     public static func open(_ request: SourceRequest, options: SourceOptions,
                             backends: [any SensorBackend]) throws -> any SampleSource {
         switch request {
         case let .replay(path, speed):
-            return try RecordingSource(path: path, speed: speed)
+            return try RecordingSource(path: path, speed: speed) { note in
+                Terminal.standardError.write(note + "\n")
+                Terminal.standardError.flush()
+            }
         case let .simulate(name, speed):
             let scenario = try Scenario.resolve(name)
             var sim = SimulationOptions()
-            if let rate = options.rateHz { sim.sampleRateHz = rate }
+            if let rate = options.rateHz {
+                sim.sampleRateHz = rate
+                // The simulated barometer (25 Hz) cannot read faster than the samples come:
+                // below 25 Hz it reads with every sample, so --rate alone decides.
+                if let baro = sim.barometerRateHz, baro > rate { sim.barometerRateHz = rate }
+            }
             return SimulatedSource(scenario: scenario, options: sim, speed: speed)
         case let .spec(spec):
             guard let colon = spec.firstIndex(of: ":") else {
-                throw UsageError("--source needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: "source")
+                throw UsageError("--source needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: commandName)
             }
             let scheme = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
             let all = backends + [SimulationBackend()]
             guard let backend = all.first(where: { $0.scheme == scheme }) else {
-                throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: "source")
+                throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
             }
             return try backend.open(spec: rest, options: options)
         case let .automatic(fallback):

@@ -58,24 +58,48 @@ public struct Calibration: Sendable, Equatable {
 
     var misalignmentInverseMatrix: Matrix3 { misalignmentInverse }
 
-    /// Checks that the numbers can be applied: finite, scale near 1, bias below 0.5 g, an invertible M.
-    /// Thresholds: datasheets give scale errors of a few % and zero-g offsets up to ±0.15 g
-    /// (MPU-6050 PS §6.2: ±80 mg X/Y, ±150 mg Z), so anything beyond 20 % or 0.5 g is not a
-    /// calibration of a working sensor.
+    /// Largest |scale − 1| accepted: 10 %. Datasheets give a sensitivity tolerance of ±3 %
+    /// (MPU-6050 PS §6.2 "initial calibration tolerance"; ADXL345 and LIS3DH are similar), so
+    /// three times that is generous, and a scale of 100 (a wrong range setting) is refused.
+    public static let largestScaleError = 0.10
+    /// Largest |bias| accepted, g: zero-g offsets reach ±150 mg (MPU-6050 PS §6.2, Z axis); 0.5 g
+    /// is three times that.
+    public static let largestAccelerometerBias = 0.5
+    /// Largest misalignment diagonal deviation from 1: the model's M has a unit diagonal (scale
+    /// lives in `accelerometerScale`); a fit gives 1 to within rounding, so 5 % is generous.
+    public static let largestDiagonalError = 0.05
+    /// Largest cross-axis term: cross-axis sensitivity is ±2 % (MPU-6050 PS §6.2) plus mounting
+    /// error of a few degrees; 0.2 (11.5°) is beyond any working board.
+    public static let largestCrossAxis = 0.2
+    /// Largest |gyro bias| accepted, rad/s: zero-rate offsets reach ±20 °/s (MPU-6050 PS §6.1;
+    /// BMI160 ±3 °/s), 0.5 rad/s (28.6 °/s) covers them; 1e308 is refused.
+    public static let largestGyroscopeBias = 0.5
+
+    /// Checks that the numbers can be applied: finite, scale and diagonal near 1, biases within
+    /// what the chips' datasheets allow, an invertible M (limits above).
     public func validate() throws(CalibrationError) {
+        let axes = ["x", "y", "z"]
         for i in 0..<3 {
-            guard accelerometerBias[i].isFinite, abs(accelerometerBias[i]) < 0.5 else {
-                throw .implausible("accelerometer bias \(accelerometerBias[i]) g on axis \("xyz".map(String.init)[i]) is beyond 0.5 g")
+            guard accelerometerBias[i].isFinite, abs(accelerometerBias[i]) <= Self.largestAccelerometerBias else {
+                throw .implausible("accelerometer bias \(accelerometerBias[i]) g on axis \(axes[i]) is beyond ±\(Self.largestAccelerometerBias) g")
             }
-            guard accelerometerScale[i].isFinite, abs(accelerometerScale[i] - 1) < 0.2 else {
-                throw .implausible("accelerometer scale \(accelerometerScale[i]) on axis \("xyz".map(String.init)[i]) is not within 20 % of 1")
+            guard accelerometerScale[i].isFinite, abs(accelerometerScale[i] - 1) <= Self.largestScaleError else {
+                throw .implausible("accelerometer scale \(accelerometerScale[i]) on axis \(axes[i]) is not within 10 % of 1")
+            }
+            guard misalignment[i, i].isFinite, abs(misalignment[i, i] - 1) <= Self.largestDiagonalError else {
+                throw .implausible("misalignment diagonal \(misalignment[i, i]) on axis \(axes[i]) is not within 5 % of 1 (the matrix has a unit diagonal)")
+            }
+            if let g = gyroscopeBias {
+                guard g[i].isFinite, abs(g[i]) <= Self.largestGyroscopeBias else {
+                    throw .implausible("gyroscope bias \(g[i]) rad/s on axis \(axes[i]) is beyond ±\(Self.largestGyroscopeBias) rad/s")
+                }
             }
         }
-        guard misalignment.inverse != nil, misalignment.largestOffDiagonal < 0.2 else {
-            throw .implausible("misalignment matrix has cross-axis terms above 0.2 or is singular")
-        }
-        if let g = gyroscopeBias, !(0..<3).allSatisfy({ g[$0].isFinite }) {
-            throw .implausible("gyroscope bias is not finite")
+        for r in 0..<3 { for c in 0..<3 where !misalignment[r, c].isFinite {
+            throw .implausible("misalignment matrix holds a value that is not a finite number")
+        } }
+        guard misalignment.inverse != nil, misalignment.largestOffDiagonal <= Self.largestCrossAxis else {
+            throw .implausible("misalignment matrix has cross-axis terms above \(Self.largestCrossAxis) or is singular")
         }
     }
 }
@@ -122,7 +146,10 @@ public enum CalibrationError: DiagnosableError, Equatable {
         switch self {
         case .missingFaces: return "let the device rest still for the capture time on each missing face (imu-calibrate --six-position)"
         case .implausible: return "check the sensor's wiring and range, then calibrate again on a still, level surface"
-        case .malformedFile(let path, _): return "remove it (imu-calibrate --reset, or rm \(path)) and calibrate again"
+        case .malformedFile(let path, _):
+            // Only the store's own files can be reset by key; a system file needs --system and root.
+            let system = path.hasPrefix(CalibrationStore.standard().systemDirectory + "/")
+            return "remove it (\(system ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset"), or rm \(path)) and calibrate again"
         }
     }
 

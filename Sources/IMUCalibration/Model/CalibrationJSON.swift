@@ -52,13 +52,13 @@ extension Calibration {
             throw fail("invalid JSON")
         }
         guard let o = parsed as? [String: Any] else { throw fail("not a JSON object") }
-        if let v = o["version"] as? Int, v > Self.formatVersion {
-            throw fail("format version \(v) is newer than this tool understands (\(Self.formatVersion))")
+        func number(_ any: Any?) -> Double? { JSONNumber.double(any) }
+        // An integer from 1 to this tool's version: not "1", 0, −1 or 1.5.
+        guard let version = number(o["version"]), version == version.rounded(), version >= 1 else {
+            throw fail("\"version\" must be a whole number from 1 (this tool writes \(Self.formatVersion))")
         }
-        func number(_ any: Any?) -> Double? {
-            // JSON true/false arrive as NSNumber too; their type code is "c" (a C char), numbers' is not.
-            guard let n = any as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-            return n.doubleValue
+        guard version <= Double(Self.formatVersion) else {
+            throw fail("format version \(version) is newer than this tool understands (\(Self.formatVersion))")
         }
         func vector(_ name: String, required: Bool = true) throws(CalibrationError) -> Vector3? {
             guard let raw = o[name], !(raw is NSNull) else {
@@ -87,7 +87,14 @@ extension Calibration {
         quality.accelerometerNoise = try vector("accel_noise_g", required: false) ?? .zero
         quality.gyroscopeNoise = try vector("gyro_noise_rad_s", required: false)
         quality.secondsPerFace = number(o["seconds_per_face"]) ?? 0
-        quality.samples = number(o["samples"]).map { Int($0) } ?? 0
+        if let samples = number(o["samples"]) {
+            // Range-checked before the conversion: 1e19 would trap Int(_:). 1e10 samples is
+            // more than a day at 100 kHz, far beyond any calibration session.
+            guard samples >= 0, samples <= 1e10, samples == samples.rounded() else {
+                throw fail("\"samples\" must be a whole number from 0 to 1e10, got \(samples)")
+            }
+            quality.samples = Int(samples)
+        }
         if let faces = o["face_means_g"] as? [String: Any] {
             for (name, value) in faces {
                 guard let face = Face(rawValue: name), let a = value as? [Any], a.count == 3,

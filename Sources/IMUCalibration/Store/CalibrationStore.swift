@@ -77,7 +77,7 @@ public struct CalibrationStore: Sendable {
     @discardableResult
     public func save(_ calibration: Calibration) throws -> String {
         guard let path = path(for: calibration.key) else {
-            throw CalibrationStoreError.io(path: "~/.config/imukit", operation: "find (HOME is not set)", errno: ENOENT)
+            throw NoConfigDirectoryError(what: "the calibration")
         }
         let directory = (path as NSString).deletingLastPathComponent
         try Self.makeDirectories(directory)

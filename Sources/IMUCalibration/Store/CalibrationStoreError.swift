@@ -30,3 +30,16 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     /// Permission problems exit 3 (docs/CONTRACTS.md §4); other I/O errors 1.
     public var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
 }
+
+/// Nowhere to save: neither XDG_CONFIG_HOME (absolute) nor HOME is set, so there is no
+/// `~/.config/imukit`. Exit 2: the environment the tool was started in needs fixing.
+public struct NoConfigDirectoryError: DiagnosableError, Equatable {
+    /// What could not be saved, e.g. "your walker profile".
+    public var what: String
+    public init(what: String) { self.what = what }
+    public var description: String {
+        "cannot save \(what): neither HOME nor XDG_CONFIG_HOME is set, so there is no ~/.config/imukit to save to"
+    }
+    public var fix: String? { "set HOME to your home directory (e.g. HOME=/home/pi), or XDG_CONFIG_HOME to a directory you own" }
+    public var exitStatus: ExitStatus { .usage }
+}

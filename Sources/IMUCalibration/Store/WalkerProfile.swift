@@ -43,7 +43,7 @@ public struct WalkerProfile: Sendable, Equatable {
 
     /// The JSON form (keys sorted, one per line).
     public var jsonText: String {
-        var object: [String: Any] = ["version": 1]
+        var object: [String: Any] = ["version": Self.formatVersion]
         if let h = heightMeters { object["height_m"] = h }
         if let p = paces { object["paces"] = p.map { ["cadence_steps_per_s": $0.cadence, "stride_m": $0.stride] } }
         if let f = floorHeightMeters { object["floor_height_m"] = f }
@@ -51,7 +51,8 @@ public struct WalkerProfile: Sendable, Equatable {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Reads the JSON form; `path` only names the file in errors.
+    /// Reads the JSON form; `path` only names the file in errors. The figures get the same checks
+    /// as the command line (`checkPace`, `checkPaces`).
     public init(jsonData data: Data, path: String) throws(WalkerProfileError) {
         func fail(_ reason: String) -> WalkerProfileError { WalkerProfileError(path: path, reason: reason) }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
@@ -59,25 +60,75 @@ public struct WalkerProfile: Sendable, Equatable {
         }
         func number(_ key: String, in range: ClosedRange<Double>) throws(WalkerProfileError) -> Double? {
             guard let value = object[key] else { return nil }
-            guard let n = value as? Double, range.contains(n) else { throw fail("\(key) must be a number in \(range)") }
+            guard let n = JSONNumber.double(value), range.contains(n) else {
+                throw fail("\(key) must be a number in \(range)")
+            }
             return n
         }
-        heightMeters = try number("height_m", in: 0.5...2.5)
-        floorHeightMeters = try number("floor_height_m", in: 1...10)
+        guard JSONNumber.double(object["version"]) == Double(Self.formatVersion) else {
+            throw fail("\"version\" must be \(Self.formatVersion) (the only profile format there is)")
+        }
+        heightMeters = try number("height_m", in: Self.heights)
+        floorHeightMeters = try number("floor_height_m", in: Self.floorHeights)
         if let list = object["paces"] {
+            guard heightMeters == nil else {
+                throw fail("height_m and paces cannot both be set: the stride comes from one or the other")
+            }
             guard let items = list as? [[String: Any]], items.count == 2 else { throw fail("paces must hold two paces") }
             var paces: [(cadence: Double, stride: Double)] = []
             for item in items {
-                guard let c = item["cadence_steps_per_s"] as? Double, let s = item["stride_m"] as? Double,
-                      (0.5...4).contains(c), (0.2...2.5).contains(s) else {
-                    throw fail("each pace needs cadence_steps_per_s (0.5–4) and stride_m (0.2–2.5)")
+                guard let c = JSONNumber.double(item["cadence_steps_per_s"]), let s = JSONNumber.double(item["stride_m"]) else {
+                    throw fail("each pace needs cadence_steps_per_s and stride_m, both numbers")
                 }
                 paces.append((c, s))
             }
+            if let problem = Self.checkPaces(paces[0], paces[1]) { throw fail(problem) }
             self.paces = paces
         } else {
             paces = nil
         }
+    }
+
+    /// The profile format written and read.
+    public static let formatVersion = 1
+    /// Body heights accepted, m.
+    public static let heights = 0.5...2.5
+    /// Floor heights accepted, m (a low storey to a lobby).
+    public static let floorHeights = 1.0...10.0
+    /// Plausible human paces: 0.5 to 4 steps/s (a stroll to a sprint) and 0.2 to 2.5 m per step.
+    public static let cadences = 0.5...4.0
+    public static let strides = 0.2...2.5
+    /// Two paces closer than this (steps/s) give no usable line: a small counting error would
+    /// tilt it wildly (0.01 steps/s apart turned 0.2 and 2.5 m into 6 m per step).
+    public static let smallestCadenceSpread = 0.1
+    /// The stride line must stay within `strides` over the cadences people walk and run at
+    /// (1 to 3 steps/s; the pedometer seed's paces span 1.6 to 2.8).
+    public static let checkedCadences = 1.0...3.0
+
+    /// Why one pace (cadence steps/s, metres per step) is implausible, or nil when it is fine.
+    public static func checkPace(cadence: Double, stride: Double) -> String? {
+        guard cadences.contains(cadence), strides.contains(stride) else {
+            return "pace \(cadence):\(stride) is outside 0.5–4 steps/s and 0.2–2.5 m per step"
+        }
+        return nil
+    }
+
+    /// Why two paces make no plausible stride line, or nil when they do.
+    public static func checkPaces(_ first: (cadence: Double, stride: Double), _ second: (cadence: Double, stride: Double)) -> String? {
+        for p in [first, second] {
+            if let problem = checkPace(cadence: p.cadence, stride: p.stride) { return problem }
+        }
+        guard abs(first.cadence - second.cadence) >= smallestCadenceSpread else {
+            return "the two paces need cadences at least \(smallestCadenceSpread) steps/s apart"
+        }
+        let slope = (second.stride - first.stride) / (second.cadence - first.cadence)
+        for c in [checkedCadences.lowerBound, checkedCadences.upperBound] {
+            let stride = first.stride + slope * (c - first.cadence)
+            guard strides.contains(stride) else {
+                return "the two paces give \((stride * 100).rounded() / 100) m per step at \(c) steps/s (outside 0.2–2.5 m): measure them again"
+            }
+        }
+        return nil
     }
 }
 
@@ -111,7 +162,7 @@ public enum WalkerProfileStore {
     @discardableResult
     public static func save(_ profile: WalkerProfile, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         guard let path = path(environment: environment) else {
-            throw CalibrationStoreError.io(path: "~/.config/imukit/profile.json", operation: "find (HOME is not set)", errno: ENOENT)
+            throw NoConfigDirectoryError(what: "your walker profile (--remember)")
         }
         let directory = (path as NSString).deletingLastPathComponent
         do {

@@ -8,7 +8,9 @@ import Darwin
 /// through one fixed buffer, never loaded whole.
 ///
 /// Every malformed line is an error naming `FILE:LINE`; nothing is skipped silently. Blank lines
-/// carry no data and are passed over; `#` comment lines may appear anywhere.
+/// carry no data and are passed over; `#` comment lines may appear anywhere. A sample whose `t`
+/// repeats the previous one is dropped and counted (`repeatedTimes`, `endNote`), as real phone
+/// logs have them; a `t` that goes backwards is an error.
 public final class RecordingReader {
     /// The file name used in error messages.
     public let name: String
@@ -18,11 +20,19 @@ public final class RecordingReader {
     public private(set) var capabilities = SensorCapabilities(accelerometer: false)
     /// The header's column names, in file order.
     public private(set) var header: [String] = []
+    /// Samples dropped so far because their `t` equalled the previous sample's (docs/CONTRACTS.md §2).
+    public private(set) var repeatedTimes = 0
+    /// Line of the first such sample (0 = none).
+    public private(set) var firstRepeatedLine = 0
 
     /// Read buffer size in bytes: large enough that read(2) calls cost nothing per line.
     private static let chunkBytes = 1 << 20
     /// Longest line accepted, in bytes; longer means this is not a recording.
     private static let maxLineBytes = 1 << 16
+    /// Largest |t| accepted, s: 1e10 s (317 years) holds any boot clock and Unix time in seconds
+    /// (1.7e9 in 2026); beyond it the unit is wrong (ms, µs, ns) and durations derived from it
+    /// would overflow integer conversions downstream.
+    public static let largestTime = 1e10
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -33,6 +43,8 @@ public final class RecordingReader {
     private var lineNumber = 0
     /// For each header column, which known column it is (nil = ignored).
     private var slots: [RecordingColumn?] = []
+    /// Index of the `t` column in the header.
+    private var timeColumn = 0
     private var previousTime = -Double.infinity
     private var fieldStarts: [Int] = []
     private var fieldEnds: [Int] = []
@@ -52,6 +64,19 @@ public final class RecordingReader {
             fd = opened
             ownsDescriptor = true
         }
+        buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
+        do { try readHeader() } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Reads from an open descriptor (a pipe, a memory file, a socket), which stays open;
+    /// `name` names it in errors.
+    public init(descriptor: Int32, name: String) throws {
+        self.name = name
+        fd = descriptor
+        ownsDescriptor = false
         buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
         do { try readHeader() } catch {
             close()
@@ -123,6 +148,34 @@ public final class RecordingReader {
         String(decoding: UnsafeRawBufferPointer(rebasing: buffer[a..<b]), as: UTF8.self)
     }
 
+    /// Bytes `a..<b` for an error message: escaped (a file may hold escape sequences) and cut
+    /// to 60 characters.
+    private func shown(_ a: Int, _ b: Int) -> String {
+        let t = text(a, min(b, a + 240))
+        let cut = t.count > 60 ? String(t.prefix(60)) + "…" : t
+        return cut.escapedForTerminal
+    }
+
+    /// A gzip file (magic 1F 8B, RFC 1952) or other binary data at the start of the file: named,
+    /// instead of an error that quotes binary.
+    private func refuseBinary() throws {
+        guard end - start >= 2 else { return }
+        if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
+            throw RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording; "
+                                 + "decompress it first: zcat \(name.escapedForTerminal) | imu-steps --replay -")
+        }
+        let probe = min(end, start + 512)
+        if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
+            throw RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
+        }
+    }
+
+    /// Skips a UTF-8 byte-order mark (EF BB BF) at the very start: spreadsheets write one
+    /// before the header of a "CSV UTF-8" file.
+    private func skipByteOrderMark() {
+        if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB && buffer[start + 2] == 0xBF { start += 3 }
+    }
+
     private func isBlank(_ a: Int, _ b: Int) -> Bool {
         var i = a
         while i < b { if buffer[i] != UInt8(ascii: " ") && buffer[i] != UInt8(ascii: "\t") { return false }; i += 1 }
@@ -132,6 +185,9 @@ public final class RecordingReader {
     // MARK: Header
 
     private func readHeader() throws {
+        while end - start < 3 && !eof { try refill() }
+        try refuseBinary()
+        skipByteOrderMark()
         while let (a, b) = try nextLine() {
             if isBlank(a, b) { continue }
             if buffer[a] == UInt8(ascii: "#") {
@@ -143,15 +199,16 @@ public final class RecordingReader {
                 throw RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
             }
             guard names.contains("t") else {
-                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(names.joined(separator: ",")))")
+                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(shown(a, b)))")
             }
             var seen = Set<String>()
             for n in names where !n.isEmpty {
                 guard seen.insert(n).inserted else {
-                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n)' twice")
+                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedForTerminal)' twice")
                 }
             }
             header = names
+            timeColumn = names.firstIndex(of: "t") ?? 0
             slots = names.map { RecordingColumn(rawValue: $0) }
             let present = Set(slots.compactMap { $0 })
             for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
@@ -161,7 +218,8 @@ public final class RecordingReader {
                 }
             }
             capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
-                                              barometer: present.contains(.p), thermometer: present.contains(.temp))
+                                              barometer: present.contains(.p), thermometer: present.contains(.temp),
+                                              gnssSpeed: present.contains(.gnssSpeed))
             fieldStarts = Array(repeating: 0, count: names.count)
             fieldEnds = Array(repeating: 0, count: names.count)
             return
@@ -176,9 +234,17 @@ public final class RecordingReader {
         while let (a, b) = try nextLine() {
             if a == b || isBlank(a, b) { continue }
             if buffer[a] == UInt8(ascii: "#") { continue }
-            return try parseRow(a, b)
+            if let sample = try parseRow(a, b) { return sample }
         }
         return nil
+    }
+
+    /// What to tell the user once the file has been read, or nil when there is nothing to say:
+    /// how many samples were dropped for a repeated `t`.
+    public var endNote: String? {
+        guard repeatedTimes > 0 else { return nil }
+        return "\(name): dropped \(repeatedTimes) sample\(repeatedTimes == 1 ? "" : "s") whose t repeated the previous sample's "
+            + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
     }
 
     /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of file).
@@ -192,7 +258,8 @@ public final class RecordingReader {
         return count
     }
 
-    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample {
+    /// The sample on line `a..<b`, or nil when it repeats the previous sample's time (counted).
+    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample? {
         // Split on commas.
         var field = 0
         var fieldStart = a
@@ -213,11 +280,12 @@ public final class RecordingReader {
         fieldStarts[field] = fieldStart
         fieldEnds[field] = b
         guard field + 1 == columns else {
-            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",")))")
+            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",").escapedForTerminal))")
         }
 
         var t: Double?
         var ax: Double?, ay: Double?, az: Double?, gx: Double?, gy: Double?, gz: Double?, p: Double?, temp: Double?
+        var speed: Double?
         let raw = UnsafeRawBufferPointer(buffer)
         for c in 0..<columns {
             guard let slot = slots[c] else { continue }
@@ -226,7 +294,7 @@ public final class RecordingReader {
             while e > s && buffer[e - 1] == UInt8(ascii: " ") { e -= 1 }
             if s == e { continue }
             guard let value = DecimalParser.parse(raw, s, e) else {
-                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(text(s, e))'")
+                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(shown(s, e))'")
             }
             switch slot {
             case .t: t = value
@@ -238,19 +306,33 @@ public final class RecordingReader {
             case .gz: gz = value
             case .p: p = value
             case .temp: temp = value
+            case .gnssSpeed:
+                guard value >= 0 else {
+                    throw RecordingError(file: name, line: lineNumber, message: "field 'gnss_speed' is negative (\(shown(s, e))); a ground speed is ≥ 0 m/s")
+                }
+                speed = value
             }
         }
         guard let time = t else {
             throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
         }
+        guard abs(time) <= Self.largestTime else {
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(shown(fieldStarts[timeColumn], fieldEnds[timeColumn]).trimmingSpaces()) is beyond ±1e10 s (317 years); "
+                                 + "t is in seconds: was it written in milliseconds or nanoseconds?")
+        }
+        let acceleration = try triple(ax, ay, az, "ax,ay,az")
+        let rotationRate = try triple(gx, gy, gz, "gx,gy,gz")
+        if time == previousTime {
+            repeatedTimes += 1
+            if firstRepeatedLine == 0 { firstRepeatedLine = lineNumber }
+            return nil
+        }
         guard time > previousTime else {
-            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) is not after the previous sample's t=\(previousTime); time must strictly increase")
+            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) goes back from the previous sample's t=\(previousTime); time must increase")
         }
         previousTime = time
-        return MotionSample(time: time,
-                            acceleration: try triple(ax, ay, az, "ax,ay,az"),
-                            rotationRate: try triple(gx, gy, gz, "gx,gy,gz"),
-                            pressure: p, temperature: temp)
+        return MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate,
+                            pressure: p, temperature: temp, gnssSpeed: speed)
     }
 
     @inline(__always)

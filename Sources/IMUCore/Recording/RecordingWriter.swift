@@ -18,8 +18,17 @@ public final class RecordingWriter {
     /// Bytes buffered before an automatic flush (64 KiB keeps write(2) calls rare).
     private static let flushThreshold = 1 << 16
     private var closed = false
+    /// The name written under until the file is renamed to `path`; nil once renamed (or for stdout).
+    private var temporaryPath: String?
+    /// Bytes in the file: every one of them belongs to a whole line.
+    private var bytesInFile: Int64 = 0
 
-    /// Creates (or truncates) `path` ("-" for standard output) and writes the comments and header.
+    /// Creates `path` ("-" for standard output) and writes the comments and header.
+    ///
+    /// A regular file is written under a temporary name in the same directory and renamed into
+    /// place at the first `sync()` (about a second in) or at `close()`, so a recording that fails
+    /// at once never wipes what was at `path` (with `--force`), and a reader never sees a file
+    /// without its header. Devices, FIFOs and symbolic links are written in place.
     public init(path: String, columns: [RecordingColumn], comments: [String] = []) throws {
         precondition(columns.first == .t, "the first column is the time")
         self.path = path
@@ -27,13 +36,22 @@ public final class RecordingWriter {
         if path == "-" {
             fd = STDOUT_FILENO
             ownsDescriptor = false
-        } else {
+            temporaryPath = nil
+        } else if Self.existsAsOtherThanRegularFile(path) {
+            // A device, FIFO or symbolic link is written in place: renaming over it would
+            // replace the node itself (/dev/full, /dev/stdout, a link to elsewhere).
             let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard opened >= 0 else {
                 throw RecordingError(file: path, line: 0, message: "cannot create recording: \(String(cString: strerror(errno)))")
             }
             fd = opened
             ownsDescriptor = true
+            temporaryPath = nil
+        } else {
+            let (opened, temporary) = try Self.createTemporary(beside: path)
+            fd = opened
+            ownsDescriptor = true
+            temporaryPath = temporary
         }
         pending.reserveCapacity(Self.flushThreshold * 2)
         for c in comments {
@@ -42,7 +60,39 @@ public final class RecordingWriter {
             }
         }
         pending.append(contentsOf: (columns.map(\.rawValue).joined(separator: ",") + "\n").utf8)
-        try flush()
+        do { try flush() } catch {
+            discard()
+            throw error
+        }
+    }
+
+    private static func existsAsOtherThanRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// Opens a new file `.NAME.imukit-PID-N` beside `path` (O_EXCL: never an existing one).
+    private static func createTemporary(beside path: String) throws -> (Int32, String) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var attempt = 0
+        while true {
+            let temporary = "\(directory).\(base).imukit-\(getpid())-\(attempt)"
+            let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if opened >= 0 { return (opened, temporary) }
+            if errno == EEXIST && attempt < 100 { attempt += 1; continue }
+            throw RecordingError(file: path, line: 0, message: "cannot create recording: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Gives up a file that was never renamed into place: closes and removes it.
+    public func discard() {
+        guard !closed else { return }
+        closed = true
+        if ownsDescriptor { _ = Glibc.close(fd) }
+        if let temporaryPath { unlink(temporaryPath) }
     }
 
     deinit { try? close() }
@@ -62,6 +112,7 @@ public final class RecordingWriter {
             case .gz: value = s.rotationRate?.z
             case .p: value = s.pressure
             case .temp: value = s.temperature
+            case .gnssSpeed: value = s.gnssSpeed
             }
             if let value { Self.appendFixed(value, decimals: column.decimals, to: &pending) }
         }
@@ -69,34 +120,68 @@ public final class RecordingWriter {
         if pending.count >= Self.flushThreshold { try flush() }
     }
 
-    /// Writes buffered rows to the file (no fsync).
+    /// Writes buffered rows to the file (no fsync). When a write fails part-way (disk full, file
+    /// size limit), the file is cut back to its last whole line, so it always parses, and the rows
+    /// not written are dropped from the buffer.
     public func flush() throws {
         var offset = 0
         while offset < pending.count {
             let n = pending.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw RecordingError(file: path, line: 0, message: "write failed: \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                cutBackToWholeLine(written: offset)
+                throw RecordingError(file: path, line: 0, message: "write failed: \(reason)")
             }
             offset += n
         }
+        bytesInFile += Int64(offset)
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and fsyncs, so the data survives a crash or power loss.
+    /// After `written` bytes of `pending` reached the file: truncates to the last newline among them.
+    private func cutBackToWholeLine(written: Int) {
+        var keep = written
+        while keep > 0 && pending[keep - 1] != UInt8(ascii: "\n") { keep -= 1 }
+        pending.removeAll(keepingCapacity: true)
+        guard ownsDescriptor else { bytesInFile += Int64(written); return }   // a pipe cannot be cut
+        if keep < written { _ = ftruncate(fd, off_t(bytesInFile + Int64(keep))) }
+        bytesInFile += Int64(keep)
+        _ = lseek(fd, off_t(bytesInFile), SEEK_SET)
+    }
+
+    /// Flushes and fsyncs, so the data survives a crash or power loss; the first time, also
+    /// renames the file into place (and fsyncs its directory, so the rename survives too).
     public func sync() throws {
         try flush()
         if ownsDescriptor && fsync(fd) != 0 {
             throw RecordingError(file: path, line: 0, message: "fsync failed: \(String(cString: strerror(errno)))")
         }
+        try publish()
     }
 
-    /// Syncs and closes. Safe to call twice.
+    private func publish() throws {
+        guard let temporary = temporaryPath else { return }
+        guard rename(temporary, path) == 0 else {
+            throw RecordingError(file: path, line: 0, message: "cannot rename \(temporary) into place: \(String(cString: strerror(errno)))")
+        }
+        temporaryPath = nil
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? "."
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { _ = fsync(dfd); _ = Glibc.close(dfd) }
+    }
+
+    /// Syncs and closes; safe to call twice. What was written before a failed write stays
+    /// (whole lines only) and is renamed into place.
     public func close() throws {
         guard !closed else { return }
         closed = true
         defer { if ownsDescriptor { _ = Glibc.close(fd) } }
-        try sync()
+        do { try sync() } catch {
+            try? publish()
+            throw error
+        }
     }
 
     /// Appends `value` with exactly `decimals` places, in C-locale form ("-0.01230").

@@ -9,6 +9,8 @@ public typealias Vector3 = SIMD3<Double>
 ///   and Android report it; Core Motion's `CMAcceleration` has the opposite sign for gravity).
 /// - `rotationRate` is in rad/s, right-hand rule about the device axes.
 /// - `pressure` is absolute, in hPa. `temperature` is in °C.
+/// - `gnssSpeed` is the ground speed from GPS in m/s (the `gnss_speed` column of a recording);
+///   positions are never kept.
 /// A `nil` field means "no reading from that sensor in this sample", never zero.
 public struct MotionSample: Sendable, Equatable {
     /// Seconds on CLOCK_BOOTTIME for live sources; recording seconds for replays.
@@ -21,13 +23,16 @@ public struct MotionSample: Sendable, Equatable {
     public var pressure: Double?
     /// Temperature in °C.
     public var temperature: Double?
+    /// Ground speed from a GNSS fix in m/s; nil without a fix.
+    public var gnssSpeed: Double?
 
     public init(time: Double, acceleration: Vector3? = nil, rotationRate: Vector3? = nil,
-                pressure: Double? = nil, temperature: Double? = nil) {
+                pressure: Double? = nil, temperature: Double? = nil, gnssSpeed: Double? = nil) {
         self.time = time
         self.acceleration = acceleration
         self.rotationRate = rotationRate
         self.pressure = pressure
         self.temperature = temperature
+        self.gnssSpeed = gnssSpeed
     }
 }

@@ -4,11 +4,15 @@ public struct SensorCapabilities: Sendable, Equatable, Hashable {
     public var gyroscope: Bool
     public var barometer: Bool
     public var thermometer: Bool
-    public init(accelerometer: Bool, gyroscope: Bool = false, barometer: Bool = false, thermometer: Bool = false) {
+    /// Ground speed from GNSS (gpsd, or a recording's `gnss_speed` column).
+    public var gnssSpeed: Bool
+    public init(accelerometer: Bool, gyroscope: Bool = false, barometer: Bool = false, thermometer: Bool = false,
+                gnssSpeed: Bool = false) {
         self.accelerometer = accelerometer
         self.gyroscope = gyroscope
         self.barometer = barometer
         self.thermometer = thermometer
+        self.gnssSpeed = gnssSpeed
     }
 }
 

@@ -12,19 +12,9 @@ public struct PedometerHistory: Sendable {
     public let retention: TimeInterval
     public let capabilities: Capabilities
 
-    struct Bin: Sendable, Equatable {
-        var steps = 0
-        var distance = 0.0
-        var ascended = 0
-        var descended = 0
-        var activeSeconds = 0.0
-    }
-
-    private var bins: [Int64: Bin] = [:]
+    private var bins: [Int64: MinuteTotals] = [:]
     private var newestMinute = Int64.min
-    private var lastSteps = 0
-    private var lastDistance = 0.0
-    private var lastActive = 0.0
+    private var apportioner = EventApportioner()
 
     public init(mapping: BootTimeMapping, capabilities: Capabilities, retention: TimeInterval = 7 * 86_400) {
         self.mapping = mapping
@@ -35,42 +25,17 @@ public struct PedometerHistory: Sendable {
     /// Number of minutes held (for memory checks).
     public var binCount: Int { bins.count }
 
-    private static func minute(of date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 / 60).rounded(.down))
-    }
-
     /// Records what the pedometer emitted since the last call, with its snapshot afterwards
-    /// (distance and active time are spread over the new steps).
+    /// (distance and active time are spread over the new steps, see `EventApportioner`).
     public mutating func record(_ events: [PedometerEvent], snapshot: PedometerSnapshot) {
-        let newSteps = snapshot.steps - lastSteps
-        let distancePerStep = newSteps > 0 ? (snapshot.distanceMeters - lastDistance) / Double(newSteps) : 0
-        let activePerStep = newSteps > 0 ? (snapshot.activeDuration - lastActive) / Double(newSteps) : 0
-        for event in events {
-            switch event {
-            case .step(let time):
-                update(at: time) {
-                    $0.steps += 1
-                    $0.distance += distancePerStep
-                    $0.activeSeconds += activePerStep
-                }
-            case .floor(let time, let direction):
-                update(at: time) {
-                    if direction == .up { $0.ascended += 1 } else { $0.descended += 1 }
-                }
-            case .activity, .pause, .resume:
-                break
-            }
+        var apportioner = self.apportioner
+        apportioner.apportion(events, snapshot: snapshot) { time, totals in
+            let minute = WallMinute.index(of: mapping.date(bootSeconds: time))
+            bins[minute, default: MinuteTotals()] += totals
+            newestMinute = max(newestMinute, minute)
         }
-        lastSteps = snapshot.steps
-        lastDistance = snapshot.distanceMeters
-        lastActive = snapshot.activeDuration
+        self.apportioner = apportioner
         prune()
-    }
-
-    private mutating func update(at bootSeconds: Double, _ change: (inout Bin) -> Void) {
-        let minute = Self.minute(of: mapping.date(bootSeconds: bootSeconds))
-        change(&bins[minute, default: Bin()])
-        newestMinute = max(newestMinute, minute)
     }
 
     private mutating func prune() {
@@ -82,22 +47,16 @@ public struct PedometerHistory: Sendable {
 
     /// Totals of the minutes that start within `[start, end)`.
     public func query(from start: Date, to end: Date) -> PedometerData {
-        let first = Self.minute(of: start) + (start.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0 ? 0 : 1)
-        let last = Self.minute(of: end.addingTimeInterval(-1e-6))
-        var total = Bin()
-        for (minute, bin) in bins where minute >= first && minute <= last {
-            total.steps += bin.steps
-            total.distance += bin.distance
-            total.ascended += bin.ascended
-            total.descended += bin.descended
-            total.activeSeconds += bin.activeSeconds
+        var total = MinuteTotals()
+        if let minutes = WallMinute.starting(from: start, to: end) {
+            for (minute, bin) in bins where minutes.contains(minute) { total += bin }
         }
         return PedometerData(
             startDate: start, endDate: end, numberOfSteps: total.steps,
-            distance: capabilities.isDistanceAvailable ? total.distance : nil,
-            floorsAscended: capabilities.isFloorCountingAvailable ? total.ascended : nil,
-            floorsDescended: capabilities.isFloorCountingAvailable ? total.descended : nil,
-            averageActivePace: total.distance > 0 ? total.activeSeconds / total.distance : nil)
+            distance: capabilities.isDistanceAvailable ? total.distanceMeters : nil,
+            floorsAscended: capabilities.isFloorCountingAvailable ? total.floorsAscended : nil,
+            floorsDescended: capabilities.isFloorCountingAvailable ? total.floorsDescended : nil,
+            averageActivePace: total.distanceMeters > 0 ? total.activeSeconds / total.distanceMeters : nil)
     }
 
     /// Totals for the local day containing `date` (midnight to midnight in `timeZone`).

@@ -37,6 +37,7 @@ func fromRecording(_ file: String, key: String?, settings: SessionSettings, need
         if session.isFinished { break }
     }
     for n in notes { Terminal.standardError.write("imu-calibrate: \(file): \(n)\n") }
+    if let note = reader.endNote { Terminal.standardError.write("imu-calibrate: \(note)\n") }
     Terminal.standardError.flush()
     return try session.calibration(key: useKey, sourceName: sensor, created: now())
 }

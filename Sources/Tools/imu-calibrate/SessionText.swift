@@ -12,7 +12,7 @@ struct SessionText {
 
     init(out: OutputStream) {
         self.out = out
-        isTTY = out.isTTY
+        isTTY = out.acceptsEscapes   // a terminal that understands the redraw
     }
 
     mutating func show(_ event: SessionEvent) {

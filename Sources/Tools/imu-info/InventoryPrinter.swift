@@ -69,5 +69,7 @@ struct InventoryPrinter: Sendable {
 
     private func n(_ x: Double) -> String { JSONLine.number(x, decimals: 5) }
     private func quoted(_ v: String) -> String { v.contains(" ") ? JSONLine.quote(v) : v }
-    private func emit(_ line: String) { Terminal.standardOutput.write(line + "\n") }
+    /// Plain lines are escaped: names and details come from sysfs, libiio and chips. JSON is
+    /// escaped by `JSONLine`.
+    private func emit(_ line: String) { Terminal.standardOutput.write((json ? line : line.escapedForTerminal) + "\n") }
 }

@@ -51,25 +51,27 @@ await ToolMain.run(spec) { args in
             throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name)
         }
         let rest = String(text[text.index(after: colon)...])
-        if readCount == nil, let items = try inventory(of: backend, spec: rest) {
+        if readCount == nil, let found = try inventory(of: backend, spec: rest) {
+            let items = found.isEmpty ? [nothingFound(by: backend, location: text)] : found
             items.forEach(printer.print)
-            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : .noSensor
+            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : noSensor()
         }
         source = try backend.open(spec: rest, options: SourceOptions(rateHz: rate))
         printer.print(source: source!.info)
     } else {
         var found = false
         for backend in backends {
-            let items = backend.inventory()
+            var items = backend.inventory()
+            if items.isEmpty { items = [nothingFound(by: backend, location: backend.scheme + ":")] }
             items.forEach(printer.print)
             found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
         }
-        guard found else { return .noSensor }
+        guard found else { return noSensor() }
         if readCount != nil {
             for backend in backends where source == nil {
                 source = try backend.openDefault(options: SourceOptions(rateHz: rate))
             }
-            guard let s = source else { return .noSensor }
+            guard let s = source else { return noSensor() }
             printer.print(source: s.info)
         }
     }
@@ -77,4 +79,23 @@ await ToolMain.run(spec) { args in
         try await SampleReader(printer: printer).read(n, from: s)
     }
     return .success
+}
+
+/// The line for a backend that found nothing at all, so an empty result is never silent.
+func nothingFound(by backend: any SensorBackend, location: String) -> InventoryItem {
+    switch backend.scheme {
+    case "iio":
+        return InventoryItem(kind: .problem, name: "no IIO devices", location: location,
+                             fix: "a kernel driver must bind the chip (e.g. a device-tree overlay on a Pi; docs/getting-started-pinephone.md), "
+                                + "or read the chip over I²C directly: imu-info --bus N")
+    default:
+        return InventoryItem(kind: .problem, name: "nothing found", location: location, fix: "see imu-info --help")
+    }
+}
+
+/// Exit 3 with one line saying so on standard error (the listing on standard output has the details).
+func noSensor() -> ExitStatus {
+    Terminal.standardError.write("imu-info: no motion sensor found; each 'problem' line above names a fix\n")
+    Terminal.standardError.flush()
+    return .noSensor
 }

@@ -38,7 +38,9 @@ struct GapDetector {
         let dt = t - p
         var found: Gap?
         if let m = median, m > 0, dt > 2 * m {
-            found = Gap(time: t, seconds: dt, missingSamples: max(1, Int((dt / m).rounded()) - 1))
+            // In Double first: a gap of years over a µs median must not overflow Int.
+            let missing = min((dt / m).rounded() - 1, Double(Int.max / 2))
+            found = Gap(time: t, seconds: dt, missingSamples: max(1, Int(missing)))
             gaps.append(found!)
         } else {
             // Gaps stay out of the median so a long one does not hide the next.

@@ -2,7 +2,7 @@ import IMUCLI
 
 /// Progress on standard error: rewritten in place on a terminal, silent until the summary otherwise.
 final class RecordProgress {
-    let isTTY = Terminal.standardError.isTTY
+    let isTTY = Terminal.standardError.acceptsEscapes   // a terminal that understands the redraw
     let quiet: Bool
     private var lastDraw = 0.0
     /// Redraws per second on a terminal (4: readable, negligible cost).

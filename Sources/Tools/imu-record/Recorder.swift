@@ -31,25 +31,32 @@ struct Recorder {
         var lastSync = BootClock.nowSeconds()
         do {
             recording: for try await batch in source.batches() {
-                for sample in batch {
-                    if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
-                    try writer.write(sample)
-                    if let gap = gaps.add(sample.time) { progress.report(gap) }
-                }
-                try writer.flush()
-                let now = BootClock.nowSeconds()
-                if now - lastSync >= Self.syncInterval {
-                    try writer.sync()
-                    lastSync = now
+                do {
+                    for sample in batch {
+                        if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
+                        try writer.write(sample)
+                        if let gap = gaps.add(sample.time) { progress.report(gap) }
+                    }
+                    try writer.flush()
+                    let now = BootClock.nowSeconds()
+                    if now - lastSync >= Self.syncInterval {
+                        try writer.sync()
+                        lastSync = now
+                    }
+                } catch let error as RecordingError {
+                    throw RecordWriteError(underlying: error)
                 }
                 progress.update(gaps)
             }
-        } catch let error as RecordingError {
+        } catch let error as RecordWriteError {
             try? writer.close()
-            throw RecordWriteError(underlying: error)
+            progress.finish(gaps, path: path)
+            throw error
         } catch {
-            // The sensor failed: keep what was recorded and say how much, then report the error.
-            try? writer.close()
+            // The source failed (a sensor lost, a malformed line in a replayed file): keep what
+            // was recorded and say how much, then report the error with its own exit status.
+            // With nothing recorded, a file that was at --out (with --force) stays as it was.
+            if gaps.count == 0 { writer.discard() } else { try? writer.close() }
             progress.finish(gaps, path: path)
             throw error
         }
@@ -64,7 +71,7 @@ struct Recorder {
 /// (docs/CONTRACTS.md §4), not a bad file given by the user.
 struct RecordWriteError: DiagnosableError {
     var underlying: RecordingError
-    var description: String { underlying.description + "; everything before this point is on disk and parses" }
+    var description: String { underlying.description + "; everything before this point is on disk, in whole lines" }
     var exitStatus: ExitStatus { .runtimeFailure }
     var fix: String? { "free space on the disk or record to another one (--out)" }
 }

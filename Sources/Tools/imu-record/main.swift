@@ -27,8 +27,12 @@ await ToolMain.run(spec) { args in
         throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
     }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
+    if case let .replay(input, _) = request, path != "-", try OutputGuard.sameFile(input, path) {
+        throw UsageError("--out \(path) is the recording being replayed; choose another --out", command: "imu-record")
+    }
     var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
                                           backends: CLIBackends.hardware)
+    let replayed = source as? RecordingSource
     let calibrationNote: String
     if let message = try SourceSelection.applySavedCalibration(to: &source, args: args) {
         calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
@@ -43,6 +47,11 @@ await ToolMain.run(spec) { args in
                     "clock: seconds on CLOCK_BOOTTIME (simulated sources: the simulator's timeline)",
                     "started: \(ISO8601DateFormatter().string(from: Date()))"]
     if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
+    if let replayed {
+        comments = OriginHeader.keep(replayed.comments, path: replayed.path, calibrationNow: calibrationNote,
+                                     calibrationApplied: !args.flag("raw") && calibrationNote.hasPrefix("calibration: applied"),
+                                     ours: comments)
+    }
     let captured = source, quiet = args.flag("quiet"), header = comments
     let task = Task {
         let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet))

@@ -1,4 +1,5 @@
 import IMUCLI
+import IMUCalibration
 import IMUCore
 import Pedometer
 
@@ -15,6 +16,13 @@ enum WalkedPace {
         }
         let cadence = Double(snapshot.steps) / snapshot.activeDuration
         let stride = walked / Double(snapshot.steps)
+        if let problem = WalkerProfile.checkPace(cadence: cadence, stride: stride) {
+            // Never suggest a --stride that --stride refuses.
+            err.write("\(command): \(snapshot.steps) steps over \(Int(walked.rounded())) m: \(problem), so it cannot be used for --stride; "
+                      + "check the distance and walk it again at a steady pace\n")
+            err.flush()
+            return
+        }
         err.write("\(command): your pace over \(Int(walked.rounded())) m: \(fixed(cadence, 2)) steps/s, \(fixed(stride, 3)) m per step "
                   + "(\(snapshot.steps) steps in \(fixed(snapshot.activeDuration, 1)) s walking). "
                   + "Walk it again at another pace, then use --stride \(fixed(cadence, 2)):\(fixed(stride, 3)),CADENCE:METRES\n")

@@ -1,0 +1,92 @@
+import Foundation
+
+/// imu-bench-replay (issue #11 part 3): end-to-end replay, `imu-steps --replay FILE --json` as a
+/// whole process, beside its anchor measured in the same run on the same file: `replay-c-parser`,
+/// a minimal C reader that parses and sums every field (Sources/Benchmarks/replay-c-parser).
+/// Target: replay at 50 % or more of the C parser's speed. Prints figures; asserts nothing.
+///
+/// The recording is the simulator's (`imu-record --simulate … --raw`): 100 Hz, accelerometer,
+/// gyroscope and a 25 Hz barometer, IMU_BENCH_REPLAY_HOURS hours long (default 3: long enough
+/// that process start-up, about 20 ms for a Swift tool, is under a tenth of a run).
+
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+let hours = Double(ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_HOURS"] ?? "") ?? 3
+/// Runs of each program; the median is reported (the machine is shared and noisy).
+let runs = 5
+
+struct Run {
+    var wall: Double
+    var cpu: Double
+    var output: String
+}
+
+/// Runs `tool` to completion; wall time, CPU time (user + system, from RUSAGE_CHILDREN), stdout.
+func run(_ tool: String, _ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = binDirectory.appendingPathComponent(tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    var before = rusage(), after = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &before)
+    let start = Date()
+    try process.run()
+    // The JSON lines are read as a consumer would (and kept small: only the last line is kept).
+    var last = Data()
+    while true {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        last = chunk.count > 4096 ? chunk.suffix(4096) : last + chunk
+    }
+    process.waitUntilExit()
+    let wall = Date().timeIntervalSince(start)
+    getrusage(RUSAGE_CHILDREN.rawValue, &after)
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+    let cpu = s(after.ru_utime) - s(before.ru_utime) + s(after.ru_stime) - s(before.ru_stime)
+    guard process.terminationStatus == 0 else {
+        throw BenchError("\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    }
+    return Run(wall: wall, cpu: cpu, output: String(decoding: last, as: UTF8.self))
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+func f(_ x: Double, _ d: Int) -> String { String(format: "%.\(d)f", x) }
+
+for tool in ["imu-record", "imu-steps", "replay-c-parser"] where !FileManager.default.isExecutableFile(atPath: binDirectory.appendingPathComponent(tool).path) {
+    print("imu-bench-replay: skipped, \(tool) is not built in \(binDirectory.path) (swift build -c release)")
+    exit(0)
+}
+
+// A mixed day-like sequence of activities, repeated to the requested length.
+let block = "walk:900,still:300,bus:600,walk:600,stairs-up:2,run:300,stroll:600,stairs-down:2,still:240"
+let blockSeconds: Double = 3620   // the segments' seconds, plus about 40 s for the two flights of stairs
+let blocks = max(1, Int((hours * 3600 / blockSeconds).rounded()))
+let scenario = Array(repeating: block, count: blocks).joined(separator: ",")
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-bench-replay-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let file = directory.appendingPathComponent("replay.csv").path
+_ = try run("imu-record", ["--simulate", scenario, "--speed", "max", "--raw", "-q", "-o", file])
+let size = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? Int) ?? 0
+
+var c: [Run] = [], swift: [Run] = []
+for _ in 0..<runs {   // interleaved, so both see the same machine load
+    c.append(try run("replay-c-parser", [file]))
+    swift.append(try run("imu-steps", ["--replay", file, "--json"]))
+}
+let samples = Double(c[0].output.split(separator: " ").first.flatMap { Int($0) } ?? 0)
+let summary = swift[0].output.split(separator: "\n").last.map(String.init) ?? ""
+let steps = summary.firstMatch(of: /"steps":([0-9]+)/).map { String($0.1) } ?? "?"
+
+let cWall = median(c.map(\.wall)), cCPU = median(c.map(\.cpu))
+let sWall = median(swift.map(\.wall)), sCPU = median(swift.map(\.cpu))
+print("recording: \(Int(samples)) samples (\(f(samples / 360_000, 2)) h at 100 Hz), \(size / 1_000_000) MB, t,ax,ay,az,gx,gy,gz,p; median of \(runs) interleaved runs")
+print("anchor  replay-c-parser (parse + sum, C):     \(f(samples / cWall / 1e6, 2)) M samples/s wall, \(f(samples / cCPU / 1e6, 2)) M/s per CPU second")
+print("replay  imu-steps --replay --json (whole):   \(f(samples / sWall / 1e6, 2)) M samples/s wall, \(f(samples / sCPU / 1e6, 2)) M/s per CPU second (\(steps) steps)")
+print("ratio   replay / C parser: \(f(cWall / sWall, 2)) wall, \(f(cCPU / sCPU, 2)) CPU (target >= 0.50)")

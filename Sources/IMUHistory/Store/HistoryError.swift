@@ -1,0 +1,92 @@
+import IMUCore
+
+/// Why a history file could not be opened or written. Every case names the file and the fix;
+/// none of them ever leads to the file being overwritten.
+public enum HistoryError: DiagnosableError, Equatable {
+    /// The file exists but is not a SQLite database (wrong header).
+    case notADatabase(path: String)
+    /// A SQLite database of another program (its application id or tables are not IMUKit's).
+    case foreignDatabase(path: String, detail: String)
+    /// An IMUKit history that SQLite reports as damaged.
+    case corrupt(path: String, detail: String)
+    /// Written by a newer IMUKit (schema version above what this build knows).
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// A read-only open found an older schema that needs the writer to migrate it first.
+    case needsMigration(path: String, found: Int, supported: Int)
+    /// The file or its directory cannot be opened (permission, missing directory, a directory at the path).
+    case cannotOpen(path: String, detail: String)
+    /// The disk is full: the minutes stay buffered in memory and the next commit retries.
+    case diskFull(path: String, bufferedMinutes: Int)
+    /// Any other SQLite failure while reading or writing.
+    case io(path: String, detail: String)
+    /// Another process writes this history (its lock file is held).
+    case inUse(path: String)
+    /// A retention of zero or fewer days.
+    case invalidRetention(days: Int)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            "\(path) is not an IMUKit history: it is not a SQLite database. It was left untouched."
+        case .foreignDatabase(let path, let detail):
+            "\(path) is a SQLite database of another program (\(Self.printable(detail))). It was left untouched."
+        case .corrupt(let path, let detail):
+            "the history \(path) is damaged (\(Self.printable(detail))). It was left untouched."
+        case .newerSchema(let path, let found, let supported):
+            "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
+        case .needsMigration(let path, let found, let supported):
+            "the history \(path) has schema version \(found); reading needs version \(supported)."
+        case .cannotOpen(let path, let detail):
+            "cannot open the history \(path): \(Self.printable(detail))."
+        case .diskFull(let path, let buffered):
+            "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
+        case .io(let path, let detail):
+            "cannot read or write the history \(path): \(Self.printable(detail))."
+        case .inUse(let path):
+            "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
+        case .invalidRetention(let days):
+            "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
+        }
+    }
+
+    public var fix: String? {
+        switch self {
+        case .notADatabase(let path), .foreignDatabase(let path, _):
+            "move it away (mv \(path) \(path).not-imukit) or configure another history path; a new history is created there."
+        case .corrupt(let path, _):
+            "move it aside (mv \(path) \(path).damaged) and restart to begin a new history; "
+                + "`sqlite3 \(path).damaged .recover | sqlite3 \(path)` may rescue most minutes first."
+        case .newerSchema:
+            "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
+        case .needsMigration:
+            "start imu-stepd (or any writer) once: it migrates the file in place."
+        case .cannotOpen(let path, _):
+            "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)."
+        case .diskFull:
+            "free some space on that file system."
+        case .io:
+            nil
+        case .inUse:
+            "stop the other writer first (systemctl stop imu-stepd), or give this one another history path."
+        case .invalidRetention:
+            "set the retention to 1 or more days."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
+        case .cannotOpen, .diskFull, .io, .inUse: .runtimeFailure
+        }
+    }
+
+    /// Text that came from the file (table names, SQLite's messages about it) made safe for a
+    /// terminal: control characters (C0, DEL, C1: escape sequences) become "?", and at most 200
+    /// characters are kept.
+    static func printable(_ text: String) -> String {
+        let scalars = text.unicodeScalars.prefix(200).map { u -> Character in
+            (u.value < 0x20 || (0x7F...0x9F).contains(u.value)) ? "?" : Character(u)
+        }
+        return String(scalars) + (text.unicodeScalars.count > 200 ? "…" : "")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What was recorded since the last successful commit, in memory.
+///
+/// Minutes are keyed by wall-clock minute once a `BootTimeMapping` is known ("placed"), and by
+/// boot-clock minute before that ("unplaced"). Segments and markers keep their times in seconds:
+/// since 1970 when placed, on the boot clock when not.
+struct PendingHistory {
+    struct TimedEvent: Equatable {
+        var start: Double
+        var end: Double
+        /// A `HistoryMarker.Kind` raw value, or "activity".
+        var kind: String
+        var activity: ActivityClass?
+        var confidence: ActivityConfidence?
+    }
+
+    var placed: [Int64: MinuteTotals] = [:]
+    var unplaced: [Int64: MinuteTotals] = [:]
+    var placedEvents: [TimedEvent] = []
+    var unplacedEvents: [TimedEvent] = []
+
+    var isEmpty: Bool { placed.isEmpty && unplaced.isEmpty && placedEvents.isEmpty && unplacedEvents.isEmpty }
+    /// Minutes held (placed or not).
+    var minuteCount: Int { placed.count + unplaced.count }
+
+    /// The wall-clock minute of boot minute `bootMinute`: the one holding its middle, so a minute
+    /// counted before the clock was known lands within 30 s of where it happened.
+    static func wallMinute(ofBootMinute bootMinute: Int64, _ mapping: BootTimeMapping) -> Int64 {
+        WallMinute.index(of: mapping.date(bootSeconds: Double(bootMinute) * 60 + 30))
+    }
+
+    static func bootMinute(of bootSeconds: Double) -> Int64 { Int64((bootSeconds / 60).rounded(.down)) }
+
+    mutating func add(_ totals: MinuteTotals, at bootSeconds: Double, _ mapping: BootTimeMapping?) {
+        if let mapping {
+            placed[WallMinute.index(of: mapping.date(bootSeconds: bootSeconds)), default: MinuteTotals()] += totals
+        } else {
+            unplaced[Self.bootMinute(of: bootSeconds), default: MinuteTotals()] += totals
+        }
+    }
+
+    mutating func add(_ event: TimedEvent, _ mapping: BootTimeMapping?) {
+        if let mapping {
+            let offset = mapping.wallTimeAtBoot.timeIntervalSince1970
+            placedEvents.append(TimedEvent(start: event.start + offset, end: event.end + offset, kind: event.kind,
+                                           activity: event.activity, confidence: event.confidence))
+        } else {
+            unplacedEvents.append(event)
+        }
+    }
+
+    /// Moves everything unplaced onto the wall clock.
+    mutating func place(_ mapping: BootTimeMapping) {
+        for (bootMinute, totals) in unplaced {
+            placed[Self.wallMinute(ofBootMinute: bootMinute, mapping), default: MinuteTotals()] += totals
+        }
+        unplaced = [:]
+        for event in unplacedEvents { add(event, mapping) }
+        unplacedEvents = []
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The header lines of a re-recorded file (`imu-record --replay`): the original's sensor,
+/// rate, calibration key and calibration state stay, so `imu-calibrate --from-recording` still
+/// knows which sensor the data came from and whether it is raw (issue: a re-recorded recording
+/// lost its origin and was fitted as raw although it was corrected).
+enum OriginHeader {
+    /// Comment keys that describe where the samples came from.
+    static let originKeys = ["sensor:", "rate:", "calibration-key:", "calibration:", "clock:", "started:"]
+
+    /// The first line of `ours` (the header a live recording gets), the original's origin lines
+    /// (none invented where it has none), and a line naming the replayed file. A calibration applied during the re-recording
+    /// replaces the calibration line (the samples are then corrected).
+    static func keep(_ original: [String], path: String, calibrationNow: String, calibrationApplied: Bool,
+                     ours: [String]) -> [String] {
+        let kept = original.filter { line in originKeys.contains { line.hasPrefix($0) } }
+        var out = [ours.first ?? "imukit recording (format: docs/file-formats.md)"]
+        out += kept.filter { !(calibrationApplied && $0.hasPrefix("calibration:")) }
+        if calibrationApplied || !kept.contains(where: { $0.hasPrefix("calibration:") }) { out.append(calibrationNow) }
+        out.append("re-recorded from \(path) by imu-record --replay on \(ISO8601DateFormatter().string(from: Date()))")
+        return out
+    }
+}
+
+/// Refuses to write over the input.
+enum OutputGuard {
+    /// Are `a` and `b` the same file (same device and inode)? False when `b` does not exist yet.
+    static func sameFile(_ a: String, _ b: String) throws -> Bool {
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
