@@ -105,11 +105,11 @@ install-completions:
 	for t in $(TOOLS); do sed 's/@TOOLS@/$(TOOLS)/' completions/imukit.bash > $(DESTDIR)$(BASH_COMPLETIONS)/$$t || exit 1; done
 	sed 's/@TOOLS@/$(TOOLS)/' completions/_imukit > $(DESTDIR)$(ZSH_COMPLETIONS)/_imukit
 
-## imukit_VERSION_ARCH.deb in .build/deb: tools with the Swift runtime linked in (their own build
-## directory, so the usual build stays as it is), checked with lintian.
+## imukit_VERSION_ARCH.deb in .build/deb: the tools (only they: no benchmarks) with the Swift
+## runtime linked in, in their own build directory so the usual build stays as it is; lintian.
 deb:
 	@scripts/ensure-deps.sh deb
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD)
+	for t in $(TOOLS); do $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product $$t || exit 1; done
 	packaging/build-deb.sh $(STATIC_BUILD)/release "$(TOOLS)"
 	lintian --fail-on error --info .build/deb/imukit_*.deb
 
