@@ -35,9 +35,12 @@ test-kernel:
 
 ## Benchmarks print figures (throughput, accuracy, bus budgets); they never fail on a number.
 BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
+## Each bench's "figure:" lines (a figure beside its anchor from the same run) are repeated at the end.
 bench: deps
 	$(SWIFT) build -c release
-	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b || exit 1; echo; done
+	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b > .build/$$b.log 2>&1; s=$$?; cat .build/$$b.log; echo; [ $$s = 0 ] || exit 1; done
+	@echo "== summary: every figure beside its anchor, measured in this run"
+	@for b in $(BENCHES); do grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; done
 
 ## Step-count accuracy alone: Oxford recordings (../shared/data/oxford-steps or IMU_OXFORD_DIR, skipped
 ## with a message when absent), the repo fixtures, the simulator's scenarios, core speed and memory.
@@ -46,7 +49,7 @@ bench-accuracy: deps
 	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
-TOOLS := imu-info imu-steps imu-record imu-calibrate
+TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot
 install: build install-udev
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done

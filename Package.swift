@@ -68,6 +68,8 @@ targets += [
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
+    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer"],
+                      path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
 // MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
@@ -91,6 +93,15 @@ targets += [
     .executableTarget(name: "imu-fuzz", dependencies: ["IMUCore", "IMUCalibration"], path: "Sources/Fuzz/imu-fuzz"),
 ]
 
+// MARK: Plots (imu-plot): SVG of a recording, HTML of a day from the history. Pure Swift drawing.
+targets += [
+    .target(name: "IMUPlot", dependencies: ["IMUCore", "Pedometer", "IMUHistory"]),
+    .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
+    .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory", "IMUCalibration"],
+                      path: "Sources/Tools/imu-plot"),
+    .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -106,6 +117,7 @@ let package = Package(
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

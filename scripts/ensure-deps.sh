@@ -11,6 +11,8 @@ pkgs=(libiio-dev libi2c-dev pkg-config)
 pkgs+=(libsqlite3-dev)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
+# test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
 # test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(zsh man-db); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.

@@ -24,5 +24,6 @@ trap 'exit 130' INT TERM
 vm_start "$KERNEL" "$INITRD"
 status=0
 python3 "$HERE/test_ring.py" || status=$?
+python3 "$HERE/test_capture.py" || status=$?
 echo "test-kernel: $(( $(date +%s) - started )) s in all"
 exit $status

@@ -86,6 +86,11 @@ for r in rows {
 }
 let direct = rows.filter { $0.mode == "direct" }
 let fifo = rows.filter { $0.mode == "fifo" }
+let imuFIFO = fifo.filter { imus.contains($0.chip) }
+let imuDirect = direct.filter { imus.contains($0.chip) && imuFIFO.map(\.chip).contains($0.chip) }
+print("figure: I²C bus bits per IMU sample set through the FIFO (median over chips) = "
+      + fmt(imuFIFO.map(\.bitsPerSet).sorted()[imuFIFO.count / 2], 0)
+      + " | anchor: the same chips read directly = " + fmt(imuDirect.map(\.bitsPerSet).sorted()[imuDirect.count / 2], 0))
 print("")
 print("summary: direct reads: \(fmt(direct.map(\.perSet).max() ?? 0, 3)) transaction(s) per sample set at most; "
       + "FIFO: \(fmt(fifo.filter { !["adxl345", "lis3dh", "lsm9ds1", "lps25h", "dps310"].contains($0.chip) }.map(\.perSet).max() ?? 0, 3)) per sample set at most "

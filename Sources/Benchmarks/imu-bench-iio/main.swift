@@ -159,6 +159,7 @@ func body(_ args: ParsedArguments) async throws -> ExitStatus {
             let readdev = bytesPerSecond / Double(scanBytes)
             let ours = r.1 > 0 ? Double(r.0) / r.1 : 0
             print(String(format: "iio_readdev (same device, channels)  %9.1f samples/s; IIOSource / iio_readdev = %.2f", readdev, readdev > 0 ? ours / readdev : 0))
+            print(String(format: "figure: IIO buffered capture = %.1f samples/s | anchor: iio_readdev on the same device and channels = %.1f samples/s", ours, readdev))
         }
     } else {
         print("iio_readdev: could not run it")

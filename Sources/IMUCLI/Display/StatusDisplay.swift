@@ -1,28 +1,35 @@
 import Pedometer
+import Synchronization
 
 /// Human output of `imu-steps`: one status line updated in place on a terminal, plain lines when
 /// piped (a line per floor and activity change, and one every `plainInterval` seconds of samples).
 /// Colour only on a terminal and never with NO_COLOR. Human output may change freely (CONTRACTS §3).
-public final class StatusDisplay: @unchecked Sendable {
+public final class StatusDisplay: Sendable {
     private let out: OutputStream
     private let inPlace: Bool
     private let color: Bool
-    /// Redraws per second of wall time at most, on a terminal (10 Hz looks live and costs nothing).
-    private let redrawInterval = 0.1
+    /// Seconds of wall time between redraws at least, on a terminal: twice a second follows a
+    /// walk (under two steps per redraw) and keeps wake-ups low (issue 11: ≤ 10 a second in all).
+    private let redrawInterval = 0.5
     /// Seconds of sample time between plain status lines when not on a terminal.
     private let plainInterval = 30.0
-    private var lastDraw = -Double.infinity
-    private var lastPlain: Double?
-    private var label = ""
-    private var simulated = false
-    private var capabilities: Capabilities?
-    private var sensors: SensorCapabilities?
-    private var current: PedometerSnapshot?
-    /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
-    private var origin: Double?
-    /// Was a pause shown? A resume is news only after one (the pedometer starts "resumed").
-    private var pauseShown = false
-    private let lock = NSLockLite()
+    /// What changes while running, behind one lock.
+    private struct State {
+        var lastDraw = -Double.infinity
+        var lastPlain: Double?
+        var label = ""
+        var simulated = false
+        var capabilities: Capabilities?
+        var sensors: SensorCapabilities?
+        var current: PedometerSnapshot?
+        /// Sample time of the first sample, so event times read as elapsed time (0:00 at start).
+        var origin: Double?
+        /// Was a pause shown? A resume is news only after one (the pedometer starts "resumed").
+        var pauseShown = false
+        /// Rows of the status block now on screen, below the last full line; the cursor is on the last.
+        var drawnRows = 0
+    }
+    private let state = Mutex(State())
 
     public init(out: OutputStream = Terminal.standardOutput, inPlace: Bool? = nil, color: Bool? = nil) {
         self.out = out
@@ -31,13 +38,13 @@ public final class StatusDisplay: @unchecked Sendable {
     }
 
     public func start(source: SourceInfo, capabilities: Capabilities) {
-        lock.withLock {
-            label = source.name.escapedForTerminal   // a recording's name and sensor comment come from a file
-            simulated = source.isSimulated
-            self.capabilities = capabilities
-            var header = "imu-steps: reading \(label)"
+        state.withLock { st in
+            st.label = source.name.escapedForTerminal   // a recording's name and sensor comment come from a file
+            st.simulated = source.isSimulated
+            st.capabilities = capabilities
+            var header = "imu-steps: reading \(st.label)"
             if source.isSimulated {
-                header = "imu-steps: SIMULATED data (\(label)): no sensor is being read.\n"
+                header = "imu-steps: SIMULATED data (\(st.label)): no sensor is being read.\n"
                     + "  Connect one (docs/getting-started-raspberry-pi.md, docs/getting-started-pinephone.md), check it with imu-info, or pass --source."
             }
             if !source.capabilities.accelerometer {
@@ -45,7 +52,7 @@ public final class StatusDisplay: @unchecked Sendable {
             } else if !capabilities.isFloorCountingAvailable {
                 header += "\n  (no barometer: floors are not counted)"
             }
-            sensors = source.capabilities
+            st.sensors = source.capabilities
             out.write(paint(header, code: "1") + "\n")
             out.flush()
         }
@@ -54,34 +61,34 @@ public final class StatusDisplay: @unchecked Sendable {
     /// The time of the first sample: events are shown as elapsed time from it, also those that
     /// arrive before the first status update. Later calls change nothing.
     public func begin(at sampleTime: Double) {
-        lock.withLock { if origin == nil { origin = sampleTime } }
+        state.withLock { st in if st.origin == nil { st.origin = sampleTime } }
     }
 
     public func update(_ s: PedometerSnapshot) {
-        lock.withLock {
-            current = s
-            if origin == nil { origin = s.time - s.duration }
+        state.withLock { st in
+            st.current = s
+            if st.origin == nil { st.origin = s.time - s.duration }
             if inPlace {
                 let now = BootClock.nowSeconds()
-                guard now - lastDraw >= redrawInterval else { return }
-                lastDraw = now
-                out.write(erase() + draw(s))
+                guard now - st.lastDraw >= redrawInterval else { return }
+                st.lastDraw = now
+                out.write(erase(&st) + draw(s, &st))
                 out.flush()
             } else {
-                let start = lastPlain ?? (s.time - s.duration)
+                let start = st.lastPlain ?? (s.time - s.duration)
                 if s.time - start >= plainInterval {
-                    lastPlain = s.time
-                    out.write(statusLine(s) + "\n")
-                } else if lastPlain == nil {
-                    lastPlain = start
+                    st.lastPlain = s.time
+                    out.write(statusLine(s, st.capabilities) + "\n")
+                } else if st.lastPlain == nil {
+                    st.lastPlain = start
                 }
             }
         }
     }
 
     public func event(_ e: PedometerEvent) {
-        lock.withLock {
-            let o = origin ?? 0
+        state.withLock { st in
+            let o = st.origin ?? 0
             func at(_ t: Double) -> String { Self.clock(t - o) }
             let text: String
             switch e {
@@ -90,31 +97,31 @@ public final class StatusDisplay: @unchecked Sendable {
             case let .activity(seg):
                 text = "\(seg.activity.rawValue) \(at(seg.start))–\(at(seg.end)) (\(seg.confidence.rawValue) confidence)"
             case let .pause(t):
-                pauseShown = true
+                st.pauseShown = true
                 text = "paused at \(at(t))"
             case let .resume(t):
-                guard pauseShown else { return }
-                pauseShown = false
+                guard st.pauseShown else { return }
+                st.pauseShown = false
                 text = "resumed at \(at(t))"
             case .step: return
             }
-            if inPlace { out.write(erase()) }
+            if inPlace { out.write(erase(&st)) }
             out.write(text + "\n")
-            if inPlace, let s = current { out.write(draw(s)) }
+            if inPlace, let s = st.current { out.write(draw(s, &st)) }
             out.flush()
         }
     }
 
     public func finish(_ s: PedometerSnapshot) {
-        lock.withLock {
-            if inPlace { out.write(erase()) }
-            out.write(paint("Summary", code: "1") + (simulated ? " (simulated)" : "") + "\n")
+        state.withLock { st in
+            if inPlace { out.write(erase(&st)) }
+            out.write(paint("Summary", code: "1") + (st.simulated ? " (simulated)" : "") + "\n")
             out.write("  steps      \(s.steps)\n")
             out.write("  distance   \(Self.fixed(s.distanceMeters, 1)) m\n")
-            if capabilities?.isFloorCountingAvailable ?? true {
+            if st.capabilities?.isFloorCountingAvailable ?? true {
                 out.write("  floors     \(s.floorsAscended) up, \(s.floorsDescended) down\n")
             } else {
-                out.write("  floors     not available (\(sensors?.accelerometer == false ? "no accelerometer" : "no barometer"))\n")
+                out.write("  floors     not available (\(st.sensors?.accelerometer == false ? "no accelerometer" : "no barometer"))\n")
             }
             out.write("  avg pace   \(s.averageActivePace.map { Self.paceText($0) } ?? "–")\n")
             out.write("  active     \(Self.clock(s.activeDuration)) of \(Self.clock(s.duration))\n")
@@ -123,28 +130,25 @@ public final class StatusDisplay: @unchecked Sendable {
     }
 
     /// The status as lines that fit the terminal: steps, cadence, distance, pace, floors, activity, elapsed.
-    func statusLines(_ s: PedometerSnapshot, width: Int?) -> [String] {
+    func statusLines(_ s: PedometerSnapshot, width: Int?, _ capabilities: Capabilities?) -> [String] {
         StatusLayout(floorsAvailable: capabilities?.isFloorCountingAvailable ?? true, color: color).lines(s, width: width)
     }
 
     /// The one-line status (piped output, and terminals wide enough for it).
-    func statusLine(_ s: PedometerSnapshot) -> String { statusLines(s, width: nil)[0] }
-
-    /// Rows of the status block now on screen, below the last full line; the cursor is on the last.
-    private var drawnRows = 0
+    func statusLine(_ s: PedometerSnapshot, _ capabilities: Capabilities?) -> String { statusLines(s, width: nil, capabilities)[0] }
 
     /// Draws the status block for the terminal's current width (resizes are followed).
-    private func draw(_ s: PedometerSnapshot) -> String {
-        let rows = statusLines(s, width: out.columns)
-        drawnRows = rows.count
+    private func draw(_ s: PedometerSnapshot, _ st: inout State) -> String {
+        let rows = statusLines(s, width: out.columns, st.capabilities)
+        st.drawnRows = rows.count
         return rows.joined(separator: "\n")
     }
 
     /// Clears the status block and leaves the cursor at the start of its first row.
-    private func erase() -> String {
-        defer { drawnRows = 0 }
-        guard drawnRows > 0 else { return "\r\u{1B}[2K" }
-        return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnRows - 1)
+    private func erase(_ st: inout State) -> String {
+        defer { st.drawnRows = 0 }
+        guard st.drawnRows > 0 else { return "\r\u{1B}[2K" }
+        return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: st.drawnRows - 1)
     }
 
     private func paint(_ text: String, code: String) -> String {

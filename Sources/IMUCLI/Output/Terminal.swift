@@ -1,21 +1,27 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A buffered writer on a file descriptor. Standard output is written in 64 KiB blocks so a
 /// replay that prints thousands of JSON lines costs no system call per line.
-public final class OutputStream: @unchecked Sendable {
+public final class OutputStream: Sendable {
     private let fd: Int32
-    private var buffer: [UInt8] = []
     /// Bytes held before writing (64 KiB: few syscalls, still small).
     private let limit = 1 << 16
-    private let lock = NSLockLite()
-    /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
-    private var firstFailure: Int32?
+    private struct State {
+        /// Bytes not yet written.
+        var buffer: [UInt8] = []
+        /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
+        var firstFailure: Int32?
+    }
+    private let state: Mutex<State>
 
     public init(fd: Int32) {
         self.fd = fd
-        buffer.reserveCapacity(limit + 4096)
+        var initial = State()
+        initial.buffer.reserveCapacity(limit + 4096)
+        state = Mutex(initial)
     }
 
     /// Is this descriptor a terminal?
@@ -36,44 +42,32 @@ public final class OutputStream: @unchecked Sendable {
     }
 
     public func write(_ text: String) {
-        lock.withLock {
-            buffer.append(contentsOf: text.utf8)
-            if buffer.count >= limit { flushLocked() }
+        state.withLock { s in
+            s.buffer.append(contentsOf: text.utf8)
+            if s.buffer.count >= limit { flushLocked(&s) }
         }
     }
 
-    public func flush() { lock.withLock { flushLocked() } }
+    public func flush() { state.withLock { flushLocked(&$0) } }
 
     /// Why output was lost (e.g. "No space left on device"), or nil when nothing was. Tools check
     /// it before exiting: output that did not arrive is a failure (exit 1), never a silent success.
     public var failure: String? {
-        lock.withLock { firstFailure.map { String(cString: strerror($0)) } }
+        state.withLock { $0.firstFailure.map { String(cString: strerror($0)) } }
     }
 
-    private func flushLocked() {
+    private func flushLocked(_ s: inout State) {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < s.buffer.count {
+            let n = s.buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if firstFailure == nil { firstFailure = errno }
+                if s.firstFailure == nil { s.firstFailure = errno }
                 break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
-    }
-}
-
-/// A tiny mutex on pthread (Foundation-free, Sendable-friendly).
-final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
+        s.buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -32,7 +32,8 @@ public enum EventEncoding {
     }
 
     /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
-    public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo) -> String {
+    public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo,
+                               losses: SampleLosses = SampleLosses()) -> String {
         var line = JSONLine(type: "summary")
         line.add("steps", s.steps)
         line.add("distance_m", s.distanceMeters, decimals: 2)
@@ -44,6 +45,12 @@ public enum EventEncoding {
         line.add("floor_counting_available", capabilities.isFloorCountingAvailable)
         line.add("source", source.name)
         line.add("simulated", source.isSimulated)
+        // What the source lost before the pedometer saw it (SampleLosses), by cause.
+        line.add("dropped_samples", losses.total)
+        line.add("dropped_buffer_overflow", losses.bufferOverflow)
+        line.add("dropped_time_not_increasing", losses.nonIncreasingTime)
+        line.add("dropped_stalled_consumer", losses.stalledConsumer)
+        if !losses.lostSensors.isEmpty { line.add("sensors_lost", losses.lostSensors.joined(separator: "; ")) }
         return line.text
     }
 }

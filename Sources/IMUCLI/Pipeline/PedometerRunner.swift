@@ -53,10 +53,12 @@ public struct PedometerRunner {
         let snapshot = pedometer.snapshot
         // A bad input file is a usage error: no results. A failing sensor keeps its totals.
         if let failure = failure as? any DiagnosableError, failure.exitStatus == .usage { throw failure }
+        let losses = source.losses
         if json {
-            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info) + "\n")
+            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses) + "\n")
         }
         display?.finish(snapshot)
+        LossReport.write(losses, tool: "imu-steps")
         out.flush()
         if let failure { throw failure }
         return snapshot

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IMUCalibration
 import IMUCore
 import Pedometer

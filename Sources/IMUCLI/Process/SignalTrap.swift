@@ -2,37 +2,42 @@
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 
 /// Turns Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and SIGTERM into a clean stop: the handler runs once on a dispatch
 /// queue (not in signal context), so tools can flush files and print their summary. A second
 /// signal while stopping exits at once with 130 (128 + SIGINT, the shell convention).
-public final class SignalTrap: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLockLite()
-    private var fired = false
+public final class SignalTrap {
+    private let sources: [any DispatchSourceSignal]
+    private let once = Once()
 
     /// Installs handlers for SIGINT, SIGQUIT and SIGTERM that call `onStop` once.
     public init(onStop: @escaping @Sendable () -> Void) {
+        let once = self.once
+        var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGQUIT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                let first = self.lock.withLock { () -> Bool in
-                    defer { self.fired = true }
-                    return !self.fired
-                }
-                if first { onStop() } else { exit(130) }
+            source.setEventHandler {
+                if once.claim() { onStop() } else { exit(130) }
             }
             source.resume()
             sources.append(source)
         }
+        self.sources = sources
     }
 
     /// Has a stop been requested?
-    public var stopRequested: Bool { lock.withLock { fired } }
+    public var stopRequested: Bool { once.isClaimed }
 
     deinit {
         for s in sources { s.cancel() }
+    }
+
+    /// True for the first caller of `claim()` only.
+    private final class Once: Sendable {
+        private let claimed = Atomic<Bool>(false)
+        func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
+        var isClaimed: Bool { claimed.load(ordering: .acquiring) }
     }
 }

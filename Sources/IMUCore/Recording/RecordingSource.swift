@@ -83,11 +83,11 @@ public struct RecordingSource: SampleSource {
     /// nanosecond count (UInt64 holds 584 years); the loop sleeps again if the gap is longer.
     static let longestSleep = 3600.0
 
-    /// Yields samples in 20 ms (recording time) batches, sleeping so that recording time advances
+    /// Yields samples in half-second (recording time) batches, sleeping so that recording time advances
     /// at `speed` × wall time.
     private static func pace(_ reader: RecordingReader, speed: Double,
                              _ continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation) async throws {
-        let batchSeconds = 0.02   // 50 updates/s: smooth for a live view, cheap to sleep for
+        let batchSeconds = 0.5   // two hand-overs a second, the cadence of the live sources (issue 11: <= 10 wake-ups/s)
         let wallStart = BootClock.nowSeconds()
         var firstTime: Double?
         var batch: [MotionSample] = []

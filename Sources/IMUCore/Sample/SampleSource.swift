@@ -47,4 +47,6 @@ public protocol SampleSource: Sendable {
     var info: SourceInfo { get }
     /// Starts producing. Cancelling the consuming task stops the source and releases the device.
     func batches() -> AsyncThrowingStream<[MotionSample], any Error>
+    /// What was lost so far, by cause (a snapshot; read it during or after the stream).
+    var losses: SampleLosses { get }
 }

@@ -43,14 +43,25 @@ public final class LinuxI2CBus: I2CBus {
     public static let maximumMessageBytes = 8192
 
     public func claim(_ address: UInt8) throws(I2CError) {
-        let r: Int32 = state.withLock { s in
-            if s.claimed == address { return 0 }
-            let r = ci2c_set_address(fd, UInt16(address))
-            if r == 0 { s.claimed = address }
-            return r
+        try exclusive(address) { _ in .success(()) }
+    }
+
+    /// Claims `address` and runs `transfer` in one critical section, so no other thread can
+    /// claim another address between the claim and the transfer on this file descriptor.
+    private func exclusive<T>(_ address: UInt8, _ transfer: (inout State) -> Result<T, I2CError>) throws(I2CError) -> T {
+        let outcome: Result<T, I2CError> = state.withLock { s in
+            if s.claimed != address {
+                let r = ci2c_set_address(fd, UInt16(address))
+                guard r == 0 else {
+                    return .failure(I2CError(errno: -r, bus: path, address: address, operation: "claim address (I2C_SLAVE)"))
+                }
+                s.claimed = address
+            }
+            return transfer(&s)
         }
-        guard r == 0 else {
-            var e = I2CError(errno: -r, bus: path, address: address, operation: "claim address (I2C_SLAVE)")
+        switch outcome {
+        case .success(let value): return value
+        case .failure(var e):
             if e.kind == .ownedByKernel, let bus = I2CAddress.busNumber(path) {
                 let owner = SysfsI2C(root: sysfsRoot).owner(bus: bus, address: address)
                 e.kernelDriver = owner.driver
@@ -61,20 +72,23 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public func write(_ address: UInt8, _ bytes: [UInt8]) throws(I2CError) {
-        try claim(address)
-        let r: Int32
-        if supportsCombinedTransfers {
-            r = counted { bytes.withUnsafeBufferPointer { ci2c_write_read(fd, UInt16(address), $0.baseAddress, UInt16($0.count), nil, 0) } }
-        } else {
-            // SMBus write byte data, one register at a time (i2c-stub and SMBus-only adapters).
-            var result: Int32 = 0
-            for (i, value) in bytes.dropFirst().enumerated() where result == 0 {
-                result = counted { ci2c_smbus_write_byte(fd, bytes[0] &+ UInt8(i), value) }
+        let what = "write \(bytes.count - 1) byte(s) to \(I2CAddress.hex(bytes.first ?? 0))"
+        let combined = supportsCombinedTransfers
+        try exclusive(address) { s in
+            let r: Int32
+            if combined {
+                s.transactions += 1
+                r = bytes.withUnsafeBufferPointer { ci2c_write_read(fd, UInt16(address), $0.baseAddress, UInt16($0.count), nil, 0) }
+            } else {
+                // SMBus write byte data, one register at a time (i2c-stub and SMBus-only adapters).
+                var result: Int32 = 0
+                for (i, value) in bytes.dropFirst().enumerated() where result == 0 {
+                    s.transactions += 1
+                    result = ci2c_smbus_write_byte(fd, bytes[0] &+ UInt8(i), value)
+                }
+                r = result
             }
-            r = result
-        }
-        guard r >= 0 else {
-            throw I2CError(errno: -r, bus: path, address: address, operation: "write \(bytes.count - 1) byte(s) to \(I2CAddress.hex(bytes.first ?? 0))")
+            return r >= 0 ? .success(()) : .failure(I2CError(errno: -r, bus: path, address: address, operation: what))
         }
     }
 
@@ -85,55 +99,49 @@ public final class LinuxI2CBus: I2CBus {
         guard n <= Self.maximumMessageBytes else {
             throw I2CError(kind: .unsupported, bus: path, address: address, operation: what + ": more than \(Self.maximumMessageBytes) bytes in one message")
         }
-        try claim(address)
-        var out = [UInt8](repeating: 0, count: n)
-        if supportsCombinedTransfers {
-            var reg = register
-            let r = out.withUnsafeMutableBufferPointer { buf in
-                counted { ci2c_write_read(fd, UInt16(address), &reg, 1, buf.baseAddress, UInt16(n)) }
+        let combined = supportsCombinedTransfers, blocks = supportsBlockReads
+        return try exclusive(address) { s in
+            var out = [UInt8](repeating: 0, count: n)
+            if combined {
+                var reg = register
+                s.transactions += 1
+                let r = out.withUnsafeMutableBufferPointer { buf in ci2c_write_read(fd, UInt16(address), &reg, 1, buf.baseAddress, UInt16(n)) }
+                return r >= 0 ? .success(out) : .failure(I2CError(errno: -r, bus: path, address: address, operation: what))
             }
-            guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
-            return out
-        }
-        if supportsBlockReads {
-            // I2C_SMBUS_BLOCK_MAX = 32 bytes per SMBus block transfer (linux/i2c.h).
-            var offset = 0
-            while offset < n {
-                let chunk: Int
-                let start: UInt8
-                switch walk {
-                case .incrementing:
-                    chunk = min(32, n - offset)
-                    start = register &+ UInt8(truncatingIfNeeded: offset)
-                case .fifoPort(let word):
-                    chunk = min(max(word, 32 / max(word, 1) * word), n - offset)
-                    start = register
+            if blocks {
+                // I2C_SMBUS_BLOCK_MAX = 32 bytes per SMBus block transfer (linux/i2c.h).
+                var offset = 0
+                while offset < n {
+                    let chunk: Int
+                    let start: UInt8
+                    switch walk {
+                    case .incrementing:
+                        chunk = min(32, n - offset)
+                        start = register &+ UInt8(truncatingIfNeeded: offset)
+                    case .fifoPort(let word):
+                        chunk = min(max(word, 32 / max(word, 1) * word), n - offset)
+                        start = register
+                    }
+                    s.transactions += 1
+                    let r = out.withUnsafeMutableBufferPointer { buf in ci2c_smbus_read_block(fd, start, UInt8(chunk), buf.baseAddress! + offset) }
+                    guard r >= 0 else { return .failure(I2CError(errno: -r, bus: path, address: address, operation: what)) }
+                    guard Int(r) == chunk else {
+                        return .failure(I2CError(kind: .io, bus: path, address: address, operation: what + ": short block read (\(r) of \(chunk))"))
+                    }
+                    offset += chunk
                 }
-                let r = out.withUnsafeMutableBufferPointer { buf in
-                    counted { ci2c_smbus_read_block(fd, start, UInt8(chunk), buf.baseAddress! + offset) }
-                }
-                guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
-                guard Int(r) == chunk else {
-                    throw I2CError(kind: .io, bus: path, address: address, operation: what + ": short block read (\(r) of \(chunk))")
-                }
-                offset += chunk
+                return .success(out)
             }
-            return out
+            // Byte-data reads only: one transaction per byte.
+            for i in 0..<n {
+                let reg: UInt8
+                if case .incrementing = walk { reg = register &+ UInt8(truncatingIfNeeded: i) } else { reg = register }
+                s.transactions += 1
+                let r = ci2c_smbus_read_byte(fd, reg)
+                guard r >= 0 else { return .failure(I2CError(errno: -r, bus: path, address: address, operation: what)) }
+                out[i] = UInt8(r)
+            }
+            return .success(out)
         }
-        // Byte-data reads only: one transaction per byte.
-        for i in 0..<n {
-            let reg: UInt8
-            if case .incrementing = walk { reg = register &+ UInt8(truncatingIfNeeded: i) } else { reg = register }
-            let r = counted { ci2c_smbus_read_byte(fd, reg) }
-            guard r >= 0 else { throw I2CError(errno: -r, bus: path, address: address, operation: what) }
-            out[i] = UInt8(r)
-        }
-        return out
-    }
-
-    /// Runs one system call that is one bus transaction, counting it.
-    private func counted(_ call: () -> Int32) -> Int32 {
-        state.withLock { $0.transactions += 1 }
-        return call()
     }
 }

@@ -16,11 +16,15 @@ enum ADXL345Register {
     static let fifoStream: UInt8 = 0x80 | 16
 }
 
-public final class ADXL345Driver: ChipDriver, @unchecked Sendable {
+public final class ADXL345Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    /// The FIFO holds 32 entries of one XYZ set (datasheet, "FIFO").
+    static let fifoEntries = 32
+    public var fifoCapacitySets: Int { usesFIFO ? Self.fifoEntries : 0 }
 
     /// Rate codes (Table 7): 12.5 Hz = 0x7 … 800 Hz = 0xD.
     static let rates: [(Double, UInt8)] = [(12.5, 0x7), (25, 0x8), (50, 0x9), (100, 0xA), (200, 0xB), (400, 0xC), (800, 0xD)]
@@ -52,6 +56,8 @@ public final class ADXL345Driver: ChipDriver, @unchecked Sendable {
     public func readBatch() throws(I2CError) -> [ChipReading] {
         guard usesFIFO else { return [decode(try device.read(ADXL345Register.dataXLow, count: 6))] }
         let entries = Int(try device.readByte(ADXL345Register.fifoStatus) & 0x3F)
+        // Stream mode overwrites the oldest entry once all 32 are full.
+        if entries >= Self.fifoEntries { fifoOverflows += 1 }
         var out: [ChipReading] = []
         for _ in 0..<entries { out.append(decode(try device.read(ADXL345Register.dataXLow, count: 6))) }
         return out

@@ -23,11 +23,13 @@ enum BMI160Register {
     static let fifoGyroAccel: UInt8 = 0xC0
 }
 
-public final class BoschBMI160Driver: ChipDriver, @unchecked Sendable {
+public final class BoschBMI160Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? Self.fifoBytes / Self.frameBytes : 0 }
 
     /// ODR codes (§2.11.11/13): 25 Hz = 6 … 1600 Hz = 12. The gyro's lowest rate is 25 Hz.
     static let rates: [(Double, UInt8)] = [(25, 6), (50, 7), (100, 8), (200, 9), (400, 10), (800, 11), (1600, 12)]
@@ -85,6 +87,8 @@ public final class BoschBMI160Driver: ChipDriver, @unchecked Sendable {
         let l = try device.read(BMI160Register.fifoLength, count: 2)
         let available = min((Int(l[1]) << 8 | Int(l[0])) & 0x07FF, Self.fifoBytes)
         let frames = available / Self.frameBytes
+        // A full FIFO overwrites its oldest frames (stream mode, §2.5.3).
+        if frames >= Self.fifoBytes / Self.frameBytes { fifoOverflows += 1 }
         guard frames > 0 else { return [] }
         let b = try device.read(BMI160Register.fifoData, count: frames * Self.frameBytes, walk: .fifoPort(wordBytes: Self.frameBytes))
         return (0..<frames).map { decode(b, at: $0 * Self.frameBytes) }

@@ -80,12 +80,15 @@ struct BMP280Variant: Sendable {
     static let bme280 = BMP280Variant(name: "bme280", id: 0x60, hasHumidity: true, standbyMs: [0.5, 62.5, 125, 250, 500, 1000, 10, 20])
 }
 
-public final class BoschBMP280Driver: ChipDriver, @unchecked Sendable {
+public final class BoschBMP280Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     let variant: BMP280Variant
     public private(set) var outputRateHz = 0.0
     public var usesFIFO: Bool { false }
+    /// The BMP280 and BME280 have no FIFO: nothing to overflow.
+    public var fifoCapacitySets: Int { 0 }
+    public var fifoOverflows: Int { 0 }
     private(set) var calibration: BMP280Calibration?
     /// Reads that found the "skipped" value since the last real conversion.
     private var skippedReads = 0

@@ -69,13 +69,16 @@ public struct BMP3Calibration: Sendable {
     }
 }
 
-public final class BoschBMP3Driver: ChipDriver, @unchecked Sendable {
+public final class BoschBMP3Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
     /// The FIFO holds 512 bytes (§3.6): 73 frames of 7 bytes.
     static let fifoBytes = 512
+    /// Pressure + temperature frames of 7 bytes the FIFO holds.
+    public var fifoCapacitySets: Int { usesFIFO ? Self.fifoBytes / 7 : 0 }
+    public private(set) var fifoOverflows = 0
     private(set) var calibration: BMP3Calibration?
 
     /// odr_sel codes (§4.3.20): 50 Hz = 2 … 1.5 Hz = 7. Faster rates do not fit ×4 oversampling.
@@ -126,6 +129,8 @@ public final class BoschBMP3Driver: ChipDriver, @unchecked Sendable {
         }
         let l = try device.read(BMP3Register.fifoLength, count: 2)
         let available = min((Int(l[1]) << 8 | Int(l[0])) & 0x01FF, Self.fifoBytes)
+        // fifo_stop_on_full is off: a full FIFO overwrites its oldest frames (§3.6).
+        if available >= Self.fifoBytes / 7 * 7 { fifoOverflows += 1 }
         guard available > 0 else { return [] }
         let b = try device.read(BMP3Register.fifoData, count: available, walk: .fifoPort(wordBytes: 7))
         var out: [ChipReading] = []

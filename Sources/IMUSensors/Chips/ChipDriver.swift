@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a chip measures, for probing order and for merging an IMU with a barometer.
 public enum ChipKind: String, Sendable {
@@ -54,13 +56,22 @@ public struct ChipModel: Sendable {
 }
 
 /// A chip driver: reset, configure, read. One file per family in this folder.
-public protocol ChipDriver: AnyObject, Sendable {
+///
+/// Not `Sendable`: a driver holds the chip's configuration and FIFO state and lives on the one
+/// capture thread that reads its chip (`I2CPoller`, `CaptureThread`).
+public protocol ChipDriver: AnyObject {
     var model: ChipModel { get }
     var device: I2CDevice { get }
     /// Output data rate in Hz after `configure` (the chip's nearest rate to the request).
     var outputRateHz: Double { get }
     /// Whether `readBatch` drains a FIFO (several readings per call) or reads the data registers.
     var usesFIFO: Bool { get }
+    /// Sample sets the FIFO holds as configured, 0 when `usesFIFO` is false (datasheet FIFO size
+    /// over the bytes of one set): how long the capture thread may sleep between drains.
+    var fifoCapacitySets: Int { get }
+    /// Drains so far that found the FIFO full or overrun: sets beyond its capacity were lost
+    /// (overwritten, or discarded with a misaligned FIFO). `I2CPoller` turns each into a count.
+    var fifoOverflows: Int { get }
     /// Soft-resets the chip and configures range, output data rate, low-pass filter and FIFO.
     /// Writes only to a chip whose ID was checked first.
     func configure(rateHz: Double, useFIFO: Bool) throws(I2CError)

@@ -24,11 +24,13 @@ enum ICM42688Register {
     static let filterODRHalf: UInt8 = 0x00
 }
 
-public final class ICM42688Driver: ChipDriver, @unchecked Sendable {
+public final class ICM42688Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? Self.fifoBytes / Self.packetBytes : 0 }
 
     /// ODR codes (§14.37/14.38): 1 kHz = 6, 200 Hz = 7, 100 Hz = 8, 50 Hz = 9, 25 Hz = 10, 12.5 Hz = 11, 500 Hz = 15.
     static let rates: [(Double, UInt8)] = [(1000, 6), (500, 15), (200, 7), (100, 8), (50, 9), (25, 10), (12.5, 11)]
@@ -86,6 +88,8 @@ public final class ICM42688Driver: ChipDriver, @unchecked Sendable {
         let c = try device.read(ICM42688Register.fifoCountHigh, count: 2)
         let available = min(Int(c[0]) << 8 | Int(c[1]), Self.fifoBytes)
         let packets = available / Self.packetBytes
+        // Stream-to-FIFO mode: a full FIFO drops new packets (§6.1).
+        if packets >= Self.fifoBytes / Self.packetBytes { fifoOverflows += 1 }
         guard packets > 0 else { return [] }
         let b = try device.read(ICM42688Register.fifoData, count: packets * Self.packetBytes, walk: .fifoPort(wordBytes: Self.packetBytes))
         var out: [ChipReading] = []

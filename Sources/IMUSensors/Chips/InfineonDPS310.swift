@@ -46,7 +46,7 @@ public struct DPS310Coefficients: Sendable, Equatable {
     }
 }
 
-public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
+public final class InfineonDPS310Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
@@ -61,6 +61,9 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
     /// "it won't save any new measurement results"), so its content is an
     /// unknown time old: the driver flushes it and returns [] rather than mis-time stale readings.
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    /// Pressure readings the FIFO holds: 32 results, a pressure and a temperature each.
+    public var fifoCapacitySets: Int { usesFIFO ? DPS310Register.fifoEntries / 2 : 0 }
     private(set) var coefficients: DPS310Coefficients?
     /// The latest temperature from the FIFO (scaled raw value, §4.9.2 T_raw_sc), for pressure entries
     /// read before the next temperature arrives.
@@ -119,6 +122,7 @@ public final class InfineonDPS310Driver: ChipDriver, @unchecked Sendable {
         let status = try device.readByte(DPS310Register.fifoStatus)
         if status & DPS310Register.fifoEmpty != 0 { return [] }
         if status & DPS310Register.fifoFull != 0 {
+            fifoOverflows += 1
             try device.writeByte(DPS310Register.reset, DPS310Register.fifoFlush)
             pendingPressures = []
             return []

@@ -47,12 +47,14 @@ struct MPUVariant: Sendable {
     static let mpu9250 = MPUVariant(name: "mpu9250", whoAmI: 0x71, temperatureDivisor: 333.87, temperatureOffset: 21, fifoBytes: 512, hasAccelConfig2: true)
 }
 
-public final class InvenSenseMPUDriver: ChipDriver, @unchecked Sendable {
+public final class InvenSenseMPUDriver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     let variant: MPUVariant
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? variant.fifoBytes / Self.frameBytes : 0 }
 
     /// ±8 g (AFS_SEL = 2): 4096 LSB/g (6050 PS §6.2). Room for running and jumps without clipping.
     static let accelRangeBits: UInt8 = 2 << 3
@@ -107,6 +109,7 @@ public final class InvenSenseMPUDriver: ChipDriver, @unchecked Sendable {
         let available = Int(countBytes[0]) << 8 | Int(countBytes[1])
         if available >= variant.fifoBytes {
             // Overflowed: the oldest frames are gone and the byte stream may be misaligned. Start again.
+            fifoOverflows += 1
             try device.writeByte(MPURegister.userControl, MPURegister.userFIFOReset | MPURegister.userFIFOEnable)
             return []
         }

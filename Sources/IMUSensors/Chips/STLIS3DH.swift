@@ -27,11 +27,13 @@ enum LIS3DHRegister {
     static let fifoDepth = 32
 }
 
-public final class LIS3DHDriver: ChipDriver, @unchecked Sendable {
+public final class LIS3DHDriver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? LIS3DHRegister.fifoDepth : 0 }
 
     /// CTRL_REG1 ODR codes in normal and high-resolution mode: 1.344 kHz is code 9; code 8
     /// (1.62 kHz) exists in low-power mode only.
@@ -69,7 +71,9 @@ public final class LIS3DHDriver: ChipDriver, @unchecked Sendable {
         let data = LIS3DHRegister.outXLow | LIS3DHRegister.autoIncrement
         guard usesFIFO else { return [decode(try device.read(data, count: 6))] }
         let status = try device.readByte(LIS3DHRegister.fifoSource)
-        let entries = status & LIS3DHRegister.fifoOverrun != 0 ? LIS3DHRegister.fifoDepth : Int(status & 0x1F)
+        let overrun = status & LIS3DHRegister.fifoOverrun != 0
+        if overrun { fifoOverflows += 1 }
+        let entries = overrun ? LIS3DHRegister.fifoDepth : Int(status & 0x1F)
         var out: [ChipReading] = []
         for _ in 0..<entries { out.append(decode(try device.read(data, count: 6))) }
         return out

@@ -83,7 +83,7 @@ enum LPSRegister {
     static let fifoSlots = 32
 }
 
-public final class STLPSDriver: ChipDriver, @unchecked Sendable {
+public final class STLPSDriver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     let variant: LPSVariant
@@ -93,6 +93,8 @@ public final class STLPSDriver: ChipDriver, @unchecked Sendable {
     /// LPS25H, TEMP_OUT (2 bytes). The FIFO runs in stream mode: when the reader is late the oldest
     /// slots are overwritten and the 32 newest are returned, in order, still aligned.
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? LPSRegister.fifoSlots : 0 }
 
     init(model: ChipModel, device: I2CDevice, variant: LPSVariant) {
         self.model = model
@@ -126,6 +128,8 @@ public final class STLPSDriver: ChipDriver, @unchecked Sendable {
     private func readFIFO(_ fifo: LPSFIFO) throws(I2CError) -> [ChipReading] {
         let slots = fifo.level(try device.readByte(fifo.status))
         guard slots > 0 else { return [] }
+        // Stream mode overwrites the oldest slot once all are full.
+        if slots >= LPSRegister.fifoSlots { fifoOverflows += 1 }
         let b = try device.read(variant.burstAddress, count: slots * fifo.slotBytes, walk: .fifoPort(wordBytes: fifo.slotBytes))
         var out: [ChipReading] = []
         if fifo.temperatureInSlot {

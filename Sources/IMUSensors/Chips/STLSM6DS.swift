@@ -36,19 +36,24 @@ struct LSM6DSVariant: Sendable {
     /// LSB per °C around 25 °C: DS3 16, DSL and DSO 256 (datasheets Table 5 "temperature sensor").
     var temperatureLSBPerC: Double
     var fifo: FIFOFormat
+    /// Gyro + accel sets the FIFO holds: half the kernel's st_lsm6dsx max_size (1365, 682, 512
+    /// entries of 6 bytes, one per sensor).
+    var fifoSets: Int
 
-    static let lsm6ds3 = LSM6DSVariant(name: "lsm6ds3", whoAmI: 0x69, temperatureLSBPerC: 16, fifo: .pattern(diffMask: 0x0FFF))
-    static let lsm6dsl = LSM6DSVariant(name: "lsm6dsl", whoAmI: 0x6A, temperatureLSBPerC: 256, fifo: .pattern(diffMask: 0x07FF))
+    static let lsm6ds3 = LSM6DSVariant(name: "lsm6ds3", whoAmI: 0x69, temperatureLSBPerC: 16, fifo: .pattern(diffMask: 0x0FFF), fifoSets: 682)
+    static let lsm6dsl = LSM6DSVariant(name: "lsm6dsl", whoAmI: 0x6A, temperatureLSBPerC: 256, fifo: .pattern(diffMask: 0x07FF), fifoSets: 341)
     /// LSM6DSO and LSM6DSOX share WHO_AM_I 0x6C and the accel/gyro/FIFO registers used here.
-    static let lsm6dso = LSM6DSVariant(name: "lsm6dso", whoAmI: 0x6C, temperatureLSBPerC: 256, fifo: .tagged)
+    static let lsm6dso = LSM6DSVariant(name: "lsm6dso", whoAmI: 0x6C, temperatureLSBPerC: 256, fifo: .tagged, fifoSets: 256)
 }
 
-public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
+public final class STLSM6DSDriver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     let variant: LSM6DSVariant
     public private(set) var outputRateHz = 0.0
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    public var fifoCapacitySets: Int { usesFIFO ? variant.fifoSets : 0 }
     private var pendingGyro: (Vector3, [String])?
     private var pendingAccel: (Vector3, [String])?
 
@@ -63,7 +68,7 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
     static let temperatureOffsetC = 25.0
     /// Words per pattern (gyro XYZ, accel XYZ). The FIFO holds 8 KiB on the DS3, 4 KiB on the DSL and
     /// 3 KiB on the DSO (kernel st_lsm6dsx max_size 1365, 682 and 512 sets of 6 bytes); the source
-    /// drains it every 0.1 s, 1.3 KiB at 104 Hz.
+    /// drains it when half full, at most every 0.5 s (6 KiB at 104 Hz).
     static let patternWords = 6
     static let taggedWordBytes = 7
 
@@ -121,6 +126,8 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
         skip = min(skip, words)
         words -= skip
         let sets = words / Self.patternWords
+        // Continuous mode overwrites the oldest pattern once the FIFO is full.
+        if sets >= variant.fifoSets { fifoOverflows += 1 }
         guard sets > 0 else {
             if skip > 0 { _ = try device.read(LSM6DSRegister.fifoDataOut, count: skip * 2, walk: .fifoPort(wordBytes: 2)) }
             return []
@@ -139,6 +146,7 @@ public final class STLSM6DSDriver: ChipDriver, @unchecked Sendable {
     private func readTaggedFIFO() throws(I2CError) -> [ChipReading] {
         let s = try device.read(LSM6DSRegister.fifoStatus1, count: 2)
         let words = (Int(s[1]) << 8 | Int(s[0])) & 0x03FF
+        if words >= 2 * variant.fifoSets { fifoOverflows += 1 }
         guard words > 0 else { return [] }
         let b = try device.read(LSM6DSRegister.fifoDataOutTag, count: words * Self.taggedWordBytes,
                                 walk: .fifoPort(wordBytes: Self.taggedWordBytes))

@@ -23,7 +23,7 @@ enum LSM9DS1Register {
     static let burstBytes = 0x2E - 0x15
 }
 
-public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
+public final class STLSM9DS1Driver: ChipDriver {
     public let model: ChipModel
     public let device: I2CDevice
     public private(set) var outputRateHz = 0.0
@@ -31,6 +31,10 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
     /// accel burst (0x28), two transactions per set plus one status read per batch, against one
     /// 25-byte burst per set without it (docs/i2c-budget.md). It keeps samples a late reader would miss.
     public private(set) var usesFIFO = false
+    public private(set) var fifoOverflows = 0
+    /// The FIFO holds 32 sets of gyro and accel (§3.4 / FIFO_SRC FSS[5:0]).
+    static let fifoSets = 32
+    public var fifoCapacitySets: Int { usesFIFO ? Self.fifoSets : 0 }
 
     /// Gyro ODR codes (§7.12 Table 46); with the gyro on, the accelerometer runs at the gyro's rate.
     static let rates: [(Double, UInt8)] = [(14.9, 1), (59.5, 2), (119, 3), (238, 4), (476, 5), (952, 6)]
@@ -68,6 +72,8 @@ public final class STLSM9DS1Driver: ChipDriver, @unchecked Sendable {
     public func readBatch() throws(I2CError) -> [ChipReading] {
         if usesFIFO {
             let sets = Int(try device.readByte(LSM9DS1Register.fifoSource) & 0x3F)
+            // Continuous mode overwrites the oldest set once all 32 are full.
+            if sets >= Self.fifoSets { fifoOverflows += 1 }
             var out: [ChipReading] = []
             for _ in 0..<sets {
                 var saturated: [String] = []

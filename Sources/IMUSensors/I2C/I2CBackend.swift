@@ -1,6 +1,9 @@
 /// The "i2c" backend: chips read directly through /dev/i2c-N.
 /// `--source i2c:/dev/i2c-1@0x68`, `i2c:1@0x68,0x76` (IMU + barometer), `i2c:1` (scan bus 1), `i2c:` (scan all).
 public struct I2CBackend: SensorBackend {
+    /// An identified chip at its address; its driver is made only for the source.
+    typealias Pick = (model: ChipModel, device: I2CDevice)
+
     public var scheme: String { "i2c" }
     /// Only these bus numbers (imu-info --bus N); nil = all.
     public var buses: [Int]?
@@ -124,14 +127,14 @@ public struct I2CBackend: SensorBackend {
         if parsed.addresses.isEmpty {
             return try openScanned(bus: bus, options: options, required: true)!
         }
-        var imu: (any ChipDriver)?
-        var baro: (any ChipDriver)?
+        var imu: Pick?
+        var baro: Pick?
         let prober = I2CProber(bus: bus)
         for address in parsed.addresses {
             let location = "\(path) @\(I2CAddress.hex(address))"
             switch prober.probe(address) {
             case .identified(let model, _):
-                let driver = model.makeDriver(I2CDevice(bus: bus, address: address))
+                let driver = (model, I2CDevice(bus: bus, address: address))
                 if model.kind == .barometer {
                     guard baro == nil else { throw I2CSourceError(.badSpec, "two barometers given (\(location))", fix: "give one IMU and one barometer address") }
                     baro = driver
@@ -159,17 +162,17 @@ public struct I2CBackend: SensorBackend {
 
     /// Scans one bus and opens the best IMU (gyro over accelerometer-only) and the first barometer.
     private func openScanned(bus: any I2CBus, options: SourceOptions, required: Bool) throws -> (any SampleSource)? {
-        var imu: (any ChipDriver)?
-        var baro: (any ChipDriver)?
+        var imu: Pick?
+        var baro: Pick?
         var owned: [String] = []
         for (address, outcome) in I2CProber(bus: bus).scan() {
             switch outcome {
             case .identified(let model, _):
                 let device = I2CDevice(bus: bus, address: address)
                 if model.kind == .barometer {
-                    if baro == nil { baro = model.makeDriver(device) }
+                    if baro == nil { baro = (model, device) }
                 } else if imu == nil || (imu!.model.kind == .accelerometer && model.kind == .imu) {
-                    imu = model.makeDriver(device)
+                    imu = (model, device)
                 }
             case .kernelOwned(let driver, let iio):
                 owned.append("\(driver ?? "a kernel driver") owns \(I2CAddress.hex(address))" + (iio.map { " (\($0))" } ?? ""))
@@ -185,7 +188,10 @@ public struct I2CBackend: SensorBackend {
         return try makeSource(imu: imu, barometer: baro, options: options)
     }
 
-    private func makeSource(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, options: SourceOptions) throws -> any SampleSource {
+    /// Makes the drivers and moves them into the source, which hands them to its capture thread.
+    private func makeSource(imu pickedIMU: Pick?, barometer pickedBarometer: Pick?, options: SourceOptions) throws -> any SampleSource {
+        let imu = pickedIMU.map { $0.model.makeDriver($0.device) }
+        let barometer = pickedBarometer.map { $0.model.makeDriver($0.device) }
         // --mount wins; else ~/.config/imukit/mount.conf by source key, chip name or "default".
         let lead = imu ?? barometer
         let keys = lead.map { [I2CSampleSource.calibrationKey($0), $0.model.name] } ?? []

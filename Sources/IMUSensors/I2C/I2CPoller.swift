@@ -1,28 +1,37 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Reads an IMU and/or a barometer on their own schedules and merges them into samples: the
-/// synchronous core of `I2CSampleSource`, driven by a clock the caller passes in (tests step it).
+/// Reads an IMU and/or a barometer and merges them into samples: the synchronous core of
+/// `I2CSampleSource`, driven by a clock the caller passes in (tests step it).
+///
+/// It is not `Sendable`: it and its chip drivers live on one capture thread (`CaptureThread`),
+/// so the compiler rules out any other thread touching the drivers' state.
+///
+/// Schedule: an IMU with a FIFO is drained when its FIFO is at most half full ("software
+/// watermark": i2c-dev gives user space no interrupt line to wait on), and at least every
+/// `batchSeconds`; the barometer is read on the same wake-up when its period has passed, so the
+/// thread wakes about twice a second at 100 Hz. Without a FIFO every sample is a wake-up.
 ///
 /// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
 /// repeated. A chip that stops answering is reconfigured after its bus-level retries fail; when
-/// that fails too the step throws `I2CSourceError(.lost)` (exit 1).
-public final class I2CPoller: @unchecked Sendable {
+/// that fails too, a lost IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
+/// while a lost barometer beside an IMU only ends pressure: floors stop and are reported in
+/// `losses.lostSensors`, steps go on.
+public final class I2CPoller {
     public let imu: (any ChipDriver)?
     public let barometer: (any ChipDriver)?
     public let mount: MountMatrix
-    /// How often a FIFO is drained, in s (0.1 s = 10 batches/s: a 104 Hz LSM6DS3 fills 10 sets of 12 bytes).
-    public var fifoPollSeconds = 0.1
+    /// Longest wait between two drains, in s: at 100 Hz half a second is 50 sets, and two
+    /// wake-ups a second keep the capture cost far below 0.2 % of a core (imu-bench-power).
+    public var batchSeconds = 0.5
+    /// Share of the FIFO that may fill before it is drained: half leaves the other half as margin
+    /// for a late wake-up (scheduling delay, a retried transfer) before anything is overwritten.
+    public var watermarkFraction = 0.5
     /// Reconfiguration attempts after a chip stops answering, and the wait before the first (doubled each time), s.
     public var recoveryAttempts = 3
     public var recoveryBackoffSeconds = 0.2
     public var sleep: @Sendable (Double) -> Void = RetryPolicy.realSleep
-    /// Called with a one-line message the first time each axis saturates.
-    public var warn: @Sendable (String) -> Void = { message in
-        let line = Array("warning: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
+    /// Called with a one-line message the first time each axis saturates, and when a sensor is lost.
+    public var warn: @Sendable (String) -> Void = CaptureWarning.standardError
+    /// Losses counted here: FIFO overflows and lost optional sensors.
+    public let losses: LossCounter
 
     /// Samples with at least one axis at full scale (the value is kept and flagged, not clipped silently).
     public private(set) var saturatedSamples = 0
@@ -30,6 +39,8 @@ public final class I2CPoller: @unchecked Sendable {
     public private(set) var recoveries = 0
     /// Axes reported as saturated so far, e.g. ["az"].
     public private(set) var saturatedAxes: Set<String> = []
+    /// True once the barometer beside the IMU was given up (floors stop, steps go on).
+    public private(set) var barometerLost = false
 
     /// A FIFO that stays empty this long (s) while the chip should be producing is abandoned for
     /// direct reads (a clone chip without a working FIFO, or a plain register file such as i2c-stub).
@@ -41,11 +52,16 @@ public final class I2CPoller: @unchecked Sendable {
     private var timestamper: FIFOTimestamper?
     private var pendingBarometer: ChipReading?
     private var lastTime = -Double.infinity
+    /// When the FIFO was last drained, and the driver's overflow count then.
+    private var lastDrainNs: Int64?
+    private var overflowsSeen = 0
 
-    public init(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, mount: MountMatrix = .identity) {
+    public init(imu: (any ChipDriver)?, barometer: (any ChipDriver)?, mount: MountMatrix = .identity,
+                losses: LossCounter = LossCounter()) {
         self.imu = imu
         self.barometer = barometer
         self.mount = mount
+        self.losses = losses
     }
 
     /// Resets and configures the chips. IMUs default to 100 Hz, barometers to 10 Hz (floors need
@@ -54,20 +70,28 @@ public final class I2CPoller: @unchecked Sendable {
         if let imu {
             try imu.configure(rateHz: imuRateHz, useFIFO: useFIFO && imu.model.hasFIFO)
             timestamper = imu.usesFIFO ? FIFOTimestamper(nominalRateHz: imu.outputRateHz) : nil
+            overflowsSeen = imu.fifoOverflows
+            lastDrainNs = nil
         }
         try barometer?.configure(rateHz: barometerRateHz, useFIFO: false)
     }
 
-    private var imuPeriodNs: Int64 {
-        guard let imu else { return .max }
-        let s = imu.usesFIFO ? fifoPollSeconds : 1 / imu.outputRateHz
-        return Int64(s * 1e9)
+    /// Seconds between IMU reads: the FIFO's watermark time capped at `batchSeconds`, or one
+    /// output period without a FIFO.
+    public var imuPeriodSeconds: Double {
+        guard let imu else { return .infinity }
+        guard imu.usesFIFO else { return 1 / imu.outputRateHz }
+        let watermark = watermarkFraction * Double(imu.fifoCapacitySets) / imu.outputRateHz
+        return max(1 / imu.outputRateHz, min(batchSeconds, watermark))
     }
+    private var imuPeriodNs: Int64 { Int64(imuPeriodSeconds * 1e9) }
     private var baroPeriodNs: Int64 { barometer.map { Int64(1e9 / $0.outputRateHz) } ?? .max }
 
-    /// When the next read is due, ns on the boot clock.
+    /// When the next read is due, ns on the boot clock. Beside an IMU the barometer is read on
+    /// the IMU's wake-ups, so it adds none of its own.
     public var nextDueNs: Int64 {
-        min(imu == nil ? .max : imuDueNs, barometer == nil ? .max : baroDueNs)
+        if imu != nil { return imuDueNs }
+        return barometer == nil || barometerLost ? .max : baroDueNs
     }
 
     /// Reads whatever is due at `nowNs` (boot clock) and returns the new samples, oldest first.
@@ -75,7 +99,10 @@ public final class I2CPoller: @unchecked Sendable {
         var samples: [MotionSample] = []
         if let imu, nowNs >= imuDueNs {
             var readings = try recovering(imu) { () throws(I2CError) in try imu.readBatch() }
-            if imu.usesFIFO { readings = try watchFIFO(imu, readings: readings, nowNs: nowNs) }
+            if imu.usesFIFO {
+                countOverflow(imu, returned: readings.count, nowNs: nowNs)
+                readings = try watchFIFO(imu, readings: readings, nowNs: nowNs)
+            }
             let times: [Double]
             if timestamper != nil {
                 times = timestamper!.times(count: readings.count, readNs: nowNs)
@@ -89,9 +116,17 @@ public final class I2CPoller: @unchecked Sendable {
             }
             imuDueNs = advance(imuDueNs, period: imuPeriodNs, now: nowNs)
         }
-        if let barometer, nowNs >= baroDueNs {
-            let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
-            if let r = readings.last { pendingBarometer = r }
+        if let barometer, !barometerLost, nowNs >= baroDueNs {
+            do {
+                let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
+                if let r = readings.last { pendingBarometer = r }
+            } catch let error as I2CSourceError where imu != nil {
+                // Optional beside an IMU: floors stop, steps go on.
+                barometerLost = true
+                pendingBarometer = nil
+                losses.lost(sensor: "barometer " + error.message)
+                warn("\(error.message); floors are no longer counted, steps go on")
+            }
             baroDueNs = advance(baroDueNs, period: baroPeriodNs, now: nowNs)
         }
         if let p = pendingBarometer {
@@ -110,6 +145,18 @@ public final class I2CPoller: @unchecked Sendable {
             lastTime = samples[i].time
         }
         return samples
+    }
+
+    /// Counts the sets a FIFO lost when the driver saw it overflow: the output rate times the
+    /// time since the last drain, less what the drain returned (the chip does not say how many
+    /// it overwrote).
+    private func countOverflow(_ imu: any ChipDriver, returned: Int, nowNs: Int64) {
+        defer { lastDrainNs = nowNs }
+        guard imu.fifoOverflows > overflowsSeen else { return }
+        overflowsSeen = imu.fifoOverflows
+        guard let last = lastDrainNs else { return }
+        let produced = (Double(nowNs - last) * 1e-9 * imu.outputRateHz).rounded()
+        losses.add(bufferOverflow: max(0, Int(produced) - returned))
     }
 
     /// Falls back to direct reads when the FIFO has stayed empty for `fifoSilenceSeconds`.
@@ -152,7 +199,10 @@ public final class I2CPoller: @unchecked Sendable {
             backoff *= 2
             do {
                 try chip.configure(rateHz: chip.outputRateHz, useFIFO: chip.usesFIFO)
-                if chip === imu, chip.usesFIFO { timestamper = FIFOTimestamper(nominalRateHz: chip.outputRateHz) }
+                if chip === imu, chip.usesFIFO {
+                    timestamper = FIFOTimestamper(nominalRateHz: chip.outputRateHz)
+                    overflowsSeen = chip.fifoOverflows
+                }
                 let readings = try read()
                 recoveries += 1
                 return readings

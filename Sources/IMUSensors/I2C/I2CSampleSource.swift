@@ -1,11 +1,21 @@
+import Synchronization
+
 /// Samples from chips on /dev/i2c-N: an IMU, a barometer, or both merged into one stream.
-public final class I2CSampleSource: SampleSource, @unchecked Sendable {
+///
+/// The configured `I2CPoller` (and with it every chip driver) waits here until `batches()` moves
+/// it to a capture thread of its own (`CaptureThread`); batches reach the pipeline through a
+/// `BatchChannel`. A source streams once: a second `batches()` fails.
+public final class I2CSampleSource: SampleSource {
     public let info: SourceInfo
-    public let poller: I2CPoller
+    /// The chip-to-device axis mapping in use.
+    public let mount: MountMatrix
+    /// Batches the hand-over holds for a consumer that is behind.
+    public let channelCapacity: Int
+    private let counter: LossCounter
+    private let waiting: Mutex<I2CPoller?>
 
     /// `poller` must be configured already (so open errors surface at open, not mid-stream).
-    public init(poller: I2CPoller) {
-        self.poller = poller
+    public init(poller: sending I2CPoller, channelCapacity: Int = BatchChannel.defaultCapacity) {
         let chips = [poller.imu, poller.barometer].compactMap { $0 }
         let names = chips.map(\.model.name).joined(separator: " + ")
         let bus = chips.first?.device.bus.path ?? "?"
@@ -20,6 +30,10 @@ public final class I2CSampleSource: SampleSource, @unchecked Sendable {
         let key = chips.first.map(Self.calibrationKey) ?? "i2c"
         info = SourceInfo(name: "\(names) on \(bus) @\(addresses)", calibrationKey: key, capabilities: caps,
                           nominalRateHz: (poller.imu ?? poller.barometer)?.outputRateHz)
+        mount = poller.mount
+        counter = poller.losses
+        self.channelCapacity = channelCapacity
+        waiting = Mutex(poller)
     }
 
     /// "i2c-1-0x68-mpu6050": bus, address and chip of the source's first chip; also the key
@@ -28,25 +42,36 @@ public final class I2CSampleSource: SampleSource, @unchecked Sendable {
         "i2c-\(I2CAddress.busNumber(chip.device.bus.path) ?? 0)-\(I2CAddress.hex(chip.device.address))-\(chip.model.name)"
     }
 
+    public var losses: SampleLosses { counter.snapshot }
+
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
-        let poller = self.poller
-        return AsyncThrowingStream { continuation in
-            let task = Task.detached {
-                do {
-                    while !Task.isCancelled {
-                        let samples = try poller.step(nowNs: BootClock.nowNanoseconds())
-                        if !samples.isEmpty { continuation.yield(samples) }
-                        let wait = poller.nextDueNs - BootClock.nowNanoseconds()
-                        if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait)) }
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        let stop = StopSignal()
+        let channel = BatchChannel(capacity: channelCapacity, losses: counter, onStop: { stop.set() })
+        guard let poller = waiting.withLock({ $0.take() }) else {
+            channel.finish(throwing: I2CSourceError(.lost, "\(info.name) is already being read",
+                                                    fix: "open the source again for a second stream"))
+            return channel.stream
+        }
+        do {
+            try CaptureThread.start(source: info.name) {
+                Self.capture(poller, into: channel, stop: stop)
             }
-            continuation.onTermination = { _ in task.cancel() }
+        } catch {
+            channel.finish(throwing: error)
+        }
+        return channel.stream
+    }
+
+    /// The capture thread's loop: read what is due, hand it over, sleep until the next read.
+    private static func capture(_ poller: I2CPoller, into channel: BatchChannel, stop: StopSignal) {
+        do {
+            while !stop.isSet {
+                channel.send(try poller.step(nowNs: BootClock.nowNanoseconds()))
+                stop.sleep(untilNs: poller.nextDueNs)
+            }
+            channel.finish()
+        } catch {
+            channel.finish(throwing: error)
         }
     }
 }

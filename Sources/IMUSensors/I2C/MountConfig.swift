@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The optional mount-matrix file, `~/.config/imukit/mount.conf` (or `$XDG_CONFIG_HOME/imukit/`):
 /// one `KEY = MATRIX` per line in the kernel's syntax, `#` comments. KEY is a source's
@@ -15,8 +18,15 @@ public struct MountConfig: Sendable {
     /// The default path.
     public static var defaultPath: String {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (homeDirectory + "/.config")
         return base + "/imukit/mount.conf"
+    }
+
+    /// $HOME, else the password database's entry for this user, else "/".
+    static var homeDirectory: String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
     }
 
     /// Parses the file's text; throws naming the line that is wrong.
@@ -24,12 +34,12 @@ public struct MountConfig: Sendable {
         var entries: [String: MountMatrix] = [:]
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard !line.trimmedWhitespace.isEmpty else { continue }
             guard let eq = line.firstIndex(of: "="),
                   let m = MountMatrix(kernelText: String(line[line.index(after: eq)...])) else {
                 throw MountConfigError(path: path, line: i + 1, text: String(raw))
             }
-            entries[line[..<eq].trimmingCharacters(in: .whitespaces)] = m
+            entries[line[..<eq].trimmedWhitespace] = m
         }
         self.entries = entries
     }

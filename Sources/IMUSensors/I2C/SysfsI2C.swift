@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What sysfs says about I²C adapters and the kernel drivers bound to their addresses
 /// (Documentation/ABI/testing/sysfs-bus-i2c-devices: /sys/bus/i2c/devices/N-00AA/driver).
@@ -38,7 +38,7 @@ public struct SysfsI2C: Sendable {
     public func owner(bus: Int, address: UInt8) -> (driver: String?, iioDevice: String?) {
         let dir = "\(root)/bus/i2c/devices/\(deviceName(bus: bus, address: address))"
         let driver = (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/driver"))
-            .map { ($0 as NSString).lastPathComponent }
+            .map { String($0.split(separator: "/").last ?? Substring($0)) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         let iio = entries.filter { $0.hasPrefix("iio:device") }.sorted().map { entry -> String in
             if let name = read("\(dir)/\(entry)/name") { return "\(entry) (\(name))" }
@@ -49,7 +49,7 @@ public struct SysfsI2C: Sendable {
 
     private func read(_ path: String) -> String? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmedWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 }

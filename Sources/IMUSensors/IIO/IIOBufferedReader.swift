@@ -1,5 +1,5 @@
 import CLibIIO
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +7,15 @@ import Glibc
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
 /// becomes one sample, with the kernel's own timestamp. Nothing is dropped between blocks: libiio
 /// hands over whole blocks and `IIOScanLayout` decodes each scan in them.
-final class IIOBufferedReader: @unchecked Sendable {
+///
+/// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
+/// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
+/// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
+/// buffer lasts) show as gaps in the kernel's timestamps and are counted as
+/// `SampleLosses.bufferOverflow`.
+///
+/// Not `Sendable`: it lives on the source's capture thread.
+final class IIOBufferedReader {
     let context: IIOContext
     let sensors: IIOSensorSet
     let layout: IIOScanLayout
@@ -22,12 +30,17 @@ final class IIOBufferedReader: @unchecked Sendable {
     let kernelBootTime: Bool
     private let rateHz: Double
     private var buffer: OpaquePointer?
+    private let losses: LossCounter
+    private var gaps = ScanGapCounter()
+    /// Seconds of scans per block: half a second, the capture cadence of every source.
+    static let blockSeconds = 0.5
 
     /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
     /// buffer runs), then the trigger, then the channels, then the buffer.
     init(context: IIOContext, description d: IIODeviceDescription, sensors: IIOSensorSet, trigger: String?,
-         rateHz: Double, mountOverride: MountMatrix?) throws {
+         rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter) throws {
+        self.losses = losses
         self.context = context
         self.sensors = sensors
         self.rateHz = rateHz
@@ -49,8 +62,8 @@ final class IIOBufferedReader: @unchecked Sendable {
         gyroAt = (sensors.gyroscope?.channels ?? []).compactMap { layout.position(of: $0.channel) }
         timestampAt = layout.position(of: "timestamp")
 
-        // Block size: a tenth of a second of scans (at least 4), so a block arrives ten times a second.
-        let blockScans = max(4, Int((rateHz / 10).rounded()))
+        // Block size: half a second of scans (at least 4), so a block arrives twice a second.
+        let blockScans = max(4, Int((rateHz * Self.blockSeconds).rounded()))
         let name = d.name, id = d.id
         let rate = rateHz
         let (buf, bootTime): (OpaquePointer, Bool) = try context.withContext("starting the buffer of \(name)") { ctx in
@@ -130,7 +143,10 @@ final class IIOBufferedReader: @unchecked Sendable {
         if !kernelBootTime || timestampAt == nil {
             // No usable kernel stamp: space the block's scans at the nominal rate, ending now.
             for i in samples.indices { samples[i].time = received - Double(samples.count - 1 - i) / rateHz }
+        } else {
+            losses.add(bufferOverflow: gaps.missing(in: samples.map(\.time)))
         }
         return samples
     }
+
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Synchronization
 
 /// Runs every libiio call of one context on one serial queue and waits for it with a deadline.
 ///
@@ -8,10 +8,10 @@ import Foundation
 /// marks the gate broken: the caller gets `IIOError.timedOut` at once, and so does every later
 /// call, because the stuck call still holds the queue. The stuck thread is abandoned; the tool
 /// exits with status 1 and the process takes it down.
-final class IIOCallGate: @unchecked Sendable {
+final class IIOCallGate: Sendable {
     private let queue: DispatchQueue
-    private let lock = NSLock()
-    private var brokenBy: String?
+    /// The call that missed its deadline, once one has.
+    private let brokenBy = Mutex<String?>(nil)
     let uri: String
     /// Seconds any one call may take.
     let timeout: Double
@@ -24,32 +24,47 @@ final class IIOCallGate: @unchecked Sendable {
 
     /// Runs `body` on the gate's queue; throws `IIOError.timedOut` when it takes longer than the bound.
     func run<T>(_ what: String, _ body: @escaping () throws -> T) throws -> T {
-        lock.lock()
-        if let stuck = brokenBy {
-            lock.unlock()
+        if let stuck = brokenBy.withLock({ $0 }) {
             throw IIOError.timedOut(uri: uri, what: stuck, seconds: timeout)
         }
-        lock.unlock()
-        // The box carries the closure and its result across the queue; only one thread touches
-        // it at a time (the queue until `done` signals, then the caller).
-        let box = ResultBox<T>(body)
+        let job = Job<T>(body)
         let done = DispatchSemaphore(value: 0)
         queue.async {
-            box.result = Result { try box.body() }
+            job.run()
             done.signal()
         }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            lock.lock()
-            brokenBy = what
-            lock.unlock()
-            throw IIOError.timedOut(uri: uri, what: what, seconds: timeout)
+        // The bound is waited in two halves, and a half counts for no more than its own length:
+        // a process that was stopped (Ctrl-Z, SIGSTOP) or starved meanwhile finds its deadline
+        // long past on waking, though the call itself may be done a moment later.
+        let half = timeout / 2
+        var waited = 0.0
+        while done.wait(timeout: .now() + half) == .timedOut {
+            waited += half
+            if waited >= timeout {
+                brokenBy.withLock { $0 = $0 ?? what }
+                throw IIOError.timedOut(uri: uri, what: what, seconds: timeout)
+            }
         }
-        return try box.result!.get()
+        return try job.result()
     }
 
-    private final class ResultBox<T>: @unchecked Sendable {
-        let body: () throws -> T
-        var result: Result<T, any Error>?
+    /// Carries one call to the queue and its result back: an immutable wrapper (`@unchecked`
+    /// only because the closure is not `Sendable`). The hand-over is ordered all the same: the
+    /// caller makes the job, the queue runs it once, and the caller reads the result only after
+    /// the semaphore says the run is over (or never, after a timeout).
+    private final class Job<T>: @unchecked Sendable {
+        private let body: () throws -> T
+        private let outcome = Mutex<Delivered<T>?>(nil)
         init(_ body: @escaping () throws -> T) { self.body = body }
+        func run() {
+            let r = Delivered(result: Result { try body() })
+            outcome.withLock { $0 = r }
+        }
+        func result() throws -> T { try outcome.withLock { $0.take() }!.result.get() }
+    }
+
+    /// A finished call's result, immutable, crossing from the queue to the caller once.
+    private struct Delivered<T>: @unchecked Sendable {
+        let result: Result<T, any Error>
     }
 }

@@ -1,12 +1,12 @@
 import CLibIIO
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A libiio context (local: or ip:) whose every call is bounded by an `IIOCallGate`.
 /// Pointers into libiio never leave this type's methods except inside gate closures.
-final class IIOContext: @unchecked Sendable {
+final class IIOContext {
     /// Seconds a network context may take per call (libiio's own socket timeout, and the gate's
     /// bound with a margin). Measured: an attribute read through iiod in the TCG test VM takes
     /// 5–60 ms, context creation 0.3–2 s; 5 s is far beyond normal.
@@ -78,7 +78,7 @@ final class IIOContext: @unchecked Sendable {
         let n = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
         if n < 0 { return .failure(Errno(Int32(-n))) }
         let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return .success(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return .success(text.trimmedWhitespace)
     }
 
     struct Errno: Error, Equatable { let code: Int32; init(_ c: Int32) { code = c } }

@@ -6,7 +6,9 @@ import Glibc
 /// Reads the selected sensors one value at a time through attribute reads (sysfs locally, one
 /// iiod round trip per channel remotely). Used where no buffer can run, and for the barometer
 /// beside a buffered IMU.
-final class IIOPolledReader: @unchecked Sendable {
+///
+/// Not `Sendable`: it lives on the source's capture thread.
+final class IIOPolledReader {
     let context: IIOContext
     let sensors: IIOSensorSet
     let accelMatrix: MountMatrix

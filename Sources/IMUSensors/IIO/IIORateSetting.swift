@@ -1,5 +1,5 @@
 import CLibIIO
-import Foundation
+import FoundationEssentials
 
 /// Sets a device's output data rate before capture, device-wide (`sampling_frequency`) or per
 /// channel (bmi160: `in_accel_sampling_frequency`). Drivers accept only the values in

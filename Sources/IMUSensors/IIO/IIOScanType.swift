@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One channel's scan element type, as the kernel prints it in `scan_elements/in_*_type`
 /// (Documentation/ABI/testing/sysfs-bus-iio, "in_voltageY_type"):
@@ -27,7 +27,7 @@ public struct IIOScanType: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses the kernel text; nil when it does not follow the ABI grammar or the sizes are impossible.
     public init?(kernelText raw: String) {
-        var text = Substring(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        var text = Substring(raw.trimmedWhitespace)
         func take(_ prefix: String) -> Bool {
             guard text.hasPrefix(prefix) else { return false }
             text = text.dropFirst(prefix.count)

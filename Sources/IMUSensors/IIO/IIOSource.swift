@@ -1,14 +1,22 @@
-import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A sample source on an IIO context: buffered where a trigger exists, polled otherwise.
 ///
-/// Faults: a lost device ends the stream with `IIOError.deviceLost` (the consumer keeps whatever
-/// totals it has). With `?resume=SECONDS` the source first retries, reopening the context with
-/// backoff (0.5 s doubling to 4 s) and finding the devices again by name, and carries on when they
-/// return; a broken `ip:` link (`IIOError.linkLost`) is retried the same way. A call that hangs
-/// past its bound ends the stream with `IIOError.timedOut`: the stuck call still owns the
-/// context, so nothing is retried on it.
-public final class IIOSource: SampleSource, @unchecked Sendable {
+/// Capture runs on a thread of its own (`CaptureThread`) that owns the context and its readers;
+/// batches reach the pipeline through a `BatchChannel`. A buffered capture blocks in the kernel
+/// until a block of half a second of scans is ready, so the thread wakes about twice a second.
+///
+/// Faults: a lost IMU ends the stream with `IIOError.deviceLost` (the consumer keeps whatever
+/// totals it has). A lost barometer or thermometer beside an IMU only ends what it measured:
+/// floors stop and are reported (`losses.lostSensors`), steps go on. With `?resume=SECONDS` the
+/// source first retries, reopening the context with backoff (0.5 s doubling to 4 s) and finding
+/// the IMU's devices again by name, and carries on when they return; a broken `ip:` link
+/// (`IIOError.linkLost`) is retried the same way. A call that hangs past its bound ends the
+/// stream with `IIOError.timedOut`: the stuck call still owns the context, so nothing is retried.
+public final class IIOSource: SampleSource {
     public let info: SourceInfo
     public let spec: IIOSourceSpec
     public let mode: IIOCaptureMode
@@ -17,7 +25,9 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
     public let scanChannels: [String]
     public let scanBytes: Int?
     private let names: [String]
-    private var opened: (IIOContext, [IIODeviceDescription], IIOSensorSet)?
+    /// The context opened at init, until `batches()` moves it to the capture thread.
+    private let waiting: Mutex<Opened?>
+    private let counter = LossCounter()
     /// Nominal rate of the IMU in Hz (SourceOptions.rateHz, default 100).
     let rateHz: Double
     /// Barometer and thermometer poll rate in Hz: pressure changes slowly, and every read costs an
@@ -25,6 +35,11 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
     static let slowRateHz = 10.0
     /// Default IMU rate in Hz (SourceOptions: "100 Hz for IMUs").
     static let defaultRateHz = 100.0
+    /// Polled samples handed over together: half a second's worth, the same cadence as a
+    /// buffered block or a drained chip FIFO.
+    static let batchSeconds = 0.5
+
+    typealias Opened = (context: IIOContext, devices: [IIODeviceDescription], set: IIOSensorSet)
 
     public init(spec: IIOSourceSpec, options: SourceOptions) throws {
         let context = try IIOContext(uri: spec.uri)
@@ -42,7 +57,6 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
         let label = "iio:\(spec.uri)/\(set.deviceNames.joined(separator: "+"))"
         info = SourceInfo(name: label, calibrationKey: "iio:" + set.deviceNames.joined(separator: "+"),
                           capabilities: set.capabilities, nominalRateHz: rateHz)
-        opened = (context, devices, set)
         var channels = (set.accelerometer?.channels ?? []).map(\.channel) + (set.gyroscope?.channels ?? []).map(\.channel)
         var bytes: Int?
         if mode.kind == .buffered, let imu = set.accelerometer ?? set.gyroscope,
@@ -54,137 +68,196 @@ public final class IIOSource: SampleSource, @unchecked Sendable {
         }
         scanChannels = channels
         scanBytes = bytes
+        waiting = Mutex((context, devices, set))
     }
+
+    public var losses: SampleLosses { counter.snapshot }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
-        let (stream, continuation) = AsyncThrowingStream<[MotionSample], any Error>.makeStream()
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.set() }
-        let thread = Thread { [self] in
-            do {
-                try self.run(continuation, stop)
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        let stop = StopSignal()
+        let channel = BatchChannel(losses: counter, onStop: { stop.set() })
+        guard let first = waiting.withLock({ $0.take() }) else {
+            channel.finish(throwing: IIOError.ioFailed(device: names.joined(separator: "+"), what: "starting a second stream on one source", errno: EBUSY))
+            return channel.stream
         }
-        thread.name = "imukit-iio"
-        thread.start()
-        return stream
+        do {
+            try CaptureThread.start(source: info.name) { [self] in
+                var capture = Capture(source: self, channel: channel, stop: stop, opened: first)
+                do {
+                    try capture.run()
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                }
+            }
+        } catch {
+            channel.finish(throwing: error)
+        }
+        return channel.stream
     }
 
-    /// Capture loop with loss detection and resume.
-    private func run(_ out: AsyncThrowingStream<[MotionSample], any Error>.Continuation, _ stop: StopFlag) throws {
+    /// The capture thread's state: the open context, what was delivered, what was lost.
+    private struct Capture {
+        let source: IIOSource
+        let channel: BatchChannel
+        let stop: StopSignal
+        var opened: Opened?
         var delivered = 0
         var lastTime = -Double.infinity
-        while !stop.isSet {
-            let (context, devices, set) = try takeOrReopen(delivered: delivered, stop: stop)
-            do {
-                try capture(context, devices, set, stop) { batch in
-                    // Strictly increasing times across blocks and reopenings.
-                    let fresh = batch.filter { $0.time > lastTime }
-                    guard !fresh.isEmpty else { return }
-                    lastTime = fresh[fresh.count - 1].time
-                    delivered += fresh.count
-                    out.yield(fresh)
+        /// Optional devices (barometer, thermometer) given up so far: not waited for on resume.
+        var dropped: Set<String> = []
+
+        init(source: IIOSource, channel: BatchChannel, stop: StopSignal, opened: Opened) {
+            self.source = source
+            self.channel = channel
+            self.stop = stop
+            self.opened = opened
+        }
+
+        /// Capture loop with loss detection and resume.
+        mutating func run() throws {
+            while !stop.isSet {
+                let (context, devices, set) = try takeOrReopen()
+                do {
+                    try capture(context, devices, set)
+                    return
+                } catch let e as IIOError {
+                    let gone: Bool
+                    switch e {
+                    case let .ioFailed(_, _, code): gone = IIOError.meansDeviceGone(code)
+                    case .noDevice, .linkLost: gone = true
+                    default: gone = false
+                    }
+                    guard gone else { throw e }
+                    if source.spec.resumeSeconds <= 0 {
+                        if case .linkLost = e { throw e }
+                        throw lost(waited: 0)
+                    }
+                    // Fall through: the next turn reopens and waits for the devices to return.
+                }
+            }
+        }
+
+        /// Hands a batch over, keeping times strictly increasing across blocks and reopenings.
+        mutating func emit(_ batch: [MotionSample]) {
+            let fresh = batch.filter { $0.time > lastTime }
+            source.counter.add(nonIncreasingTime: batch.count - fresh.count)
+            guard !fresh.isEmpty else { return }
+            lastTime = fresh[fresh.count - 1].time
+            delivered += fresh.count
+            channel.send(fresh)
+        }
+
+        func lost(waited: Double) -> IIOError {
+            .deviceLost(device: source.names.joined(separator: "+"), samplesDelivered: delivered, waitedSeconds: waited)
+        }
+
+        /// The devices the source cannot go on without: the IMU's, or the barometer's when alone.
+        var required: [String] { source.names.filter { !dropped.contains($0) } }
+
+        /// The context opened at init the first time; later, a fresh one with the required
+        /// devices, retried with backoff for up to `spec.resumeSeconds`.
+        mutating func takeOrReopen() throws -> Opened {
+            if let o = opened.take() { return o }
+            let start = BootClock.nowSeconds()
+            let resume = source.spec.resumeSeconds
+            var wait = 0.5  // first retry after half a second, doubling to 4 s
+            while true {
+                if stop.isSet { throw CancellationError() }
+                if let context = try? IIOContext(uri: source.spec.uri), let devices = try? context.describe() {
+                    let set = IIODiscovery.select(from: devices, names: required)
+                    if set.deviceNames.sorted() == required.sorted() { return (context, devices, set) }
+                }
+                let waited = BootClock.nowSeconds() - start
+                if waited >= resume { throw lost(waited: resume) }
+                stop.sleep(seconds: min(wait, resume - waited))
+                wait = min(wait * 2, 4)
+            }
+        }
+
+        /// Gives up an optional device that went away, when an IMU remains: reported, not fatal.
+        mutating func dropOptional(_ error: IIOError, from set: inout IIOSensorSet) -> Bool {
+            guard case let .ioFailed(device, _, code) = error, IIOError.meansDeviceGone(code) else { return false }
+            let imuDevices = [set.accelerometer, set.gyroscope].compactMap { $0?.deviceName }
+            guard !imuDevices.isEmpty, !imuDevices.contains(device) else { return false }
+            var what: [String] = []
+            if set.barometer?.deviceName == device { set.barometer = nil; what.append("barometer") }
+            if set.thermometer?.deviceName == device { set.thermometer = nil; what.append("thermometer") }
+            guard !what.isEmpty else { return false }
+            dropped.insert(device)
+            let reason = "\(what.joined(separator: " and ")) \(device) on \(source.spec.uri) went away (errno \(code))"
+            source.counter.lost(sensor: reason)
+            CaptureWarning.standardError(reason + (what.contains("barometer") ? "; floors are no longer counted, steps go on" : ""))
+            return true
+        }
+
+        mutating func capture(_ context: IIOContext, _ devices: [IIODeviceDescription], _ chosen: IIOSensorSet) throws {
+            var set = chosen
+            let mode = IIOCaptureMode.choose(set, devices: devices, spec: source.spec)
+            if mode.kind == .buffered, let imu = set.accelerometer ?? set.gyroscope,
+               let d = devices.first(where: { $0.id == imu.deviceID }) {
+                let imuOnly = IIOSensorSet(accelerometer: set.accelerometer, gyroscope: set.gyroscope)
+                let reader = try IIOBufferedReader(context: context, description: d, sensors: imuOnly, trigger: mode.attachTrigger,
+                                                   rateHz: source.rateHz, mountOverride: source.options.mountMatrix,
+                                                   losses: source.counter)
+                defer { reader.stop() }
+                var slowSet = IIOSensorSet(barometer: set.barometer, thermometer: set.thermometer)
+                var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil)
+                var nextSlow = 0.0
+                while !stop.isSet {
+                    var block = try reader.readBlock()
+                    if let reader = slow, !block.isEmpty, BootClock.nowSeconds() >= nextSlow {
+                        // Pressure and temperature ride on the block's last scan (one reading per block).
+                        do {
+                            let s = try reader.read(slow: true)
+                            block[block.count - 1].pressure = s.pressure
+                            block[block.count - 1].temperature = s.temperature
+                        } catch let e as IIOError {
+                            var both = IIOSensorSet(accelerometer: set.accelerometer, gyroscope: set.gyroscope,
+                                                    barometer: slowSet.barometer, thermometer: slowSet.thermometer)
+                            guard dropOptional(e, from: &both) else { throw e }
+                            slowSet = IIOSensorSet(barometer: both.barometer, thermometer: both.thermometer)
+                            slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil)
+                        }
+                        nextSlow = BootClock.nowSeconds() + 1 / IIOSource.slowRateHz
+                    }
+                    if !block.isEmpty { emit(block) }
                 }
                 return
-            } catch let e as IIOError {
-                let gone: Bool
-                switch e {
-                case let .ioFailed(_, _, code): gone = IIOError.meansDeviceGone(code)
-                case .noDevice, .linkLost: gone = true
-                default: gone = false
+            }
+            while true {
+                let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: source.options.mountMatrix,
+                                                 rateHz: source.rateHz)
+                do {
+                    try poll(reader, hasIMU: set.accelerometer != nil || set.gyroscope != nil)
+                    return
+                } catch let e as IIOError {
+                    guard dropOptional(e, from: &set) else { throw e }
                 }
-                guard gone else { throw e }
-                if spec.resumeSeconds <= 0 {
-                    if case .linkLost = e { throw e }
-                    throw lost(delivered, waited: 0)
-                }
-                // Fall through: the next turn reopens and waits for the devices to return.
             }
         }
-    }
 
-    private func lost(_ delivered: Int, waited: Double) -> IIOError {
-        .deviceLost(device: names.joined(separator: "+"), samplesDelivered: delivered, waitedSeconds: waited)
-    }
-
-    /// The context opened at init the first time; later, a fresh one with the same devices, retried
-    /// with backoff for up to `spec.resumeSeconds`.
-    private func takeOrReopen(delivered: Int, stop: StopFlag) throws -> (IIOContext, [IIODeviceDescription], IIOSensorSet) {
-        if let o = opened { opened = nil; return o }
-        let start = BootClock.nowSeconds()
-        var wait = 0.5  // first retry after half a second, doubling to 4 s
-        while true {
-            if stop.isSet { throw CancellationError() }
-            if let context = try? IIOContext(uri: spec.uri), let devices = try? context.describe() {
-                let set = IIODiscovery.select(from: devices, names: names)
-                if set.deviceNames.sorted() == names.sorted() { return (context, devices, set) }
-            }
-            let waited = BootClock.nowSeconds() - start
-            if waited >= spec.resumeSeconds { throw lost(delivered, waited: spec.resumeSeconds) }
-            Thread.sleep(forTimeInterval: min(wait, spec.resumeSeconds - waited))
-            wait = min(wait * 2, 4)
-        }
-    }
-
-    private func capture(_ context: IIOContext, _ devices: [IIODeviceDescription], _ set: IIOSensorSet,
-                         _ stop: StopFlag, _ emit: ([MotionSample]) -> Void) throws {
-        let slowSet = IIOSensorSet(barometer: set.barometer, thermometer: set.thermometer)
-        let mode = IIOCaptureMode.choose(set, devices: devices, spec: spec)
-        if mode.kind == .buffered, let imu = set.accelerometer ?? set.gyroscope,
-           let d = devices.first(where: { $0.id == imu.deviceID }) {
-            let imuOnly = IIOSensorSet(accelerometer: set.accelerometer, gyroscope: set.gyroscope)
-            let reader = try IIOBufferedReader(context: context, description: d, sensors: imuOnly, trigger: mode.attachTrigger,
-                                               rateHz: rateHz, mountOverride: options.mountMatrix)
-            defer { reader.stop() }
-            let slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil)
-            var nextSlow = 0.0
+        /// Reads at `rateHz` on absolute deadlines; when reads are slower than the period, as fast as
+        /// they go (no burst to catch up). Batches of `batchSeconds` go out together.
+        mutating func poll(_ reader: IIOPolledReader, hasIMU: Bool) throws {
+            let rate = hasIMU ? source.rateHz : IIOSource.slowRateHz
+            let period = 1 / rate
+            let batchSize = max(1, Int(rate * IIOSource.batchSeconds))
+            var batch: [MotionSample] = []
+            var next = BootClock.nowSeconds()
+            var nextSlow = next
+            defer { if !batch.isEmpty { emit(batch) } }
             while !stop.isSet {
-                var block = try reader.readBlock()
-                if let slow, !block.isEmpty, BootClock.nowSeconds() >= nextSlow {
-                    // Pressure and temperature ride on the block's last scan (one reading per block).
-                    let s = try slow.read(slow: true)
-                    block[block.count - 1].pressure = s.pressure
-                    block[block.count - 1].temperature = s.temperature
-                    nextSlow = BootClock.nowSeconds() + 1 / Self.slowRateHz
-                }
-                if !block.isEmpty { emit(block) }
+                let now = BootClock.nowSeconds()
+                if next > now { stop.sleep(seconds: next - now) }
+                if stop.isSet { break }
+                let slow = BootClock.nowSeconds() >= nextSlow
+                if slow { nextSlow += 1 / IIOSource.slowRateHz; nextSlow = max(nextSlow, BootClock.nowSeconds()) }
+                batch.append(try reader.read(slow: slow))
+                if batch.count >= batchSize { emit(batch); batch.removeAll(keepingCapacity: true) }
+                next += period
+                if next < BootClock.nowSeconds() - period { next = BootClock.nowSeconds() }
             }
-            return
         }
-        let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: options.mountMatrix, rateHz: rateHz)
-        try poll(reader, hasIMU: set.accelerometer != nil || set.gyroscope != nil, stop, emit)
     }
-
-    /// Reads at `rateHz` on absolute deadlines; when reads are slower than the period, as fast as
-    /// they go (no burst to catch up). Batches of about 50 ms go out together.
-    private func poll(_ reader: IIOPolledReader, hasIMU: Bool, _ stop: StopFlag, _ emit: ([MotionSample]) -> Void) throws {
-        let rate = hasIMU ? rateHz : Self.slowRateHz
-        let period = 1 / rate
-        let batchSize = max(1, Int(rate / 20))  // 20 batches a second
-        var batch: [MotionSample] = []
-        var next = BootClock.nowSeconds()
-        var nextSlow = next
-        while !stop.isSet {
-            let now = BootClock.nowSeconds()
-            if next > now { Thread.sleep(forTimeInterval: next - now) }
-            let slow = BootClock.nowSeconds() >= nextSlow
-            if slow { nextSlow += 1 / Self.slowRateHz; nextSlow = max(nextSlow, BootClock.nowSeconds()) }
-            batch.append(try reader.read(slow: slow))
-            if batch.count >= batchSize { emit(batch); batch.removeAll(keepingCapacity: true) }
-            next += period
-            if next < BootClock.nowSeconds() - period { next = BootClock.nowSeconds() }
-        }
-        if !batch.isEmpty { emit(batch) }
-    }
-}
-
-/// Set once by the consumer's cancellation; read by the capture thread.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }

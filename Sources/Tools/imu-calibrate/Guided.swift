@@ -24,6 +24,7 @@ func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) asyn
             if session.isFinished { break loop }
         }
     }
+    LossReport.write(source.losses, tool: "imu-calibrate")
     guard session.isFinished else {
         let missing = Face.guidedOrder.filter { session.captures[$0] == nil }
         throw CalibrationError.missingFaces(missing)

@@ -36,6 +36,7 @@ struct SampleReader: Sendable {
             }
             let finished = try await group.next() ?? false
             group.cancelAll()
+            LossReport.write(source.losses, tool: "imu-info")
             if !finished { throw NoSamples(name: source.info.name, seconds: seconds) }
         }
     }

@@ -10,12 +10,12 @@ final class RecordProgress {
 
     init(quiet: Bool) { self.quiet = quiet }
 
-    func update(_ g: GapDetector) {
+    func update(_ g: GapDetector, losses: SampleLosses) {
         guard isTTY, !quiet else { return }
         let now = BootClock.nowSeconds()
         guard now - lastDraw >= 1 / Self.redrawHz else { return }
         lastDraw = now
-        Terminal.standardError.write("\r\u{1B}[K" + line(g))
+        Terminal.standardError.write("\r\u{1B}[K" + line(g, losses))
         Terminal.standardError.flush()
     }
 
@@ -37,18 +37,19 @@ final class RecordProgress {
         Terminal.standardError.flush()
     }
 
-    func finish(_ g: GapDetector, path: String) {
+    func finish(_ g: GapDetector, path: String, losses: SampleLosses) {
         guard !quiet else { return }
         if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
-        Terminal.standardError.write("recorded " + line(g) + "\(largest) → \(path == "-" ? "standard output" : path)\n")
+        Terminal.standardError.write("recorded " + line(g, losses) + "\(largest) → \(path == "-" ? "standard output" : path)\n")
         Terminal.standardError.flush()
     }
 
-    private func line(_ g: GapDetector) -> String {
+    /// `losses.summary` is the source's own count (SampleLosses), never a literal.
+    private func line(_ g: GapDetector, _ losses: SampleLosses) -> String {
         let seconds = (g.last ?? 0) - (g.first ?? 0)
         let rate = g.achievedRate.map { fixed($0, 1) + " Hz" } ?? "– Hz"
-        return "\(g.count) samples in \(fixed(seconds, 1)) s, \(rate), dropped 0, gaps \(g.gaps.count)"
+        return "\(g.count) samples in \(fixed(seconds, 1)) s, \(rate), \(losses.summary), gaps \(g.gaps.count)"
     }
 }
 

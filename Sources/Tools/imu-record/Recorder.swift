@@ -46,23 +46,23 @@ struct Recorder {
                 } catch let error as RecordingError {
                     throw RecordWriteError(underlying: error)
                 }
-                progress.update(gaps)
+                progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordWriteError {
             try? writer.close()
-            progress.finish(gaps, path: path)
+            progress.finish(gaps, path: path, losses: source.losses)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
             if gaps.count == 0 { writer.discard() } else { try? writer.close() }
-            progress.finish(gaps, path: path)
+            progress.finish(gaps, path: path, losses: source.losses)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
         do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
-        progress.finish(gaps, path: path)
+        progress.finish(gaps, path: path, losses: source.losses)
         return Summary(gaps: gaps, path: path)
     }
 }

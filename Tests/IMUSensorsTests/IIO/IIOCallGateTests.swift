@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Testing
 @testable import IMUSensors
 
@@ -29,6 +30,14 @@ import Testing
             return what == "reading mpu6050"  // names the call that is stuck
         }
         release.signal()
+    }
+
+    /// The bound is waited in halves: a call that takes longer than one half but less than the
+    /// whole bound still returns its result (the kernel ring stops a reader with SIGSTOP for the case
+    /// this is for: a process woken long past its deadline).
+    @Test func aCallWithinTheBoundReturnsAcrossHalves() throws {
+        let gate = IIOCallGate(uri: "ip:test", timeout: 1.0)
+        #expect(try gate.run("slow read") { usleep(700_000); return 7 } == 7)
     }
 }
 

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What /proc says about one process at one moment: CPU time and voluntary context switches
+/// (each one a wake-up after the thread slept) summed over its threads, and its resident memory.
+struct ProcSample {
+    /// Per thread id: (CPU ns from schedstat, voluntary context switches).
+    var threads: [Int32: (cpuNs: Int64, voluntary: Int64)] = [:]
+    /// VmRSS in KiB.
+    var rssKiB = 0
+    /// utime + stime of the whole process from /proc/PID/stat, s: clock ticks (10 ms), but
+    /// including threads that have ended, which the per-thread sums miss.
+    var processCPUSeconds = 0.0
+    /// Boot-clock time of the sample, s.
+    var time = 0.0
+
+    static func read(pid: Int32) -> ProcSample? {
+        var s = ProcSample()
+        s.time = monotonicSeconds()
+        guard let status = readText("/proc/\(pid)/status") else { return nil }
+        s.rssKiB = field(status, "VmRSS:") ?? 0
+        if let stat = readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
+            // Fields after "(comm)": state is field 3, utime 14, stime 15 (proc(5)).
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 12, let u = Double(fields[11]), let k = Double(fields[12]) {
+                s.processCPUSeconds = (u + k) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            }
+        }
+        guard let dir = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard let tid = Int32(name) else { continue }
+            // schedstat: ns on the CPU, ns waiting on a run queue, time slices (Documentation/scheduler/sched-stats.rst).
+            guard let sched = readText("/proc/\(pid)/task/\(tid)/schedstat"),
+                  let cpu = sched.split(separator: " ").first.flatMap({ Int64($0) }),
+                  let taskStatus = readText("/proc/\(pid)/task/\(tid)/status"),
+                  let voluntary = field(taskStatus, "voluntary_ctxt_switches:") else { continue }
+            s.threads[tid] = (cpu, Int64(voluntary))
+        }
+        return s
+    }
+
+    /// CPU seconds and wake-ups between `earlier` and `self`, over the threads alive now (a
+    /// thread born in between counts from zero; one that ended is missed and reported).
+    func since(_ earlier: ProcSample) -> (cpuSeconds: Double, wakeups: Int64, threadsEnded: Int) {
+        var cpu: Int64 = 0, wakeups: Int64 = 0
+        for (tid, now) in threads {
+            let before = earlier.threads[tid] ?? (0, 0)
+            cpu += now.cpuNs - before.cpuNs
+            wakeups += now.voluntary - before.voluntary
+        }
+        let ended = earlier.threads.keys.filter { threads[$0] == nil }.count
+        return (Double(cpu) * 1e-9, wakeups, ended)
+    }
+
+    static func readText(_ path: String) -> String? {
+        guard let f = fopen(path, "r") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, f)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The integer after `key` on its line ("VmRSS:    23456 kB" → 23456).
+    static func field(_ text: String, _ key: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix(key) {
+            return Int(line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Resident memory by mapping, from /proc/PID/smaps: where the RSS goes (KiB, largest first).
+func rssByMapping(pid: Int32) -> [(String, Int)] {
+    guard let smaps = ProcSample.readText("/proc/\(pid)/smaps") else { return [] }
+    var totals: [String: Int] = [:]
+    var current = "?"
+    for line in smaps.split(separator: "\n", omittingEmptySubsequences: false) {
+        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if let first = parts.first, first.contains("-"), first.first?.isHexDigit == true {
+            // A mapping header: address perms offset dev inode [path]
+            current = parts.count >= 6 ? String(parts[5]).split(separator: "/").last.map(String.init) ?? String(parts[5])
+                                       : "[anonymous]"
+        } else if line.hasPrefix("Rss:") {
+            totals[current, default: 0] += Int(parts.dropFirst().first ?? "") ?? 0
+        }
+    }
+    return totals.sorted { $0.value > $1.value }
+}

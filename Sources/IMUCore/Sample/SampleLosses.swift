@@ -1,0 +1,51 @@
+import Synchronization
+
+/// Samples a source lost before the pipeline saw them, by cause (docs/ARCHITECTURE.md, "Capture").
+/// Every figure is counted where the loss happens; tools print them at the end of a run.
+public struct SampleLosses: Sendable, Equatable {
+    /// Sample sets lost to a full hardware buffer: a chip FIFO that overflowed, or scans missing
+    /// from a kernel IIO buffer (gaps in the kernel's timestamps). Estimated from the output rate
+    /// and the time the buffer was left alone, since the chip does not say how many it overwrote.
+    public var bufferOverflow = 0
+    /// Samples dropped because their time did not increase (CONTRACTS §2: strictly increasing).
+    public var nonIncreasingTime = 0
+    /// Samples dropped by the bounded hand-over buffer because the consumer fell behind.
+    public var stalledConsumer = 0
+    /// Optional sensors that stopped mid-run, each with the reason ("barometer bmp280 on
+    /// /dev/i2c-1 @0x76 stopped answering"): what they measured (floors) stops, the rest goes on.
+    public var lostSensors: [String] = []
+
+    public init() {}
+
+    /// All samples lost.
+    public var total: Int { bufferOverflow + nonIncreasingTime + stalledConsumer }
+
+    /// "dropped 0" or "dropped 12 (buffer overflow 10, stalled consumer 2)".
+    public var summary: String {
+        let parts = [("buffer overflow", bufferOverflow), ("time not increasing", nonIncreasingTime),
+                     ("stalled consumer", stalledConsumer)].filter { $0.1 > 0 }
+        guard !parts.isEmpty else { return "dropped 0" }
+        return "dropped \(total) (" + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
+    }
+}
+
+/// The running loss counts of one source: written by its capture thread, read by the tool at
+/// any time.
+public final class LossCounter: Sendable {
+    private let state = Mutex(SampleLosses())
+
+    public init() {}
+
+    public var snapshot: SampleLosses { state.withLock { $0 } }
+
+    public func add(bufferOverflow n: Int) { if n > 0 { state.withLock { $0.bufferOverflow += n } } }
+    public func add(nonIncreasingTime n: Int) { if n > 0 { state.withLock { $0.nonIncreasingTime += n } } }
+    public func add(stalledConsumer n: Int) { if n > 0 { state.withLock { $0.stalledConsumer += n } } }
+    public func lost(sensor reason: String) { state.withLock { $0.lostSensors.append(reason) } }
+}
+
+extension SampleSource {
+    /// Sources that read at the consumer's pace (a file, the simulator) cannot lose samples on
+    /// the way: nothing is ever counted for them.
+    public var losses: SampleLosses { SampleLosses() }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import IMUCLI
+import IMUHistory
+import IMUPlot
+
+/// `--day [DATE]`: one local day of the step service's history as one HTML page.
+enum DayPlot {
+    /// Where imu-stepd keeps its history by default (its StateDirectory, docs/service.md).
+    static let defaultHistory = "/var/lib/imu-stepd/history.sqlite"
+
+    static func run(_ options: PlotOptions, args: ParsedArguments) async throws {
+        let zone = TimeZone.current
+        let date = try day(args.positionals.first, command: args.command, zone: zone)
+        let given = args.string("history")
+        let path = given ?? defaultHistory
+        guard FileManager.default.fileExists(atPath: path) else {
+            if given != nil {
+                throw UsageError("no history file at \(path)", command: args.command)
+            }
+            throw NoHistoryError(path: path)
+        }
+        // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its own queue.
+        let store = try HistoryReader(path: path)
+        let (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
+        var hours: [HistoryTotals] = []
+        for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
+        let activities = try await store.activities(from: start, to: end)
+        let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
+        let html = DayReport.render(data)
+        let out = options.out
+        try await OwnThread.run { try OutputFile.write(html, to: out) }
+        let name = options.out == "-" ? "standard output" : options.out
+        if data.isEmpty {
+            RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")
+        } else {
+            RecordingPlot.note("wrote \(name) (\(html.utf8.count / 1024) KiB): \(data.steps) steps, floors ↑\(data.floorsAscended) ↓\(data.floorsDescended)")
+        }
+    }
+
+    /// `today` (default), `yesterday`, or YYYY-MM-DD, as a moment inside that local day (noon).
+    static func day(_ text: String?, command: String, zone: TimeZone) throws -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let now = Date()
+        switch text ?? "today" {
+        case "today": return now
+        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: now) ?? now.addingTimeInterval(-86400)
+        default:
+            let parts = text!.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                  let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+                  (1970...9999).contains(y), (1...12).contains(m), (1...31).contains(d),
+                  let date = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12)),
+                  calendar.component(.day, from: date) == d else {
+                throw UsageError("--day takes today, yesterday or a date as YYYY-MM-DD (e.g. 2026-12-01), got '\(text!)'", command: command)
+            }
+            return date
+        }
+    }
+}
+
+/// The default history file does not exist: the step service has not run here (exit 1).
+struct NoHistoryError: DiagnosableError {
+    var path: String
+    var description: String { "no history at \(path): the step service (imu-stepd) has not recorded anything on this machine yet" }
+    var exitStatus: ExitStatus { .runtimeFailure }
+    var fix: String? { "start it (sudo systemctl enable --now imu-stepd), or give another history with --history FILE" }
+}

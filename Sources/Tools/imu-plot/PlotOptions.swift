@@ -1,0 +1,79 @@
+import IMUCLI
+import IMUPlot
+
+/// imu-plot's flags, checked before any file is read.
+struct PlotOptions: Sendable {
+    enum Input: Sendable {
+        case replay(String)
+        case simulate(String, seed: UInt64)
+        /// `--day [DATE]`: DATE as given (nil = today).
+        case day(String?)
+    }
+
+    static let defaultWidth = 1200
+    /// Narrower than 400 px leaves no room for the panels' labels; wider than 20 000 px is no
+    /// screen, and the SVG grows with the width.
+    static let widthRange = 400...20_000
+
+    var input: Input
+    var out: String
+    var span: PlotSpan
+    var width: Int
+
+    init(_ args: ParsedArguments) throws {
+        try args.exclusive(["replay", "simulate", "day"])
+        if args.flag("day") {
+            guard args.positionals.count <= 1 else {
+                throw UsageError("--day takes one date, got \(args.positionals.joined(separator: " "))", command: args.command)
+            }
+            input = .day(args.positionals.first)
+            for option in ["from", "to", "width", "seed", "raw", "height", "stride", "floor-height"] where args.string(option) != nil {
+                throw UsageError("--\(option) goes with --replay or --simulate, not --day", command: args.command)
+            }
+        } else if let stray = args.positionals.first {
+            throw UsageError("unexpected argument '\(stray)' (a date goes with --day)", command: args.command)
+        } else if let file = args.string("replay") {
+            input = .replay(file)
+        } else if let name = args.string("simulate") {
+            let seed = try args.integer("seed", in: 0...Int(Int32.max)) ?? 1
+            input = .simulate(name, seed: UInt64(seed))
+        } else {
+            throw UsageError("nothing to draw: give --replay FILE, --simulate NAME or --day [DATE]", command: args.command)
+        }
+        if args.string("seed") != nil, case .replay = input {
+            throw UsageError("--seed goes with --simulate", command: args.command)
+        }
+        if args.string("history") != nil, !args.flag("day") {
+            throw UsageError("--history goes with --day", command: args.command)
+        }
+        guard let out = args.string("out"), !out.isEmpty else {
+            throw UsageError("give the output file with -o FILE (e.g. -o walk.svg), or -o - for standard output", command: args.command)
+        }
+        self.out = out
+        width = try args.integer("width", in: Self.widthRange) ?? Self.defaultWidth
+        let from = try args.string("from").map { try Self.seconds($0, option: "from", command: args.command) }
+        let to = try args.string("to").map { try Self.seconds($0, option: "to", command: args.command) }
+        if let from, let to, to <= from {
+            throw UsageError("--to must come after --from (got --from \(args.string("from")!) --to \(args.string("to")!))", command: args.command)
+        }
+        span = PlotSpan(from: from, to: to)
+    }
+
+    /// Seconds after the first sample: `90`, `90.5`, `1:30`, `1:02:03`.
+    static func seconds(_ text: String, option: String, command: String) throws -> Double {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        var total = 0.0
+        var ok = parts.count <= 3
+        for (i, part) in parts.enumerated() where ok {
+            guard let v = DecimalParser.parse(part), v.isFinite, v >= 0 else { ok = false; break }
+            // Minutes and seconds after a colon stay below 60; only the last part may have decimals.
+            if i > 0 && v >= 60 { ok = false }
+            if i < parts.count - 1 && v != v.rounded() { ok = false }
+            total = total * 60 + v
+        }
+        guard ok, total < 1e9 else {
+            throw UsageError("--\(option) needs seconds after the first sample (90, 90.5) or m:ss / h:mm:ss (1:30, 1:02:03), got '\(text)'", command: command)
+        }
+        return total
+    }
+}
