@@ -4,9 +4,13 @@
 # so they never drift from the tool: FILE -> file names, --simulate NAME -> the simulator's
 # scenarios, SPEC -> the --source forms (i2c:/dev/i2c-N@, iio:local:, iio:ip:, sim:NAME).
 
-# The scenario names listed in --help's --simulate line.
+# The scenario names listed in --help's --simulate line (imu-steps lists them; a tool whose help
+# says "names as imu-steps --simulate" gets imu-steps' list).
 _imukit_scenarios() {
-    printf '%s\n' "$1" | sed -n 's/^.*--simulate [A-Z]* .*simulator: \(.*\), or compose.*$/\1/p' | tr -d ',' | tr ' ' '\n'
+    local names
+    names=$(printf '%s\n' "$1" | sed -n 's/^.*--simulate [A-Z]* .*simulator: \(.*\), or compose.*$/\1/p')
+    [ -z "$names" ] && names=$(imu-steps --help 2>/dev/null | sed -n 's/^.*--simulate [A-Z]* .*simulator: \(.*\), or compose.*$/\1/p')
+    printf '%s\n' "$names" | tr -d ',' | tr ' ' '\n'
 }
 
 _imukit() {

@@ -59,6 +59,9 @@ import Testing
     @Test func bashCompletesScenariosSourcesAndFiles() throws {
         #expect(try Self.bash(["imu-steps", "--simulate", ""]).sorted() == Scenario.allNames.sorted())
         #expect(try Self.bash(["imu-steps", "--simulate", "stai"]).sorted() == ["stairs-down", "stairs-up"])
+        if ShippedTools.names.contains("imu-plot") {   // its help names imu-steps' list instead
+            #expect(try Self.bash(["imu-plot", "--simulate", "stai"]).sorted() == ["stairs-down", "stairs-up"])
+        }
         #expect(try Self.bash(["imu-steps", "--simulate=wa"]).sorted() == ["walk", "wave"])
         let sources = try Self.bash(["imu-steps", "--source", ""])
         #expect(sources.contains("iio:local:") && sources.contains("iio:ip:"))
