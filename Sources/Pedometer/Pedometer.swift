@@ -31,8 +31,8 @@ public struct Pedometer: Sendable {
     private var stepCounter: StepCounter
     private var altimeter = BarometricAltimeter()
     private var floors: FloorCounter
-    private let classifier = ActivityClassifier()
-    private var segmenter = ActivitySegmenter()
+    private let classifier: ActivityClassifier
+    private var segmenter: ActivitySegmenter
     private var firstTime: Double?
     private var lastTickTime = 0.0
     private var currentAltitude = 0.0
@@ -49,7 +49,10 @@ public struct Pedometer: Sendable {
         resampler = Resampler(rateHz: Self.internalRateHz, maximumGap: Self.maximumGap)
         gravity = GravityEstimator(interval: 1 / Self.internalRateHz)
         let stride = configuration.strideCalibration ?? StrideModel(height: configuration.userHeightMeters)
-        stepCounter = StepCounter(rateHz: Self.internalRateHz, stride: stride)
+        let settings = StepSettings()
+        stepCounter = StepCounter(rateHz: Self.internalRateHz, stride: stride, settings: settings)
+        classifier = ActivityClassifier(rules: settings.activity)
+        segmenter = ActivitySegmenter(rules: settings.activity)
         floors = FloorCounter(floorHeight: configuration.floorHeightMeters)
     }
 
@@ -123,7 +126,7 @@ public struct Pedometer: Sendable {
             let (activity, confidence) = classifier.classify(window)
             // Labels tile the time from the first sample: each covers the span since the previous
             // one, up to the window's centre (the time it describes best).
-            let centre = window.end - StepCounter.windowSeconds / 2
+            let centre = window.end - stepCounter.settings.bout.windowSeconds / 2
             let from = labelledUntil ?? firstTime ?? centre
             segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
             labelledUntil = Swift.max(from, centre)

@@ -23,6 +23,7 @@ enum Trace {
         for event in events {
             switch event {
             case .step(let t): steps.append(t - origin)
+            case .activity(let a): print(String(format: "activity %@ %.1f-%.1f s", a.activity.rawValue, a.start - origin, a.end - origin))
             case .resume(let t): print(String(format: "resume at %.2f s", t - origin))
             case .pause(let t):
                 print(String(format: "pause at %.2f s; first steps %@ … last %@", t - origin,

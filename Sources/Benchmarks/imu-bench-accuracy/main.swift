@@ -5,7 +5,7 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
@@ -25,7 +25,7 @@ while let argument = arguments.first {
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { usageError("--only needs a set name: oxford, fixtures, simulator or speed") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, daily, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
@@ -37,7 +37,7 @@ while let argument = arguments.first {
         speedRates = [hz]
         arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
         exit(0)
     default:
         usageError("unknown argument \(argument); try --help")
@@ -69,7 +69,15 @@ if let traceName {
         if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
         Trace.run(recording)
     }
-    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario : IMUSimulation.Scenario.named(traceName) {
+    for recording in RealDevReport.load(prefixes: [traceName], directory: RealDevReport.directory()) {
+        Trace.run(LabelledRecording(name: recording.name, samples: recording.samples,
+                                    capabilities: recording.capabilities, trueSteps: recording.trueSteps))
+        let ours = RealDevReport.stepTimes(count(recording.samples, capabilities: recording.capabilities).events)
+        print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
+    }
+    if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario
+        : traceName == "daily-life" ? DailyLifeReport.scenario() : (try? IMUSimulation.Scenario.resolve(traceName)) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
@@ -102,6 +110,12 @@ if wanted("oxford") || wanted("speed") {
         print("oxford-steps: skipped, no directory at \(oxfordDirectory) (pass --oxford DIR or set IMU_OXFORD_DIR)")
     }
 }
+if wanted("realdev") {
+    RealDevReport.run()
+}
+if wanted("daily") {
+    DailyLifeReport.run()
+}
 if wanted("fixtures") {
     let directory = packageRoot() + "/Tests/PedometerTests/Fixtures"
     let recordings = (try? RecordingSet.load(directory: directory)) ?? []
@@ -118,6 +132,17 @@ if wanted("speed") {
     for rate in speedRates {
         Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
                        SimulatorReport.speedCorpus(rateHz: rate))
+    }
+    if speedRates.contains(100) {
+        // What the gyro-aided orientation costs: the same samples with the gyroscope removed
+        // (accelerometer-only gravity). Its accuracy gain is printed by the real-dev section.
+        let withoutGyro = SimulatorReport.speedCorpus(rateHz: 100).map { recording -> LabelledRecording in
+            var r = recording
+            r.capabilities.gyroscope = false
+            r.samples = r.samples.map { s in var s = s; s.rotationRate = nil; return s }
+            return r
+        }
+        Throughput.run(label: "the same at 100 Hz with the gyroscope removed (accelerometer-only gravity)", withoutGyro)
     }
     Throughput.memoryNote()
 }

@@ -17,6 +17,10 @@ struct BusVibration: Sendable {
     var roll: BandNoise
     /// Potholes and joints: one every 10 s on average, 0.1–0.35 g, ringing at 1.5–3 Hz.
     var bumps: BumpTrain
+    /// Engine (or traction motor) vibration: frequency, Hz, and amplitude, g. A diesel bus
+    /// idles near 28 Hz at about 0.01 g (illustrative).
+    var engineHz = 28.0
+    var engineG = 0.01
 
     init(duration: Double, random: inout Xoshiro256StarStar) {
         vertical = BandNoise(band: 0.7...2, count: 12, rms: 0.04, random: &random)
@@ -25,6 +29,50 @@ struct BusVibration: Sendable {
         surge = BandNoise(band: 0.2...1, count: 8, rms: 0.015, random: &random)
         roll = BandNoise(band: 0.3...1.2, count: 8, rms: Double.pi / 180, random: &random)
         bumps = BumpTrain(duration: duration, meanInterval: 10, amplitude: 0.1...0.35, band: 1.5...3, random: &random)
+    }
+
+    /// Another vehicle's shaking. Figures are illustrative (vehicle-dynamics textbooks put body
+    /// bounce at 1–1.5 Hz for cars and soft buses, wheel hop at 10–15 Hz, and rail joints every
+    /// 12–25 m); they are chosen to differ from the default bus, not fitted to any recording.
+    init(vehicle: Segment.Vehicle, duration: Double, random: inout Xoshiro256StarStar) {
+        switch vehicle {
+        case .cityBus:
+            // Soft air suspension: more bounce, right in the walking band; less rumble.
+            vertical = BandNoise(band: 1.2...2, count: 12, rms: 0.06, random: &random)
+            rumble = BandNoise(band: 8...30, count: 10, rms: 0.02, random: &random)
+            lateral = BandNoise(band: 0.5...1.5, count: 12, rms: 0.04, random: &random)
+            surge = BandNoise(band: 0.2...1, count: 8, rms: 0.02, random: &random)
+            roll = BandNoise(band: 0.3...1.2, count: 8, rms: 1.5 * Double.pi / 180, random: &random)
+            bumps = BumpTrain(duration: duration, meanInterval: 6, amplitude: 0.1...0.3, band: 1.2...2, random: &random)
+            engineHz = 22; engineG = 0.015
+        case .tram:
+            // Rail joints: a sharp knock every 1–3 s, ringing fast; smooth bounce, squealing rumble.
+            vertical = BandNoise(band: 0.8...1.8, count: 12, rms: 0.025, random: &random)
+            rumble = BandNoise(band: 10...40, count: 10, rms: 0.03, random: &random)
+            lateral = BandNoise(band: 0.4...1.5, count: 12, rms: 0.03, random: &random)
+            surge = BandNoise(band: 0.2...1, count: 8, rms: 0.015, random: &random)
+            roll = BandNoise(band: 0.3...1.2, count: 8, rms: 0.5 * Double.pi / 180, random: &random)
+            bumps = BumpTrain(duration: duration, meanInterval: 1.8, amplitude: 0.05...0.15, band: 4...8, random: &random)
+            engineHz = 45; engineG = 0.008
+        case .metro:
+            // Smooth track, strong traction surges, high-frequency rumble in a tunnel.
+            vertical = BandNoise(band: 0.8...2, count: 12, rms: 0.02, random: &random)
+            rumble = BandNoise(band: 20...60, count: 10, rms: 0.04, random: &random)
+            lateral = BandNoise(band: 0.5...2, count: 12, rms: 0.03, random: &random)
+            surge = BandNoise(band: 0.2...1, count: 8, rms: 0.03, random: &random)
+            roll = BandNoise(band: 0.3...1.2, count: 8, rms: 0.5 * Double.pi / 180, random: &random)
+            bumps = BumpTrain(duration: duration, meanInterval: 3, amplitude: 0.03...0.1, band: 3...6, random: &random)
+            engineHz = 55; engineG = 0.01
+        case .car:
+            // Firm suspension, engine in the cabin, road texture.
+            vertical = BandNoise(band: 1.2...1.8, count: 12, rms: 0.04, random: &random)
+            rumble = BandNoise(band: 10...25, count: 10, rms: 0.03, random: &random)
+            lateral = BandNoise(band: 0.3...1.5, count: 12, rms: 0.04, random: &random)
+            surge = BandNoise(band: 0.2...1, count: 8, rms: 0.02, random: &random)
+            roll = BandNoise(band: 0.5...1.5, count: 8, rms: 1 * Double.pi / 180, random: &random)
+            bumps = BumpTrain(duration: duration, meanInterval: 8, amplitude: 0.1...0.3, band: 1.2...2.5, random: &random)
+            engineHz = 30; engineG = 0.02
+        }
     }
 
     /// Share of the vibration present at `speed` (m/s) when the ride's top speed is `top`.

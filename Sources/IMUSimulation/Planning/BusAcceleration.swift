@@ -22,8 +22,8 @@ extension PlannedSegment {
         var body = Vector3.zero
         body.z = m * bounce.value + mRate * bounce.integral
             + wheels * (rumble.value + bumps.acceleration) + wheelsRate * (rumble.integral + bumps.velocity)
-            // Diesel vibration at 28 Hz, 0.01 g (illustrative).
-            + Easing.oscillation(amplitude: 0.01, omega: 2 * .pi * 28, phase: 0, tau: tau, envelope: fade)
+            // Engine vibration (`BusVibration.engine`).
+            + Easing.oscillation(amplitude: shaking.engineG, omega: 2 * .pi * shaking.engineHz, phase: 0, tau: tau, envelope: fade)
         let swaySpeed = m * lateral.integral, surgeSpeed = m * surge.integral          // g·s
         body.x = accel / g + m * surge.value + mRate * surge.integral - turnRate * swaySpeed
         // Centripetal acceleration in turns, for the bus's speed and the sway riding on it.

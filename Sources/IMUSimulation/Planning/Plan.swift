@@ -106,6 +106,9 @@ struct Plan: Sendable {
         case .bus:
             p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
             p.busVibration = BusVibration(duration: duration, random: &random)
+        case .ride(let vehicle):
+            p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
+            p.busVibration = BusVibration(vehicle: vehicle, duration: duration, random: &random)
         case .still, .wave, .face, .transition:
             break
         }

@@ -17,7 +17,7 @@ extension PlannedSegment {
             // The wrist tips the phone ±15° in step with the wave (illustrative).
             let e = Easing.envelope(tau, duration: duration, ramp: Self.waveRampSeconds)
             body = .rotationY(e * 15 * .pi / 180 * sin(2 * .pi * segment.cadence * tau + 0.4))
-        case .bus:
+        case .bus, .ride:
             // The bus body rolls on its suspension (`BusVibration.roll`) and pitches back ~0.5° per
             // m/s² of acceleration (illustrative).
             let e = Easing.envelope(tau, duration: duration, ramp: 1)

@@ -34,7 +34,7 @@ extension PlannedSegment {
             let envelope = Easing.envelopeDerivatives(tau, duration: duration, ramp: Self.waveRampSeconds)
             body.z = Easing.oscillation(amplitude: segment.amplitude, omega: 2 * .pi * segment.cadence, phase: 0,
                                         tau: tau, envelope: envelope)
-        case .bus:
+        case .bus, .ride:
             (body, roughness) = busAcceleration(tau, turnRate: turn.rate)
         case .elevatorUp, .elevatorDown:
             let ride = elevator!.motion(at: tau)

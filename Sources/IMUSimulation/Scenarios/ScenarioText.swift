@@ -21,6 +21,7 @@ extension Scenario {
     /// Kind names accepted in compositions.
     public static let segmentKindNames = ["still", "stroll", "walk", "run", "bus", "wave", "stairs-up", "stairs-down",
                                           "elevator-up", "elevator-down", "transition"] + FaceUp.allCases.map { "face" + $0.rawValue }
+        + Segment.Vehicle.allCases.map(\.rawValue)
 
     private static func segment(from item: String) throws -> Segment {
         func bad(_ why: String) -> SimulationError {
@@ -53,6 +54,7 @@ extension Scenario {
         case "walk": kind = .walk
         case "run": kind = .run
         case "bus": kind = .bus
+        case let name where Segment.Vehicle(rawValue: name) != nil: kind = .ride(Segment.Vehicle(rawValue: name)!)
         case "wave": kind = .wave
         case "transition": kind = .transition
         case "stairs-up": kind = .stairsUp(floors: floors)

@@ -19,12 +19,26 @@ public struct Segment: Sendable, Equatable {
         case elevatorDown(floors: Int)
         /// Sitting on a bus: sway, engine vibration, accelerations, braking, red-light stops, turns.
         case bus
+        /// Riding another vehicle (`Vehicle`): its own vibration model on the bus's speed profile.
+        case ride(Vehicle)
         /// Standing and waving the phone up and down (default 2 Hz, 0.6 g): smooth, no heel strikes, no steps.
         case wave
         /// Resting on one face (six-position calibration).
         case face(FaceUp)
         /// Picking the device up and turning it to the next segment's orientation.
         case transition
+    }
+
+    /// Vehicles other than the default bus, each with its own shaking (`BusVibration.init(vehicle:…)`).
+    public enum Vehicle: String, Sendable, Equatable, Hashable, CaseIterable {
+        /// A city bus on soft air suspension: body bounce in the walking band (1.2–2 Hz), little rumble.
+        case cityBus = "city-bus"
+        /// A tram: steel wheels on rail joints (a double knock every 1–3 s), high-pitched rumble.
+        case tram
+        /// A metro: smooth ride, strong surges, rumble at 20–60 Hz.
+        case metro
+        /// A car: firm suspension (1.2–1.8 Hz), engine at 20–40 Hz, road texture.
+        case car
     }
 
     public var kind: Kind
@@ -73,7 +87,7 @@ public struct Segment: Sendable, Equatable {
 
     static func defaultSeconds(for kind: Kind, cadence: Double) -> Double {
         switch kind {
-        case .still, .bus: return 60
+        case .still, .bus, .ride: return 60
         case .stroll, .walk: return 120
         case .run: return 90
         case .wave: return 15
@@ -95,7 +109,7 @@ public struct Segment: Sendable, Equatable {
         case .still, .face, .transition: return .faceUp
         case .walk, .stairsUp, .stairsDown: return .frontPocket
         case .run: return .armband
-        case .stroll, .elevatorUp, .elevatorDown, .bus, .wave: return .inHand
+        case .stroll, .elevatorUp, .elevatorDown, .bus, .ride, .wave: return .inHand
         }
     }
 
@@ -111,6 +125,7 @@ public struct Segment: Sendable, Equatable {
         case .elevatorUp: return "elevator-up"
         case .elevatorDown: return "elevator-down"
         case .bus: return "bus"
+        case .ride(let vehicle): return vehicle.rawValue
         case .wave: return "wave"
         case .face(let f): return "face" + f.rawValue
         case .transition: return "transition"
@@ -123,7 +138,7 @@ public struct Segment: Sendable, Equatable {
         case .still, .face, .elevatorUp, .elevatorDown: return "stationary"
         case .stroll, .walk, .stairsUp, .stairsDown: return "walking"
         case .run: return "running"
-        case .bus: return "vehicle"
+        case .bus, .ride: return "vehicle"
         case .wave, .transition: return "unknown"
         }
     }

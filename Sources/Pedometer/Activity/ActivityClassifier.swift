@@ -1,7 +1,8 @@
 /// Labels each analysis window (every second) from the signals every source has: the
 /// accelerometer's gait analysis. No GPS is needed.
 ///
-/// - walking / running: the step counter's gait verdict; running above 2.4 steps/s (walking
+/// - walking / running: the step counter is counting (a bout is open; a gait-like window that
+///   did not start a bout is not walking); running above 2.4 steps/s (walking
 ///   cadences top out around 2.2 steps/s, running starts around 2.5).
 /// - stationary: under 0.012 g of vertical and horizontal variation (MEMS noise is a few mg; a
 ///   phone held in a still hand moves about 0.01 g).
@@ -11,26 +12,23 @@
 /// - unknown: everything else, such as a phone waved (medium confidence: clearly rhythmic but
 ///   not gait) or handled (low).
 struct ActivityClassifier: Sendable {
-    static let runningCadence = 2.4          // steps/s
-    static let stillDeviation = 0.012        // g
-    static let vehicleDeviation = 0.02...0.3 // g
-
-    /// Below this RMS frequency (Hz) weak motion is smooth: an elevator starting and stopping,
-    /// a person swaying while standing. Engines and roads vibrate well above it (the simulator's
-    /// bus measures 4 to 10 Hz).
-    static let smoothFrequency = 2.0         // Hz
+    /// Thresholds (`StepSettings.activity`).
+    var rules = ActivityRules()
 
     func classify(_ window: GaitWindow) -> (ActivityClass, ActivityConfidence) {
-        if window.isGait, let estimate = window.estimate {
+        if window.counted, let estimate = window.estimate {
             let confidence: ActivityConfidence = estimate.regularity > 0.7 ? .high : .medium
-            return (estimate.cadence > Self.runningCadence ? .running : .walking, confidence)
+            return (estimate.cadence > rules.runningCadence ? .running : .walking, confidence)
         }
+        // Gait-like but not (yet) counted: the first window of a walk, or a vehicle's bounce
+        // that did not pass the stricter start. Neither walking nor evidence of a ride.
+        if window.isGait { return (.unknown, .low) }
         let strongest = max(window.gaitDeviation, window.horizontalDeviation)
-        if strongest < Self.stillDeviation { return (.stationary, .high) }
-        if strongest < 2 * Self.stillDeviation { return (.stationary, .medium) }
-        if Self.vehicleDeviation.contains(strongest) {
+        if strongest < rules.stillDeviation { return (.stationary, .high) }
+        if strongest < 2 * rules.stillDeviation { return (.stationary, .medium) }
+        if rules.vehicleDeviation.contains(strongest) {
             // Standing in an elevator: smooth, weak acceleration.
-            if window.shape.rmsFrequency < Self.smoothFrequency { return (.stationary, .medium) }
+            if window.shape.rmsFrequency < rules.smoothFrequency { return (.stationary, .medium) }
             return (.vehicle, .medium)
         }
         // Strong rhythmic motion that is not gait (a phone waved) or strong handling.

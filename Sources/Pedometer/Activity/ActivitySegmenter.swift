@@ -2,22 +2,15 @@
 /// hysteresis for vehicles.
 ///
 /// - Priority: a vehicle wins over stationary and unknown (a bus at a red light is both), so
-///   inside a ride those labels are absorbed for up to `vehicleHold` seconds.
+///   inside a ride those labels are absorbed for up to `ActivityRules.vehicleHold` seconds.
 /// - Minimum duration: a new activity replaces the current one only after it has held for
-///   `minimumDuration(for:)` seconds with at least medium confidence; shorter flickers are
+///   `ActivityRules.minimumDuration(for:)` seconds with at least medium confidence; shorter flickers are
 ///   absorbed into the surrounding segment.
 struct ActivitySegmenter: Sendable {
-    /// Seconds a ride survives stationary/unknown labels: a long red light or a bus stop.
-    static let vehicleHold = 180.0
+    /// Thresholds (`StepSettings.activity`).
+    var rules = ActivityRules()
 
-    static func minimumDuration(for activity: ActivityClass) -> Double {
-        switch activity {
-        case .vehicle: 20        // s: a bus ride is minutes long; handling a phone is seconds
-        case .walking, .running: 4
-        case .stationary: 5
-        case .unknown: 10
-        }
-    }
+    init(rules: ActivityRules = ActivityRules()) { self.rules = rules }
 
     /// The segment in progress (after `finish`, the last one).
     private(set) var current: ActivitySegment?
@@ -52,9 +45,9 @@ struct ActivitySegmenter: Sendable {
         } else {
             candidateConfidence = max(candidateConfidence, confidence)
         }
-        var needed = Self.minimumDuration(for: activity)
+        var needed = rules.minimumDuration(for: activity)
         if segment.activity == .vehicle, activity == .stationary || activity == .unknown {
-            needed = Self.vehicleHold
+            needed = rules.vehicleHold
         }
         if time - candidateStart >= needed, candidateConfidence >= .medium {
             segment.end = candidateStart

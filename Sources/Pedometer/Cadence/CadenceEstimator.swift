@@ -29,6 +29,12 @@ struct CadenceEstimator: Sendable {
     let minimumPeriod = 0.25
     /// Longest step period, s: 1 step/s is slower than any sustained walk.
     let maximumStepPeriod = 1.0
+    /// Repeats longer than this, s, may be one slow step rather than a stride: walking strides
+    /// last 0.9 to 1.25 s (1.6 to 2.2 steps/s, the oxford walks), so a longer repeat with no
+    /// repeat at half of it is a step of a walk under 0.8 steps/s.
+    let slowStepFrom = 1.25
+    /// Longest step, s: 0.6 steps/s, the slowest gait counted (issue 14).
+    let maximumSlowStepPeriod = 1.7
     /// Longest stride considered, s (two of the longest steps, plus margin).
     let maximumStridePeriod = 2.2
 
@@ -105,6 +111,14 @@ struct CadenceEstimator: Sendable {
         let to = max(from, Int((half * 1.15).rounded(.up)))
         var halfRepeat = -1.0
         for l in from...to { halfRepeat = max(halfRepeat, correlation[l]) }
+        // A repeat between `slowStepFrom` and `maximumSlowStepPeriod` with no repeat at half of
+        // it is one slow step (0.6 to 0.8 steps/s), not a stride of two.
+        let hasHalfPeak = from >= minimumLag
+            && (from...to).contains { isPeak($0) && correlation[$0] > max(Self.halfPeakMinimum, 0.3 * strongest) }
+        if lag / rateHz > slowStepFrom, lag / rateHz <= maximumSlowStepPeriod, !hasHalfPeak {
+            return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
+                                   halfRepeat: halfRepeat, wasStride: false)
+        }
         // A repeat longer than the longest step is a stride: the step is half of it.
         if lag / rateHz > maximumStepPeriod {
             return CadenceEstimate(cadence: 2 * rateHz / lag, regularity: strongest,

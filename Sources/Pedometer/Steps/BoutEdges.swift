@@ -2,16 +2,11 @@
 ///
 /// Energy alone marks the phone being handled (taken out of a pouch, put into a pocket) as
 /// walking. Gait also *repeats*: the signal over one stride looks like the stride before it. So
-/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation` and the
+/// an edge is where the local correlation at the stride lag crosses `minimumCorrelation`
+/// (`BoutRules.edgeCorrelation`) and the
 /// motion energy is still a fair share of the bout's (`isStrong`), so a bus's sway right after a
 /// walk, periodic as it is, does not extend the walk.
 enum BoutEdges {
-    /// Correlation between consecutive strides that counts as still walking. Gait windows measure
-    /// 0.6 to 0.95 on the development recordings; handling a phone stays below about 0.3. The
-    /// first and last strides of a walk differ from their neighbours, so the edge sits between:
-    /// 0.4 measured oxford MAPE 1.23% against 1.41% at 0.5 (0.3: 1.20%, too close to handling).
-    static let minimumCorrelation = 0.4
-
     /// Pearson correlation of `x[a..<a+w]` with `x[a+lag..<a+lag+w]`.
     static func correlation(_ x: RingBuffer, start a: Int, length w: Int, lag: Int) -> Double {
         var s1 = 0.0, s2 = 0.0, s11 = 0.0, s22 = 0.0, s12 = 0.0
@@ -28,7 +23,8 @@ enum BoutEdges {
 
     /// First tick in `from..<to` from which the next stride repeats the one after it (or, in
     /// the last two strides, where the energy rises). Returns `to` when none does.
-    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
+    static func onset(_ x: RingBuffer, from: Int, to: Int, stride: Int, minimumCorrelation: Double,
+                      isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         let last = min(to, x.count - 2 * stride)
         var a = max(from, x.oldestIndex)
@@ -48,7 +44,8 @@ enum BoutEdges {
 
     /// One past the last tick in `from..<to` up to which the last stride repeats the one before it.
     /// Returns `from` when none does.
-    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int, isStrong: (Int) -> Bool) -> Int {
+    static func offset(_ x: RingBuffer, from: Int, to: Int, stride: Int, minimumCorrelation: Double,
+                       isStrong: (Int) -> Bool) -> Int {
         guard stride > 0 else { return from }
         var end = min(to, x.count)
         let first = max(from, x.oldestIndex + 2 * stride)

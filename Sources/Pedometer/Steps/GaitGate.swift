@@ -29,8 +29,35 @@ struct GaitGate: Sendable {
     /// 3.3 to 6× its apparent cadence.
     var vibrationDeviation = 0.1
     var vibrationSpread = 3.0
+    /// Least horizontal deviation (g, over the 4 s window) for a walk to start during a vehicle
+    /// ride. Each step brakes and pushes the trunk fore-aft and sways it sideways: gait windows
+    /// measure ≥ 0.05 g on the real-dev lower-back walks (5th percentile 0.06 g) and 5th
+    /// percentile 0.06 g on the oxford phone walks; the Bratislava bus's gait-like bounce
+    /// (suspension at 1.0-1.7 Hz, the body-bounce band of road vehicles) moves a phone in a case
+    /// 0.02 to 0.05 g horizontally. Walking away from a vehicle is soon stronger, and its start
+    /// is back-filled.
+    var vehicleWalkHorizontal = 0.06
+    /// A walk at least this strong (g) starts in a vehicle whatever its horizontal motion: a
+    /// phone held flat in the hand moves little horizontally (the simulator's in-hand walk after
+    /// a bus ride), while the bus's gait-like windows measured at most 0.16 g.
+    var vehicleWalkDeviation = 0.2
+    /// A walk this regular starts in a vehicle whatever its horizontal motion (with at least
+    /// `vibrationDeviation`): walking is a self-sustained oscillation, regularity 0.9 to 0.98 once
+    /// under way (a phone held in the hand, oxford and simulator), while a vehicle's bounce is a
+    /// damped resonance excited at random: its gait-like windows measured at most 0.77 on the
+    /// Bratislava bus. The simulator's in-hand walk off a car (0.19 g, 0.03 g horizontal at 20 Hz)
+    /// otherwise never started.
+    var vehicleWalkRegularity = 0.9
+    /// Least gait deviation (g) above `runningCadence`: running has a flight phase, where the
+    /// specific force falls to 0 and the gait signal to −1 g, once per step; its deviation is
+    /// several tenths of a g. A car's engine or road rhythm at 3 to 3.5 Hz measured 0.07 to
+    /// 0.09 g on the real-dev windshield mount.
+    var minimumRunningDeviation = 0.25
+    /// Cadence above which gait is running, steps/s (walking tops out around 2.2, running starts
+    /// around 2.5).
+    static let runningCadence = 2.4
     /// Plausible cadences, steps/s: from a slow stroll to a sprint.
-    var cadenceRange = 1.0...4.0
+    var cadenceRange = 0.6...4.0
 
     enum Verdict: Sendable, Equatable {
         /// Walking or running.
@@ -39,6 +66,10 @@ struct GaitGate: Sendable {
         case noRhythm
         /// Rhythmic and strong, but shaped like something else (a waved phone, a swaying bus).
         case wrongShape
+        /// Weak motion whose energy sits far above the cadence: vibration, or the soft heel
+        /// strikes of a slow walk's first steps. Unlike `wrongShape`, it does not stop a walk
+        /// from being back-filled into it.
+        case vibration
     }
 
     /// `inBout`: the user was walking up to this window. Two tests are then skipped. The
@@ -52,6 +83,7 @@ struct GaitGate: Sendable {
         guard let estimate, gaitDeviation >= minimumDeviation,
               cadenceRange.contains(estimate.cadence),
               estimate.regularity >= minimumRegularity else { return .noRhythm }
+        if estimate.cadence > Self.runningCadence, gaitDeviation < minimumRunningDeviation { return .noRhythm }
         // A stride holds two steps: its halves resemble each other. One smooth swing per
         // "stride" (bus sway at 0.7 Hz read as a 1.4 steps/s stride) is anti-correlated at half lag.
         if estimate.wasStride, estimate.halfRepeat < minimumStrideHalfRepeat { return .wrongShape }
@@ -63,24 +95,8 @@ struct GaitGate: Sendable {
         // Weak motion whose energy sits far above the cadence is vibration (engine, road), not
         // a body bouncing once per step.
         if !inBout, gaitDeviation < vibrationDeviation, spread > vibrationSpread {
-            return .wrongShape
+            return .vibration
         }
         return .gait
     }
-
-    /// Regularity that starts a bout on one window; weaker gait needs a second window in a row.
-    /// Gait windows inside the oxford walks measure 0.7 to 0.95; a bus's marginal windows 0.4 to 0.65.
-    static let confidentRegularity = 0.7
-    /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
-    static let toleratedMisses = 2
-    /// Fraction of a bout's energy (mean square over 0.5 s) that still counts as part of it at
-    /// its edges: 0.18, i.e. about 0.42 of the bout's RMS amplitude (the first steps from rest
-    /// are soft). Measured with the stride correlation at 0.4: 0.25 lost 4.7% of the
-    /// simulator's short walks, 0.18 lost 1.8% (oxford MAPE 1.23% → 1.25%, repo fixtures 1.08% →
-    /// 0.95%); 0.15 lost 0.7% but read 1.38% on oxford.
-    static let envelopeFraction = 0.18
-    /// Phase (in steps) at a bout's onset: the onset marks where the motion begins, and the first
-    /// foot lands about half a step later (0 and 0.9 were both worse on the oxford recordings).
-    static let startPhase = 0.5
 }
-

@@ -15,4 +15,7 @@ struct GaitWindow: Sendable {
     var isGait: Bool
     /// Rhythmic and strong but judged not gait (waving, sway, vibration).
     var wasRhythmic: Bool
+    /// The step counter is counting steps at the end of this window (a bout is open): only
+    /// then is the time labelled walking or running.
+    var counted = false
 }

@@ -14,8 +14,11 @@
 /// itself (placed at the cadence's phase and snapped to the highest sample within a quarter step,
 /// the heel strike), although it is committed up to 3 s later.
 struct StepCounter: Sendable {
-    /// Analysis window length, s: long enough for two strides at 1 step/s.
-    static let windowSeconds = 4.0
+    /// Every threshold (`StepSettings`).
+    let settings: StepSettings
+    var gate: GaitGate { settings.gate }
+    var strikes: HeelStrikes { settings.strikes }
+    private var rules: BoutRules { settings.bout }
     let rateHz: Double
     let interval: Double
     /// Analysis window, ticks (4 s: long enough for two strides at 1 step/s).
@@ -27,7 +30,6 @@ struct StepCounter: Sendable {
     /// Ticks of the energy envelope's box average (0.5 s: about one step).
     private let envelopeLength: Int
 
-    var gate = GaitGate()
 
     private var gait: RingBuffer
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
@@ -47,12 +49,13 @@ struct StepCounter: Sendable {
     private var sinceHop = 0
 
     // Bout state.
+    /// Decides when walks open and close (`BoutStateMachine`).
+    private var machine = BoutStateMachine()
+    /// A bout is open in the ledger (follows `machine`; closed by `endBout`).
     private(set) var inBout = false
     private var boutCadence = 0.0          // steps/s of the latest gait window
     private var boutLevel = 0.0            // envelope level of the bout, g²
-    private var misses = 0                 // consecutive non-gait windows inside the bout
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
-    private var previousWasGait = false    // the window before this one was judged gait
     private var waving = WavingMemory()
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
@@ -66,14 +69,15 @@ struct StepCounter: Sendable {
     /// Cadence of the latest gait window, nil when not in a bout.
     var currentCadence: Double? { inBout ? boutCadence : nil }
 
-    init(rateHz: Double, stride: StrideModel) {
+    init(rateHz: Double, stride: StrideModel, settings: StepSettings = StepSettings()) {
+        self.settings = settings
         ledger = StepLedger(rateHz: rateHz, stride: stride)
         self.rateHz = rateHz
         interval = 1 / rateHz
-        hop = Int((1.0 * rateHz).rounded())
-        window = Int(Self.windowSeconds) * hop   // whole hops
+        hop = Int((settings.bout.hopSeconds * rateHz).rounded())
+        window = Int((settings.bout.windowSeconds / settings.bout.hopSeconds).rounded()) * hop   // whole hops
         lagBehind = (window - hop) / 2
-        envelopeLength = Int((0.5 * rateHz).rounded())
+        envelopeLength = Int((settings.bout.envelopeSeconds * rateHz).rounded())
         let capacity = window + 2 * hop + envelopeLength
         gait = RingBuffer(minimumCapacity: capacity)
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
@@ -98,8 +102,9 @@ struct StepCounter: Sendable {
         origin = time
         sinceHop = 0
         ledger.until = 0
+        ledger.restartTicks()
         shapeRejectedUntil = 0
-        previousWasGait = false
+        machine.reset()
         waving.reset()
     }
 
@@ -129,7 +134,9 @@ struct StepCounter: Sendable {
         hopSum = 0
         hopSquares = 0
         guard n >= window else { return nil }
-        return analyse(into: &events)
+        var report = analyse(into: &events)
+        report.counted = inBout
+        return report
     }
 
     /// Energy around tick `index`: the box average centred on it.
@@ -151,10 +158,10 @@ struct StepCounter: Sendable {
             var peakEnergy = 0.0
             for i in start..<n { peakEnergy = max(peakEnergy, energy(around: i)) }
             var first = start, last = n - 1
-            while first < last, energy(around: first) < 0.1 * peakEnergy { first += 1 }
-            while last > first, energy(around: last) < 0.1 * peakEnergy { last -= 1 }
+            while first < last, energy(around: first) < rules.activeFraction * peakEnergy { first += 1 }
+            while last > first, energy(around: last) < rules.activeFraction * peakEnergy { last -= 1 }
             let active = last - first + 1
-            if active < window * 9 / 10, active >= Int(1.5 * rateHz) {
+            if active < window * 9 / 10, active >= Int(rules.minimumActiveSeconds * rateHz) {
                 analysed = active
                 gait.copy(from: first, count: active, into: &scratch)
             }
@@ -163,7 +170,7 @@ struct StepCounter: Sendable {
         var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: analysed) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
-        if inBout, var e = estimate, (0.4...0.6).contains(e.cadence / boutCadence) {
+        if inBout, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
             e.cadence *= 2
             e.wasStride = true
             estimate = e
@@ -188,74 +195,72 @@ struct StepCounter: Sendable {
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         let report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
-                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape)
+                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape || verdict == .vibration)
         let creditEnd = n - lagBehind
-        // A bout starts on one clearly regular window, or on two gait windows in a row: one
-        // marginal window in vibration or handling must not back-fill a burst of steps.
-        // During a vehicle ride the bar is higher: two gait windows in a row, the second clearly
-        // regular (a ride adds no steps; getting off and walking away still counts, back-filled).
-        // On the oxford recordings every walk reaches 0.1 g and regularity 0.7 within seconds.
-        let confident = (estimate?.regularity ?? 0) >= GaitGate.confidentRegularity
-        // Weak motion (below 0.1 g, where vibration lives) also needs the stricter start. In a
-        // vehicle the motion must moreover be strong: at 25 Hz the simulator's bus lost the
-        // high harmonics that mark it as vibration and twice read as two regular 0.05 g "gait"
-        // windows in a row (12 false steps); walking away from a vehicle measures 0.1 g and more.
-        let strict = inVehicle || gaitDeviation < gate.vibrationDeviation
-        let strongEnough = !inVehicle || gaitDeviation >= gate.vibrationDeviation
-        let confirmed = inBout || (strict ? confident && previousWasGait && strongEnough : confident || previousWasGait)
-        previousWasGait = isGait
-        // Inside a walk, the newest 2 s turning into a pure sinusoid is waving that has begun:
-        // the window as a whole still reads as gait for another 2 s, long enough to credit
-        // several of the waving's "steps".
-        if inBout, isGait, let estimate, newestIsPureSine(cadence: estimate.cadence) {
-            endBout(creditingTail: false, into: &events)
-            previousWasGait = false
-            return report
-        }
-        if isGait, confirmed, let estimate {
+        // The bout state machine decides; this carries out its action.
+        let walking = machine.isWalking
+        var facts = BoutStateMachine.Window(verdict: verdict)
+        facts.regularity = estimate?.regularity ?? 0
+        facts.weak = gaitDeviation < gate.vibrationDeviation
+        facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
+            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
+                || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+        facts.pureSine = shape.purity > gate.maximumPurity
+        if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
+        if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
+        let context = BoutStateMachine.Context(inVehicle: inVehicle)
+        switch machine.next(facts, context: context, rules: rules) {
+        case .none:
+            break
+        case .open, .count:
+            guard let estimate else { break }
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
             for i in (n - 2 * hop)..<n { level += envelope[i] }
             level /= Double(2 * hop)
             if !inBout {
-                inBout = true
-                boutLevel = level
-                let threshold = GaitGate.envelopeFraction * boutLevel
-                // After a confirming second window, the walk may have begun in the window before.
-                let earliest = max(gait.oldestIndex, start - hop)
-                let onset = BoutEdges.onset(gait, from: max(earliest, ledger.until, shapeRejectedUntil), to: n,
-                                            stride: strideTicks) { energy(around: $0) >= threshold }
-                ledger.until = onset
-                ledger.phase = GaitGate.startPhase
-                events.append(.resume(time: time(onset)))
+                open(level: level, windowStart: start, end: n, into: &events)
             } else {
-                boutLevel = 0.8 * boutLevel + 0.2 * level
+                boutLevel = 0.8 * boutLevel + 0.2 * level   // follows the walk over about 5 s
             }
-            misses = 0
             // The window may hold the last steps of a walk: credit only up to where the strides
             // stop repeating.
-            let threshold = GaitGate.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks) {
-                energy(around: $0) >= threshold
-            }
+            let threshold = rules.envelopeFraction * boutLevel
+            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks,
+                                            minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
             credit(to: min(creditEnd, walkedTo), into: &events)
-        } else if inBout, verdict == .wrongShape, shape.purity > gate.maximumPurity {
-            // The walk turned into a pure sinusoid (the phone is being waved): it ended where
-            // counting stopped, since the tail beyond repeats just as well and would be counted
-            // as the waving; no turn-like grace either.
+        case .bridge:
+            credit(to: creditEnd, into: &events)
+        case .close:
+            endBout(into: &events)
+        case .closeWithoutTail:
             endBout(creditingTail: false, into: &events)
-        } else if inBout {
-            // A turn or a stumble breaks the rhythm for a second or two: keep counting at the bout
-            // cadence through `GaitGate.toleratedMisses` windows while the motion stays strong.
-            misses += 1
-            if misses <= GaitGate.toleratedMisses, regionEnergy(ledger.until, creditEnd) >= GaitGate.envelopeFraction * boutLevel {
-                credit(to: creditEnd, into: &events)
-            } else {
-                endBout(into: &events)
-            }
         }
         return report
+    }
+
+    /// Opens a bout whose window starts at tick `start` and ends at `n`: finds its onset (where
+    /// strides begin to repeat) and counts the stride before that impact by impact.
+    private mutating func open(level: Double, windowStart start: Int, end n: Int, into events: inout [PedometerEvent]) {
+        inBout = true
+        boutLevel = level
+        let threshold = rules.envelopeFraction * boutLevel
+        // After a confirming second window, the walk may have begun in the window before.
+        let earliest = max(gait.oldestIndex, start - hop)
+        let floor = max(ledger.until, shapeRejectedUntil)
+        let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n, stride: strideTicks,
+                                    minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
+        ledger.until = onset
+        ledger.phase = rules.startPhase
+        // The first steps from standing, before the rhythm is clear, one by one. Not after
+        // waving: a waved phone's swings are maxima just like heel strikes, and a walk is
+        // confirmed up to two windows after the waving's last one.
+        let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
+        let early = waving.wavedRecently(end: n, window: 2 * window) ? []
+            : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
+        events.append(.resume(time: time(min(onset, early.last ?? onset))))
+        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
     }
 
     /// Mean energy over ticks `a..<b`, g².
@@ -265,6 +270,9 @@ struct StepCounter: Sendable {
         for i in a..<b { sum += energy(around: i) }
         return sum / Double(b - a)
     }
+
+    /// Ticks in one step at the bout cadence.
+    private var stepTicks: Int { boutCadence > 0 ? Int((rateHz / boutCadence).rounded()) : 0 }
 
     /// Ticks in one stride (two steps) at the bout cadence.
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
@@ -276,16 +284,26 @@ struct StepCounter: Sendable {
         var offset = ledger.until
         if creditingTail {
             // The end may lie anywhere in the uncredited tail (at most one window's length).
-            let threshold = GaitGate.envelopeFraction * boutLevel
-            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks) {
+            let threshold = rules.envelopeFraction * boutLevel
+            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
                 energy(around: $0) >= threshold
             }
             offset = min(offset, ledger.until + lagBehind + hop)
         }
         credit(to: offset, into: &events)
-        events.append(.pause(time: time(max(offset - 1, 0))))
+        var end = max(offset - 1, 0)
+        if creditingTail, let last = ledger.lastStepTick {
+            // The last steps before stopping, one by one.
+            for tick in strikes.after(last, ceiling: gait.count - 1, period: stepTicks, level: boutLevel.squareRoot(),
+                                      rateHz: rateHz, in: gait) {
+                ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events)
+                end = max(end, tick)
+                ledger.until = max(ledger.until, tick + 1)
+            }
+        }
+        events.append(.pause(time: time(end)))
         inBout = false
-        misses = 0
+        machine.reset()
     }
 
     /// Are the newest `2 · hop` ticks a pure sinusoid at about `cadence` (a waved phone)?

@@ -17,6 +17,8 @@ struct StepLedger: Sendable {
     var phase = 0.0
     /// Committed steps.
     private(set) var steps = 0
+    /// Absolute tick of the latest committed step (its heel strike), nil before the first.
+    private(set) var lastStepTick: Int?
     /// Distance of the committed steps, m.
     private(set) var distanceMeters = 0.0
     /// Seconds credited as walking or running.
@@ -47,7 +49,9 @@ struct StepLedger: Sendable {
             p += stepsPerTick
             if p >= 1 {
                 p -= 1
-                events.append(.step(time: origin + Double(heelStrike(near: index, cadence: cadence, gait: gait)) * interval))
+                let strike = heelStrike(near: index, cadence: cadence, gait: gait)
+                events.append(.step(time: origin + Double(strike) * interval))
+                lastStepTick = strike
                 committed += 1
             }
             index += 1
@@ -64,6 +68,17 @@ struct StepLedger: Sendable {
         steps += committed
         distanceMeters += Double(committed) * stride.stride(cadence: cadence)
     }
+
+    /// Commits one step found on its own (`HeelStrikes`) at absolute tick `tick`.
+    mutating func strike(at tick: Int, cadence: Double, origin: Double, into events: inout [PedometerEvent]) {
+        events.append(.step(time: origin + Double(tick) * interval))
+        steps += 1
+        distanceMeters += stride.stride(cadence: cadence)
+        if tick > lastStepTick ?? Int.min { lastStepTick = tick }
+    }
+
+    /// Forgets the latest step's tick (a new segment restarts tick numbering).
+    mutating func restartTicks() { lastStepTick = nil }
 
     /// The tick of the highest gait-signal sample (the heel strike) within a quarter step of `index`.
     private func heelStrike(near index: Int, cadence: Double, gait: RingBuffer) -> Int {

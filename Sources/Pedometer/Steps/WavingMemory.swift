@@ -27,5 +27,8 @@ struct WavingMemory: Sendable {
         return abs(candidate / cadence - 1) < Self.sameRhythm
     }
 
+    /// Did a pure-sine window end within `window` ticks before `end`?
+    func wavedRecently(end: Int, window: Int) -> Bool { cadence != nil && end - until < window }
+
     mutating func reset() { cadence = nil }
 }

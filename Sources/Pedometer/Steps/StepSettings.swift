@@ -1,0 +1,85 @@
+/// Every threshold of the step counter and of the activity labels, in one value (docs/steps.md).
+/// Each field says its unit and where it comes from: physics, a datasheet, or a figure measured
+/// on named data (the oxford walks, the real-dev tuned part, the simulator), printed by
+/// `make bench-accuracy`.
+struct StepSettings: Sendable {
+    /// Per-window verdict: gait, no rhythm, wrong shape or vibration.
+    var gate = GaitGate()
+    /// The bout state machine's rules.
+    var bout = BoutRules()
+    /// A walk's first and last steps, one by one.
+    var strikes = HeelStrikes()
+    /// Activity labels and their segments.
+    var activity = ActivityRules()
+}
+
+/// Rules of the bout state machine (`StepCounter`): when a walk opens, how it is counted, when it
+/// closes.
+struct BoutRules: Sendable {
+    /// Analysis window, s: long enough for two strides at 1 step/s.
+    var windowSeconds = 4.0
+    /// Time between analyses, s: one label per second.
+    var hopSeconds = 1.0
+    /// Box average of the energy envelope, s: about one step.
+    var envelopeSeconds = 0.5
+    /// Regularity that opens a bout on one window; weaker gait needs a second window in a row.
+    /// Gait windows inside the oxford walks measure 0.7 to 0.95; a bus's marginal windows 0.4 to 0.65.
+    var confidentRegularity = 0.7
+    /// Non-gait windows (seconds) a bout survives while the motion stays strong: a turn.
+    var toleratedMisses = 2
+    /// Fraction of a bout's energy (mean square over 0.5 s) that still counts as part of it at
+    /// its edges: 0.18, i.e. about 0.42 of the bout's RMS amplitude (the first steps from rest
+    /// are soft). Measured with the stride correlation at 0.4: 0.25 lost 4.7% of the
+    /// simulator's short walks, 0.18 lost 1.8% (oxford MAPE 1.23% → 1.25%, repo fixtures 1.08% →
+    /// 0.95%); 0.15 lost 0.7% but read 1.38% on oxford.
+    var envelopeFraction = 0.18
+    /// Phase (in steps) at a bout's onset: the onset marks where the motion begins, and the first
+    /// foot lands about half a step later (0 and 0.9 were both worse on the oxford recordings).
+    var startPhase = 0.5
+    /// Correlation between consecutive strides that counts as still walking at a walk's edges
+    /// (`BoutEdges`). Gait windows measure 0.6 to 0.95 on the development recordings; handling a
+    /// phone stays below about 0.3. 0.4 measured oxford MAPE 1.23% against 1.41% at 0.5 (0.3:
+    /// 1.20%, too close to handling).
+    var edgeCorrelation = 0.4
+    /// Share of a window's peak energy that marks its active part (a short walk between stops
+    /// fills only part of the window; rhythm and shape are judged on the active part) and the
+    /// shortest active part judged alone, s (one and a half strides at 2 steps/s).
+    var activeFraction = 0.1
+    var minimumActiveSeconds = 1.5
+    /// Inside a bout, a cadence reading within this range of half the bout's cadence is a stride
+    /// taken for a step (the stride and step peaks trade places from window to window).
+    var octaveBand = 0.4...0.6
+}
+
+/// Activity labels (`ActivityClassifier`) and their segments (`ActivitySegmenter`).
+struct ActivityRules: Sendable {
+    /// Cadence above which counted gait is running, steps/s (walking tops out around 2.2,
+    /// running starts around 2.5).
+    var runningCadence = GaitGate.runningCadence
+    /// Still below this, g (larger of vertical and horizontal deviation): MEMS noise is a few mg,
+    /// a phone held in a still hand moves about 0.01 g.
+    var stillDeviation = 0.012
+    /// A vehicle's vibration and sway, g: stronger motion without gait is a phone handled or waved.
+    var vehicleDeviation = 0.02...0.3
+    /// Below this RMS frequency (Hz) weak motion is smooth: an elevator starting and stopping, a
+    /// person swaying while standing. Engines and roads vibrate well above it (the simulator's
+    /// bus measures 4 to 10 Hz).
+    var smoothFrequency = 2.0
+    /// Seconds a ride survives stationary/unknown labels: a long red light or a bus stop.
+    var vehicleHold = 180.0
+    /// Seconds a new activity must hold before it replaces the current one: a bus ride is
+    /// minutes long, handling a phone is seconds; a walk of 4 s is a walk.
+    var vehicleMinimum = 20.0
+    var gaitMinimum = 4.0
+    var stationaryMinimum = 5.0
+    var unknownMinimum = 10.0
+
+    func minimumDuration(for activity: ActivityClass) -> Double {
+        switch activity {
+        case .vehicle: vehicleMinimum
+        case .walking, .running: gaitMinimum
+        case .stationary: stationaryMinimum
+        case .unknown: unknownMinimum
+        }
+    }
+}
