@@ -102,6 +102,15 @@ targets += [
     .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
 ]
 
+// MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
+targets += [
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
+    .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
+    .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
+                      path: "Sources/Benchmarks/imu-bench-activity"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -112,6 +121,7 @@ let package = Package(
         .library(name: "IMUCalibration", targets: ["IMUCalibration"]),
         .library(name: "IMUSensors", targets: ["IMUSensors"]),
         .library(name: "IMUHistory", targets: ["IMUHistory"]),
+        .library(name: "IMULocation", targets: ["IMULocation"]),
         // The tools.
         .executable(name: "imu-info", targets: ["imu-info"]),
         .executable(name: "imu-steps", targets: ["imu-steps"]),

@@ -9,10 +9,14 @@ level=${1:-build}
 pkgs=(libiio-dev libi2c-dev pkg-config)
 # build: SQLite for the step history (IMUHistory, through the CSQLite target).
 pkgs+=(libsqlite3-dev)
+# build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
+pkgs+=(libgps-dev)
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
+# test: Debian's gpsd fed by gpsfake (gpsd-clients) for the GPS speed test (IMULocationTests).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(gpsd gpsd-clients); fi
 # test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(zsh man-db); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.

@@ -33,6 +33,10 @@ public struct Pedometer: Sendable {
     private var floors: FloorCounter
     private let classifier: ActivityClassifier
     private var segmenter: ActivitySegmenter
+    // MARK: cycling and ground speed (issue 15)
+    private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
+    private var vote = ActivityVote()
+    private var lastRecordedSpeed: (speed: Double, time: Double)?
     private var firstTime: Double?
     private var lastTickTime = 0.0
     private var currentAltitude = 0.0
@@ -42,6 +46,13 @@ public struct Pedometer: Sendable {
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
+    /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
+    @_spi(Diagnostics) public var lastPedalling: String {
+        let w = cycling.latest
+        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation, w.isPedalling ? "P" : "-",
+                      w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
+    }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
         self.configuration = configuration
@@ -68,6 +79,8 @@ public struct Pedometer: Sendable {
             if firstTime == nil { firstTime = sample.time; state.time = sample.time }
             if sample.time > state.time { state.time = sample.time }
         }
+        // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
+        if let speed = sample.gnssSpeed { observeRecorded(speed, at: sample.time) }
         resampler.push(sample)
         while let tick = resampler.pop() { handle(tick, into: &events) }
     }
@@ -114,16 +127,23 @@ public struct Pedometer: Sendable {
             stepCounter.startSegment(at: tick.time, into: &events)
             gravity.reset()
             altimeter.reset()
+            cycling.reset()   // issue 15
             takeFloors(at: lastTickTime, into: &events)
         }
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
+        // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
+        if cycling.add(tick.acceleration) {
+            stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
+        }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            let (activity, confidence) = classifier.classify(window)
+            cycling.noteGait(window.isGait)   // issue 15
+            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window)
+            let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
             // Labels tile the time from the first sample: each covers the span since the previous
             // one, up to the window's centre (the time it describes best).
             let centre = window.end - stepCounter.settings.bout.windowSeconds / 2
@@ -132,6 +152,26 @@ public struct Pedometer: Sendable {
             labelledUntil = Swift.max(from, centre)
             stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
+    }
+
+    // MARK: ground speed (issue 15)
+    /// Feeds one ground-speed reading (a GNSS fix's speed over ground, never its position). The
+    /// activity vote uses it while it is fresh (`ActivityVote.freshness`). Without readings the
+    /// pedometer works from the IMU alone; once a receiver has been seen, a lost fix lowers the
+    /// confidence one level (docs/activity.md).
+    public mutating func observe(_ speed: GroundSpeed) {
+        vote.observe(speed)
+    }
+
+    /// The smoothed ground speed the vote uses now (nil without a fresh fix).
+    public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
+
+    /// A recorded speed: recordings hold the last fix on every row until the next, so a value is
+    /// a new reading only when it changes or a receiver's report interval (1 s) has passed.
+    private mutating func observeRecorded(_ speed: Double, at time: Double) {
+        if let last = lastRecordedSpeed, last.speed == speed, time - last.time < 1 { return }
+        lastRecordedSpeed = (speed, time)
+        observe(GroundSpeed(time: time, metersPerSecond: speed))
     }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {

@@ -11,9 +11,9 @@ public struct PedometerConfiguration: Sendable {
     public init() {}
 }
 
-/// What the pedometer thinks the user is doing.
-public enum ActivityClass: String, Sendable {
-    case stationary, walking, running, vehicle, unknown
+/// What the pedometer thinks the user is doing (Core Motion's classes; `vehicle` is its `automotive`).
+public enum ActivityClass: String, Sendable, CaseIterable {
+    case stationary, walking, running, cycling, vehicle, unknown
 }
 
 /// How sure the classification is, as `CMMotionActivityConfidence`.

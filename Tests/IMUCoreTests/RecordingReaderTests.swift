@@ -161,12 +161,14 @@ func recordingError(_ text: String) throws -> RecordingError {
 }
 
 @Suite struct DecimalParserTests {
-    @Test(arguments: ["0", "1.5", "-0.0123", "1e-3", "+2.5E2", "583718.6023", "123456789012345678901234", "0.1", "3.14159265358979"])
+    @Test(arguments: ["0", "1.5", "-0.0123", "1e-3", "+2.5E2", "583718.6023", "123456789012345678901234", "0.1", "3.14159265358979",
+                      "1.", ".5", "-0", "9007199254740993", "0.00000000000000000000001234", "1234.567890", "-0.00001",
+                      "9999999999999999999", "0.1234567890123456789012", "4503599627370497.5"])
     func matchesSwiftParser(text: String) throws {
         #expect(DecimalParser.parse(text) == Double(text))
     }
 
-    @Test(arguments: ["", "-", "abc", "1.2.3", "nan", "inf", "1e", "1,5", " 1"])
+    @Test(arguments: ["", "-", "abc", "1.2.3", "nan", "inf", "1e", "1,5", " 1", "1 ", "+", ".", "-.", "0x1p3", "1e400", "--1"])
     func rejects(text: String) {
         #expect(DecimalParser.parse(text) == nil)
     }

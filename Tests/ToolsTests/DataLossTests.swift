@@ -18,6 +18,14 @@ import IMUCore
         return path
     }
 
+    /// Samples in a recording, read with the project's strict reader (throws on any bad line).
+    func sampleCount(_ path: String) throws -> Int {
+        let reader = try RecordingReader(path: path)
+        var count = 0
+        while try reader.next() != nil { count += 1 }
+        return count
+    }
+
     func summary(_ r: ToolResult) throws -> [String: Any] {
         let last = try #require(try jsonObjects(r).last)
         #expect(last["type"] as? String == "summary")
@@ -45,10 +53,7 @@ import IMUCore
         _ = try walkFile(dir)
         let r = try ShellRunner.run("cat walk.csv | timeout 30 \"$BIN/imu-record\" --replay /dev/stdin -q -o out.csv", directory: dir)
         #expect(r.status == 0, "stderr: \(r.stderr)")
-        let reader = try RecordingReader(path: dir + "/out.csv")
-        var count = 0
-        while try reader.next() != nil { count += 1 }
-        #expect(count == 1000)
+        #expect(try sampleCount(dir + "/out.csv") == 1000)
     }
 
     // MARK: 2. The output is never the input, and replaces a file only once written.
@@ -86,7 +91,7 @@ import IMUCore
 
     // MARK: 3. A full disk leaves whole lines.
 
-    /// `ulimit -f` (512-byte blocks in dash) makes write(2) stop part-way through a line, as a full
+    /// `ulimit -f` makes write(2) stop part-way through a line, as a full
     /// disk does; SIGXFSZ is ignored so the write fails with EFBIG instead of killing the tool.
     @Test func fullDiskCutsBackToTheLastWholeLine() throws {
         let dir = try scratchDirectory()
@@ -95,12 +100,9 @@ import IMUCore
         #expect(r.status == 1, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("write failed"), "stderr: \(r.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.csv"))
-        #expect(data.count > 10_000 && data.count <= 64 * 512)
+        #expect(data.count > 10_000 && data.count <= 64 * 1024)   // 512-byte blocks in dash, 1024 in bash
         #expect(data.last == UInt8(ascii: "\n"))
-        let reader = try RecordingReader(path: dir + "/out.csv")
-        var count = 0
-        while try reader.next() != nil { count += 1 }
-        #expect(count > 100)
+        #expect(try sampleCount(dir + "/out.csv") > 100)
     }
 
     // MARK: 4. Write errors on standard output.
@@ -142,10 +144,7 @@ import IMUCore
         #expect(r.status == 2, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("\(input):102:"), "stderr: \(r.stderr)")
         #expect(!r.stderr.contains("free space"))
-        let reader = try RecordingReader(path: dir + "/out.csv")
-        var count = 0
-        while try reader.next() != nil { count += 1 }
-        #expect(count == 100)
+        #expect(try sampleCount(dir + "/out.csv") == 100)
     }
 
     // MARK: 8. A re-recorded recording keeps its origin.

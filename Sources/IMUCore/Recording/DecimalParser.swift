@@ -3,17 +3,84 @@
 /// ten up to 10^22 is one correctly rounded IEEE operation); anything longer goes to Swift's own
 /// parser, which is also locale-independent.
 public enum DecimalParser {
-    /// Powers of ten exactly representable as Double (10^0 … 10^22).
-    @usableFromInline static let exactPowersOfTen: [Double] = (0...22).map { e in
-        var v = 1.0
-        for _ in 0..<e { v *= 10 }
-        return v
-    }
-
     /// Parses `bytes[start..<end]` as a finite decimal number. Returns nil for anything else
     /// (text, NaN, infinity, empty).
+    ///
+    /// The common recording field (`-0.01230`, `1234.567890`: at most 19 digits, no exponent) is
+    /// read in one loop over the digits and one division by an exact power of ten; anything
+    /// else goes to `parseGeneral`.
     @inlinable
     public static func parse(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Double? {
+        guard start < end, let base = bytes.baseAddress else { return nil }
+        var i = start
+        let sign = base.load(fromByteOffset: i, as: UInt8.self)
+        let negative = sign == UInt8(ascii: "-")
+        if negative || sign == UInt8(ascii: "+") { i += 1 }
+        var mantissa: UInt64 = 0
+        let firstDigit = i
+        while i < end {
+            let d = base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0")
+            guard d < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
+        var digits = i - firstDigit
+        var fractionDigits = 0
+        if i < end && base.load(fromByteOffset: i, as: UInt8.self) == UInt8(ascii: ".") {
+            i += 1
+            let firstFraction = i
+            while i < end {
+                let d = base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            fractionDigits = i - firstFraction
+            digits += fractionDigits
+        }
+        // 19 digits cannot overflow UInt64; below 2^53 the mantissa is exact as a Double, and so
+        // are powers of ten up to 10^22 (Clinger 1990): one correctly rounded division.
+        guard i == end, digits > 0, digits <= 19, mantissa < (1 << 53), fractionDigits <= 22 else {
+            return parseGeneral(bytes, start, end)
+        }
+        let value = Double(mantissa) / powerOfTen(fractionDigits)
+        return negative ? -value : value
+    }
+
+    /// 10^e for 0 ≤ e ≤ 22, exactly (a constant table, no global array to look up).
+    @inlinable @inline(__always)
+    static func powerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
+
+    /// Every form `parse` accepts (exponents, more than 19 digits, leading zeros): validates the
+    /// syntax by hand, then takes the exact fast path or Swift's parser.
+    @usableFromInline
+    static func parseGeneral(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Double? {
         var i = start
         guard i < end else { return nil }
         var negative = false
@@ -65,7 +132,7 @@ public enum DecimalParser {
         guard i == end else { return nil }
         if !overflowDigits && mantissa < (1 << 53) && exponent >= -22 && exponent <= 22 {
             var value = Double(mantissa)
-            if exponent < 0 { value /= exactPowersOfTen[-exponent] } else { value *= exactPowersOfTen[exponent] }
+            if exponent < 0 { value /= powerOfTen(-exponent) } else { value *= powerOfTen(exponent) }
             return negative ? -value : value
         }
         return slowParse(bytes, start, end)

@@ -36,47 +36,42 @@ public final class RecordingReader {
 
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableRawBufferPointer
+    private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0          // first unread byte in buffer
     private var end = 0            // one past the last valid byte
     private var eof = false
     private var lineNumber = 0
-    /// For each header column, which known column it is (nil = ignored).
-    private var slots: [RecordingColumn?] = []
-    /// Index of the `t` column in the header.
-    private var timeColumn = 0
+    /// How the header's columns map to sample fields; set once the header is read.
+    private var row = RecordingRowParser(slots: [], headerText: "")
     private var previousTime = -Double.infinity
-    private var fieldStarts: [Int] = []
-    private var fieldEnds: [Int] = []
+    /// One-sample batch for `next()`.
+    private var single: [MotionSample] = []
 
     /// Opens `path` ("-" for standard input) and reads up to and including the header line.
-    public init(path: String) throws {
-        name = path
+    public convenience init(path: String) throws {
         if path == "-" {
-            fd = STDIN_FILENO
-            ownsDescriptor = false
-        } else {
-            let opened = open(path, O_RDONLY | O_CLOEXEC)
-            guard opened >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw RecordingError(file: path, line: 0, message: "cannot open recording: \(reason)")
-            }
-            fd = opened
-            ownsDescriptor = true
+            try self.init(descriptor: STDIN_FILENO, owned: false, name: path)
+            return
         }
-        buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
-        do { try readHeader() } catch {
-            close()
-            throw error
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw RecordingError(file: path, line: 0, message: "cannot open recording: \(reason)")
         }
+        try self.init(descriptor: opened, owned: true, name: path)
     }
 
     /// Reads from an open descriptor (a pipe, a memory file, a socket), which stays open;
     /// `name` names it in errors.
-    public init(descriptor: Int32, name: String) throws {
+    public convenience init(descriptor: Int32, name: String) throws {
+        try self.init(descriptor: descriptor, owned: false, name: name)
+    }
+
+    /// Reads the header from `descriptor`; closes it at the end when `owned`.
+    private init(descriptor: Int32, owned: Bool, name: String) throws {
         self.name = name
         fd = descriptor
-        ownsDescriptor = false
+        ownsDescriptor = owned
         buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
         do { try readHeader() } catch {
             close()
@@ -92,6 +87,7 @@ public final class RecordingReader {
         closed = true
         if ownsDescriptor { _ = Glibc.close(fd) }
         buffer.deallocate()
+        row.deallocate()
     }
 
     // MARK: Lines
@@ -208,8 +204,9 @@ public final class RecordingReader {
                 }
             }
             header = names
-            timeColumn = names.firstIndex(of: "t") ?? 0
-            slots = names.map { RecordingColumn(rawValue: $0) }
+            let slots = names.map { RecordingColumn(rawValue: $0) }
+            row.deallocate()
+            row = RecordingRowParser(slots: slots, headerText: names.joined(separator: ",").escapedForTerminal)
             let present = Set(slots.compactMap { $0 })
             for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
                 let count = group.filter { present.contains($0) }.count
@@ -220,8 +217,6 @@ public final class RecordingReader {
             capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
                                               barometer: present.contains(.p), thermometer: present.contains(.temp),
                                               gnssSpeed: present.contains(.gnssSpeed))
-            fieldStarts = Array(repeating: 0, count: names.count)
-            fieldEnds = Array(repeating: 0, count: names.count)
             return
         }
         throw RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
@@ -231,12 +226,9 @@ public final class RecordingReader {
 
     /// The next sample, or nil at the end of the file.
     public func next() throws -> MotionSample? {
-        while let (a, b) = try nextLine() {
-            if a == b || isBlank(a, b) { continue }
-            if buffer[a] == UInt8(ascii: "#") { continue }
-            if let sample = try parseRow(a, b) { return sample }
-        }
-        return nil
+        single.removeAll(keepingCapacity: true)
+        try read(into: &single, maximum: 1)
+        return single.popLast()
     }
 
     /// What to tell the user once the file has been read, or nil when there is nothing to say:
@@ -247,99 +239,57 @@ public final class RecordingReader {
             + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
     }
 
-    /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of file).
+    /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of
+    /// file). The samples before a malformed line stay in `batch` when its error is thrown.
+    ///
+    /// The hot path: the buffer position, line number and last time live in locals for the
+    /// whole call and are written back only around a refill, an error or the return, so the
+    /// per-line work touches no class property (no runtime exclusivity checks), and each sample
+    /// is built once, in place at the end of `batch`.
     @discardableResult
     public func read(into batch: inout [MotionSample], maximum: Int) throws -> Int {
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        let row = self.row
+        var s = start, e = end, line = lineNumber, previous = previousTime
         var count = 0
-        while count < maximum, let sample = try next() {
+        defer { start = s; end = e; lineNumber = line; previousTime = previous }
+        while count < maximum {
+            var lineEnd: Int
+            if s < e, let nl = memchr(base + s, Int32(UInt8(ascii: "\n")), e - s) {
+                lineEnd = UnsafeRawPointer(nl) - base
+            } else if eof {
+                guard s < e else { break }
+                lineEnd = e          // the last line, without a newline
+            } else {
+                start = s; end = e; lineNumber = line
+                try refill()
+                s = start; e = end
+                continue
+            }
+            let a = s
+            s = lineEnd < e ? lineEnd + 1 : e
+            line += 1
+            if lineEnd > a && base.load(fromByteOffset: lineEnd - 1, as: UInt8.self) == UInt8(ascii: "\r") { lineEnd -= 1 }
+            if a == lineEnd { continue }
+            let first = base.load(fromByteOffset: a, as: UInt8.self)
+            if first == UInt8(ascii: "#") || ((first == UInt8(ascii: " ") || first == UInt8(ascii: "\t")) && isBlank(a, lineEnd)) { continue }
+            let sample: MotionSample
+            do { sample = try row.parse(base, a, lineEnd) } catch {
+                throw RecordingError(file: name, line: line, message: error.message)
+            }
+            if sample.time == previous {
+                repeatedTimes += 1
+                if firstRepeatedLine == 0 { firstRepeatedLine = line }
+                continue
+            }
+            guard sample.time > previous else {
+                throw RecordingError(file: name, line: line, message: "t=\(sample.time) goes back from the previous sample's t=\(previous); time must increase")
+            }
+            previous = sample.time
             batch.append(sample)
             count += 1
         }
         return count
-    }
-
-    /// The sample on line `a..<b`, or nil when it repeats the previous sample's time (counted).
-    private func parseRow(_ a: Int, _ b: Int) throws -> MotionSample? {
-        // Split on commas.
-        var field = 0
-        var fieldStart = a
-        var i = a
-        let columns = slots.count
-        while i < b {
-            if buffer[i] == UInt8(ascii: ",") {
-                guard field + 1 < columns else {
-                    throw RecordingError(file: name, line: lineNumber, message: "too many fields: the header has \(columns) columns")
-                }
-                fieldStarts[field] = fieldStart
-                fieldEnds[field] = i
-                field += 1
-                fieldStart = i + 1
-            }
-            i += 1
-        }
-        fieldStarts[field] = fieldStart
-        fieldEnds[field] = b
-        guard field + 1 == columns else {
-            throw RecordingError(file: name, line: lineNumber, message: "short row: \(field + 1) of \(columns) fields (\(header.joined(separator: ",").escapedForTerminal))")
-        }
-
-        var t: Double?
-        var ax: Double?, ay: Double?, az: Double?, gx: Double?, gy: Double?, gz: Double?, p: Double?, temp: Double?
-        var speed: Double?
-        let raw = UnsafeRawBufferPointer(buffer)
-        for c in 0..<columns {
-            guard let slot = slots[c] else { continue }
-            var s = fieldStarts[c], e = fieldEnds[c]
-            while s < e && buffer[s] == UInt8(ascii: " ") { s += 1 }
-            while e > s && buffer[e - 1] == UInt8(ascii: " ") { e -= 1 }
-            if s == e { continue }
-            guard let value = DecimalParser.parse(raw, s, e) else {
-                throw RecordingError(file: name, line: lineNumber, message: "field '\(slot.rawValue)' is not a finite number: '\(shown(s, e))'")
-            }
-            switch slot {
-            case .t: t = value
-            case .ax: ax = value
-            case .ay: ay = value
-            case .az: az = value
-            case .gx: gx = value
-            case .gy: gy = value
-            case .gz: gz = value
-            case .p: p = value
-            case .temp: temp = value
-            case .gnssSpeed:
-                guard value >= 0 else {
-                    throw RecordingError(file: name, line: lineNumber, message: "field 'gnss_speed' is negative (\(shown(s, e))); a ground speed is ≥ 0 m/s")
-                }
-                speed = value
-            }
-        }
-        guard let time = t else {
-            throw RecordingError(file: name, line: lineNumber, message: "field 't' is empty: every sample needs a time")
-        }
-        guard abs(time) <= Self.largestTime else {
-            throw RecordingError(file: name, line: lineNumber, message: "t=\(shown(fieldStarts[timeColumn], fieldEnds[timeColumn]).trimmingSpaces()) is beyond ±1e10 s (317 years); "
-                                 + "t is in seconds: was it written in milliseconds or nanoseconds?")
-        }
-        let acceleration = try triple(ax, ay, az, "ax,ay,az")
-        let rotationRate = try triple(gx, gy, gz, "gx,gy,gz")
-        if time == previousTime {
-            repeatedTimes += 1
-            if firstRepeatedLine == 0 { firstRepeatedLine = lineNumber }
-            return nil
-        }
-        guard time > previousTime else {
-            throw RecordingError(file: name, line: lineNumber, message: "t=\(time) goes back from the previous sample's t=\(previousTime); time must increase")
-        }
-        previousTime = time
-        return MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate,
-                            pressure: p, temperature: temp, gnssSpeed: speed)
-    }
-
-    @inline(__always)
-    private func triple(_ x: Double?, _ y: Double?, _ z: Double?, _ label: String) throws -> Vector3? {
-        if let x, let y, let z { return Vector3(x, y, z) }
-        if x == nil && y == nil && z == nil { return nil }
-        throw RecordingError(file: name, line: lineNumber, message: "\(label) must be all present or all empty in one sample")
     }
 }
 

@@ -33,6 +33,7 @@ enum Palette {
         case .stationary: "#9A9A9A"
         case .walking: bluishGreen
         case .running: orange
+        case .cycling: yellow   // issue 15; black text reads on it
         case .vehicle: blue
         case .unknown: "#E4E4E4"
         }

@@ -59,6 +59,10 @@ struct StepCounter: Sendable {
     private var waving = WavingMemory()
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
+    // MARK: cycling input (issue 15)
+    /// Set by the pedometer while the user pedals (`CyclingDetector`): do not count. No bout
+    /// starts, and a bout in progress ends where counting stopped (its tail was pedalling).
+    var cycling = false
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -208,7 +212,9 @@ struct StepCounter: Sendable {
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
-        let context = BoutStateMachine.Context(inVehicle: inVehicle)
+        var context = BoutStateMachine.Context(inVehicle: inVehicle)
+        // MARK: cycling input (issue 15): pedalling opens no walk and closes an open one.
+        context.notWalking = cycling
         switch machine.next(facts, context: context, rules: rules) {
         case .none:
             break

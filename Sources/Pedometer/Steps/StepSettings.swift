@@ -71,6 +71,8 @@ struct ActivityRules: Sendable {
     /// minutes long, handling a phone is seconds; a walk of 4 s is a walk.
     var vehicleMinimum = 20.0
     var gaitMinimum = 4.0
+    /// A ride by bike: `CyclingDetector` already waits for 4 pedalling windows before it says so.
+    var cyclingMinimum = 4.0
     var stationaryMinimum = 5.0
     var unknownMinimum = 10.0
 
@@ -78,6 +80,7 @@ struct ActivityRules: Sendable {
         switch activity {
         case .vehicle: vehicleMinimum
         case .walking, .running: gaitMinimum
+        case .cycling: cyclingMinimum
         case .stationary: stationaryMinimum
         case .unknown: unknownMinimum
         }

@@ -29,12 +29,19 @@ enum ToolRunner {
     /// Runs `tool` with `arguments`, killing it after `timeout` seconds so a hung tool fails the test.
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
                     timeout: Double = 120) throws -> ToolResult {
+        try run(executable: path(tool), arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs any executable the same way, optionally in `directory`.
+    static func run(executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    directory: String? = nil, timeout: Double = 120) throws -> ToolResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(tool))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-out-\(UUID().uuidString)")
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-err-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outFile.path, contents: nil)
@@ -52,7 +59,7 @@ enum ToolRunner {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            throw ToolTimeout(tool: tool, seconds: timeout)
+            throw ToolTimeout(tool: (executable as NSString).lastPathComponent, seconds: timeout)
         }
         process.waitUntilExit()
         return ToolResult(status: process.terminationStatus,

@@ -1,0 +1,63 @@
+import Foundation
+@_spi(Diagnostics) import Pedometer
+
+/// One pass of a pedometer over samples with optional ground-speed readings merged in time order:
+/// the final snapshot and the activity of every second (label of the segment in progress).
+struct ActivityRun {
+    var steps = 0
+    /// Activity per whole second from the first sample, as the pedometer reported it then.
+    var perSecond: [ActivityClass] = []
+    var finalSegments: [ActivitySegment] = []
+    /// Time of every step counted.
+    var stepTimes: [Double] = []
+
+    /// Share of the time GPS reports were requested (with `onDemand`).
+    var dutyCycle = 1.0
+
+    /// With `onDemand`, readings reach the pedometer only while `GPSDemand` asks for them.
+    init(samples: [MotionSample], capabilities: SensorCapabilities, speeds: [GroundSpeed], onDemand: Bool = false) {
+        var demand = GPSDemand()
+        var wanted = true
+        var pedometer = Pedometer(capabilities: capabilities)
+        var events: [PedometerEvent] = []
+        var next = 0
+        guard let first = samples.first?.time else { return }
+        var second = 0
+        let trace = ProcessInfo.processInfo.environment["IMU_TRACE"] != nil
+        var windows = 0
+        for sample in samples {
+            while next < speeds.count, speeds[next].time <= sample.time {
+                if wanted { pedometer.observe(speeds[next]) }
+                next += 1
+            }
+            let before = events.count
+            pedometer.process(sample, into: &events)
+            if trace, pedometer.windowCount != windows {
+                windows = pedometer.windowCount
+                let stepsNow = events[before...].filter { if case .step = $0 { return true } else { return false } }.count
+                print(pedometer.lastWindow.description, pedometer.lastPedalling, stepsNow > 0 ? "+\(stepsNow)" : "")
+            }
+            while sample.time - first >= Double(second + 1) {
+                let snapshot = pedometer.snapshot
+                perSecond.append(snapshot.activity)
+                second += 1
+                if onDemand { wanted = demand.update(time: sample.time, activity: snapshot.activity, confidence: snapshot.confidence) }
+            }
+        }
+        pedometer.finish(into: &events)
+        if onDemand { dutyCycle = demand.dutyCycle }
+        steps = pedometer.snapshot.steps
+        for event in events {
+            switch event {
+            case .activity(let segment): finalSegments.append(segment)
+            case .step(let time): stepTimes.append(time)
+            default: break
+            }
+        }
+    }
+
+    /// Seconds spent in each class.
+    func share(of activity: ActivityClass) -> Double {
+        perSecond.isEmpty ? 0 : Double(perSecond.filter { $0 == activity }.count) / Double(perSecond.count)
+    }
+}

@@ -1,0 +1,102 @@
+/// Parses one data line of a recording in place in the read buffer, in one pass: fields are
+/// found, trimmed and converted as the line is scanned, straight into local values. Nothing is
+/// stored in the reader per field, so the hot path has no class-property accesses (and no
+/// runtime exclusivity checks) and no per-field arrays.
+struct RecordingRowParser {
+    /// Per header column: 0 = ignored, else the `RecordingColumn`'s index in `allCases` + 1.
+    let codes: UnsafeBufferPointer<UInt8>
+    /// The header as shown in a "short row" message (escaped once).
+    let headerText: String
+
+    /// A problem with the line; the reader adds the file name and line number.
+    struct Problem: Error {
+        var message: String
+    }
+
+    static let comma = UInt8(ascii: ","), space = UInt8(ascii: " ")
+
+    init(slots: [RecordingColumn?], headerText: String) {
+        let codes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, slots.count))
+        for (i, slot) in slots.enumerated() {
+            codes[i] = slot.flatMap { s in RecordingColumn.allCases.firstIndex(of: s) }.map { UInt8($0 + 1) } ?? 0
+        }
+        self.codes = UnsafeBufferPointer(rebasing: codes[0..<slots.count])
+        self.headerText = headerText
+    }
+
+    func deallocate() { UnsafeMutableRawPointer(mutating: codes.baseAddress)?.deallocate() }
+
+    /// The sample on bytes `a..<b` of `base`.
+    @inline(__always)
+    func parse(_ base: UnsafeRawPointer, _ a: Int, _ b: Int) throws(Problem) -> MotionSample {
+        let bytes = UnsafeRawBufferPointer(start: base, count: b)
+        let columns = codes.count
+        var t = 0.0, ax = 0.0, ay = 0.0, az = 0.0, gx = 0.0, gy = 0.0, gz = 0.0, p = 0.0, temp = 0.0, speed = 0.0
+        var present: UInt16 = 0          // bit k set: the column with code k + 1 has a value
+        var field = 0
+        var fs = a
+        while true {
+            var fe = fs
+            while fe < b && bytes[fe] != Self.comma { fe += 1 }
+            let code = codes[field]
+            if code != 0 {
+                var s = fs, e = fe
+                while s < e && bytes[s] == Self.space { s += 1 }
+                while e > s && bytes[e - 1] == Self.space { e -= 1 }
+                if s < e {
+                    guard let value = DecimalParser.parse(bytes, s, e) else {
+                        let column = RecordingColumn.allCases[Int(code) - 1]
+                        throw Problem(message: "field '\(column.rawValue)' is not a finite number: '\(Self.shown(bytes, s, e))'")
+                    }
+                    present |= 1 << (code - 1)
+                    switch code {
+                    case 1: t = value
+                    case 2: ax = value
+                    case 3: ay = value
+                    case 4: az = value
+                    case 5: gx = value
+                    case 6: gy = value
+                    case 7: gz = value
+                    case 8: p = value
+                    case 9: temp = value
+                    default:
+                        guard value >= 0 else {
+                            throw Problem(message: "field 'gnss_speed' is negative (\(Self.shown(bytes, s, e))); a ground speed is ≥ 0 m/s")
+                        }
+                        speed = value
+                    }
+                }
+            }
+            field += 1
+            if fe >= b { break }
+            guard field < columns else {
+                throw Problem(message: "too many fields: the header has \(columns) columns")
+            }
+            fs = fe + 1
+        }
+        guard field == columns else {
+            throw Problem(message: "short row: \(field) of \(columns) fields (\(headerText))")
+        }
+        guard present & 1 != 0 else {
+            throw Problem(message: "field 't' is empty: every sample needs a time")
+        }
+        guard abs(t) <= RecordingReader.largestTime else {
+            throw Problem(message: "t=\(t) is beyond ±1e10 s (317 years); t is in seconds: was it written in milliseconds or nanoseconds?")
+        }
+        let accel = present & 0b1110, gyro = present & 0b111_0000
+        guard accel == 0 || accel == 0b1110 else { throw Problem(message: "ax,ay,az must be all present or all empty in one sample") }
+        guard gyro == 0 || gyro == 0b111_0000 else { throw Problem(message: "gx,gy,gz must be all present or all empty in one sample") }
+        return MotionSample(time: t,
+                            acceleration: accel != 0 ? Vector3(ax, ay, az) : nil,
+                            rotationRate: gyro != 0 ? Vector3(gx, gy, gz) : nil,
+                            pressure: present & (1 << 7) != 0 ? p : nil,
+                            temperature: present & (1 << 8) != 0 ? temp : nil,
+                            gnssSpeed: present & (1 << 9) != 0 ? speed : nil)
+    }
+
+    /// Bytes `s..<e` for an error message: escaped and cut to 60 characters.
+    static func shown(_ bytes: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> String {
+        let t = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[s..<min(e, s + 240)]), as: UTF8.self)
+        return (t.count > 60 ? String(t.prefix(60)) + "…" : t).escapedForTerminal
+    }
+}

@@ -1,0 +1,87 @@
+import CGPS
+import Foundation
+import Pedometer
+
+/// Reads ground speed from gpsd through libgps. Speed only: the client never reads, keeps or
+/// passes on a position (docs/activity.md, "Privacy").
+///
+/// Every call blocks (socket reads): use the client from one thread of its own, never from the
+/// cooperative pool. It is not `Sendable` on purpose: it owns libgps' connection state.
+public final class GPSDClient {
+    /// gpsd's registered port.
+    public static let defaultPort = "2947"
+
+    public let host: String
+    public let port: String
+    /// libgps' connection state, at a fixed address for the library.
+    private let data: UnsafeMutablePointer<gps_data_t>
+    /// Whether gpsd streams reports to us now (`setWatching`).
+    public private(set) var isWatching = false
+
+    /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947).
+    public static func address(_ text: String) throws(GPSDError) -> (host: String, port: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count <= 2 else { throw .badAddress(text) }
+        let host = parts[0].isEmpty ? "localhost" : parts[0]
+        let port = parts.count == 2 ? parts[1] : defaultPort
+        guard let number = Int(port), (1...65535).contains(number) else { throw .badAddress(text) }
+        return (host, port)
+    }
+
+    /// Connects to gpsd. Does not ask for reports yet (`setWatching(true)`).
+    public init(host: String = "localhost", port: String = GPSDClient.defaultPort) throws(GPSDError) {
+        self.host = host
+        self.port = port
+        let state = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        state.initialize(to: gps_data_t())
+        let status = gps_open(host, port, state)
+        guard status == 0 else {
+            let reason = String(cString: gps_errstr(status))
+            state.deallocate()
+            throw .unreachable(host: host, port: port, reason: reason)
+        }
+        data = state
+    }
+
+    deinit {
+        gps_close(data)
+        data.deallocate()
+    }
+
+    /// Asks gpsd to stream reports (true) or to stop (false): gpsd powers a receiver down when no
+    /// client watches it, which is the power policy's lever (`GPSDemand`).
+    public func setWatching(_ on: Bool) throws(GPSDError) {
+        guard on != isWatching else { return }
+        let flags = on ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
+        guard gps_stream(data, flags, nil) == 0 else { throw .lost(reason: "gps_stream failed") }
+        isWatching = on
+    }
+
+    /// What one wait for gpsd brought.
+    public enum Report: Equatable, Sendable {
+        /// A fix with a speed, stamped with the receive time on `BootClock` (the samples' clock).
+        case speed(GroundSpeed)
+        /// A report without a 2-D fix (no satellites: a tunnel, a car park).
+        case noFix
+        /// Nothing arrived within the timeout, or a report without speed (satellite lists, …).
+        case none
+    }
+
+    /// Waits up to `timeout` seconds for one report.
+    public func next(timeout: Double) throws(GPSDError) -> Report {
+        let microseconds = Int32(max(0, min(timeout, 60)) * 1_000_000)
+        guard gps_waiting(data, microseconds) else { return .none }
+        let status = gps_read(data, nil, 0)
+        guard status >= 0 else { throw .lost(reason: String(cString: gps_errstr(status))) }
+        let received = BootClock.nowSeconds()
+        let report = data.pointee
+        if report.set & cgps_mode_set != 0, report.fix.mode < MODE_2D { return .noFix }
+        guard report.set & cgps_speed_set != 0, report.fix.mode >= MODE_2D else { return .none }
+        let speed = report.fix.speed
+        // gpsd's eps is a 95 % bound; the filter wants one sigma (≈ eps / 2 for a Gaussian).
+        let eps = report.fix.eps
+        let reading = GroundSpeed(time: received, metersPerSecond: speed,
+                                  accuracy: eps.isFinite && eps > 0 ? eps / 2 : nil)
+        return reading.isPlausible ? .speed(reading) : .none
+    }
+}

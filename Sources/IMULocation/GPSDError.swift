@@ -1,0 +1,21 @@
+/// Why gpsd could not be used. None of these stop the pedometer: without gpsd it works from the
+/// IMU alone (docs/activity.md).
+public enum GPSDError: Error, Equatable, CustomStringConvertible {
+    /// `host:port` is not of that form.
+    case badAddress(String)
+    /// gpsd is not running there (or refused the connection).
+    case unreachable(host: String, port: String, reason: String)
+    /// The connection broke while reading.
+    case lost(reason: String)
+
+    public var description: String {
+        switch self {
+        case .badAddress(let text):
+            return "GPS address '\(text)' is not HOST:PORT (for example localhost:2947)"
+        case .unreachable(let host, let port, let reason):
+            return "gpsd at \(host):\(port) is not reachable (\(reason)); start it (systemctl start gpsd) or run without --gps"
+        case .lost(let reason):
+            return "the connection to gpsd was lost (\(reason)); continuing from the IMU alone"
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Measures `PedallingWindow`s on the pedometer's fixed grid: the last 4 s every 1 s, in step with
+/// the step counter's windows (both restart at every segment start).
+struct PedallingAnalyser: Sendable {
+    /// Heel strikes and road vibration are measured above this frequency, Hz: the crank's
+    /// fundamental (≤ 1.65 Hz) and its second harmonic stay below it.
+    static let impactCutoffHz = 4.0
+
+    let rateHz: Double
+    private let window: Int
+    private let hop: Int
+    private var gait: RingBuffer
+    private var impact: RingBuffer
+    /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
+    private var direction: (x: RingBuffer, y: RingBuffer, z: RingBuffer)
+    private var smoothed: LowPass3
+    /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
+    private var highPass: Biquad
+    private var sinceHop = 0
+    private var scratch: [Double]
+
+    init(rateHz: Double) {
+        self.rateHz = rateHz
+        hop = Int(rateHz.rounded())
+        window = Int(BoutRules().windowSeconds) * hop   // the step counter's analysis window
+        gait = RingBuffer(minimumCapacity: window)
+        impact = RingBuffer(minimumCapacity: window)
+        direction = (RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window))
+        smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
+        highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
+        scratch = [Double](repeating: 0, count: window)
+    }
+
+    /// Forgets the history (a gap in the samples).
+    mutating func reset() {
+        gait.removeAll()
+        impact.removeAll()
+        direction.x.removeAll(); direction.y.removeAll(); direction.z.removeAll()
+        smoothed.reset()
+        highPass.reset()
+        sinceHop = 0
+    }
+
+    /// The thigh's pitch is followed below this frequency, Hz (the crank's fundamental is ≤ 1.65 Hz).
+    static let tiltCutoffHz = 3.0
+
+    /// Feeds one tick of specific force (g, device frame). Returns a window's analysis once per
+    /// hop when the window is full.
+    mutating func add(_ acceleration: Vector3) -> PedallingWindow? {
+        let norm = length(acceleration)
+        let value = norm - 1
+        let s = smoothed.update(acceleration)
+        let n = max(length(s), 1e-9)
+        direction.x.append(s.x / n); direction.y.append(s.y / n); direction.z.append(s.z / n)
+        gait.append(value)
+        impact.append(highPass.update(value))
+        sinceHop += 1
+        guard sinceHop >= hop else { return nil }
+        sinceHop = 0
+        guard gait.count >= window else { return nil }
+        return analyse()
+    }
+
+    private mutating func analyse() -> PedallingWindow {
+        let start = gait.count - window
+        gait.copy(from: start, count: window, into: &scratch)
+        var mean = 0.0
+        for i in 0..<window { mean += scratch[i] }
+        mean /= Double(window)
+        var variance = 0.0
+        for i in 0..<window {
+            scratch[i] -= mean
+            variance += scratch[i] * scratch[i]
+        }
+        variance /= Double(window)
+        var result = PedallingWindow(deviation: variance.squareRoot())
+        guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
+        var impactMean = 0.0, impactSquares = 0.0
+        for i in start..<gait.count {
+            impactMean += impact[i]
+            impactSquares += impact[i] * impact[i]
+        }
+        impactMean /= Double(window)
+        result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
+        // Strongest repeat in the crank band.
+        let band = PedallingWindow.Limit.crankBand
+        let shortest = Int((rateHz / band.upperBound).rounded(.up))
+        let longest = Int((rateHz / band.lowerBound).rounded(.down))
+        var bestLag = 0
+        var best = -Double.infinity
+        for lag in shortest...longest {
+            let r = correlation(lag: lag)
+            if r > best { best = r; bestLag = lag }
+        }
+        var half = halfCorrelation(bestLag)
+        // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
+        // near the band's top also repeats every two revolutions, inside the band.
+        if half >= 0.7, bestLag / 2 >= shortest - 1 {
+            bestLag /= 2
+            best = correlation(lag: bestLag)
+            half = halfCorrelation(bestLag)
+        }
+        result.crankFrequency = rateHz / Double(bestLag)
+        result.regularity = best
+        result.halfPeriodCorrelation = half
+        result.tiltCorrelation = tiltCorrelation(lag: bestLag, start: start)
+        return result
+    }
+
+    /// Normalised autocorrelation of the direction vector at `lag` ticks, after removing each
+    /// axis's straight-line trend over the window (a turn on a landing or a bend in the road
+    /// drifts the direction slowly; the leg's swing is what is compared).
+    private func tiltCorrelation(lag: Int, start: Int) -> Double {
+        // Least-squares line per axis against the tick index centred on the window.
+        let centre = Double(window - 1) / 2
+        var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
+        for k in 0..<window { mean += tilt(start + k) }
+        mean /= Double(window)
+        for k in 0..<window {
+            let u = Double(k) - centre
+            slope += (tilt(start + k) - mean) * u
+            spread += u * u
+        }
+        slope /= spread
+        func residual(_ k: Int) -> Vector3 { tilt(start + k) - mean - slope * (Double(k) - centre) }
+        var xy = 0.0, xx = 0.0, yy = 0.0
+        for k in 0..<(window - lag) {
+            let a = residual(k), b = residual(k + lag)
+            xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
+        }
+        let norm = (xx * yy).squareRoot()
+        return norm > 0 ? xy / norm : 0
+    }
+
+    @inline(__always) private func tilt(_ i: Int) -> Vector3 { Vector3(direction.x[i], direction.y[i], direction.z[i]) }
+
+    /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).
+    private func halfCorrelation(_ lag: Int) -> Double {
+        lag % 2 == 0 ? correlation(lag: lag / 2) : 0.5 * (correlation(lag: lag / 2) + correlation(lag: lag / 2 + 1))
+    }
+
+    /// Normalised autocorrelation of the centred window at `lag` ticks (Pearson over the overlap).
+    private func correlation(lag: Int) -> Double {
+        let n = window - lag
+        var xy = 0.0, xx = 0.0, yy = 0.0
+        for i in 0..<n {
+            let x = scratch[i], y = scratch[i + lag]
+            xy += x * y
+            xx += x * x
+            yy += y * y
+        }
+        let norm = (xx * yy).squareRoot()
+        return norm > 0 ? xy / norm : 0
+    }
+}
+
+/// A second-order Butterworth high-pass (Q = 1/√2, bilinear transform as in the RBJ audio EQ
+/// cookbook), direct form I.
+struct Biquad: Sendable {
+    private let b0, b1, b2, a1, a2: Double
+    private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+
+    init(highPassHz f: Double, rateHz: Double) {
+        let w = 2 * Double.pi * f / rateHz
+        let alpha = sin(w) / (2 * 0.5.squareRoot())
+        let c = cos(w)
+        let a0 = 1 + alpha
+        b0 = (1 + c) / 2 / a0
+        b1 = -(1 + c) / a0
+        b2 = (1 + c) / 2 / a0
+        a1 = -2 * c / a0
+        a2 = (1 - alpha) / a0
+    }
+
+    @inline(__always) mutating func update(_ x: Double) -> Double {
+        let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+        x2 = x1; x1 = x; y2 = y1; y1 = y
+        return y
+    }
+
+    mutating func reset() { x1 = 0; x2 = 0; y1 = 0; y2 = 0 }
+}
