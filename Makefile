@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= release
 
-.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev uninstall clean deps fuzz test-sanitize
+.PHONY: all build run test test-unit test-kernel bench bench-accuracy install install-udev install-service uninstall clean deps fuzz test-sanitize
 
 all: build
 
@@ -49,8 +49,8 @@ bench-accuracy: deps
 	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
-TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot
-install: build install-udev
+TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot imu-stepd
+install: build install-udev install-service
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done
 
@@ -120,3 +120,20 @@ deb:
 ## runs a tool there without any Swift toolchain, removes and purges it, and checks what is left.
 test-deb: deb
 	packaging/test-deb.sh .build/deb/imukit_*.deb
+
+## The step service imu-stepd (docs/service.md): daemon, systemd unit, D-Bus policy and interface
+## description, service user (sysusers.d), example /etc/imukit/stepd.conf (kept when present); needs root.
+install-service: build
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" != 0 ]; then echo "install-service needs root: sudo make install"; exit 1; fi
+	install -D -m 0755 .build/$(CONFIG)/imu-stepd $(DESTDIR)$(PREFIX)/bin/imu-stepd
+	sed 's|/usr/local/bin/imu-stepd|$(PREFIX)/bin/imu-stepd|' data/imu-stepd.service > .build/imu-stepd.service
+	install -D -m 0644 .build/imu-stepd.service $(DESTDIR)/etc/systemd/system/imu-stepd.service
+	install -D -m 0644 data/io.github.imukit.StepService1.conf $(DESTDIR)/usr/share/dbus-1/system.d/io.github.imukit.StepService1.conf
+	install -D -m 0644 data/io.github.imukit.StepService1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/io.github.imukit.StepService1.xml
+	install -D -m 0644 data/imu-stepd.sysusers.conf $(DESTDIR)/etc/sysusers.d/imu-stepd.conf
+	@if [ ! -e $(DESTDIR)/etc/imukit/stepd.conf ]; then install -D -m 0644 data/stepd.conf $(DESTDIR)/etc/imukit/stepd.conf; fi
+	@if [ -z "$(DESTDIR)" ]; then systemd-sysusers /etc/sysusers.d/imu-stepd.conf && systemctl daemon-reload && \
+	  (systemctl reload dbus 2>/dev/null || true) || echo "systemd is not running here: the service starts from the next boot"; fi
+	@echo "Start the step service with:  sudo systemctl enable --now imu-stepd"
+	@echo "Ask it with:                  imu-steps --today"
+	@echo "Pause/Reset are for root and group imukit:  sudo usermod -aG imukit $${SUDO_USER:-$$(id -un)}"

@@ -49,7 +49,7 @@ targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
-    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer"], path: "Sources/Tools/imu-steps"),
+    .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUServiceClient"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
     .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),
     .executableTarget(name: "imu-calibrate", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-calibrate"),
@@ -111,6 +111,16 @@ targets += [
                       path: "Sources/Benchmarks/imu-bench-activity"),
 ]
 
+// MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
+targets += [
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "IMUServiceClient", dependencies: ["CSystemd", "Pedometer", "IMUHistory"]),
+    .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd"]),
+    .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
+    .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer"]),
+    .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
@@ -127,6 +137,8 @@ let package = Package(
         .executable(name: "imu-steps", targets: ["imu-steps"]),
         .executable(name: "imu-record", targets: ["imu-record"]),
         .executable(name: "imu-calibrate", targets: ["imu-calibrate"]),
+        .executable(name: "imu-stepd", targets: ["imu-stepd"]),
+        .library(name: "IMUServiceClient", targets: ["IMUServiceClient"]),
         .executable(name: "imu-plot", targets: ["imu-plot"]),
     ],
     targets: targets,

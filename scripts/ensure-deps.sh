@@ -11,6 +11,10 @@ pkgs=(libiio-dev libi2c-dev pkg-config)
 pkgs+=(libsqlite3-dev)
 # build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
 pkgs+=(libgps-dev)
+# build: libsystemd (sd-bus, sd_notify, journal) for the step service imu-stepd (CSystemd target).
+pkgs+=(libsystemd-dev)
+# test: a private dbus-daemon, busctl and systemd-analyze (systemd), gdbus (libglib2.0-bin) for the service tests.
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus systemd libglib2.0-bin); fi
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
@@ -31,6 +35,12 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+
+# swift.org's Linux toolchains are 64-bit only (x86_64, aarch64): a 32-bit system cannot build IMUKit.
+if [ "$(getconf LONG_BIT 2>/dev/null || echo 64)" = 32 ]; then
+  echo "error: this is a 32-bit system ($(uname -m)); Swift's Linux toolchains are 64-bit only. Install a 64-bit (aarch64) OS: Raspberry Pi OS (64-bit) or Mobian (docs/getting-started-raspberry-pi.md)." >&2
+  exit 1
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "error: the Swift 6 toolchain is not on PATH. Install it from swift.org (Debian 12 and Raspberry Pi OS ship none), then run this again." >&2

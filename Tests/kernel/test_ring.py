@@ -160,6 +160,66 @@ class Walker:
         self.lib.iio_context_destroy(self.ctx)
 
 
+class StepDaemon:
+    """imu-stepd on the host, reading the guest's IIO through iiod, on a private dbus-daemon that
+    the test starts; queried with busctl as any other program would (docs/service.md)."""
+    NAME, PATH = "io.github.imukit.StepService1", "/io/github/imukit/StepService1"
+
+    def __init__(self, work):
+        self.work = work
+        self.address = f"unix:path={work}/bus"
+        with open(f"{work}/bus.conf", "w") as f:
+            f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>{self.address}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+""")
+        self.bus = subprocess.Popen(["dbus-daemon", f"--config-file={work}/bus.conf", "--nofork", "--nopidfile"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(f"{work}/bus") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with open(f"{work}/stepd.conf", "w") as f:
+            f.write(f"source = iio:{URI}/mpu6050+bmp280\nbus = {self.address}\nstate_directory = {work}/state\n"
+                    "clock = trust\ncalibration = no\ncommit_seconds = 5\n")
+        self.proc = None
+
+    def start(self):
+        self.log = open(f"{self.work}/stepd.log", "a")
+        self.proc = subprocess.Popen([tool("imu-stepd"), "--config", f"{self.work}/stepd.conf"],
+                                     stdout=self.log, stderr=self.log, env=dict(os.environ, IMUKIT_LOG_STDERR="1"))
+
+    def prop(self, name):
+        r = run(["busctl", f"--address={self.address}", "get-property", self.NAME, self.PATH, self.NAME, name], timeout=30)
+        if r.returncode != 0:
+            return None
+        kind, _, value = r.stdout.strip().partition(" ")
+        return int(value) if kind == "x" else value.strip('"')
+
+    def wait_for(self, name, predicate, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            v = self.prop(name)
+            if v is not None and predicate(v):
+                return v
+            time.sleep(0.5)
+        return self.prop(name)
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=30)
+
+    def close(self):
+        self.kill(signal.SIGTERM)
+        self.bus.kill()
+        self.bus.wait()
+
+    def journal(self):
+        with open(f"{self.work}/stepd.log") as f:
+            return f.read()[-3000:]
+
+
 class KernelRing(unittest.TestCase):
     maxDiff = None
 
@@ -538,6 +598,59 @@ class KernelRing(unittest.TestCase):
                 f.write("{not json")
             p = run(info[:-1], timeout=120, env=env)
             self.assertIn("saved_calibration=unreadable", p.stdout, p.stdout + p.stderr)
+
+    # -- the step service ----------------------------------------------------------------------------
+
+    def test_15_step_daemon_counts_the_staircase_keeps_it_over_kill_9_and_reports_a_lost_sensor(self):
+        if not have("imu-stepd"):
+            self.skipTest("imu-stepd is not built")
+        if not os.access("/usr/bin/dbus-daemon", os.X_OK) or not os.access("/usr/bin/busctl", os.X_OK):
+            self.skipTest("dbus-daemon or busctl is not installed (apt-get install dbus systemd)")
+        with tempfile.TemporaryDirectory() as work:
+            d = StepDaemon(work)
+            try:
+                d.start()
+                self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 60), "running", d.journal())
+                time.sleep(4)  # standing still first, as in test_04
+                walker = Walker()
+                try:
+                    walker.walk(48, 14, True)  # the staircase: 48 steps, 3 floors up
+                finally:
+                    walker.close()
+                time.sleep(8)  # the last steps are committed (5 s) and handed over (1 s)
+                steps = d.prop("TodaySteps")
+                floors = d.prop("TodayFloorsAscended")
+                print(f"[daemon: steps {steps}, floors up {floors}] ", end="", flush=True)
+                self.assertIsNotNone(steps, d.journal())
+                self.assertTrue(45 <= steps <= 51, (steps, d.journal()))
+                self.assertEqual(floors, 3, d.journal())
+
+                # kill -9 after the commit, restart: the day's totals are kept.
+                d.kill(signal.SIGKILL)
+                d.start()
+                kept = d.wait_for("TodaySteps", lambda v: v >= steps, 60)
+                self.assertEqual(kept, steps, d.journal())
+                self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 60), "running", d.journal())
+
+                # Unbind the IMU's driver: "lost" on D-Bus, totals kept; bind it again: running.
+                rc, out = guest("echo 0-0068 > /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind")
+                self.assertEqual(rc, 0, out)
+                try:
+                    self.assertEqual(d.wait_for("SensorState", lambda v: v == "lost", 60), "lost", d.journal())
+                    self.assertEqual(d.prop("TodaySteps"), steps)
+                finally:
+                    rc, out = guest("echo 0-0068 > /sys/bus/i2c/drivers/inv-mpu6050-i2c/bind")
+                self.assertEqual(rc, 0, out)
+                self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 90), "running", d.journal())
+                self.assertEqual(d.prop("TodaySteps"), steps)
+            finally:
+                d.close()
+                # Back down without steps (an elevator), so the barometer ends where it began.
+                walker = Walker()
+                try:
+                    walker.walk(48, -14, False)
+                finally:
+                    walker.close()
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ let spec = CommandSpec(
         "[--source SPEC] [--json]",
         "--replay FILE [--realtime] [--json]",
         "--simulate NAME [--speed N] [--json]",
+        "--today | --history Nd | --since TIME [--json]   (ask the step daemon imu-stepd)",
     ],
-    options: SourceSelection.options + WalkerSettings.options + [
+    options: SourceSelection.options + WalkerSettings.options + DaemonQueries.options + [
         OptionSpec("json", short: "j", help: "JSON Lines on stdout: step, floor, activity events, then a summary (docs/CONTRACTS.md §3)"),
         OptionSpec("walked", value: "M", help: "you walked M metres: print the pace to give --stride (cadence and metres per step)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
@@ -23,11 +24,14 @@ let spec = CommandSpec(
         ("imu-steps --simulate day --speed 10", "the built-in synthetic day at ten times real time"),
         ("imu-steps --walked 100", "walk 100 m at your usual pace, stop; it prints the pace for --stride (repeat briskly)"),
         ("imu-steps --stride 1.78:0.70,2.05:0.79 --remember", "keep your stride for every later run"),
+        ("imu-steps --today", "today's steps from the step daemon imu-stepd; --history 7d for a week"),
     ]
 )
 
 await ToolMain.run(spec) { args in
+    if let answered = try await DaemonQueries.run(args) { return answered }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: true)
+    if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json")) { return followed }
     let options = try SourceSelection.sourceOptions(from: args)
     let (config, profileMessage) = try WalkerSettings.configuration(from: args)
     let walked = try args.double("walked", in: 1...100_000)

@@ -1,0 +1,220 @@
+import CSystemd
+import Foundation
+import IMUServiceClient
+import IMUCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The D-Bus object /io/github/imukit/StepService1, served on the bus thread.
+///
+/// Properties answer at once from the StatusBoard. Queries and controls go to the engine thread;
+/// the call is kept (sd_bus_message_ref) and answered when the engine replies, or with
+/// Error.TimedOut at the deadline, whichever comes first. PropertiesChanged goes out at most once
+/// a second, and only when a property changed.
+final class StepServiceObject {
+    let connection: BusConnection
+    let engine: StepEngine
+    let replies: ReplyQueue
+    let deadlineSeconds: Double
+    private var slot: OpaquePointer?
+    private var pending: [Int: (call: OpaquePointer, member: String, deadline: Double)] = [:]
+    private var nextID = 0
+    private var emitted: (status: ServiceStatus, version: Int)
+    private var lastEmit = -Double.infinity
+    /// Issue #16: PropertiesChanged at most once a second.
+    static let signalInterval = 1.0
+
+    init(connection: BusConnection, engine: StepEngine, replies: ReplyQueue, deadlineSeconds: Double) throws {
+        self.connection = connection
+        self.engine = engine
+        self.replies = replies
+        self.deadlineSeconds = deadlineSeconds
+        emitted = engine.board.current
+        let r = sd_bus_add_object(connection.raw, &slot, StepServiceNames.objectPath, { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            return Unmanaged<StepServiceObject>.fromOpaque(userdata).takeUnretainedValue().handle(m)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard r >= 0 else { throw ServiceError.bus("cannot export \(StepServiceNames.objectPath): \(Errno.text(-r))", fix: "report this as a bug") }
+    }
+
+    deinit {
+        sd_bus_slot_unref(slot)
+        for p in pending.values { sd_bus_message_unref(p.call) }
+    }
+
+    // MARK: Dispatch
+
+    func handle(_ m: OpaquePointer) -> Int32 {
+        let msg = BusMessage(m)
+        let member = msg.member ?? ""
+        do {
+            switch (msg.interface ?? "", member) {
+            case (StepServiceNames.introspectable, "Introspect"):
+                try reply(m) { try $0.append(Introspection.document) }
+            case (StepServiceNames.properties, "Get"):
+                guard hasSignature(m, "ss") else { return invalid(m, "Get takes (ss)") }
+                let iface = try msg.readString(), name = try msg.readString()
+                guard iface == StepServiceNames.interface,
+                      ServiceStatus.propertySignatures.contains(where: { $0.name == name }) else {
+                    return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(Printable.escape(iface)).\(Printable.escape(name))")
+                }
+                let status = engine.board.current.status
+                try reply(m) { try status.writeProperty(name, to: $0) }
+            case (StepServiceNames.properties, "GetAll"):
+                guard hasSignature(m, "s") else { return invalid(m, "GetAll takes (s)") }
+                let iface = try msg.readString()
+                let status = engine.board.current.status
+                try reply(m) { r in
+                    try r.open("a", "{sv}")
+                    if iface == StepServiceNames.interface || iface.isEmpty {
+                        for (name, _) in ServiceStatus.propertySignatures {
+                            try r.open("e", "sv")
+                            try r.append(name)
+                            try status.writeProperty(name, to: r)
+                            try r.close()
+                        }
+                    }
+                    try r.close()
+                }
+            case (StepServiceNames.properties, "Set"):
+                return error(m, "org.freedesktop.DBus.Error.PropertyReadOnly", "the step service's properties are read-only")
+            case (StepServiceNames.interface, "QueryTotals"), (StepServiceNames.interface, "QueryActivities"):
+                guard hasSignature(m, "xx") else { return invalid(m, "\(member) takes (xx): from and to in µs since 1970 UTC") }
+                let from = WireTime.date(try msg.readInt64()), to = WireTime.date(try msg.readInt64())
+                if let problem = Self.checkInterval(from, to) { return invalid(m, problem) }
+                enqueue(m, member) { member == "QueryTotals" ? .query(.totals(from: from, to: to), reply: $0) : .query(.activities(from: from, to: to), reply: $0) }
+            case (StepServiceNames.interface, "QueryDays"):
+                guard hasSignature(m, "xxs") else { return invalid(m, "QueryDays takes (xxs): from, to in µs since 1970 UTC, a time zone such as Europe/Berlin") }
+                let from = WireTime.date(try msg.readInt64()), to = WireTime.date(try msg.readInt64())
+                let zoneName = try msg.readString()
+                if let problem = Self.checkInterval(from, to) { return invalid(m, problem) }
+                guard let zone = zoneName.isEmpty ? TimeZone.current : TimeZone(identifier: zoneName) else {
+                    return invalid(m, "unknown time zone '\(Printable.escape(zoneName))': use an IANA name such as Europe/Berlin, or \"\" for the daemon's")
+                }
+                guard to.timeIntervalSince(from) <= 3_700 * 86_400 else { return invalid(m, "QueryDays covers at most ten years") }
+                enqueue(m, member) { .query(.days(from: from, to: to, timeZone: zone), reply: $0) }
+            case (StepServiceNames.interface, "Pause"), (StepServiceNames.interface, "Resume"), (StepServiceNames.interface, "Reset"):
+                guard CallerAuthorization.isAllowed(m) else {
+                    return error(m, StepServiceNames.Errors.accessDenied, "\(member) is only for root and members of group \(CallerAuthorization.group)")
+                }
+                let command = ControlCommand(rawValue: member)!
+                enqueue(m, member) { .control(command, reply: $0) }
+            default:
+                return 0  // sd-bus answers UnknownMethod / handles Peer
+            }
+        } catch {
+            return self.error(m, "org.freedesktop.DBus.Error.Failed", "\(error)")
+        }
+        return 1
+    }
+
+    static func checkInterval(_ from: Date, _ to: Date) -> String? {
+        to > from ? nil : "the interval must end after it starts (from < to)"
+    }
+
+    private func hasSignature(_ m: OpaquePointer, _ sig: String) -> Bool {
+        sd_bus_message_has_signature(m, sig) > 0
+    }
+
+    /// Keeps the call and hands the work to the engine; the answer comes back through `replies`.
+    private func enqueue(_ m: OpaquePointer, _ member: String, _ message: (@escaping @Sendable (EngineAnswer) -> Void) -> EngineMessage) {
+        nextID += 1
+        let id = nextID
+        pending[id] = (sd_bus_message_ref(m), member, BootClock.nowSeconds() + deadlineSeconds)
+        let replies = self.replies
+        engine.send(message { answer in replies.post(id: id, answer) })
+    }
+
+    // MARK: Answers, deadlines, signals (called from the loop)
+
+    func deliverReplies() {
+        for (id, answer) in replies.take() {
+            guard let p = pending.removeValue(forKey: id) else { continue }  // already timed out
+            defer { sd_bus_message_unref(p.call) }
+            do {
+                switch answer {
+                case let .totals(t): try reply(p.call) { try t.write(to: $0) }
+                case let .days(days):
+                    try reply(p.call) { r in
+                        try r.open("a", "(\(TotalsWire.signature))")
+                        for d in days { try d.write(to: r) }
+                        try r.close()
+                    }
+                case let .activities(list):
+                    try reply(p.call) { r in
+                        try r.open("a", "(\(ActivityWire.signature))")
+                        for a in list { try a.write(to: r) }
+                        try r.close()
+                    }
+                case .done: try reply(p.call) { _ in }
+                case let .failure(name, message): _ = error(p.call, name, message)
+                }
+            } catch {
+                _ = self.error(p.call, "org.freedesktop.DBus.Error.Failed", "\(error)")
+            }
+        }
+    }
+
+    /// Answers calls past their deadline with Error.TimedOut; returns the next deadline.
+    func expire(now: Double) -> Double? {
+        for (id, p) in pending where p.deadline <= now {
+            _ = error(p.call, StepServiceNames.Errors.timedOut,
+                      "\(p.member) got no answer within \(deadlineSeconds) s: the step engine is busy (storage slow or stuck?); try again")
+            sd_bus_message_unref(p.call)
+            pending.removeValue(forKey: id)
+        }
+        return pending.values.map(\.deadline).min()
+    }
+
+    /// Emits PropertiesChanged when something changed and a second has passed; returns when to look again.
+    func emitChanges(now: Double) -> Double? {
+        let current = engine.board.current
+        guard current.version != emitted.version else { return nil }
+        guard now - lastEmit >= Self.signalInterval else { return lastEmit + Self.signalInterval }
+        let changed = current.status.changedProperties(since: emitted.status)
+        emitted = current
+        guard !changed.isEmpty else { return nil }
+        lastEmit = now
+        var m: OpaquePointer?
+        guard sd_bus_message_new_signal(connection.raw, &m, StepServiceNames.objectPath, StepServiceNames.properties, "PropertiesChanged") >= 0,
+              let m else { return nil }
+        defer { sd_bus_message_unref(m) }
+        let r = BusMessage(m)
+        do {
+            try r.append(StepServiceNames.interface)
+            try r.open("a", "{sv}")
+            for name in changed {
+                try r.open("e", "sv")
+                try r.append(name)
+                try current.status.writeProperty(name, to: r)
+                try r.close()
+            }
+            try r.close()
+            try r.open("a", "s")
+            try r.close()
+            _ = sd_bus_send(connection.raw, m, nil)
+        } catch {}
+        return nil
+    }
+
+    private func reply(_ call: OpaquePointer, _ fill: (BusMessage) throws -> Void) throws {
+        var r: OpaquePointer?
+        try BusMessage.check(sd_bus_message_new_method_return(call, &r), "building a reply")
+        defer { sd_bus_message_unref(r) }
+        try fill(BusMessage(r!))
+        try BusMessage.check(sd_bus_send(connection.raw, r, nil), "sending a reply")
+    }
+
+    private func error(_ call: OpaquePointer, _ name: String, _ message: String) -> Int32 {
+        var e = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&e) }
+        _ = sd_bus_error_set(&e, name, message)
+        _ = sd_bus_reply_method_error(call, &e)
+        return 1
+    }
+
+    private func invalid(_ call: OpaquePointer, _ message: String) -> Int32 {
+        error(call, StepServiceNames.Errors.invalidArgs, message)
+    }
+}

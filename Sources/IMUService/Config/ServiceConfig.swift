@@ -1,0 +1,142 @@
+import Foundation
+import IMUCLI
+import IMUServiceClient
+import Pedometer
+
+/// The daemon's settings, read from /etc/imukit/stepd.conf (data/stepd.conf is the commented
+/// example). `key = value` lines, `#` comments; every key is optional.
+public struct ServiceConfig: Sendable {
+    public static let defaultPath = "/etc/imukit/stepd.conf"
+    /// systemd's StateDirectory=imu-stepd.
+    public static let defaultStateDirectory = "/var/lib/imu-stepd"
+
+    /// `source = auto | iio:… | i2c:… | sim:…`; `simulate = NAME` or `replay = FILE` with
+    /// `speed = N` play the simulator or a recording (demonstrations and tests).
+    public var source: SourceRequest = .automatic(fallbackToSimulation: false)
+    public var sourceOptions = SourceOptions()
+    public var pedometer = PedometerConfiguration()
+    /// Where the history database and the lock file live.
+    public var stateDirectory = ServiceConfig.defaultStateDirectory
+    /// The SQLite file; default STATE/history.sqlite.
+    public var databasePath: String?
+    /// Days of minutes to keep; nil keeps everything (the default).
+    public var retentionDays: Int?
+    /// Seconds between commits. Issue #16: "commit at least every 10 s"; 5 s halves the loss
+    /// after a power cut for one fsync every 5 s.
+    public var commitSeconds = 5.0
+    /// `bus = system | session | unix:path=…`.
+    public var bus: BusAddress = .system
+    /// Seconds within which every D-Bus method answers (D-Bus clients wait 25 s by default).
+    public var methodDeadlineSeconds = 2.0
+    /// `clock = auto | trust`: auto waits for NTP (adjtimex) before placing minutes on dates
+    /// unless the machine has a real-time clock; trust takes the wall clock as it is.
+    public var trustWallClock = false
+    /// Apply the saved calibration (`calibration = no` is the tools' --raw).
+    public var applyCalibration = true
+    /// Polled fallback rate in Hz when another reader holds the IIO buffer. Issue #16: "≥ 25 Hz:
+    /// the step count holds at that rate" (the pedometer's 25 Hz figure, README).
+    public var polledFallbackHz = 50.0
+
+    public init() {}
+
+    public var resolvedDatabasePath: String { databasePath ?? stateDirectory + "/history.sqlite" }
+    public var lockPath: String { stateDirectory + "/imu-stepd.lock" }
+
+    /// Reads `path`. A missing file at the default path means all defaults; anywhere else it is an error.
+    public static func load(path: String, required: Bool) throws -> ServiceConfig {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
+            return ServiceConfig()
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(path: path, line: nil, message: "cannot be read (permission denied?)", fix: "sudo chmod 0644 \(path)")
+        }
+        guard data.count <= 65_536 else {
+            throw ConfigError(path: path, line: nil, message: "is \(data.count) bytes; a config file is a few lines", fix: "use data/stepd.conf as the template")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> ServiceConfig {
+        var c = ServiceConfig()
+        var simulate: String?, replay: String?, speed: Double?
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let bad = { (message: String, fix: String) in ConfigError(path: path, line: index + 1, message: message, fix: fix) }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw bad("'\(Printable.escape(trimmed))' is not key = value", "write one setting per line, e.g. rate = 100")
+            }
+            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
+                guard let v = DecimalParser.parse(value), range.contains(v) else {
+                    throw bad("\(key) = '\(Printable.escape(value))' is not a number from \(range.lowerBound) to \(range.upperBound) \(unit)",
+                              "e.g. \(key) = \(range.lowerBound)")
+                }
+                return v
+            }
+            func boolean() throws -> Bool {
+                switch value.lowercased() {
+                case "yes", "true", "on", "1": return true
+                case "no", "false", "off", "0": return false
+                default: throw bad("\(key) = '\(Printable.escape(value))' is not yes or no", "write \(key) = yes or \(key) = no")
+                }
+            }
+            switch key {
+            case "source":
+                c.source = value == "auto" || value.isEmpty ? .automatic(fallbackToSimulation: false) : .spec(value)
+            case "simulate": simulate = value
+            case "replay": replay = value
+            case "speed": speed = try number(0.01...1000, "× real time")
+            case "rate": c.sourceOptions.rateHz = try number(1...8000, "Hz")
+            case "mount":
+                guard let m = MountMatrix(kernelText: value) else {
+                    throw bad("mount = '\(Printable.escape(value))' is not three rows of three numbers", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
+                }
+                c.sourceOptions.mountMatrix = m
+            case "height": c.pedometer.userHeightMeters = try number(0.5...2.5, "m")
+            case "floor_height": c.pedometer.floorHeightMeters = try number(1...10, "m")
+            case "state_directory": c.stateDirectory = value
+            case "database": c.databasePath = value
+            case "retention_days":
+                let v = try number(0...36_500, "days")
+                c.retentionDays = v == 0 ? nil : Int(v)
+            case "commit_seconds": c.commitSeconds = try number(0.5...10, "s (issue #16: at most 10 s may be lost)")
+            case "method_deadline": c.methodDeadlineSeconds = try number(0.1...20, "s")
+            case "polled_fallback_hz": c.polledFallbackHz = try number(25...400, "Hz (below 25 Hz steps are missed)")
+            case "bus":
+                switch value {
+                case "system": c.bus = .system
+                case "session": c.bus = .session
+                default:
+                    guard value.hasPrefix("unix:") else { throw bad("bus = '\(Printable.escape(value))'", "use system, session or a unix:path=… address") }
+                    c.bus = .address(value)
+                }
+            case "clock":
+                switch value {
+                case "auto": c.trustWallClock = false
+                case "trust": c.trustWallClock = true
+                default: throw bad("clock = '\(Printable.escape(value))'", "use clock = auto (wait for NTP) or clock = trust")
+                }
+            case "calibration": c.applyCalibration = try boolean()
+            default:
+                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration")
+            }
+        }
+        if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
+        if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
+        return c
+    }
+}
+
+/// A bad line in the config file: names the file, the line and the fix. Exit 2.
+public struct ConfigError: DiagnosableError, Equatable {
+    public var path: String
+    public var line: Int?
+    public var message: String
+    public var fix: String?
+    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
+    public var exitStatus: ExitStatus { .usage }
+}

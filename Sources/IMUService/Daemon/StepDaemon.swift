@@ -1,0 +1,102 @@
+import Foundation
+import IMUCLI
+import IMUServiceClient
+import Synchronization
+
+/// imu-stepd: wires the parts together and runs until SIGTERM.
+///
+/// Order: config → state directory → single-instance lock → history store (on the engine
+/// thread) → D-Bus name → READY=1 → sensor. A failure before READY exits with the error's
+/// message and fix (systemd shows them in `systemctl status`).
+public enum StepDaemon {
+    public static let spec = CommandSpec(
+        name: "imu-stepd",
+        summary: "the always-on step service: counts steps all day, keeps the history, answers on D-Bus",
+        usage: ["[--config FILE]"],
+        options: [
+            OptionSpec("config", short: "c", value: "FILE", help: "settings file (default \(ServiceConfig.defaultPath); data/stepd.conf is the example)"),
+        ],
+        examples: [
+            ("sudo systemctl enable --now imu-stepd", "how it normally runs (docs/service.md)"),
+            ("imu-stepd --config ./stepd.conf", "by hand, e.g. with bus = session and state_directory = /tmp/stepd"),
+        ]
+    )
+
+    /// Runs the daemon. `makeStore` opens the history at the configured path (on the engine thread).
+    public static func run(_ args: ParsedArguments, clock: (any WallClock)? = nil,
+                           makeStore: @escaping @Sendable (ServiceConfig) throws -> any StepStore) async throws -> ExitStatus {
+        let path = args.string("config") ?? ServiceConfig.defaultPath
+        let config = try ServiceConfig.load(path: path, required: args.string("config") != nil)
+        let log = ServiceLog()
+        try prepareStateDirectory(config.stateDirectory)
+        let lock = try InstanceLock(path: config.lockPath)
+        let clock = clock ?? SystemWallClock(trust: config.trustWallClock)
+        let notifier = SystemdNotifier()
+
+        let wakeup = Wakeup()
+        let board = StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: wakeup)
+        let engine = StepEngine(board: board)
+        let supervisor = SupervisorSlot()
+        let sensor = SensorSupervisor(config: config, engine: engine, log: log)
+        try engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
+                         onReset: { supervisor.restart(sensor) })
+        let bus = BusLoop(wakeup: wakeup)
+        let stopped = AsyncStream<String>.makeStream()
+        do {
+            try bus.start(config: config, engine: engine, notifier: notifier, log: log,
+                          onFailure: { stopped.continuation.yield("D-Bus connection lost: \($0)") })
+        } catch {
+            _ = engine.stop(waitingUpTo: 10)
+            throw error
+        }
+        log.notice("serving \(StepServiceNames.busName) on the \(config.bus) bus; history in \(config.resolvedDatabasePath)")
+        notifier.ready(status: "counting steps")
+        supervisor.restart(sensor)
+
+        let trap = SignalTrap { stopped.continuation.yield("") }
+        var reason = ""
+        for await r in stopped.stream { reason = r; break }
+        _ = trap
+        notifier.stopping()
+        supervisor.cancel()
+        let flushed = engine.stop(waitingUpTo: 10)
+        bus.stop(waitingUpTo: 2)
+        withExtendedLifetime(lock) {}
+        if !flushed { log.error("the engine did not finish its last commit within 10 s") }
+        if !reason.isEmpty {
+            log.error("stopping: \(reason)")
+            return .runtimeFailure
+        }
+        log.notice("stopped; totals committed")
+        return .success
+    }
+
+    static func prepareStateDirectory(_ path: String) throws {
+        var isDir: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                throw ServiceError.stateDirectory(path: path, reason: "does not exist and cannot be created (\(error.localizedDescription))")
+            }
+        } else if !isDir.boolValue {
+            throw ServiceError.stateDirectory(path: path, reason: "is not a directory")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw ServiceError.stateDirectory(path: path, reason: "is not writable by this user")
+        }
+    }
+}
+
+/// The running supervisor task; Reset restarts it (the sensor is reopened).
+final class SupervisorSlot: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func restart(_ supervisor: SensorSupervisor) {
+        let next = Task { await supervisor.run() }
+        task.withLock { old in
+            old?.cancel()
+            old = next
+        }
+    }
+
+    func cancel() { task.withLock { $0?.cancel() } }
+}

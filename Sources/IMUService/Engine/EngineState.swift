@@ -1,0 +1,239 @@
+import Foundation
+import IMUServiceClient
+import Pedometer
+import Synchronization
+
+/// Everything the engine thread owns. Created on that thread and never shared.
+struct EngineState {
+    let config: ServiceConfig
+    let clock: any WallClock
+    let log: ServiceLog
+    let store: any StepStore
+    let board: StatusBoard
+    let onReset: @Sendable () -> Void
+
+    var pedometer: Pedometer?
+    var sensor: SourceInfo?
+    var ledger = TodayLedger()
+    var status: ServiceStatus
+    var paused = false
+    var dirty = false
+    var lastSampleTime: Double?
+    var nextCommit: Double
+    var synchronized = false
+    var nextClockCheck = -Double.infinity
+
+    init(config: ServiceConfig, clock: any WallClock, log: ServiceLog, store: any StepStore, board: StatusBoard,
+         onReset: @escaping @Sendable () -> Void) {
+        self.config = config
+        self.clock = clock
+        self.log = log
+        self.store = store
+        self.board = board
+        self.onReset = onReset
+        status = board.current.status
+        nextCommit = BootClock.nowSeconds() + config.commitSeconds
+    }
+
+    mutating func run(mailbox: Mailbox, heartbeat: borrowing Atomic<Int64>) {
+        refreshClock(force: true)
+        rebase()
+        publish()
+        while true {
+            heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
+            let wait = dirty ? nextCommit - BootClock.nowSeconds() : config.commitSeconds
+            for message in mailbox.receive(waitingUpTo: wait) {
+                if case .stop = message {
+                    finishPedometer()
+                    commit()
+                    return
+                }
+                handle(message)
+            }
+            if BootClock.nowSeconds() >= nextCommit {
+                if dirty { commit() }
+                nextCommit = BootClock.nowSeconds() + config.commitSeconds
+            }
+            publish()
+        }
+    }
+
+    mutating func handle(_ message: EngineMessage) {
+        switch message {
+        case let .samples(batch): process(batch)
+        case let .sensor(report): sensorChanged(report)
+        case let .query(q, reply): reply(answer(q))
+        case let .control(c, reply): reply(control(c))
+        case .stop: break
+        }
+    }
+
+    // MARK: Samples
+
+    mutating func process(_ batch: [MotionSample]) {
+        guard !paused, !batch.isEmpty else { return }
+        if pedometer == nil, let sensor {
+            pedometer = Pedometer(configuration: config.pedometer, capabilities: sensor.capabilities)
+            ledger.pedometerReplaced()
+        }
+        guard var p = pedometer else { return }
+        var events: [PedometerEvent] = []
+        for s in batch { p.process(s, into: &events) }
+        pedometer = p
+        lastSampleTime = batch[batch.count - 1].time
+        record(events, p.snapshot)
+    }
+
+    mutating func record(_ events: [PedometerEvent], _ snapshot: PedometerSnapshot) {
+        ledger.add(events, snapshot: snapshot)
+        store.record(events, snapshot: snapshot, mapping: mapping())
+        dirty = true
+        status.activity = snapshot.activity.rawValue
+        status.activityConfidence = snapshot.confidence.rawValue
+        status.cadence = snapshot.currentCadence ?? 0
+    }
+
+    /// Sample clock → wall clock, or nil while the wall clock is not synchronised. Boot-clock
+    /// sources map through CLOCK_BOOTTIME; a simulation's clock is anchored at its latest sample.
+    mutating func mapping() -> BootTimeMapping? {
+        refreshClock(force: false)
+        guard synchronized else { return nil }
+        let reference = (sensor?.isSimulated ?? false) ? (lastSampleTime ?? BootClock.nowSeconds()) : BootClock.nowSeconds()
+        return BootTimeMapping(wallTimeAtBoot: clock.now().addingTimeInterval(-reference))
+    }
+
+    /// adjtimex and a file check at most every 10 s (a clock synchronises once per boot).
+    mutating func refreshClock(force: Bool) {
+        let now = BootClock.nowSeconds()
+        guard force || now >= nextClockCheck else { return }
+        nextClockCheck = now + 10
+        let was = synchronized
+        synchronized = clock.isSynchronized()
+        status.clockSynchronized = synchronized
+        if force && !synchronized {
+            log.warning("the wall clock is not synchronised yet (no NTP, no RTC): minutes are kept by boot time and placed on their dates once it is; set clock = trust in \(ServiceConfig.defaultPath) if this clock is right")
+        } else if synchronized && !was && !force {
+            log.notice("the wall clock is synchronised: held minutes are placed on their dates")
+        }
+    }
+
+    mutating func finishPedometer() {
+        guard var p = pedometer else { return }
+        var events: [PedometerEvent] = []
+        p.finish(into: &events)
+        record(events, p.snapshot)
+        pedometer = nil
+    }
+
+    // MARK: Sensor
+
+    mutating func sensorChanged(_ report: SensorReport) {
+        switch report {
+        case let .running(info, mode):
+            if let old = sensor, old.capabilities != info.capabilities { finishPedometer() }
+            sensor = info
+            status.sensor = info.name
+            status.sensorCapabilities = Self.names(info.capabilities)
+            status.captureMode = mode
+            status.sensorState = paused ? "paused" : "running"
+            status.sensorMessage = ""
+            log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")")
+        case let .lost(message):
+            if status.sensorState != "lost" || status.sensorMessage != message {
+                log.warning("sensor lost: \(message); totals are kept, retrying")
+            }
+            status.sensorState = "lost"
+            status.sensorMessage = message
+            status.cadence = 0
+        case .ended:
+            finishPedometer()
+            status.sensorState = "stopped"
+            status.sensorMessage = "the source ended"
+            log.notice("the source ended")
+        }
+    }
+
+    static func names(_ c: SensorCapabilities) -> [String] {
+        [("accelerometer", c.accelerometer), ("gyroscope", c.gyroscope), ("barometer", c.barometer),
+         ("thermometer", c.thermometer)].filter(\.1).map(\.0)
+    }
+
+    // MARK: Storage
+
+    mutating func commit() {
+        do {
+            try store.commit()
+            dirty = false
+            if status.storageState != "ok" { log.notice("history written again: \(config.resolvedDatabasePath)") }
+            status.storageState = "ok"
+            status.storageMessage = ""
+            rebase()
+        } catch {
+            let full = StorageTrouble.isDiskFull(error)
+            let state = full ? "full" : "error"
+            let message = full ? "disk full: counting in memory, written when space returns (\(error))" : "\(error)"
+            if status.storageState != state { log.error("history not written: \(message)") }
+            status.storageState = state
+            status.storageMessage = message
+        }
+    }
+
+    /// Reads today's stored totals (only with a synchronised clock: held minutes are not on a day yet).
+    mutating func rebase() {
+        guard synchronized else { return }
+        let day = LocalDay.interval(containing: clock.now())
+        if let t = try? store.totals(from: day.start, to: day.end) { ledger.rebase(t) }
+    }
+
+    mutating func publish() {
+        if synchronized, let day = ledger.day, !day.contains(clock.now()) {
+            // Midnight passed (or the clock jumped): today is another day.
+            if dirty { commit() } else { rebase() }
+        }
+        if ledger.day == nil { rebase() }
+        status.today = ledger.today
+        status.paused = paused
+        board.publish(status)
+    }
+
+    // MARK: Queries and controls
+
+    mutating func answer(_ q: EngineQuery) -> EngineAnswer {
+        if dirty { commit() }  // answers include the latest minutes (on a full disk: what is stored)
+        do {
+            switch q {
+            case let .totals(from, to): return .totals(try store.totals(from: from, to: to))
+            case let .days(from, to, zone): return .days(try store.days(from: from, to: to, timeZone: zone))
+            case let .activities(from, to): return .activities(try store.activities(from: from, to: to))
+            }
+        } catch {
+            return .failure(name: StepServiceNames.Errors.storage, message: "the history could not be read: \(error)")
+        }
+    }
+
+    mutating func control(_ c: ControlCommand) -> EngineAnswer {
+        let t = lastSampleTime ?? BootClock.nowSeconds()
+        switch c {
+        case .pause:
+            guard !paused else { return .done }
+            finishPedometer()
+            store.recordPause(bootSeconds: t)
+            dirty = true
+            paused = true
+            status.sensorState = "paused"
+            log.notice("paused: no steps are counted until Resume")
+        case .resume:
+            guard paused else { return .done }
+            store.recordResume(bootSeconds: t)
+            dirty = true
+            paused = false
+            status.sensorState = sensor == nil ? "starting" : "running"
+            log.notice("resumed")
+        case .reset:
+            finishPedometer()
+            log.notice("reset: the pedometer starts afresh and the sensor is reopened; history is kept")
+            onReset()
+        }
+        return .done
+    }
+}

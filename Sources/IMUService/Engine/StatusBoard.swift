@@ -1,0 +1,51 @@
+import CSystemd
+import IMUServiceClient
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The published state: the engine writes it, the D-Bus thread reads it for properties. A change
+/// bumps the version and wakes the bus thread, which emits PropertiesChanged at most once a second.
+public final class StatusBoard: Sendable {
+    private let state: Mutex<(status: ServiceStatus, version: Int)>
+    public let wakeup: Wakeup
+
+    public init(initial: ServiceStatus, wakeup: Wakeup) {
+        state = Mutex((initial, 0))
+        self.wakeup = wakeup
+    }
+
+    public var current: (status: ServiceStatus, version: Int) { state.withLock { $0 } }
+
+    public func publish(_ status: ServiceStatus) {
+        let changed = state.withLock { s -> Bool in
+            guard s.status != status else { return false }
+            s = (status, s.version + 1)
+            return true
+        }
+        if changed { wakeup.signal() }
+    }
+
+    public func update(_ change: (inout ServiceStatus) -> Void) {
+        var s = current.status
+        change(&s)
+        publish(s)
+    }
+}
+
+/// An eventfd(2) that wakes the D-Bus thread's poll(2) from another thread.
+public final class Wakeup: Sendable {
+    public let fd: Int32
+    public init() { fd = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK)) }
+    deinit { close(fd) }
+    public func signal() {
+        var one: UInt64 = 1
+        _ = write(fd, &one, 8)
+    }
+    /// Reads the counter back to zero.
+    public func drain() {
+        var value: UInt64 = 0
+        _ = read(fd, &value, 8)
+    }
+}

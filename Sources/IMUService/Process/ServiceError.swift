@@ -1,0 +1,35 @@
+import IMUCore
+
+/// Why the daemon cannot start or carry on. Each names the thing and the fix.
+public enum ServiceError: DiagnosableError, Equatable {
+    /// Another imu-stepd holds the lock.
+    case alreadyRunning(path: String, owner: String)
+    case lock(path: String, reason: String, fix: String)
+    /// Another process owns the bus name.
+    case nameTaken(name: String, bus: String)
+    case bus(String, fix: String)
+    /// The state directory is missing or not writable.
+    case stateDirectory(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .alreadyRunning(path, owner): "another imu-stepd is already running\(owner): it holds \(path)"
+        case let .lock(path, reason, _): "cannot lock \(path): \(reason)"
+        case let .nameTaken(name, bus): "another process already owns \(name) on the \(bus) bus"
+        case let .bus(text, _): text
+        case let .stateDirectory(path, reason): "state directory \(path): \(reason)"
+        }
+    }
+
+    public var fix: String? {
+        switch self {
+        case .alreadyRunning: "one daemon counts for everyone: query it with imu-steps --today, or stop it with: sudo systemctl stop imu-stepd"
+        case let .lock(_, _, fix): fix
+        case .nameTaken: "stop the other daemon first (busctl status io.github.imukit.StepService1 shows it)"
+        case let .bus(_, fix): fix
+        case let .stateDirectory(path, _): "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in /etc/imukit/stepd.conf; sudo install -d -o imu-stepd \(path)"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .runtimeFailure }
+}

@@ -1,0 +1,102 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which bus to talk on. `.system` honours `DBUS_SYSTEM_BUS_ADDRESS` (sd-bus does), which is how
+/// the tests point daemon and clients at a private `dbus-daemon`.
+public enum BusAddress: Sendable, Equatable, CustomStringConvertible {
+    case system
+    case session
+    /// An explicit address, e.g. `unix:path=/tmp/bus`.
+    case address(String)
+
+    public var description: String {
+        switch self {
+        case .system: "system"
+        case .session: "session"
+        case let .address(a): a
+        }
+    }
+}
+
+/// One sd-bus connection. Not Sendable: sd-bus objects belong to the thread that uses them.
+public final class BusConnection {
+    public let raw: OpaquePointer
+
+    public init(_ address: BusAddress) throws {
+        var bus: OpaquePointer?
+        var r: Int32
+        switch address {
+        case .system: r = sd_bus_open_system(&bus)
+        case .session: r = sd_bus_open_user(&bus)
+        case let .address(text):
+            r = sd_bus_new(&bus)
+            if r >= 0 { r = text.withCString { sd_bus_set_address(bus, $0) } }
+            if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
+            if r >= 0 { r = sd_bus_start(bus) }
+        }
+        guard r >= 0, let bus else {
+            if let bus { sd_bus_unref(bus) }
+            throw BusError(.noBus, "cannot connect to the \(address) D-Bus: \(Errno.text(-r))",
+                           fix: "is dbus running? (systemctl status dbus); a private bus is named with DBUS_SYSTEM_BUS_ADDRESS")
+        }
+        raw = bus
+    }
+
+    deinit { sd_bus_flush_close_unref(raw) }
+
+    /// Does anyone own `name` on this bus?
+    public func hasOwner(_ name: String) throws -> Bool {
+        let r = name.withCString { sd_bus_get_name_creds(raw, $0, 0, nil) }
+        if r >= 0 { return true }
+        if r == -ENXIO || r == -ESRCH || r == -ENOENT { return false }
+        throw BusError(.failed, "asking the bus who owns \(name): \(Errno.text(-r))")
+    }
+
+    /// A blocking method call with a timeout in seconds. `fill` appends the arguments.
+    public func call<T>(destination: String, path: String, interface: String, member: String,
+                        timeoutSeconds: Double, fill: (BusMessage) throws -> Void = { _ in },
+                        read: (BusMessage) throws -> T) throws -> T {
+        var m: OpaquePointer?
+        try BusMessage.check(sd_bus_message_new_method_call(raw, &m, destination, path, interface, member), "building \(member)")
+        defer { sd_bus_message_unref(m) }
+        try fill(BusMessage(m!))
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let r = sd_bus_call(raw, m, UInt64(timeoutSeconds * 1_000_000), &error, &reply)
+        defer { if let reply { sd_bus_message_unref(reply) } }
+        guard r >= 0, let reply else {
+            let name = error.name.map { String(cString: $0) }
+            let text = error.message.map { String(cString: $0) } ?? Errno.text(-r)
+            if name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+                throw BusError(.serviceNotRunning, "the step daemon imu-stepd is not running (nothing owns \(destination) on the bus)",
+                               fix: BusError.notRunningFix)
+            }
+            if let name { throw BusError(.remote, "\(member): \(text)", remoteName: name) }
+            throw BusError(.failed, "\(member) on \(destination): \(text)")
+        }
+        return try read(BusMessage(reply))
+    }
+
+    /// Processes what is pending; true when something was handled (call again).
+    @discardableResult
+    public func process() throws -> Bool {
+        let r = sd_bus_process(raw, nil)
+        guard r >= 0 else { throw BusError(.failed, "the D-Bus connection failed: \(Errno.text(-r))") }
+        return r > 0
+    }
+
+    /// Waits up to `seconds` for something to process.
+    public func wait(seconds: Double) {
+        _ = sd_bus_wait(raw, UInt64(max(0, seconds) * 1_000_000))
+    }
+}
+
+/// errno text without locale surprises.
+public enum Errno {
+    public static func text(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,138 @@
+import Dispatch
+import Foundation
+import Pedometer
+
+/// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
+///
+/// Every call opens its own connection on a Dispatch thread (sd-bus blocks; the cooperative pool
+/// never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
+public struct StepServiceClient: Sendable {
+    public let bus: BusAddress
+    /// The longest a call may take, in seconds. The daemon's own deadline is shorter (2 s).
+    public let timeoutSeconds: Double
+
+    public init(bus: BusAddress = .system, timeoutSeconds: Double = 5) {
+        self.bus = bus
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Is the daemon on the bus? False also when there is no bus at all.
+    public func isRunning() async -> Bool {
+        (try? await blocking { try BusConnection(bus).hasOwner(StepServiceNames.busName) }) ?? false
+    }
+
+    /// Totals over [from, to), like `queryPedometerData(from:to:)`.
+    public func totals(from: Date, to: Date) async throws -> StepTotals {
+        try await method("QueryTotals", fill: { m in
+            try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to))
+        }, read: { m in
+            guard let t = try StepTotals.read(from: m) else { throw BusError(.failed, "QueryTotals returned nothing") }
+            return t
+        })
+    }
+
+    /// One total per local day of `timeZone` overlapping [from, to), oldest first.
+    public func days(from: Date, to: Date, timeZone: TimeZone = .current) async throws -> [StepTotals] {
+        try await method("QueryDays", fill: { m in
+            try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to)); try m.append(timeZone.identifier)
+        }, read: { m in
+            var out: [StepTotals] = []
+            _ = try m.enter("a", "(\(TotalsWire.signature))")
+            while let t = try StepTotals.read(from: m) { out.append(t) }
+            try m.exit()
+            return out
+        })
+    }
+
+    /// The activity segments overlapping [from, to), like `queryActivityStarting(from:to:)`.
+    public func activities(from: Date, to: Date) async throws -> [StepActivity] {
+        try await method("QueryActivities", fill: { m in
+            try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to))
+        }, read: { m in
+            var out: [StepActivity] = []
+            _ = try m.enter("a", "(\(ActivityWire.signature))")
+            while let a = try StepActivity.read(from: m) { out.append(a) }
+            try m.exit()
+            return out
+        })
+    }
+
+    /// Today's totals, the current activity, cadence, sensor and storage state.
+    public func status() async throws -> ServiceStatus {
+        let timeout = timeoutSeconds, bus = self.bus
+        return try await blocking {
+            try Self.getAll(BusConnection(bus), timeout: timeout)
+        }
+    }
+
+    /// Stops counting until `resume()` (root or group imukit only).
+    public func pause() async throws { try await control("Pause") }
+    public func resume() async throws { try await control("Resume") }
+    /// Restarts the pedometer and reopens the sensor (root or group imukit only); history is kept.
+    public func reset() async throws { try await control("Reset") }
+
+    /// The status now and after every PropertiesChanged (at most once a second). Ends with an
+    /// error when the daemon leaves the bus; cancelling the consumer stops the listening thread.
+    public func updates() -> AsyncThrowingStream<ServiceStatus, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ServiceStatus, any Error>.makeStream()
+        let stop = StopSignal()
+        continuation.onTermination = { _ in stop.set() }
+        let bus = self.bus, timeout = timeoutSeconds
+        let thread = Thread {
+            do {
+                let c = try BusConnection(bus)
+                let watcher = try SignalWatcher(c, path: StepServiceNames.objectPath,
+                                                interface: StepServiceNames.properties, member: "PropertiesChanged")
+                continuation.yield(try Self.getAll(c, timeout: timeout))
+                while !stop.isSet {
+                    c.wait(seconds: 0.5)
+                    while try c.process() {}
+                    if watcher.takeFired() { continuation.yield(try Self.getAll(c, timeout: timeout)) }
+                    if !(try c.hasOwner(StepServiceNames.busName)) {
+                        throw BusError(.serviceNotRunning, "the step daemon imu-stepd stopped", fix: BusError.notRunningFix)
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.name = "imukit-bus-client"
+        thread.start()
+        return stream
+    }
+
+    // MARK: Plumbing
+
+    static func getAll(_ c: BusConnection, timeout: Double) throws -> ServiceStatus {
+        var status = try c.call(destination: StepServiceNames.busName, path: StepServiceNames.objectPath,
+                                interface: StepServiceNames.properties, member: "GetAll", timeoutSeconds: timeout,
+                                fill: { try $0.append(StepServiceNames.interface) },
+                                read: { try ServiceStatus.read(from: $0) })
+        let day = LocalDay.interval(containing: Date())
+        status.today.start = day.start
+        status.today.end = day.end
+        return status
+    }
+
+    private func control(_ member: String) async throws {
+        try await method(member, fill: { _ in }, read: { _ in () })
+    }
+
+    private func method<T: Sendable>(_ member: String, fill: @escaping @Sendable (BusMessage) throws -> Void,
+                                     read: @escaping @Sendable (BusMessage) throws -> T) async throws -> T {
+        let bus = self.bus, timeout = timeoutSeconds
+        return try await blocking {
+            try BusConnection(bus).call(destination: StepServiceNames.busName, path: StepServiceNames.objectPath,
+                                        interface: StepServiceNames.interface, member: member, timeoutSeconds: timeout,
+                                        fill: fill, read: read)
+        }
+    }
+
+    /// Runs blocking sd-bus work on a Dispatch thread, not on the cooperative pool.
+    private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import IMUCLI
+import IMUServiceClient
+
+/// How imu-steps prints the daemon's totals: one line, a table per day, or JSON Lines.
+enum DaemonReport {
+    static func line(_ label: String, _ t: StepTotals, zone: TimeZone) -> String {
+        "\(label): \(t.steps) steps, \(km(t.distanceMeters)), floors \(t.floorsAscended) up \(t.floorsDescended) down, active \(duration(t.activeSeconds))\n"
+    }
+
+    static func table(_ rows: [StepTotals], zone: TimeZone) -> String {
+        var text = pad("day", 15) + lpad("steps", 8) + lpad("distance", 11) + lpad("floors", 10) + lpad("active", 9) + "\n"
+        var total = StepTotals(start: rows.first?.start ?? Date(), end: rows.last?.end ?? Date())
+        for r in rows {
+            text += pad(day(r.start, zone: zone), 15) + lpad("\(r.steps)", 8) + lpad(km(r.distanceMeters), 11)
+                + lpad("\(r.floorsAscended)/\(r.floorsDescended)", 10) + lpad(duration(r.activeSeconds), 9) + "\n"
+            total.steps += r.steps; total.distanceMeters += r.distanceMeters
+            total.floorsAscended += r.floorsAscended; total.floorsDescended += r.floorsDescended
+            total.activeSeconds += r.activeSeconds
+        }
+        text += pad("total", 15) + lpad("\(total.steps)", 8) + lpad(km(total.distanceMeters), 11)
+            + lpad("\(total.floorsAscended)/\(total.floorsDescended)", 10) + lpad(duration(total.activeSeconds), 9) + "\n"
+        return text
+    }
+
+    static func json(_ t: StepTotals, type: String) -> String {
+        var line = JSONLine(type: type)
+        line.add("start", iso(t.start))
+        line.add("end", iso(t.end))
+        line.add("steps", t.steps)
+        line.add("distance_m", t.distanceMeters, decimals: 2)
+        line.add("floors_ascended", t.floorsAscended)
+        line.add("floors_descended", t.floorsDescended)
+        line.add("active_s", t.activeSeconds, decimals: 1)
+        return line.text
+    }
+
+    static func iso(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone.current
+        return f.string(from: d)
+    }
+
+    static func stamp(_ d: Date, zone: TimeZone) -> String { format(d, "yyyy-MM-dd HH:mm", zone) }
+    static func day(_ d: Date, zone: TimeZone) -> String { format(d, "yyyy-MM-dd EEE", zone) }
+
+    static func format(_ d: Date, _ pattern: String, _ zone: TimeZone) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = pattern
+        return f.string(from: d)
+    }
+
+    static func km(_ m: Double) -> String { String(format: "%.2f km", m / 1000) }
+    static func duration(_ s: Double) -> String {
+        let minutes = Int((s / 60).rounded())
+        return "\(minutes / 60):\(String(format: "%02d", minutes % 60))"
+    }
+    static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+    static func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? " " + s : String(repeating: " ", count: n - s.count) + s }
+}

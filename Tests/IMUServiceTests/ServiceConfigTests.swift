@@ -1,0 +1,89 @@
+import Foundation
+import IMUCLI
+import IMUServiceClient
+import Testing
+@testable import IMUService
+
+@Suite struct ServiceConfigTests {
+    @Test func readsEverySetting() throws {
+        let c = try ServiceConfig.parse("""
+        # comment
+        source = iio:local:?resume=30
+        rate = 100   # Hz
+        height = 1.80
+        floor_height = 3.2
+        state_directory = /tmp/x
+        retention_days = 365
+        commit_seconds = 10
+        bus = session
+        clock = trust
+        calibration = no
+        polled_fallback_hz = 25
+        """, path: "stepd.conf")
+        #expect(c.source == .spec("iio:local:?resume=30"))
+        #expect(c.sourceOptions.rateHz == 100)
+        #expect(c.pedometer.userHeightMeters == 1.80)
+        #expect(c.resolvedDatabasePath == "/tmp/x/history.sqlite")
+        #expect(c.retentionDays == 365)
+        #expect(c.commitSeconds == 10)
+        #expect(c.bus == .session)
+        #expect(c.trustWallClock && !c.applyCalibration)
+        #expect(c.polledFallbackHz == 25)
+    }
+
+    @Test func defaultsKeepEverythingAndCommitWithinTenSeconds() throws {
+        let c = try ServiceConfig.parse("", path: "x")
+        #expect(c.retentionDays == nil)
+        #expect(c.commitSeconds <= 10)
+        #expect(c.source == .automatic(fallbackToSimulation: false))
+        #expect(try ServiceConfig.parse("retention_days = 0", path: "x").retentionDays == nil)
+    }
+
+    @Test func badLinesNameTheFileTheLineAndTheFix() {
+        for (text, line, words) in [("rate = fast", 1, "rate"), ("\n\ncommit_seconds = 60", 3, "10 s"),
+                                    ("colour = blue", 1, "unknown setting"), ("just words", 1, "key = value"),
+                                    ("polled_fallback_hz = 10", 1, "25 Hz"), ("bus = tcp:host=x", 1, "bus")] {
+            do {
+                _ = try ServiceConfig.parse(text, path: "/etc/imukit/stepd.conf")
+                Issue.record("accepted: \(text)")
+            } catch let e as ConfigError {
+                #expect(e.description.hasPrefix("/etc/imukit/stepd.conf:\(line):"), "\(e)")
+                #expect(e.description.contains(words) || (e.fix ?? "").contains(words), "\(e)")
+                #expect(e.fix != nil && e.exitStatus == .usage)
+            } catch { Issue.record("\(error)") }
+        }
+    }
+
+    @Test func controlCharactersAreEscapedInMessages() {
+        do {
+            _ = try ServiceConfig.parse("rate = \u{1B}[31m", path: "p")
+        } catch {
+            #expect(!"\(error)".contains("\u{1B}"))
+        }
+    }
+
+    @Test func aMissingFileIsAnErrorOnlyWhenNamed() throws {
+        #expect(throws: ConfigError.self) { try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: true) }
+        #expect(try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: false).commitSeconds == ServiceConfig().commitSeconds)
+    }
+}
+
+@Suite struct ExampleConfigTests {
+    /// data/stepd.conf shows every setting commented out with its default: uncommented, it must
+    /// parse and give the defaults.
+    @Test func theExampleFileShowsTheDefaults() throws {
+        let text = try String(contentsOf: PrivateBus.packageRoot.appendingPathComponent("data/stepd.conf"), encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("#") && $0.contains(" = ") && !$0.hasPrefix("# ") ? String($0.dropFirst()) : String($0) }
+            .joined(separator: "\n")
+        let c = try ServiceConfig.parse(uncommented, path: "data/stepd.conf")
+        let d = ServiceConfig()
+        #expect(c.source == d.source)
+        #expect(c.commitSeconds == d.commitSeconds && c.methodDeadlineSeconds == d.methodDeadlineSeconds)
+        #expect(c.retentionDays == d.retentionDays && c.polledFallbackHz == d.polledFallbackHz)
+        #expect(c.stateDirectory == d.stateDirectory && c.resolvedDatabasePath == d.resolvedDatabasePath)
+        #expect(c.bus == d.bus && c.trustWallClock == d.trustWallClock && c.applyCalibration == d.applyCalibration)
+        #expect(c.pedometer.userHeightMeters == d.pedometer.userHeightMeters)
+        #expect(c.pedometer.floorHeightMeters == d.pedometer.floorHeightMeters)
+    }
+}

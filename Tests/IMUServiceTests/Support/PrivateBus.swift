@@ -1,0 +1,133 @@
+import Foundation
+
+/// A real dbus-daemon on a private socket, configured like Debian's system bus (deny by default)
+/// plus the service's policy file from data/. Stopped when the value goes away.
+final class PrivateBus {
+    let directory: String
+    let address: String
+    private let process = Process()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Nil (with the reason) when dbus-daemon is not installed: the caller skips.
+    static func start() throws -> PrivateBus? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else { return nil }
+        return try PrivateBus()
+    }
+
+    private init() throws {
+        directory = NSTemporaryDirectory() + "imukit-bus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        let socket = directory + "/bus"
+        let policy = Self.packageRoot.appendingPathComponent("data/io.github.imukit.StepService1.conf").path
+        let config = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <deny own="*"/>
+            <deny send_type="method_call"/>
+            <allow send_type="signal"/>
+            <allow send_requested_reply="true" send_type="method_return"/>
+            <allow send_requested_reply="true" send_type="error"/>
+            <allow receive_type="method_call"/>
+            <allow receive_type="method_return"/>
+            <allow receive_type="error"/>
+            <allow receive_type="signal"/>
+            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+          </policy>
+          <policy user="root">
+            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Monitoring"/>
+          </policy>
+          <include>\(policy)</include>
+        </busconfig>
+        """
+        let configPath = directory + "/bus.conf"
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(configPath)", "--nofork", "--nopidfile"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        address = "unix:path=\(socket)"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        chmod(socket, 0o777)
+    }
+
+    deinit {
+        // dbus-daemon with <type>system</type> ignores SIGTERM (it expects systemd to stop it).
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs busctl on this bus, as another program would; `asUser` runs it through setpriv.
+    func busctl(_ arguments: [String], asUser: String? = nil, timeout: Double = 30) throws -> Run {
+        var argv = ["/usr/bin/busctl", "--address=\(address)"] + arguments
+        if let asUser { argv = ["/usr/bin/setpriv", "--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups"] + argv }
+        return try Run.command(argv, timeout: timeout)
+    }
+
+    /// `busctl call` on the service object.
+    func call(_ member: String, _ signature: String = "", _ args: [String] = [], asUser: String? = nil,
+              interface: String = "io.github.imukit.StepService1") throws -> Run {
+        try busctl(["call", "io.github.imukit.StepService1", "/io/github/imukit/StepService1", interface, member]
+                   + (signature.isEmpty ? [] : [signature] + args), asUser: asUser)
+    }
+
+    func property(_ name: String) throws -> String {
+        let r = try busctl(["get-property", "io.github.imukit.StepService1", "/io/github/imukit/StepService1",
+                            "io.github.imukit.StepService1", name])
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls `condition` every 100 ms for up to `seconds`.
+    static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try condition() { return true }
+            usleep(100_000)
+        } while Date() < deadline
+        return false
+    }
+}
+
+/// A finished command: status, output and how long it took.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+
+    static func command(_ argv: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = NSTemporaryDirectory() + "run-out-\(UUID().uuidString)", err = out + ".err"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        p.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try p.run()
+        let deadline = start.addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline { usleep(5_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                   stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "", seconds: Date().timeIntervalSince(start))
+    }
+}
