@@ -49,7 +49,7 @@ bench-accuracy: deps
 	.build/release/imu-bench-accuracy
 
 ## The user's tools (benchmarks are not installed).
-TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot
+TOOLS := imu-info imu-steps imu-record imu-calibrate imu-plot imu-stepd
 install: build install-udev install-service
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in $(TOOLS); do install -m 0755 .build/$(CONFIG)/$$t $(DESTDIR)$(PREFIX)/bin/; done
@@ -80,6 +80,46 @@ SANITIZE_SKIP ?= ToolsTests
 test-sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --sanitize=address --build-path .build/asan --skip $(SANITIZE_SKIP)
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan --skip $(SANITIZE_SKIP)
+
+## Packaging (docs/install.md): man pages, completions and the Debian package. The tools packaged
+## and installed are $(TOOLS); --version comes from VERSION (packaging/version.sh).
+MANDIR ?= $(PREFIX)/share/man
+MAN_BIN ?= .build/$(CONFIG)
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
+STATIC_BUILD := .build/static
+.PHONY: man install-man install-completions deb test-deb print-tools
+
+install: install-man install-completions
+
+print-tools:
+	@echo $(TOOLS)
+
+## Man pages from docs/man/*.in and each built tool's --help, into .build/man.
+man:
+	@rm -rf .build/man
+	@python3 packaging/man.py --bin $(MAN_BIN) --out .build/man $(TOOLS) >/dev/null
+
+install-man: man
+	@for f in .build/man/*; do s=$${f##*.}; install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/$${f##*/} || exit 1; done
+
+install-completions:
+	install -d $(DESTDIR)$(BASH_COMPLETIONS) $(DESTDIR)$(ZSH_COMPLETIONS)
+	for t in $(TOOLS); do sed 's/@TOOLS@/$(TOOLS)/' completions/imukit.bash > $(DESTDIR)$(BASH_COMPLETIONS)/$$t || exit 1; done
+	sed 's/@TOOLS@/$(TOOLS)/' completions/_imukit > $(DESTDIR)$(ZSH_COMPLETIONS)/_imukit
+
+## imukit_VERSION_ARCH.deb in .build/deb: the tools (only they: no benchmarks) with the Swift
+## runtime linked in, in their own build directory so the usual build stays as it is; lintian.
+deb:
+	@scripts/ensure-deps.sh deb
+	for t in $(TOOLS); do $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product $$t || exit 1; done
+	packaging/build-deb.sh $(STATIC_BUILD)/release "$(TOOLS)"
+	lintian --fail-on error --info .build/deb/imukit_*.deb
+
+## Installs the package into a fresh Debian 12 root (debootstrap, cached in .build/debootstrap),
+## runs a tool there without any Swift toolchain, removes and purges it, and checks what is left.
+test-deb: deb
+	packaging/test-deb.sh .build/deb/imukit_*.deb
 
 ## The step service imu-stepd (docs/service.md): daemon, systemd unit, D-Bus policy and interface
 ## description, service user (sysusers.d), example /etc/imukit/stepd.conf (kept when present); needs root.

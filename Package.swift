@@ -62,6 +62,12 @@ targets += [
     .testTarget(name: "IMUPublishTests", dependencies: ["IMUPublish"]),
 ]
 
+// MARK: Version: VERSION and the git commit, generated into IMUCLI before each build (--version).
+targets += [
+    .plugin(name: "VersionStamp", capability: .buildTool()),
+]
+for t in targets where t.name == "IMUCLI" { t.plugins = (t.plugins ?? []) + [.plugin(name: "VersionStamp")] }
+
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
     .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),

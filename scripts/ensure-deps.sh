@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages IMUKit needs, when it can: as root directly, otherwise through
 # sudo. Without either it prints the exact apt-get line and stops (exit 1).
-# Usage: scripts/ensure-deps.sh [build|test|kernel]   (each level includes the ones before it)
+# Usage: scripts/ensure-deps.sh [build|test|kernel|deb]   (test and kernel include the ones before them;
+# deb is build plus packaging)
 set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
@@ -24,10 +25,15 @@ if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-utils fonts-dejavu-core); fi
 # test: Debian's gpsd fed by gpsfake (gpsd-clients) for the GPS speed test (IMULocationTests).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(gpsd gpsd-clients); fi
+# test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(zsh man-db); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)
 fi
+# deb: `make deb` and `make test-deb` (packaging/): dpkg-shlibdeps, lintian, the man page
+# generator, debootstrap for the clean Debian 12 root.
+if [ "$level" = deb ]; then pkgs+=(dpkg-dev lintian python3 debootstrap); fi
 
 missing=()
 for p in "${pkgs[@]}"; do

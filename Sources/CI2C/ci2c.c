@@ -46,7 +46,7 @@ int ci2c_smbus_write_byte(int fd, uint8_t reg, uint8_t value) {
 }
 
 int ci2c_smbus_read_block(int fd, uint8_t reg, uint8_t length, uint8_t *out) {
-    if (length > 32) length = 32;  /* I2C_SMBUS_BLOCK_MAX, linux/i2c.h */
+    if (length > I2C_SMBUS_BLOCK_MAX) length = I2C_SMBUS_BLOCK_MAX;  /* linux/i2c.h */
     int r = i2c_smbus_read_i2c_block_data(fd, reg, length, out);
     return r < 0 ? -errno : r;
 }

@@ -7,11 +7,13 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/// I2C_FUNCS bits this project uses (linux/i2c.h).
-#define CI2C_FUNC_I2C 0x00000001UL
-#define CI2C_FUNC_SMBUS_READ_BYTE_DATA 0x00080000UL
-#define CI2C_FUNC_SMBUS_WRITE_BYTE_DATA 0x00100000UL
-#define CI2C_FUNC_SMBUS_READ_I2C_BLOCK 0x04000000UL
+#include <linux/i2c.h>
+
+/// I2C_FUNCS bits this project uses, taken from the kernel header (linux/i2c.h), never copied.
+#define CI2C_FUNC_I2C I2C_FUNC_I2C
+#define CI2C_FUNC_SMBUS_READ_BYTE_DATA I2C_FUNC_SMBUS_READ_BYTE_DATA
+#define CI2C_FUNC_SMBUS_WRITE_BYTE_DATA I2C_FUNC_SMBUS_WRITE_BYTE_DATA
+#define CI2C_FUNC_SMBUS_READ_I2C_BLOCK I2C_FUNC_SMBUS_READ_I2C_BLOCK
 
 /// Opens /dev/i2c-N read-write with O_CLOEXEC. Returns fd or -errno.
 int ci2c_open(const char *path);

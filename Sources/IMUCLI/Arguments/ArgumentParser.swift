@@ -19,6 +19,8 @@ public struct ParsedArguments: Sendable {
     public private(set) var positionals: [String] = []
     /// Was `--help` asked for?
     public var wantsHelp: Bool { values["help"] != nil }
+    /// Was `--version` asked for?
+    public var wantsVersion: Bool { values["version"] != nil }
 
     init(command: String) { self.command = command }
 

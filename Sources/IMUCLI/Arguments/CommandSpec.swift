@@ -33,7 +33,8 @@ public struct CommandSpec: Sendable {
         self.name = name
         self.summary = summary
         self.usage = usage
-        self.options = options + [OptionSpec("help", short: "h", help: "show this help and exit")]
+        self.options = options + [OptionSpec("help", short: "h", help: "show this help and exit"),
+                                  OptionSpec("version", help: "print the version and git commit and exit")]
         self.examples = examples
         self.acceptsPositionals = acceptsPositionals
     }
@@ -61,4 +62,8 @@ public struct CommandSpec: Sendable {
         out += "\nExit codes: 0 ok, 1 runtime failure, 2 usage error, 3 no sensor or permission denied.\n"
         return out
     }
+
+    /// The line `--version` prints, e.g. "imu-steps 0.1.0 (git abcdef1)": VERSION and the commit,
+    /// generated at build time (packaging/version.sh).
+    public var versionText: String { "\(name) \(BuildVersion.version) (git \(BuildVersion.commit))\n" }
 }

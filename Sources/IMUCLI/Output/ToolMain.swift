@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Runs a tool's body: parses arguments, prints `--help`, and turns every error into a message on
+/// Runs a tool's body: parses arguments, prints `--help` and `--version`, and turns every error into a message on
 /// standard error with its fix and the contract's exit code (docs/CONTRACTS.md §4).
 /// No error escapes as a crash.
 public enum ToolMain {
@@ -18,6 +18,11 @@ public enum ToolMain {
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
                 exit(finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
+            }
+            if parsed.wantsVersion {
+                Terminal.standardOutput.write(spec.versionText)
+                Terminal.standardOutput.flush()
+                exit(0)
             }
             status = try await body(parsed)
         } catch {

@@ -84,7 +84,7 @@ public enum StepDaemon {
 
     /// "0.y.z (git abcdef1)", as `--version` prints it without the tool's name.
     static var softwareVersion: String {
-        let text = "imu-stepd dev"   // PKG-MERGE: spec.versionText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = spec.versionText.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.hasPrefix(spec.name + " ") ? String(text.dropFirst(spec.name.count + 1)) : text
     }
 
