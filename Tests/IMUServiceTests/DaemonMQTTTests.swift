@@ -36,6 +36,10 @@ import Testing
                                    "-t", "homeassistant/sensor/stepd-test/steps_today/config"])
         #expect(sub.stdout.contains("imukit/stepd-test/availability online"), "\(sub.stdout) \(daemon.log)")
         #expect(sub.stdout.contains("\"state_class\":\"total_increasing\""), "\(sub.stdout)")
+        // The Home Assistant device names the software as --version does ("0.y.z (git abcdef1)").
+        let version = try Run.command([DaemonProcess.tool("imu-stepd"), "--version"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "imu-stepd ", with: "")
+        #expect(!version.isEmpty && sub.stdout.contains("\"sw_version\":\"\(version)\""), "\(version) \(sub.stdout)")
         let line = try #require(sub.stdout.split(separator: "\n").first { $0.hasPrefix("imukit/stepd-test/state ") })
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst("imukit/stepd-test/state ".count).utf8))
             as? [String: Any])

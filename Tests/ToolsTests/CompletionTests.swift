@@ -53,7 +53,8 @@ import Testing
             for o in options { #expect(offered.contains("--\(o)"), "\(tool) --<TAB> lacks --\(o): \(offered.sorted())") }
             #expect(offered.allSatisfy { $0.hasPrefix("--") })
         }
-        #expect(try Self.bash(["imu-steps", "--si"]) == ["--simulate"])
+        #expect(try Self.bash(["imu-steps", "--sim"]) == ["--simulate"])
+        #expect(try Self.bash(["imu-steps", "--si"]).sorted() == ["--simulate", "--since"])
     }
 
     @Test func bashCompletesScenariosSourcesAndFiles() throws {
