@@ -27,17 +27,8 @@ import Testing
 
     @Test func withoutRootOrSudoItPrintsTheExactLineAndStops() throws {
         let bin = try fakeTools()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [ToolRunner.packageRoot.appendingPathComponent("scripts/ensure-deps.sh").path, "build"]
-        p.environment = ["PATH": bin + ":/usr/bin:/bin"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 1)
+        let (status, text) = try ToolRunner.ensureDeps(fakeBin: bin)
+        #expect(status == 1)
         #expect(text.contains("sudo apt-get install -y --no-install-recommends libiio-dev libi2c-dev pkg-config"), "stderr: \(text)")
         #expect(!text.contains("SHOULD-NOT-RUN"))
     }

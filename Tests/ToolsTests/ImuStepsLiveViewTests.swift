@@ -28,6 +28,27 @@ final class PseudoTerminal {
 
     deinit { close(master) }
 
+    /// Runs imu-steps with `arguments` on this terminal, its environment changed by `changes` (nil
+    /// removes a variable), until it exits (at most 60 s): what the terminal showed, and the status.
+    func runImuSteps(_ arguments: [String], environment changes: [String: String?]) throws -> (shown: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-steps"))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in changes { env[key] = value }
+        process.environment = env
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        var raw = ""
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { raw += drain(); usleep(50_000) }
+        raw += drain()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return (raw, process.terminationStatus)
+    }
+
     /// Reads everything available now.
     func drain() -> String {
         var out = [UInt8]()
@@ -127,20 +148,7 @@ func renderScreen(_ raw: String) -> [String] {
     }
 
     @Test func noColorIsRespectedOnATerminal() throws {
-        let pty = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-steps"))
-        process.arguments = ["--simulate", "walk", "--speed", "max"]
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        process.environment = env
-        process.standardOutput = pty.slave
-        process.standardError = pty.slave
-        try process.run()
-        var raw = ""
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { raw += pty.drain(); usleep(50_000) }
-        raw += pty.drain()
+        let (raw, _) = try PseudoTerminal().runImuSteps(["--simulate", "walk", "--speed", "max"], environment: ["NO_COLOR": "1"])
         #expect(raw.contains("Summary"))
         #expect(!raw.contains("\u{1B}[1;32m") && !raw.contains("\u{1B}[0m"), "NO_COLOR: no colour codes")
     }

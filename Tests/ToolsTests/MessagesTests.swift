@@ -121,22 +121,9 @@ import IMUSimulation
     }
 
     @Test func termDumbGetsNoEscapeSequences() throws {
-        let pty = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ToolRunner.path("imu-steps"))
-        process.arguments = ["--simulate", "walk", "--speed", "max"]
-        var env = ProcessInfo.processInfo.environment
-        env["TERM"] = "dumb"
-        env["NO_COLOR"] = nil
-        process.environment = env
-        process.standardOutput = pty.slave
-        process.standardError = pty.slave
-        try process.run()
-        var raw = ""
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { raw += pty.drain(); usleep(50_000) }
-        raw += pty.drain()
-        #expect(process.terminationStatus == 0)
+        let (raw, status) = try PseudoTerminal().runImuSteps(["--simulate", "walk", "--speed", "max"],
+                                                             environment: ["TERM": "dumb", "NO_COLOR": nil])
+        #expect(status == 0)
         #expect(raw.contains("Summary"))
         #expect(!raw.contains("\u{1B}"), "escape sequences with TERM=dumb")
     }

@@ -67,6 +67,22 @@ enum ToolRunner {
                           stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
     }
 
+    /// Runs `scripts/ensure-deps.sh build` with only `bin` (fake commands) before /usr/bin:/bin on
+    /// PATH and nothing else in its environment: its exit status and standard error.
+    static func ensureDeps(fakeBin bin: String) throws -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [packageRoot.appendingPathComponent("scripts/ensure-deps.sh").path, "build"]
+        p.environment = ["PATH": bin + ":/usr/bin:/bin"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+
     /// Writes `text` to a fresh temporary file named `name` and returns its path.
     static func temporaryFile(_ name: String, _ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-tools-\(UUID().uuidString)")
