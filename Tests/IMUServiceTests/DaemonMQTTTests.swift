@@ -59,6 +59,23 @@ import Testing
                                      "-t", "imukit/stepd-test/availability"])
         #expect(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "offline")
         #expect(daemon.log.contains("MQTT: connected to mqtt://127.0.0.1:\(port)"), "\(daemon.log)")
+
+        // A daemon that dies without a word: the broker publishes its last will.
+        let again = try DaemonProcess(bus: bus, stateDirectory: directory + "/state",
+                                      settings: ["simulate = walk:600", "speed = 10",
+                                                 "mqtt_broker = mqtt://127.0.0.1:\(port)", "mqtt_device_id = stepd-test"])
+        let online = try PrivateBus.waitFor(30) {
+            try Run.command(["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-C", "1", "-W", "2",
+                             "-t", "imukit/stepd-test/availability"]).stdout.hasPrefix("online")
+        }
+        #expect(online, "\(again.log)")
+        again.send(SIGKILL)
+        _ = again.wait()
+        let will = try PrivateBus.waitFor(10) {
+            try Run.command(["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-C", "1", "-W", "2",
+                             "-t", "imukit/stepd-test/availability"]).stdout.hasPrefix("offline")
+        }
+        #expect(will, "the last will did not mark the device offline")
     }
 
     @Test func aBadBrokerSettingNamesItsLine() {
