@@ -234,6 +234,9 @@ struct EngineState {
             log.notice("reset: the pedometer starts afresh and the sensor is reopened; history is kept")
             onReset()
         }
+        // The answer goes out after the status board shows the change: a client that reads
+        // Paused right after Pause() returns sees it.
+        publish()
         return .done
     }
 }
