@@ -121,7 +121,7 @@ targets += [
 // MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
 targets += [
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-    .target(name: "IMUServiceClient", dependencies: ["CSystemd", "Pedometer", "IMUHistory"]),
+    .target(name: "IMUServiceClient", dependencies: ["CSystemd", "IMUCore", "Pedometer", "IMUHistory"]),
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
     .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer", "IMUPublish"]),

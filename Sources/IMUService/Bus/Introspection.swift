@@ -1,7 +1,18 @@
+import Foundation
+import IMUServiceClient
+
 /// The interface as served by Introspect. data/io.github.imukit.StepService1.xml is the same text
 /// (a test compares them); times are microseconds since 1970 UTC, distances metres.
 enum Introspection {
-    static let interfaceXML = """
+    /// Methods as written here; properties from `ServiceStatus.propertySignatures`, the table the
+    /// Get/GetAll answers also come from, so the two cannot drift apart.
+    static let interfaceXML = methodsXML.replacingOccurrences(of: "  </interface>", with: propertiesXML + "  </interface>")
+
+    private static var propertiesXML: String {
+        ServiceStatus.propertySignatures.map { "    <property name=\"\($0.name)\" type=\"\($0.signature)\" access=\"read\"/>\n" }.joined()
+    }
+
+    private static let methodsXML = """
       <interface name="io.github.imukit.StepService1">
         <method name="QueryTotals">
           <arg name="from_usec" type="x" direction="in"/>
@@ -22,23 +33,6 @@ enum Introspection {
         <method name="Pause"/>
         <method name="Resume"/>
         <method name="Reset"/>
-        <property name="TodaySteps" type="x" access="read"/>
-        <property name="TodayDistance" type="d" access="read"/>
-        <property name="TodayFloorsAscended" type="x" access="read"/>
-        <property name="TodayFloorsDescended" type="x" access="read"/>
-        <property name="TodayActiveSeconds" type="d" access="read"/>
-        <property name="Activity" type="s" access="read"/>
-        <property name="ActivityConfidence" type="s" access="read"/>
-        <property name="Cadence" type="d" access="read"/>
-        <property name="Sensor" type="s" access="read"/>
-        <property name="SensorCapabilities" type="as" access="read"/>
-        <property name="CaptureMode" type="s" access="read"/>
-        <property name="SensorState" type="s" access="read"/>
-        <property name="SensorMessage" type="s" access="read"/>
-        <property name="StorageState" type="s" access="read"/>
-        <property name="StorageMessage" type="s" access="read"/>
-        <property name="Paused" type="b" access="read"/>
-        <property name="ClockSynchronized" type="b" access="read"/>
       </interface>
     """
 
