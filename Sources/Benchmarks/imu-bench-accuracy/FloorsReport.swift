@@ -20,12 +20,6 @@ enum FloorsReport {
         var down: Int
     }
 
-    /// `$IMU_REALDEV_DIR`, else ../shared/data/real-dev next to the package root.
-    static var defaultDirectory: String {
-        ProcessInfo.processInfo.environment["IMU_REALDEV_DIR"]
-            ?? (packageRoot() as NSString).appendingPathComponent("../shared/data/real-dev")
-    }
-
     static func run(directory: String) {
         print("== floors, real recordings (\(directory))")
         guard FileManager.default.fileExists(atPath: directory) else {

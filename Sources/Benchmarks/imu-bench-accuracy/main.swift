@@ -147,5 +147,5 @@ if wanted("speed") {
     Throughput.memoryNote()
 }
 if wanted("floors") {
-    FloorsReport.run(directory: FloorsReport.defaultDirectory)
+    FloorsReport.run(directory: RealDevReport.directory())
 }
