@@ -12,7 +12,7 @@ deps:
 	@scripts/ensure-deps.sh build
 
 build: deps
-	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) build -c $(CONFIG) $(STATIC_STDLIB)
 
 ## The main job: live steps and floors on the first sensor found, else the built-in simulated walk.
 run: build
@@ -21,7 +21,7 @@ run: build
 ## Every test: unit, replay, tools, and (where qemu is present) the real-kernel ring.
 test:
 	@scripts/ensure-deps.sh kernel
-	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) build -c $(CONFIG) $(STATIC_STDLIB)
 	$(SWIFT) test --parallel
 	Tests/Fuzz/run.sh $(FUZZ_TEST_SECONDS)
 	Tests/kernel/run.sh
@@ -30,14 +30,14 @@ test:
 ## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
 test-kernel:
 	@scripts/ensure-deps.sh kernel
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(STATIC_STDLIB)
 	Tests/kernel/run.sh
 
 ## Benchmarks print figures (throughput, accuracy, bus budgets); they never fail on a number.
 BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
 ## Each bench's "figure:" lines (a figure beside its anchor from the same run) are repeated at the end.
 bench: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(STATIC_STDLIB)
 	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b > .build/$$b.log 2>&1; s=$$?; cat .build/$$b.log; echo; [ $$s = 0 ] || exit 1; done
 	@echo "== summary: every figure beside its anchor, measured in this run"
 	@for b in $(BENCHES); do grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; done
@@ -137,3 +137,17 @@ install-service: build
 	@echo "Start the step service with:  sudo systemctl enable --now imu-stepd"
 	@echo "Ask it with:                  imu-steps --today"
 	@echo "Pause/Reset are for root and group imukit:  sudo usermod -aG imukit $${SUDO_USER:-$$(id -un)}"
+
+## Memory (issue 11 part 5, docs/memory.md). Release builds made here link the Swift runtime and Foundation
+## into each tool, as the .deb does: installed tools do not depend on the toolchain's lib folder (RUNPATH
+## /opt/swift/...), and a live imu-steps maps one file instead of about 40 shared libraries. lld packs the
+## executable's relative relocations (DT_RELR, glibc >= 2.36 as in Debian 12): the loader reads 33 kB
+## instead of 1.8 MB of them at start. Every target above uses the same flags, so switching between them
+## does not rebuild. `make STATIC_STDLIB=` builds with shared libraries as plain `swift build` does.
+STATIC_STDLIB ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+SHARED_BUILD := .build/shared
+## imu-bench-memory also measures imu-steps with the runtime as shared libraries (plain `swift build`).
+.PHONY: shared-steps
+shared-steps:
+	$(SWIFT) build -c release --scratch-path $(SHARED_BUILD) --product imu-steps
+bench: shared-steps
