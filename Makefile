@@ -112,7 +112,7 @@ install-completions:
 ## runtime linked in, in their own build directory so the usual build stays as it is; lintian.
 deb:
 	@scripts/ensure-deps.sh deb
-	for t in $(TOOLS); do $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product $$t || exit 1; done
+	for t in $(TOOLS); do $(SWIFT) build -c release $(STATIC_STDLIB) --scratch-path $(STATIC_BUILD) --product $$t || exit 1; done
 	packaging/build-deb.sh $(STATIC_BUILD)/release "$(TOOLS)"
 	lintian --fail-on error --info .build/deb/imukit_*.deb
 
