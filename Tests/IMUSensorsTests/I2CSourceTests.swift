@@ -228,7 +228,7 @@ struct I2CStubLikeTests {
         let driver = ChipCatalog.model(named: "mpu6050")!.makeDriver(I2CDevice(bus: bus, address: 0x68, retry: EmulatorCatalog.noSleep))
         let poller = I2CPoller(imu: driver, barometer: nil)
         let warnings = WaitRecorder()
-        poller.warn = { _ in warnings.waits.append(1) }
+        poller.warn = { _ in warnings.record(1) }
         poller.sleep = { _ in }
         try poller.configure(imuRateHz: 100, useFIFO: true)
         #expect(driver.usesFIFO)
