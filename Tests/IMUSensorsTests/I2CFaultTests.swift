@@ -47,7 +47,7 @@ struct PollerRig {
         let retry = RetryPolicy(attempts: 4, initialBackoffSeconds: 0.001, sleep: waits.sleep)
         func driver(_ name: String?) -> (any ChipDriver)? {
             guard let name else { return nil }
-            let (_, address) = EmulatorCatalog.attach(name, to: bus, motion: motion)
+            let address = EmulatorCatalog.attach(name, to: bus, motion: motion)
             return ChipCatalog.model(named: name)!.makeDriver(I2CDevice(bus: bus, address: address, retry: retry))
         }
         let poller = I2CPoller(imu: driver(imu), barometer: driver(barometer), mount: mount)
@@ -145,9 +145,8 @@ struct I2CFaultTests {
     func barometerSkippedRecovers() throws {
         let rig = try PollerRig(imu: nil, barometer: "bmp280")
         #expect(try rig.run(1).count >= 10)
-        let chip = try #require(rig.bus.chip(at: 0x76) as? BMP280Emulator)
         try rig.bus.write(0x76, [0xF4, 0x00])   // sleep mode
-        chip.setADC(pressure: 0x80000, temperature: 0x80000)
+        try rig.bus.withChip(at: 0x76, as: BMP280Emulator.self) { $0.setADC(pressure: 0x80000, temperature: 0x80000) }
         let after = try rig.run(1)
         #expect(rig.poller.recoveries == 1)
         #expect(after.count >= 8)
@@ -158,9 +157,10 @@ struct I2CFaultTests {
     func barometerNeverConverts() throws {
         let rig = try PollerRig(imu: nil, barometer: "bmp280")
         try rig.bus.write(0x76, [0xF4, 0x00])
-        let chip = try #require(rig.bus.chip(at: 0x76) as? BMP280Emulator)
-        chip.setADC(pressure: 0x80000, temperature: 0x80000)
-        chip.calibration = bmp280ExampleCalibration
+        try rig.bus.withChip(at: 0x76, as: BMP280Emulator.self) { chip in
+            chip.setADC(pressure: 0x80000, temperature: 0x80000)
+            chip.calibration = bmp280ExampleCalibration
+        }
         // Every reconfiguration resets the emulator to "skipped"; keep it asleep so it never converts.
         let bus = rig.bus
         rig.waits.onWait { _ in try? bus.write(0x76, [0xF4, 0x00]) }
