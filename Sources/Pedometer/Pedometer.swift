@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The pedometer core: a state machine fed one sample at a time, the same live, in replay and in
 /// tests. Feed samples with `process`, end a finite stream with `finish`, read totals from
@@ -49,9 +53,9 @@ public struct Pedometer: Sendable {
     /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
     @_spi(Diagnostics) public var lastPedalling: String {
         let w = cycling.latest
-        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
-                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation, w.isPedalling ? "P" : "-",
-                      w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
+        return String(cFormat: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f ", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation) + (w.isPedalling ? "P" : "-")
+            + (w.isRideVibration ? "V" : "-") + " riding=" + (cycling.isRiding ? "Y" : "n")
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
@@ -207,8 +211,9 @@ public struct Pedometer: Sendable {
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
-               end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0.0, isGait ? "GAIT" : "----", steps)
+        String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
+               regularity, strongest) + (wasStride ? "S" : " ")
+            + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
+                     cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
     }
 }

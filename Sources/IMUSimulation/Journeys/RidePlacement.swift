@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Where a device rides on a bicycle, and what it feels there (docs/activity.md, "Simulated rides").
 ///

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Measures `PedallingWindow`s on the pedometer's fixed grid: the last 4 s every 1 s, in step with
 /// the step counter's windows (both restart at every segment start).

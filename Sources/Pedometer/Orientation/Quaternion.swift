@@ -93,6 +93,10 @@ struct Quaternion: Sendable, Equatable {
 
 @inline(__always) func length(_ a: Vector3) -> Double { dot(a, a).squareRoot() }
 
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
-@inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }
-@inline(__always) func _sin(_ x: Double) -> Double { Foundation.sin(x) }
+#endif
+@inline(__always) func _cos(_ x: Double) -> Double { cos(x) }
+@inline(__always) func _sin(_ x: Double) -> Double { sin(x) }
