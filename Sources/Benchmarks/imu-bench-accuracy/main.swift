@@ -146,6 +146,9 @@ if wanted("speed") {
     }
     Throughput.memoryNote()
 }
+if wanted("orientation") {
+    OrientationReport.run()
+}
 if wanted("floors") {
     FloorsReport.run(directory: RealDevReport.directory())
 }
