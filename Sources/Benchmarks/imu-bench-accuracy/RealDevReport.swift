@@ -133,6 +133,13 @@ enum RealDevReport {
                          withGyro.count, withGyro.reduce(0, +) / Double(withGyro.count), withoutGyro.reduce(0, +) / Double(withoutGyro.count)))
         }
         print("   targets: MAPE ≤ 2.5%, F1 ≥ 0.95 (seed² = the pedometer seed's peak detector; cycles¹ = the independent step-cycle check)")
+        // A second view: leave one subject out over all 15 trials.
+        let walks = recordings.compactMap { r -> LeaveOnePersonOut.Walk? in
+            guard let subject = r.name.split(separator: "_").first(where: { $0.count == 3 && $0.hasPrefix("s") }) else { return nil }
+            return LeaveOnePersonOut.Walk(name: r.name, person: String(subject), samples: r.samples,
+                                          capabilities: r.capabilities, trueSteps: r.trueSteps)
+        }
+        LeaveOnePersonOut.run(title: "real-dev slow walks (second view; the named split above is the headline)", walks)
     }
 
     static func rides(_ directory: String) {

@@ -104,6 +104,7 @@ if wanted("oxford") || wanted("speed") {
         if wanted("oxford") {
             AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
             AccuracyReport.atLowerRates(recordings)
+            AccuracyReport.leaveOnePersonOut(recordings)
         }
         speedCorpus = recordings
     } else {
