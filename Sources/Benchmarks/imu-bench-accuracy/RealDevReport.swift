@@ -114,24 +114,9 @@ enum RealDevReport {
                          label, part.count, part.map { abs($0.error) }.reduce(0, +) / n, part.map { abs($0.error) }.max()!,
                          part.map(\.f1).reduce(0, +) / n, matchTolerance, part.map { abs($0.seedError) }.reduce(0, +) / n))
         }
-        // What the gyro-aided orientation buys: the same trials with the gyroscope removed.
-        var withoutGyro: [Double] = [], withGyro: [Double] = []
-        for r in recordings where r.capabilities.gyroscope {
-            var caps = r.capabilities
-            caps.gyroscope = false
-            let samples = r.samples.map { s -> MotionSample in var s = s; s.rotationRate = nil; return s }
-            let steps = count(samples, capabilities: caps).snapshot.steps
-            withoutGyro.append(abs(Double(steps - r.trueSteps)) / Double(r.trueSteps) * 100)
-            let gyroSteps = count(r.samples, capabilities: r.capabilities).snapshot.steps
-            withGyro.append(abs(Double(gyroSteps - r.trueSteps)) / Double(r.trueSteps) * 100)
-        }
         summary("HEADLINE held out", rows.filter { !$0.tuned })
         summary("tuned part       ", rows.filter(\.tuned))
         summary("all              ", rows)
-        if !withGyro.isEmpty {
-            print(String(format: "orientation: %d trials with a gyro: MAPE %.2f%% gyro-aided, %.2f%% with the gyro removed (accelerometer-only gravity)",
-                         withGyro.count, withGyro.reduce(0, +) / Double(withGyro.count), withoutGyro.reduce(0, +) / Double(withoutGyro.count)))
-        }
         print("   targets: MAPE ≤ 2.5%, F1 ≥ 0.95 (seed² = the pedometer seed's peak detector; cycles¹ = the independent step-cycle check)")
         // A second view: leave one subject out over all 15 trials.
         let walks = recordings.compactMap { r -> LeaveOnePersonOut.Walk? in

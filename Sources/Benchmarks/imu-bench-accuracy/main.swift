@@ -134,21 +134,7 @@ if wanted("speed") {
         Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
                        SimulatorReport.speedCorpus(rateHz: rate))
     }
-    if speedRates.contains(100) {
-        // What the gyro-aided orientation costs: the same samples with the gyroscope removed
-        // (accelerometer-only gravity). Its accuracy gain is printed by the real-dev section.
-        let withoutGyro = SimulatorReport.speedCorpus(rateHz: 100).map { recording -> LabelledRecording in
-            var r = recording
-            r.capabilities.gyroscope = false
-            r.samples = r.samples.map { s in var s = s; s.rotationRate = nil; return s }
-            return r
-        }
-        Throughput.run(label: "the same at 100 Hz with the gyroscope removed (accelerometer-only gravity)", withoutGyro)
-    }
     Throughput.memoryNote()
-}
-if wanted("orientation") {
-    OrientationReport.run()
 }
 if wanted("floors") {
     FloorsReport.run(directory: RealDevReport.directory())
