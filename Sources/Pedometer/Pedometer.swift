@@ -9,9 +9,9 @@ import Foundation
 /// `snapshot`.
 ///
 /// Stages (one folder each): `Resampler` brings any rate (25 Hz to 1 kHz, jittered, with gaps) to
-/// a fixed 50 Hz grid; `GravityEstimator` finds "down" (gyro quaternion + accelerometer, or
-/// accelerometer only) and yields the gait signal (|specific force| − 1 g) and the horizontal
-/// acceleration; `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
+/// a fixed 50 Hz grid; `GravityEstimator` yields the gait signal (|specific force| − 1 g) and,
+/// from a low-pass "down", the horizontal acceleration (accelerometer only: a gyro bought nothing,
+/// docs/steps.md); `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
 /// stages count floors walked; `ActivityClassifier` and `ActivitySegmenter` label the time.
 /// Memory is constant in the length of the stream; `process` allocates nothing per sample (only
 /// the caller's `events` array grows, by the events appended).
@@ -59,12 +59,22 @@ public struct Pedometer: Sendable {
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
+        self.init(configuration: configuration, capabilities: capabilities, settings: StepSettings())
+    }
+
+    /// A pedometer with some step thresholds changed, for tuning tools (leave-one-person-out in
+    /// `imu-bench-accuracy`).
+    @_spi(Tuning) public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities,
+                              tuning: StepTuning) {
+        self.init(configuration: configuration, capabilities: capabilities, settings: tuning.applied(to: StepSettings()))
+    }
+
+    init(configuration: PedometerConfiguration, capabilities: SensorCapabilities, settings: StepSettings) {
         self.configuration = configuration
         sensors = capabilities
         resampler = Resampler(rateHz: Self.internalRateHz, maximumGap: Self.maximumGap)
         gravity = GravityEstimator(interval: 1 / Self.internalRateHz)
         let stride = configuration.strideCalibration ?? StrideModel(height: configuration.userHeightMeters)
-        let settings = StepSettings()
         stepCounter = StepCounter(rateHz: Self.internalRateHz, stride: stride, settings: settings)
         classifier = ActivityClassifier(rules: settings.activity)
         segmenter = ActivitySegmenter(rules: settings.activity)
@@ -136,7 +146,7 @@ public struct Pedometer: Sendable {
         }
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
-        let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
+        let user = gravity.update(acceleration: tick.acceleration)
         // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
         if cycling.add(tick.acceleration) {
             stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
