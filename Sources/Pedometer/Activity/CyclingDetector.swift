@@ -63,24 +63,34 @@ struct CyclingDetector: Sendable {
     /// strikes are broadband too.
     mutating func noteGait(_ isGait: Bool) {
         let vibration = latest.isRideVibration && !isGait
-        let hit = latest.isPedalling || vibration
+        let pedals = latest.isPedalling || latest.seated.isPedalling
+        let hit = pedals || vibration
         vibrating = vibration ? vibrating + 1 : 0
-        recent = (recent << 1) | (latest.isPedalling ? 1 : 0)
+        recent = (recent << 1) | (pedals ? 1 : 0)
         idle = hit ? 0 : idle + 1
-        if !isRiding, latest.isPedalling && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
+        if !isRiding, pedals && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
             isRiding = true
             gaitRun = 0
             strikeRun = 0
         } else if isRiding, idle >= Self.releaseIdle {
             isRiding = false
         }
-        let walking = isGait && !latest.isPedalling
+        let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
         strikeRun = walking && latest.impactShare >= Self.heelStrikeShare ? strikeRun + 1 : 0
         if isRiding, strikeRun >= Self.releaseGait || gaitRun >= Self.releaseSmoothGait {
             isRiding = false
             recent = 0
         }
+    }
+
+    /// Whether the step counter must not count now (`StepCounter.cycling`): during a ride; in a
+    /// window that may be pedalling before a walk has begun (a ride getting under way); and in a
+    /// seated rider's window even inside a walk, since a walk meets that signature in 1 of 319
+    /// real lower-back windows (`SeatedRhythm.Limit`) while a bag bobbing on a rider's back is
+    /// gait to the step counter (getting on the bike right after a walk).
+    func blocksSteps(inBout: Bool) -> Bool {
+        isRiding || (latest.mayBePedalling && !inBout) || latest.seated.isPedalling
     }
 
     /// How sure the ride is: high when most remembered windows pedal or the bicycle vibrates on.
