@@ -36,6 +36,9 @@ struct CyclingDetector: Sendable {
     private var vibrating = 0
     private var strikeRun = 0
     private var idle = 0
+    /// What the latest evidence of the ride was: a seated rider's rhythm, or the bicycle's own vibration.
+    private var evidenceKind = Evidence.thigh
+    private enum Evidence { case thigh, seated, handlebar }
     /// A ride is in progress.
     private(set) var isRiding = false
     /// The latest window's analysis.
@@ -66,6 +69,7 @@ struct CyclingDetector: Sendable {
         let pedals = latest.isPedalling || latest.seated.isPedalling
         let hit = pedals || vibration
         vibrating = vibration ? vibrating + 1 : 0
+        if latest.isPedalling { evidenceKind = .thigh } else if latest.seated.isPedalling { evidenceKind = .seated } else if vibration { evidenceKind = .handlebar }
         recent = (recent << 1) | (pedals ? 1 : 0)
         idle = hit ? 0 : idle + 1
         if !isRiding, pedals && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
@@ -77,10 +81,22 @@ struct CyclingDetector: Sendable {
         }
         let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
-        strikeRun = walking && latest.impactShare >= Self.heelStrikeShare ? strikeRun + 1 : 0
+        strikeRun = walking && leftTheSaddle ? strikeRun + 1 : 0
         if isRiding, strikeRun >= Self.releaseGait || gaitRun >= Self.releaseSmoothGait {
             isRiding = false
             recent = 0
+        }
+    }
+
+    /// A gait window that the ride's own evidence cannot explain: heel strikes; or, on a ride
+    /// recognised from a seated rider's rhythm, a bob stronger than any seated rider's
+    /// (`SeatedRhythm.Limit.deviation`); or, on a ride recognised from the handlebar's vibration,
+    /// a gait window without it (the phone has left the bicycle).
+    private var leftTheSaddle: Bool {
+        switch evidenceKind {
+        case .thigh: latest.impactShare >= Self.heelStrikeShare
+        case .seated: latest.impactShare >= Self.heelStrikeShare || latest.seated.deviation > SeatedRhythm.Limit.deviation.upperBound
+        case .handlebar: latest.impactShare >= Self.heelStrikeShare || !latest.isRideVibration
         }
     }
 
