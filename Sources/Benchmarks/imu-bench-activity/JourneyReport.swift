@@ -87,6 +87,19 @@ enum JourneyReport {
         }
         print(String(format: "GPS on demand (GPSDemand): reports requested %.1f %% of the time, agreement (history) %.1f %% of %d s",
                      100 * demandOn / max(demandSeconds, 1), 100 * Double(demandAgree) / Double(max(demandTotal, 1)), demandTotal))
+        // Anchor: the truth's most common class answered for every second.
+        let columnTotals = pooled[false]!.history.cells.map { $0.reduce(0, +) }
+        let majority = 100 * Double(columnTotals.max() ?? 0) / Double(max(pooled[false]!.history.total, 1))
+        var walkedTruth = 0
+        for journey in JourneyCatalogue.all where only.map({ journey.name.contains($0) }) ?? true {
+            for seed in seeds { walkedTruth += JourneySimulation.simulate(journey, seed: seed).legSteps.reduce(0, +) }
+        }
+        for gps in [false, true] {
+            let (history, live) = pooled[gps]!
+            print(String(format: "figure: simulated journeys, per-second activity agreement %@ = %.1f %% (history), %.1f %% (live) | target %@ | anchor: the most common true class every second = %.1f %%",
+                         gps ? "with GPS" : "without GPS", history.share, live.share, gps ? ">= 95 %" : ">= 90 %", majority))
+        }
+        print("figure: simulated rides, steps while cycling = \(cyclingSteps[false]!) without GPS, \(cyclingSteps[true]!) with | target 0 | anchor: true steps on foot in the same journeys = \(walkedTruth)")
         for gps in [false, true] {
             let (history, live) = pooled[gps]!
             print(String(format: "per-second activity agreement %@: history %.1f %%, live %.1f %% of %d s (target %@); steps while cycling %d, while driving %d",
