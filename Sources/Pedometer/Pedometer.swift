@@ -138,6 +138,7 @@ public struct Pedometer: Sendable {
         // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration) {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
+            stepCounter.rideVibration = cycling.isVibratingOn
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)

@@ -109,6 +109,12 @@ struct CyclingDetector: Sendable {
         isRiding || (latest.mayBePedalling && !inBout) || latest.seated.isPedalling
     }
 
+    /// The latest window shakes like a bicycle's frame, and so did the one before without gait:
+    /// a walk carried onto a handlebar. The step counter then ends a walk at a window that is not
+    /// gait instead of bridging it (`StepCounter.rideVibration`). One window alone is not enough:
+    /// hard heel strikes in a back pocket are as broadband for a window now and then.
+    var isVibratingOn: Bool { latest.isRideVibration && vibrating >= 1 }
+
     /// How sure the ride is: high when most remembered windows pedal or the bicycle vibrates on.
     var confidence: ActivityConfidence {
         evidence * 4 >= Self.memory * 3 || vibrating >= Self.vibrationRun ? .high : .medium
