@@ -50,6 +50,12 @@ enum JourneyReport {
                 for gps in [false, true] {
                     let run = ActivityRun(samples: sim.samples, capabilities: SensorCapabilities(accelerometer: true),
                                           speeds: gps ? speeds : [])
+                    if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil {
+                        // Diagnostics: truth, live and history, one letter a second (s w r c v u).
+                        func letters(_ a: [String]) -> String { a.map { String($0.prefix(1)) }.joined() }
+                        print("seed \(seed) gps \(gps)\n  truth   " + letters(sim.truth) + "\n  live    " + letters(run.perSecond.map(\.rawValue))
+                              + "\n  history " + letters(run.history.map(\.rawValue)))
+                    }
                     matrices[gps]!.history.add(truth: sim.truth, reported: run.history)
                     matrices[gps]!.live.add(truth: sim.truth, reported: run.perSecond)
                     for (leg, range) in zip(journey.legs, sim.legTimes) {

@@ -72,15 +72,7 @@ struct PedallingAnalyser: Sendable {
     private mutating func analyse() -> PedallingWindow {
         let start = gait.count - window
         gait.copy(from: start, count: window, into: &scratch)
-        var mean = 0.0
-        for i in 0..<window { mean += scratch[i] }
-        mean /= Double(window)
-        var variance = 0.0
-        for i in 0..<window {
-            scratch[i] -= mean
-            variance += scratch[i] * scratch[i]
-        }
-        variance /= Double(window)
+        let variance = Self.centre(&scratch, count: window)
         var result = PedallingWindow(deviation: variance.squareRoot())
         result.seated = seatedRhythm(start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
@@ -121,15 +113,7 @@ struct PedallingAnalyser: Sendable {
     /// stroke later.
     private mutating func seatedRhythm(start: Int) -> SeatedRhythm {
         level.copy(from: start, count: window, into: &levelScratch)
-        var mean = 0.0
-        for i in 0..<window { mean += levelScratch[i] }
-        mean /= Double(window)
-        var variance = 0.0
-        for i in 0..<window {
-            levelScratch[i] -= mean
-            variance += levelScratch[i] * levelScratch[i]
-        }
-        var result = SeatedRhythm(deviation: (variance / Double(window)).squareRoot())
+        var result = SeatedRhythm(deviation: Self.centre(&levelScratch, count: window).squareRoot())
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
@@ -145,6 +129,19 @@ struct PedallingAnalyser: Sendable {
         result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag, start: start)
         result.rockPerStroke = tiltCorrelation(lag: bestLag, start: start)
         return result
+    }
+
+    /// Subtracts the mean of the first `count` values from each; returns their variance.
+    private static func centre(_ x: inout [Double], count: Int) -> Double {
+        var mean = 0.0
+        for i in 0..<count { mean += x[i] }
+        mean /= Double(count)
+        var variance = 0.0
+        for i in 0..<count {
+            x[i] -= mean
+            variance += x[i] * x[i]
+        }
+        return variance / Double(count)
     }
 
     /// Normalised autocorrelation (Pearson over the overlap) of the first `count` values of a
