@@ -56,6 +56,8 @@ public struct Pedometer: Sendable {
         return String(cFormat: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f ", w.deviation, w.impactShare,
                       w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation) + (w.isPedalling ? "P" : "-")
             + (w.isRideVibration ? "V" : "-") + " riding=" + (cycling.isRiding ? "Y" : "n")
+            + String(cFormat: " seated dev=%.3f f=%.2f r=%+.2f rock=%+.2f/%+.2f", w.seated.deviation, w.seated.strokeFrequency,
+                     w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
@@ -147,9 +149,10 @@ public struct Pedometer: Sendable {
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
-        // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
+        // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration) {
-            stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
+            stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
+            stepCounter.rideVibration = cycling.isVibratingOn
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
