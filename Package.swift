@@ -117,6 +117,8 @@ targets += [
     .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-activity"),
 ]
+// The tools' GPS flags (--gps, imu-record's gnss_speed column, imu-info's GPS line) live in IMUCLI.
+for t in targets where t.name == "IMUCLI" { t.dependencies.append("IMULocation") }
 
 // MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
 targets += [

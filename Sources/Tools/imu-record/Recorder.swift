@@ -1,4 +1,5 @@
 import IMUCLI
+import IMULocation
 
 /// The recording loop: every sample of every batch is written as it arrives, on the consuming
 /// task itself (nothing queued behind a slow consumer, so nothing to drop), each batch flushed
@@ -10,6 +11,8 @@ struct Recorder {
     /// Stop after this many seconds of sample time; nil = until stopped.
     var duration: Double?
     var progress: RecordProgress
+    /// Ground speed from gpsd for the `gnss_speed` column, or nil (docs/gps.md).
+    var gps: GPSSpeedFeed?
 
     /// Seconds between fsyncs (the "about once a second").
     static let syncInterval = 1.0
@@ -22,7 +25,9 @@ struct Recorder {
     func run(_ source: any SampleSource) async throws -> Summary {
         let writer: RecordingWriter
         do {
-            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: source.info.capabilities),
+            var capabilities = source.info.capabilities
+            if gps != nil { capabilities.gnssSpeed = true }
+            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: capabilities),
                                          comments: comments)
         } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
@@ -32,8 +37,11 @@ struct Recorder {
         do {
             recording: for try await batch in source.batches() {
                 do {
-                    for sample in batch {
+                    // The speed now, on every row of the batch until the next fix; empty without one.
+                    let speed = gps.map { $0.currentSpeed()?.metersPerSecond }
+                    for var sample in batch {
                         if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
+                        if let speed { sample.gnssSpeed = speed }
                         try writer.write(sample)
                         if let gap = gaps.add(sample.time) { progress.report(gap) }
                     }
