@@ -18,6 +18,8 @@ public final class GPSFake {
     public let logPath: String
     private let process = Process()
     private let directory: URL
+    /// Sockets of `addWatchingClient`, closed by `stop`.
+    private var watchers: [Int32] = []
 
     /// Starts gpsfake replaying `log` at `cycle` seconds per sentence (a log with two sentences
     /// per fix plays one fix a second at 0.5), on a free port, and waits until gpsd accepts
@@ -54,6 +56,8 @@ public final class GPSFake {
     /// when it leads a group, so the session is found from its children. Only processes of the
     /// session this helper started are signalled.
     public func stop() {
+        for fd in watchers { close(fd) }
+        watchers = []
         let pid = process.processIdentifier
         guard pid > 0 else { return }
         let sessions = Set(Self.children(of: pid).map { getsid($0) } + [getsid(pid)])
@@ -74,19 +78,40 @@ public final class GPSFake {
         }.map { $0 + "\r\n" }.joined()
     }
 
+    /// Another client that watches (a navigation app, say): gpsd opens the receiver and keeps
+    /// it reporting, as a gpsd in use does. Waits `settle` seconds for the receiver to report.
+    public func addWatchingClient(settle: Double = 3) throws {
+        guard let fd = Self.connected(port: port) else { throw GPSFakeError(message: "cannot connect to gpsd on \(port)") }
+        watchers.append(fd)
+        let command = "?WATCH={\"enable\":true,\"json\":true};\n"
+        guard command.utf8.withContiguousStorageIfAvailable({ write(fd, $0.baseAddress, $0.count) }) == command.utf8.count else {
+            throw GPSFakeError(message: "cannot send WATCH to gpsd on \(port)")
+        }
+        Thread.sleep(forTimeInterval: settle)
+    }
+
     /// Does something accept TCP connections on 127.0.0.1:`port`?
     public static func accepts(port: String) -> Bool {
-        guard let number = UInt16(port) else { return false }
+        guard let fd = connected(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil.
+    static func connected(port: String) -> Int32? {
+        guard let number = UInt16(port) else { return nil }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = number.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let ok = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
+        if ok { return fd }
+        close(fd)
+        return nil
     }
 
     /// A port nothing listens on now, from the kernel (bind to port 0).
