@@ -5,7 +5,7 @@ import IMUSensors
 let spec = CommandSpec(
     name: "imu-info",
     summary: "list I²C adapters, the motion sensors on them, kernel-owned chips and what stops a sensor from being used",
-    usage: ["[--json] [--bus N] [--gpsd HOST:PORT | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
+    usage: ["[--json] [--bus N] [--gpsd ADDRESS | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
         OptionSpec("bus", value: "N", help: "look only at /dev/i2c-N"),
@@ -13,7 +13,7 @@ let spec = CommandSpec(
         OptionSpec("read", value: "N", help: "also read N samples from the source (or the first sensor found) and print them"),
         OptionSpec("rate", value: "HZ", help: "sample rate for --read (default 100)"),
         OptionSpec("no-fifo", help: "read data registers every sample instead of batching through the chip's FIFO"),
-        OptionSpec("gpsd", value: "HOST:PORT", help: "gpsd to ask whether ground speed is available (default localhost:2947)"),
+        OptionSpec("gpsd", value: "ADDRESS", help: "gpsd to ask whether ground speed is available, HOST:PORT (default localhost:2947)"),
         OptionSpec("no-gps", help: "do not ask gpsd"),
     ],
     examples: [

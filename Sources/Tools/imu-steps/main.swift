@@ -6,7 +6,7 @@ let spec = CommandSpec(
     name: "imu-steps",
     summary: "count steps, cadence, distance, pace, floors and activity from a sensor, a recording or the simulator",
     usage: [
-        "[--source SPEC] [--gps | --gpsd HOST:PORT] [--json]",
+        "[--source SPEC] [--gps | --gpsd ADDRESS] [--json]",
         "--replay FILE [--realtime] [--json]",
         "--simulate NAME [--speed N] [--json]",
         "--today | --history Nd | --since TIME [--json]   (ask the step daemon imu-stepd)",
