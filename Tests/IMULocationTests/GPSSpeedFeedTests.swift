@@ -31,7 +31,7 @@ import Testing
         return true
     }
 
-    @Test(.timeLimit(.minutes(1))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
+    @Test(.timeLimit(.minutes(3))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
@@ -62,7 +62,7 @@ import Testing
         withExtendedLifetime(back) {}
     }
 
-    @Test(.timeLimit(.minutes(1))) func reportsFlowOnlyWhileWanted() async throws {
+    @Test(.timeLimit(.minutes(3))) func reportsFlowOnlyWhileWanted() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
