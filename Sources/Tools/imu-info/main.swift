@@ -35,6 +35,8 @@ func inventory(of backend: any SensorBackend, spec: String) throws -> [Inventory
 
 await ToolMain.run(spec) { args in
     try args.exclusive(["bus", "source"])
+    try args.exclusive(["gpsd", "no-gps"])
+    let gpsd = try GPSSelection.address(from: args)
     let json = args.flag("json")
     let bus = try args.integer("bus", in: 0...1023)
     let readCount = try args.integer("read", in: 1...1_000_000)
@@ -70,7 +72,7 @@ await ToolMain.run(spec) { args in
             items.forEach(printer.print)
             found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
         }
-        try await printGPS(args, printer: printer)
+        await printGPS(args, address: gpsd, printer: printer)
         guard found else { return noSensor() }
         if readCount != nil {
             for backend in backends where source == nil {
@@ -86,12 +88,11 @@ await ToolMain.run(spec) { args in
     return .success
 }
 
-/// The ground-speed capability: one `gps` line, unless `--no-gps`. gpsd is optional, so an
+/// The ground-speed capability: one `gps` line in the full listing (not with `--bus N`, a
+/// question about one bus, unless `--gpsd` asks), never with `--no-gps`. gpsd is optional, so an
 /// unreachable one is a note, not a problem that changes the exit status.
-func printGPS(_ args: ParsedArguments, printer: InventoryPrinter) async throws {
-    try args.exclusive(["gpsd", "no-gps"])
-    guard !args.flag("no-gps") else { return }
-    let address = try GPSSelection.address(from: args)
+func printGPS(_ args: ParsedArguments, address: (host: String, port: String), printer: InventoryPrinter) async {
+    guard !args.flag("no-gps"), args.string("bus") == nil || args.string("gpsd") != nil else { return }
     let availability = await GPSProbe.check(host: address.host, port: address.port)
     printer.print(gps: availability, address: "\(address.host):\(address.port)")
 }
