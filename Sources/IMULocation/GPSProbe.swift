@@ -15,8 +15,9 @@ public enum GPSProbe {
     /// How long a probe waits for a report with a fix, s: gpsd reports at 1 Hz, so two reports.
     public static let defaultWait = 2.0
 
-    /// Connects to gpsd at `host:port`, asks for reports and waits up to `wait` seconds for a fix.
-    /// Runs on a thread of its own: the socket calls block.
+    /// Connects to gpsd at `host:port`, asks for reports and waits up to `wait` seconds for a fix
+    /// (with `wait` 0 it only connects: `.noFix` means reachable). Runs on a thread of its own:
+    /// the socket calls block.
     public static func check(host: String, port: String, wait: Double = defaultWait) async -> GPSAvailability {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: checkBlocking(host: host, port: port, wait: wait)) }
@@ -29,6 +30,8 @@ public enum GPSProbe {
         GPSSpeedFeed.blockSIGPIPE()
         let client: GPSDClient
         do { client = try GPSDClient(host: host, port: port) } catch { return .unreachable(error.description) }
+        // A question about reachability alone asks for no reports (a WATCH would wake the receiver).
+        guard wait > 0 else { return .noFix }
         let deadline = BootClock.nowSeconds() + wait
         do {
             try client.setWatching(true)
