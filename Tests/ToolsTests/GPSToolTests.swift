@@ -156,6 +156,8 @@ import Testing
         #expect(present.count >= speeds.count / 2, "\(present.count) of \(speeds.count) rows have a speed")
         #expect(present.allSatisfy { abs($0 - 25) < 0.01 }, "\(Set(present))")
         #expect(speeds.first.map { $0 == nil } ?? false, "the first rows, before any fix, are empty")
+        // The summary counts them.
+        #expect(record.stderr.contains("gnss_speed on \(present.count) of \(speeds.count) samples"), "\(record.stderr)")
 
         // Replay, as fast as possible, without gpsd: the column reproduces the fusion.
         let replay = try jsonObjects(try ToolRunner.run("imu-steps", ["--replay", out, "--json"]))

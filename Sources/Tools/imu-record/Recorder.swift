@@ -33,6 +33,9 @@ struct Recorder {
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
         var gaps = GapDetector()
+        // Rows with a ground speed, for the summary, when the file has the column.
+        var speedRows = 0
+        let gnss = gps != nil || source.info.capabilities.gnssSpeed
         var lastSync = BootClock.nowSeconds()
         do {
             recording: for try await batch in source.batches() {
@@ -43,6 +46,7 @@ struct Recorder {
                         if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
                         if let speed { sample.gnssSpeed = speed }
                         try writer.write(sample)
+                        if sample.gnssSpeed != nil { speedRows += 1 }
                         if let gap = gaps.add(sample.time) { progress.report(gap) }
                     }
                     try writer.flush()
@@ -58,19 +62,19 @@ struct Recorder {
             }
         } catch let error as RecordWriteError {
             try? writer.close()
-            progress.finish(gaps, path: path, losses: source.losses)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
             if gaps.count == 0 { writer.discard() } else { try? writer.close() }
-            progress.finish(gaps, path: path, losses: source.losses)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
         do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
-        progress.finish(gaps, path: path, losses: source.losses)
+        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
         return Summary(gaps: gaps, path: path)
     }
 }

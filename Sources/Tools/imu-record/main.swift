@@ -81,7 +81,9 @@ func groundSpeedFeed(_ args: ParsedArguments, request: SourceRequest) async thro
     let quiet = args.flag("quiet")
     let notify: @Sendable (String) -> Void = { line in
         guard !quiet else { return }
-        Terminal.standardError.write(line.escapedForTerminal + "\n")
+        // On a terminal, over the progress line (RecordProgress redraws it).
+        let clear = Terminal.standardError.acceptsEscapes ? "\r\u{1B}[K" : ""
+        Terminal.standardError.write(clear + line.escapedForTerminal + "\n")
         Terminal.standardError.flush()
     }
     if GPSSelection.requested(args) {
