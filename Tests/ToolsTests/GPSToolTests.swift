@@ -88,6 +88,29 @@ import Testing
         #expect(seconds["stationary"] == nil && seconds["vehicle"] == nil, "\(seconds)")
     }
 
+    /// The seed's underground car park: a fix for 10 s, then gpsd reports without one. The walk
+    /// counts in full from the IMU, the no-fix reports are counted, and nothing is an error.
+    @Test(.timeLimit(.minutes(4))) func walkIntoACarParkWithoutAFixCountsFromTheIMU() async throws {
+        if let reason = Self.skipReason() { print(reason); return }
+        let scenario = "walk:30"
+        let truth = try Self.truth(scenario)
+        let fixes = (0..<10).map { GNSSFix(time: Double($0), speed: 1.4, accuracy: 0.3) }
+        let log = NMEAWriter.log(fixes, noFixAt: (10..<70).map(Double.init))
+        let r = try await Self.besideGPSD(log: log) { fake in
+            try ToolRunner.run("imu-steps", ["--simulate", scenario, "--gpsd", "127.0.0.1:\(fake.port)", "--json"], timeout: 60)
+        }
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "only the connection line: \(r.stderr)")
+        let objects = try jsonObjects(r)
+        let summary = try Self.summary(objects)
+        #expect((summary["gnss_no_fix_reports"] as? Int ?? 0) >= 5, "\(summary)")
+        #expect(summary["gnss_state"] as? String == "connected")
+        let steps = try #require(summary["steps"] as? Int)
+        #expect(abs(Double(steps - truth.steps)) <= 0.10 * Double(truth.steps), "counted \(steps), truth \(truth.steps)")
+        let seconds = Self.activitySeconds(objects)
+        #expect((seconds["walking"] ?? 0) >= 0.8 * seconds.values.reduce(0, +), "\(seconds)")
+    }
+
     /// A drive at road speed (the simulator's bus ride, GPS 25 m/s): vehicle, no steps. From the
     /// IMU alone the same ride reads as stationary (the control run), so the label is the fusion's.
     @Test(.timeLimit(.minutes(4))) func driveAtRoadSpeedIsAVehicleNotAWalk() async throws {
