@@ -34,7 +34,7 @@ await ToolMain.run(spec) { args in
     let request = try SourceSelection.request(from: args, fallbackToSimulation: true)
     let gpsd = GPSSelection.requested(args) ? try GPSSelection.address(from: args) : nil
     if gpsd != nil { try GPSSelection.checkPacing(request, command: spec.name) }
-    if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json")) { return followed }
+    if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json"), gps: gpsd != nil) { return followed }
     let options = try SourceSelection.sourceOptions(from: args)
     let (config, profileMessage) = try WalkerSettings.configuration(from: args)
     let walked = try args.double("walked", in: 1...100_000)
