@@ -18,14 +18,30 @@ public final class GPSDClient {
     /// Whether gpsd streams reports to us now (`setWatching`).
     public private(set) var isWatching = false
 
-    /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947).
+    /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947); an IPv6 address goes in
+    /// brackets, `[::1]:2947` or `[::1]`, as in a URL.
     public static func address(_ text: String) throws(GPSDError) -> (host: String, port: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count <= 2 else { throw .badAddress(text) }
-        let host = parts[0].isEmpty ? "localhost" : parts[0]
-        let port = parts.count == 2 ? parts[1] : defaultPort
-        guard let number = Int(port), (1...65535).contains(number) else { throw .badAddress(text) }
-        return (host, port)
+        var host: Substring, port: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw .badAddress(text) }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":"), !host.isEmpty else { throw .badAddress(text) }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw .badAddress(text) }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+        }
+        let portText = port.map(String.init) ?? defaultPort
+        guard let number = Int(portText), (1...65535).contains(number) else { throw .badAddress(text) }
+        return (host.isEmpty ? "localhost" : String(host), portText)
+    }
+
+    /// `host:port` as a user writes it (`[::1]:2947` for an IPv6 address), for messages.
+    public static func display(host: String, port: String) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Connects to gpsd. Does not ask for reports yet (`setWatching(true)`).

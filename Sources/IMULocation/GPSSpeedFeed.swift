@@ -164,7 +164,7 @@ public final class GPSSpeedFeed: Sendable {
             }
             return old
         }
-        guard let line = Self.message(from: old, to: new, address: "\(host):\(port)") else { return }
+        guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port)) else { return }
         notify(line)
     }
 

@@ -46,6 +46,13 @@ import Testing
         #expect(throws: GPSDError.badAddress("a:b:c")) { try GPSDClient.address("a:b:c") }
         #expect(throws: GPSDError.badAddress("host:99999")) { try GPSDClient.address("host:99999") }
         #expect(try GPSDClient.address(":3000") == ("localhost", "3000"))
+        #expect(try GPSDClient.address("") == ("localhost", "2947"))
+        #expect(try GPSDClient.address("pi.local") == ("pi.local", "2947"))
+        #expect(try GPSDClient.address("[::1]:3000") == ("::1", "3000"))
+        #expect(try GPSDClient.address("[fe80::1]") == ("fe80::1", "2947"))
+        for bad in ["::1", "[::1", "[::1]x", "[]:2947", "host:", "host:0", "host:-1", "host:2947x"] {
+            #expect(throws: GPSDError.badAddress(bad), "\(bad)") { try GPSDClient.address(bad) }
+        }
     }
 
     /// Runs blocking work on a thread of its own, never on the cooperative pool.

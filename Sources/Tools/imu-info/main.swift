@@ -94,7 +94,7 @@ await ToolMain.run(spec) { args in
 func printGPS(_ args: ParsedArguments, address: (host: String, port: String), printer: InventoryPrinter) async {
     guard !args.flag("no-gps"), args.string("bus") == nil || args.string("gpsd") != nil else { return }
     let availability = await GPSProbe.check(host: address.host, port: address.port)
-    printer.print(gps: availability, address: "\(address.host):\(address.port)")
+    printer.print(gps: availability, address: GPSDClient.display(host: address.host, port: address.port))
 }
 
 /// The line for a backend that found nothing at all, so an empty result is never silent.

@@ -51,7 +51,7 @@ await ToolMain.run(spec) { args in
                     "started: \(ISO8601DateFormatter().string(from: Date()))"]
     if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
     if let gps {
-        comments.append("gnss_speed: ground speed from gpsd at \(gps.host):\(gps.port), m/s, empty without a fix; positions are never recorded")
+        comments.append("gnss_speed: ground speed from gpsd at \(GPSDClient.display(host: gps.host, port: gps.port)), m/s, empty without a fix; positions are never recorded")
     }
     if let replayed {
         comments = OriginHeader.keep(replayed.comments, path: replayed.path, calibrationNow: calibrationNote,
