@@ -52,6 +52,7 @@ public final class GPSSpeedFeed: Sendable {
     private struct State {
         var status = Status()
         var wanted: Bool
+        var started = false
         var stopped = false
     }
 
@@ -69,8 +70,9 @@ public final class GPSSpeedFeed: Sendable {
         state = Mutex(State(wanted: wanted))
     }
 
-    /// Starts the feed's thread.
+    /// Starts the feed's thread (once; later calls do nothing).
     public func start() {
+        guard !state.withLock({ s in defer { s.started = true }; return s.started }) else { return }
         let thread = Thread { [self] in run() }
         thread.name = "gpsd"
         thread.start()

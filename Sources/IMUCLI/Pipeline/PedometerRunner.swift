@@ -24,6 +24,7 @@ public struct PedometerRunner {
         let caps = Pedometer.capabilities(for: source.info.capabilities)
         let config = configuration, json = self.json, display = self.display, gps = self.gps
         display?.start(source: source.info, capabilities: caps)
+        gps?.start()   // after the header: its lines follow it
 
         let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?) in
             var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)

@@ -53,17 +53,16 @@ public enum GPSSelection {
         }
     }
 
-    /// Starts a feed from gpsd at `address`. Lines about its state go to `notify`, prefixed with
-    /// the tool's name.
-    public static func startFeed(_ address: (host: String, port: String), command: String, wanted: Bool,
-                                 notify: (@Sendable (String) -> Void)? = nil) -> GPSSpeedFeed {
+    /// A feed from gpsd at `address`, not started yet (`start()`; `PedometerRunner` starts it
+    /// once its header is out). Lines about its state go to `notify` (standard error by default),
+    /// prefixed with the tool's name.
+    public static func feed(_ address: (host: String, port: String), command: String, wanted: Bool,
+                            notify: (@Sendable (String) -> Void)? = nil) -> GPSSpeedFeed {
         let sink: @Sendable (String) -> Void = notify ?? { line in
             Terminal.standardError.write(line.escapedForTerminal + "\n")
             Terminal.standardError.flush()
         }
-        let feed = GPSSpeedFeed(host: address.host, port: address.port, wanted: wanted) { sink("\(command): \($0)") }
-        feed.start()
-        return feed
+        return GPSSpeedFeed(host: address.host, port: address.port, wanted: wanted) { sink("\(command): \($0)") }
     }
 
     /// Waits up to `timeout` seconds (sleeping, off the thread pool's back) for the feed's first

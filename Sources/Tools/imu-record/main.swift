@@ -88,11 +88,16 @@ func groundSpeedFeed(_ args: ParsedArguments, request: SourceRequest) async thro
     }
     if GPSSelection.requested(args) {
         try GPSSelection.checkPacing(request, command: "imu-record")
-        return GPSSelection.startFeed(address, command: "imu-record", wanted: true, notify: notify)
+        return started(GPSSelection.feed(address, command: "imu-record", wanted: true, notify: notify))
     }
     guard !args.flag("no-gps"), GPSSelection.isLive(request) else { return nil }
     guard case .noFix = await GPSProbe.check(host: address.host, port: address.port, wait: 0) else { return nil }
-    return GPSSelection.startFeed(address, command: "imu-record", wanted: true, notify: notify)
+    return started(GPSSelection.feed(address, command: "imu-record", wanted: true, notify: notify))
+}
+
+func started(_ feed: GPSSpeedFeed) -> GPSSpeedFeed {
+    feed.start()
+    return feed
 }
 
 /// imukit-YYYYmmdd-HHMMSS.csv in local time, in the current directory.

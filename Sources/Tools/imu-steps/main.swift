@@ -53,7 +53,7 @@ await ToolMain.run(spec) { args in
     // Reports are wanted from the start: the activity is unknown until the first windows.
     var notify: (@Sendable (String) -> Void)?
     if let display { notify = { display.note($0) } }
-    let gps = gpsd.map { GPSSelection.startFeed($0, command: spec.name, wanted: true, notify: notify) }
+    let gps = gpsd.map { GPSSelection.feed($0, command: spec.name, wanted: true, notify: notify) }
     let runner = PedometerRunner(configuration: config, json: json, display: display, gps: gps)
     let snapshot = try await runner.run(source)
     if let walked { WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) }
