@@ -1,11 +1,11 @@
 // imu-bench-memory: the resident memory of a live imu-steps (issue 11 part 5, docs/memory.md).
 // Runs `imu-steps --simulate demo` and `--replay F --realtime` (real-time pace, like a sensor) as
-// this build made them (`make bench`: the Swift runtime and Foundation linked in, as `make install`
-// and the .deb ship them) and, when built, with them as shared libraries (plain `swift build`;
-// `make bench` builds it in .build/shared), beside anchors run at the same time: /bin/sleep (a C
-// process) and this bench idle (a Swift process that has used Foundation). Reads VmRSS and Pss from
-// /proc after a warm-up and again at the end of the window (flat, or growing?), then shows where
-// each live process's RSS goes by mapping. Prints figures; asserts nothing.
+// this build made them (`swift build`: the Swift runtime and Foundation as shared libraries) and,
+// when built, as `make build`, `make install` and the .deb build them (linked in, lld; `make bench`
+// builds it in .build/static), beside anchors run at the same time: /bin/sleep (a C process) and
+// this bench idle (a Swift process that has used Foundation). Reads VmRSS and Pss from /proc after
+// a warm-up and again at the end of the window (flat, or growing?), then shows where each live
+// process's RSS goes by mapping, and for the static build by module. Prints figures; asserts nothing.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ if arguments.count >= 2, arguments[1] == "--idle" {
 let environment = ProcessInfo.processInfo.environment
 let selfPath = URL(fileURLWithPath: arguments[0]).resolvingSymlinksInPath().path
 let binDir = URL(fileURLWithPath: selfPath).deletingLastPathComponent().path
-let otherSteps = environment["IMU_MEMORY_OTHER_BIN"] ?? ".build/shared/release/imu-steps"
+let otherSteps = environment["IMU_MEMORY_OTHER_BIN"] ?? ".build/static/release/imu-steps"
 let recording = environment["IMU_MEMORY_RECORDING"] ?? "Tests/PedometerTests/Fixtures/samsung-jamie-hard-inhand-1.csv"
 let warmup = 5.0
 let window = Double(environment["IMU_MEMORY_SECONDS"] ?? "") ?? 15
