@@ -133,6 +133,11 @@ targets += [
     .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
 ]
 
+// MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
+targets += [
+    .executableTarget(name: "imu-bench-memory", path: "Sources/Benchmarks/imu-bench-memory"),
+]
+
 let package = Package(
     name: "IMUKit",
     products: [
