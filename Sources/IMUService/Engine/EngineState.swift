@@ -1,4 +1,5 @@
 import Foundation
+import IMUCLI
 import IMUServiceClient
 import Pedometer
 import Synchronization
@@ -22,6 +23,8 @@ struct EngineState {
     var nextCommit: Double
     var synchronized = false
     var nextClockCheck = -Double.infinity
+    /// Ground speed from gpsd, when the config's `gps` names one (issue 15, docs/gps.md).
+    var groundSpeed: GroundSpeedInput?
 
     init(config: ServiceConfig, clock: any WallClock, log: ServiceLog, store: any StepStore, board: StatusBoard,
          onReset: @escaping @Sendable () -> Void) {
@@ -33,6 +36,7 @@ struct EngineState {
         self.onReset = onReset
         status = board.current.status
         nextCommit = BootClock.nowSeconds() + config.commitSeconds
+        groundSpeed = config.gpsd.flatMap { GroundSpeedInput.started(address: $0) { [log] in log.notice($0) } }
     }
 
     mutating func run(mailbox: Mailbox, heartbeat: borrowing Atomic<Int64>) {
@@ -44,6 +48,7 @@ struct EngineState {
             let wait = dirty ? nextCommit - BootClock.nowSeconds() : config.commitSeconds
             for message in mailbox.receive(waitingUpTo: wait) {
                 if case .stop = message {
+                    groundSpeed?.feed.stop()
                     finishPedometer()
                     commit()
                     return
@@ -79,6 +84,7 @@ struct EngineState {
         guard var p = pedometer else { return }
         var events: [PedometerEvent] = []
         for s in batch { p.process(s, into: &events) }
+        groundSpeed?.afterBatch(lastSampleTime: batch[batch.count - 1].time, pedometer: &p, snapshot: p.snapshot)
         pedometer = p
         lastSampleTime = batch[batch.count - 1].time
         record(events, p.snapshot)
@@ -191,6 +197,9 @@ struct EngineState {
             if dirty { commit() } else { rebase() }
         }
         if ledger.day == nil { rebase() }
+        if let groundSpeed, let sensor {   // issue 15: ground speed is a capability while gpsd answers
+            status.sensorCapabilities = Self.names(sensor.capabilities) + (groundSpeed.isAvailable ? ["gnss_speed"] : [])
+        }
         status.today = ledger.today
         status.paused = paused
         board.publish(status)
