@@ -79,10 +79,11 @@ struct PedallingAnalyser: Sendable {
     private mutating func analyse() -> PedallingWindow {
         let start = gait.count - window
         gait.copy(from: start, count: window, into: &scratch)
-        let variance = Self.centre(&scratch, count: window)
+        level.copy(from: start, count: window, into: &levelScratch)
+        let (variance, levelVariance) = Self.centre(&scratch, &levelScratch, count: window)
         detrendTilt(start: start)
         var result = PedallingWindow(deviation: variance.squareRoot())
-        result.seated = seatedRhythm(start: start)
+        result.seated = seatedRhythm(deviation: levelVariance.squareRoot())
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         var impactMean = 0.0, impactSquares = 0.0
         for i in start..<gait.count {
@@ -115,9 +116,9 @@ struct PedallingAnalyser: Sendable {
     /// The seated rider's rhythm (`SeatedRhythm`): the strongest repeat of the low-passed magnitude
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
     /// stroke later.
-    private mutating func seatedRhythm(start: Int) -> SeatedRhythm {
-        level.copy(from: start, count: window, into: &levelScratch)
-        var result = SeatedRhythm(deviation: Self.centre(&levelScratch, count: window).squareRoot())
+    /// `levelScratch` holds the window's centred level, whose deviation is `deviation`.
+    private mutating func seatedRhythm(deviation: Double) -> SeatedRhythm {
+        var result = SeatedRhythm(deviation: deviation)
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
@@ -130,18 +131,25 @@ struct PedallingAnalyser: Sendable {
         return result
     }
 
-    /// Subtracts the mean of the first `count` values from each; returns their variance.
-    private static func centre(_ x: inout [Double], count: Int) -> Double {
+    /// Subtracts from each of the first `count` values of `x` and of `y` its series' mean;
+    /// returns their variances. The two series are summed side by side (each in its own order),
+    /// so neither sum waits on the other.
+    private static func centre(_ x: inout [Double], _ y: inout [Double], count: Int) -> (Double, Double) {
         x.withUnsafeMutableBufferPointer { x in
-            var mean = 0.0
-            for i in 0..<count { mean += x[i] }
-            mean /= Double(count)
-            var variance = 0.0
-            for i in 0..<count {
-                x[i] -= mean
-                variance += x[i] * x[i]
+            y.withUnsafeMutableBufferPointer { y in
+                var xMean = 0.0, yMean = 0.0
+                for i in 0..<count { xMean += x[i]; yMean += y[i] }
+                xMean /= Double(count)
+                yMean /= Double(count)
+                var xVariance = 0.0, yVariance = 0.0
+                for i in 0..<count {
+                    x[i] -= xMean
+                    xVariance += x[i] * x[i]
+                    y[i] -= yMean
+                    yVariance += y[i] * y[i]
+                }
+                return (xVariance / Double(count), yVariance / Double(count))
             }
-            return variance / Double(count)
         }
     }
 
@@ -210,16 +218,22 @@ struct PedallingAnalyser: Sendable {
     private mutating func detrendTilt(start: Int) {
         // Least-squares line per axis against the tick index centred on the window.
         let centre = Double(window - 1) / 2
-        var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
-        for k in 0..<window { mean += tilt(start + k) }
-        mean /= Double(window)
-        for k in 0..<window {
-            let u = Double(k) - centre
-            slope += (tilt(start + k) - mean) * u
-            spread += u * u
+        let window = self.window, direction = self.direction
+        residuals.withUnsafeMutableBufferPointer { tilt in
+            var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
+            for k in 0..<window {
+                tilt[k] = Vector3(direction.x[start + k], direction.y[start + k], direction.z[start + k])
+                mean += tilt[k]
+            }
+            mean /= Double(window)
+            for k in 0..<window {
+                let u = Double(k) - centre
+                slope += (tilt[k] - mean) * u
+                spread += u * u
+            }
+            slope /= spread
+            for k in 0..<window { tilt[k] = tilt[k] - mean - slope * (Double(k) - centre) }
         }
-        slope /= spread
-        for k in 0..<window { residuals[k] = tilt(start + k) - mean - slope * (Double(k) - centre) }
     }
 
     /// Normalised autocorrelation of the detrended direction vector (`detrendTilt`) at `lag` ticks.
@@ -235,7 +249,6 @@ struct PedallingAnalyser: Sendable {
         }
     }
 
-    @inline(__always) private func tilt(_ i: Int) -> Vector3 { Vector3(direction.x[i], direction.y[i], direction.z[i]) }
 
     /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).
     private func halfCorrelation(_ lag: Int) -> Double {
