@@ -168,17 +168,31 @@ final class StepServiceObject {
     }
 
     /// Emits PropertiesChanged when something changed and a second has passed; returns when to look again.
+    ///
+    /// After a signal the board stops waking this thread for a second and the bus looks again at
+    /// that deadline: while values change every second (walking), that is one wake-up a second.
+    /// When nothing changed by then, changes wake it again.
     func emitChanges(now: Double) -> Double? {
-        let current = engine.board.current
-        guard current.version != emitted.version else { return nil }
-        guard now - lastEmit >= Self.signalInterval else { return lastEmit + Self.signalInterval }
+        var current = engine.board.current
+        if current.version == emitted.version {
+            engine.board.signalChanges(true)
+            // A change published while the signal was off has not woken this thread: look again.
+            current = engine.board.current
+            guard current.version != emitted.version else { return nil }
+        }
+        guard now - lastEmit >= Self.signalInterval else {
+            engine.board.signalChanges(false)
+            return lastEmit + Self.signalInterval
+        }
         let changed = current.status.changedProperties(since: emitted.status)
         emitted = current
-        guard !changed.isEmpty else { return nil }
+        // Nothing a client sees changed: as if nothing changed (this turns the signal back on).
+        guard !changed.isEmpty else { return emitChanges(now: now) }
         lastEmit = now
+        engine.board.signalChanges(false)
         var m: OpaquePointer?
         guard sd_bus_message_new_signal(connection.raw, &m, StepServiceNames.objectPath, StepServiceNames.properties, "PropertiesChanged") >= 0,
-              let m else { return nil }
+              let m else { return lastEmit + Self.signalInterval }
         defer { sd_bus_message_unref(m) }
         let r = BusMessage(m)
         do {
@@ -195,7 +209,7 @@ final class StepServiceObject {
             try r.close()
             _ = sd_bus_send(connection.raw, m, nil)
         } catch {}
-        return nil
+        return lastEmit + Self.signalInterval
     }
 
     private func reply(_ call: OpaquePointer, _ fill: (BusMessage) throws -> Void) throws {

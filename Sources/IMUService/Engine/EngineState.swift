@@ -131,13 +131,14 @@ struct EngineState {
         switch report {
         case let .running(info, mode):
             if let old = sensor, old.capabilities != info.capabilities { finishPedometer() }
+            let same = sensor == info && status.captureMode == mode && status.sensorState == "running"
             sensor = info
             status.sensor = info.name
             status.sensorCapabilities = Self.names(info.capabilities)
             status.captureMode = mode
             status.sensorState = paused ? "paused" : "running"
             status.sensorMessage = ""
-            log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")")
+            if !same { log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")") }
         case let .lost(message):
             if status.sensorState != "lost" || status.sensorMessage != message {
                 log.warning("sensor lost: \(message); totals are kept, retrying")
