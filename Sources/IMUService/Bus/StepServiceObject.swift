@@ -169,9 +169,9 @@ final class StepServiceObject {
 
     /// Emits PropertiesChanged when something changed and a second has passed; returns when to look again.
     ///
-    /// After a signal the board stops waking this thread for a second and the bus looks again at
-    /// that deadline: while values change every second (walking), that is one wake-up a second.
-    /// When nothing changed by then, changes wake it again.
+    /// A change that comes within the second after a signal wakes this thread once: it turns the
+    /// board's wake-ups off and looks again at the second's end (later changes in that second
+    /// wake nobody). A change after that second is sent at once: one wake-up a change.
     func emitChanges(now: Double) -> Double? {
         var current = engine.board.current
         if current.version == emitted.version {
@@ -189,10 +189,10 @@ final class StepServiceObject {
         // Nothing a client sees changed: as if nothing changed (this turns the signal back on).
         guard !changed.isEmpty else { return emitChanges(now: now) }
         lastEmit = now
-        engine.board.signalChanges(false)
+        engine.board.signalChanges(true)
         var m: OpaquePointer?
         guard sd_bus_message_new_signal(connection.raw, &m, StepServiceNames.objectPath, StepServiceNames.properties, "PropertiesChanged") >= 0,
-              let m else { return lastEmit + Self.signalInterval }
+              let m else { return nil }
         defer { sd_bus_message_unref(m) }
         let r = BusMessage(m)
         do {
@@ -209,7 +209,7 @@ final class StepServiceObject {
             try r.close()
             _ = sd_bus_send(connection.raw, m, nil)
         } catch {}
-        return lastEmit + Self.signalInterval
+        return nil
     }
 
     private func reply(_ call: OpaquePointer, _ fill: (BusMessage) throws -> Void) throws {

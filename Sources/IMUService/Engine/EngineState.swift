@@ -42,15 +42,20 @@ struct EngineState {
         while true {
             heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
             let wait = dirty ? nextCommit - BootClock.nowSeconds() : config.commitSeconds
+            var samples = false
             for message in mailbox.receive(waitingUpTo: wait) {
                 if case .stop = message {
                     finishPedometer()
                     commit()
                     return
                 }
+                if case .samples = message { samples = true }
                 handle(message)
             }
-            if BootClock.nowSeconds() >= nextCommit {
+            // Samples come every hand-over: a commit due before the next one is made now, on this
+            // wake-up, rather than on a timer of its own (never later than commit_seconds).
+            let early = samples ? SensorSupervisor.handOverSeconds : 0
+            if BootClock.nowSeconds() >= nextCommit - early {
                 if dirty { commit() }
                 nextCommit = BootClock.nowSeconds() + config.commitSeconds
             }

@@ -11,9 +11,9 @@ import Glibc
 public final class StatusBoard: Sendable {
     private let state: Mutex<(status: ServiceStatus, version: Int)>
     private let observers = Mutex<[@Sendable (ServiceStatus) -> Void]>([])
-    /// Whether a change wakes the bus thread. Off for the second after a PropertiesChanged: the
-    /// bus looks again at its own deadline then, so a change each second costs it one wake-up,
-    /// not two (the change, then the deadline).
+    /// Whether a change wakes the bus thread. Off while the bus waits for the end of the second
+    /// after a PropertiesChanged (it looks at the board then anyway), so further changes in that
+    /// second cost it no wake-up.
     private let signalsChanges = Atomic<Bool>(true)
     public let wakeup: Wakeup
 
