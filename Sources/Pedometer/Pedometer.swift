@@ -1,13 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The pedometer core: a state machine fed one sample at a time, the same live, in replay and in
 /// tests. Feed samples with `process`, end a finite stream with `finish`, read totals from
 /// `snapshot`.
 ///
 /// Stages (one folder each): `Resampler` brings any rate (25 Hz to 1 kHz, jittered, with gaps) to
-/// a fixed 50 Hz grid; `GravityEstimator` finds "down" (gyro quaternion + accelerometer, or
-/// accelerometer only) and yields the gait signal (|specific force| − 1 g) and the horizontal
-/// acceleration; `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
+/// a fixed 50 Hz grid; `GravityEstimator` yields the gait signal (|specific force| − 1 g) and,
+/// from a low-pass "down", the horizontal acceleration (accelerometer only: a gyro bought nothing,
+/// docs/steps.md); `StepCounter` finds gait by rhythm and shape and counts it by cadence; `StrideModel` turns steps into distance; the barometer
 /// stages count floors walked; `ActivityClassifier` and `ActivitySegmenter` label the time.
 /// Memory is constant in the length of the stream; `process` allocates nothing per sample (only
 /// the caller's `events` array grows, by the events appended).
@@ -49,18 +53,30 @@ public struct Pedometer: Sendable {
     /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
     @_spi(Diagnostics) public var lastPedalling: String {
         let w = cycling.latest
-        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
-                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation, w.isPedalling ? "P" : "-",
-                      w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
+        return String(cFormat: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f ", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation) + (w.isPedalling ? "P" : "-")
+            + (w.isRideVibration ? "V" : "-") + " riding=" + (cycling.isRiding ? "Y" : "n")
+            + String(cFormat: " seated dev=%.3f f=%.2f r=%+.2f rock=%+.2f/%+.2f", w.seated.deviation, w.seated.strokeFrequency,
+                     w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
+        self.init(configuration: configuration, capabilities: capabilities, settings: StepSettings())
+    }
+
+    /// A pedometer with some step thresholds changed, for tuning tools (leave-one-person-out in
+    /// `imu-bench-accuracy`).
+    @_spi(Tuning) public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities,
+                              tuning: StepTuning) {
+        self.init(configuration: configuration, capabilities: capabilities, settings: tuning.applied(to: StepSettings()))
+    }
+
+    init(configuration: PedometerConfiguration, capabilities: SensorCapabilities, settings: StepSettings) {
         self.configuration = configuration
         sensors = capabilities
         resampler = Resampler(rateHz: Self.internalRateHz, maximumGap: Self.maximumGap)
         gravity = GravityEstimator(interval: 1 / Self.internalRateHz)
         let stride = configuration.strideCalibration ?? StrideModel(height: configuration.userHeightMeters)
-        let settings = StepSettings()
         stepCounter = StepCounter(rateHz: Self.internalRateHz, stride: stride, settings: settings)
         classifier = ActivityClassifier(rules: settings.activity)
         segmenter = ActivitySegmenter(rules: settings.activity)
@@ -132,10 +148,11 @@ public struct Pedometer: Sendable {
         }
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
-        let user = gravity.update(acceleration: tick.acceleration, rotationRate: tick.rotationRate)
-        // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
+        let user = gravity.update(acceleration: tick.acceleration)
+        // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration) {
-            stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
+            stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
+            stepCounter.rideVibration = cycling.isVibratingOn
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
@@ -207,8 +224,9 @@ public struct Pedometer: Sendable {
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
-               end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0.0, isGait ? "GAIT" : "----", steps)
+        String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
+               regularity, strongest) + (wasStride ? "S" : " ")
+            + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
+                     cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
     }
 }

@@ -4,11 +4,13 @@ import Testing
 /// The bout state machine on its own: window facts in, actions out (docs/steps.md).
 @Suite struct BoutStateMachineTests {
     private let rules = BoutRules()
-    private func gait(regularity: Double = 0.8, weak: Bool = false, walkInVehicle: Bool = true) -> BoutStateMachine.Window {
+    private func gait(regularity: Double = 0.8, weak: Bool = false, walkInVehicle: Bool = true,
+                      movesHorizontally: Bool = true) -> BoutStateMachine.Window {
         var w = BoutStateMachine.Window(verdict: .gait)
         w.regularity = regularity
         w.weak = weak
         w.walkInVehicle = walkInVehicle
+        w.weakButMoving = movesHorizontally
         return w
     }
 
@@ -26,6 +28,16 @@ import Testing
         var marginal = BoutStateMachine()
         #expect(marginal.next(gait(regularity: 0.5), context: .init(), rules: rules) == .none)
         #expect(marginal.next(gait(regularity: 0.5), context: .init(), rules: rules) == .open)
+    }
+
+    /// A weak rhythm that barely moves the phone horizontally (a soft bus's vertical bounce)
+    /// opens nothing, however long it lasts; a strong window opens the walk as usual.
+    @Test func weakGaitWithoutHorizontalMotionOpensNothing() {
+        var m = BoutStateMachine()
+        for _ in 0..<10 {
+            #expect(m.next(gait(regularity: 0.9, weak: true, movesHorizontally: false), context: .init(), rules: rules) == .none)
+        }
+        #expect(m.next(gait(regularity: 0.9, movesHorizontally: false), context: .init(), rules: rules) == .open)
     }
 
     /// In a vehicle: two gait windows in a row, the second clearly regular, and a walk's motion.

@@ -8,6 +8,10 @@ import Pedometer
 enum DailyLifeReport {
     static let tunedSeeds: [UInt64] = [1, 2, 3]
     static let heldOutSeeds: [UInt64] = [4, 5, 6]
+    /// Rides: seed 2 was the held-out seed until its city bus (355 false steps) was looked at
+    /// to find `GaitGate.weakWalkHorizontal`; it is tuned on now, and seed 3 is held out.
+    static let tunedRideSeeds: [UInt64] = [1, 2]
+    static let heldOutRideSeed: UInt64 = 3
 
     /// Walks of 4 to 20 steps at 0.6 to 2 steps/s between pauses of 1.5 to 6 s, in the hand, the
     /// pockets and a bag: (steps, cadence steps/s, bounce g, pause s) per walk.
@@ -73,8 +77,8 @@ enum DailyLifeReport {
         let placements: [(String, DeviceHolding)] = [("hand", .inHand), ("pocket", .frontPocket), ("bag", .bag),
                                                      ("mount", mount), ("seat", .faceUp)]
         print("== simulated rides: 5 vehicles x 5 placements x 20/50/200 Hz, accelerometer only, 180 s ride then a 40 s walk off (phone in the hand when it was mounted or on the seat)")
-        print("   split: tuned on seed 1, held out seed 2")
-        print("vehicle    placement  false steps (seed 1 / 2)  walk/run labelled s in rides  walk off counted/truth")
+        print("   split: tuned on seeds \(tunedRideSeeds.map(String.init).joined(separator: ", ")), held out seed \(heldOutRideSeed)")
+        print("vehicle    placement  false steps (seed 1 / 2 / 3)  walk/run labelled s in rides  walk off counted/truth")
         var falseBySeed: [UInt64: Int] = [:]
         var labelled = 0.0, walkTruth = 0, walkCounted = 0, seedFalse = 0
         for (name, kind) in vehicles {
@@ -82,7 +86,7 @@ enum DailyLifeReport {
                 var perSeed: [Int] = []
                 var seconds = 0.0
                 var walkText = ""
-                for seed in UInt64(1)...2 {
+                for seed in tunedRideSeeds + [heldOutRideSeed] {
                     var falseSteps = 0
                     for rate in [20.0, 50.0, 200.0] {
                         var options = SimulationOptions()
@@ -111,11 +115,12 @@ enum DailyLifeReport {
                 }
                 labelled += seconds
                 print(name.padding(toLength: 10, withPad: " ", startingAt: 0), placeName.padding(toLength: 10, withPad: " ", startingAt: 0),
-                      String(format: "%6d / %d %28.0f", perSeed[0], perSeed[1], seconds), "           ", walkText)
+                      String(format: "%6d / %d / %d %24.0f", perSeed[0], perSeed[1], perSeed[2], seconds), "           ", walkText)
             }
         }
-        print(String(format: "HEADLINE held out (seed 2): %d false steps in 75 rides; tuned (seed 1): %d; walk/run labelled in rides %.0f s; walks off: truth %d counted %d (%+.1f%%) | seed² %d false steps in all 150 rides",
-                     falseBySeed[2] ?? 0, falseBySeed[1] ?? 0, labelled, walkTruth, walkCounted,
+        let tunedFalse = tunedRideSeeds.map { falseBySeed[$0] ?? 0 }.reduce(0, +)
+        print(String(format: "HEADLINE held out (seed %d): %d false steps in 75 rides; tuned (seeds 1, 2): %d in 150; walk/run labelled in rides %.0f s; walks off: truth %d counted %d (%+.1f%%) | seed² %d false steps in all 225 rides",
+                     Int(heldOutRideSeed), falseBySeed[heldOutRideSeed] ?? 0, tunedFalse, labelled, walkTruth, walkCounted,
                      Double(walkCounted - walkTruth) / Double(max(walkTruth, 1)) * 100, seedFalse))
     }
 }

@@ -74,10 +74,11 @@ if let traceName {
                                     capabilities: recording.capabilities, trueSteps: recording.trueSteps))
         let ours = RealDevReport.stepTimes(count(recording.samples, capabilities: recording.capabilities).events)
         print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        print("   truthᵖ:", recording.packetStepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
         print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
     }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario
-        : traceName == "daily-life" ? DailyLifeReport.scenario() : (try? IMUSimulation.Scenario.resolve(traceName)) {
+        : traceName == "daily-life" ? DailyLifeReport.scenario(holdingOffset: ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(Int.init) ?? 0) : (try? IMUSimulation.Scenario.resolve(traceName)) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }
@@ -104,6 +105,7 @@ if wanted("oxford") || wanted("speed") {
         if wanted("oxford") {
             AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
             AccuracyReport.atLowerRates(recordings)
+            AccuracyReport.leaveOnePersonOut(recordings)
         }
         speedCorpus = recordings
     } else {
@@ -132,17 +134,6 @@ if wanted("speed") {
     for rate in speedRates {
         Throughput.run(label: String(format: "simulated day-extended, %.0f Hz, gyro + barometer", rate),
                        SimulatorReport.speedCorpus(rateHz: rate))
-    }
-    if speedRates.contains(100) {
-        // What the gyro-aided orientation costs: the same samples with the gyroscope removed
-        // (accelerometer-only gravity). Its accuracy gain is printed by the real-dev section.
-        let withoutGyro = SimulatorReport.speedCorpus(rateHz: 100).map { recording -> LabelledRecording in
-            var r = recording
-            r.capabilities.gyroscope = false
-            r.samples = r.samples.map { s in var s = s; s.rotationRate = nil; return s }
-            return r
-        }
-        Throughput.run(label: "the same at 100 Hz with the gyroscope removed (accelerometer-only gravity)", withoutGyro)
     }
     Throughput.memoryNote()
 }

@@ -35,6 +35,9 @@ struct BoutStateMachine: Sendable {
         /// Strong enough to be a walk during a vehicle ride (`GaitGate.vehicleWalkHorizontal`,
         /// `vehicleWalkDeviation`, `vehicleWalkRegularity`).
         var walkInVehicle = false
+        /// Moves the phone horizontally as steps do (`GaitGate.weakWalkHorizontal`): required of a
+        /// weak window that opens a walk.
+        var weakButMoving = false
         /// The whole window is a pure sinusoid (`GaitGate.maximumPurity`): a waved phone.
         var pureSine = false
         /// While walking: its newest 2 s are a pure sinusoid at the cadence (waving has begun).
@@ -79,7 +82,7 @@ struct BoutStateMachine: Sendable {
             let confident = w.regularity >= rules.confidentRegularity
             let strict = context.inVehicle || w.weak
             let confirmed = strict
-                ? confident && previousWasGait && (!context.inVehicle || w.walkInVehicle)
+                ? confident && previousWasGait && (!context.inVehicle || w.walkInVehicle) && (!w.weak || w.weakButMoving)
                 : confident || previousWasGait
             previousWasGait = isGait
             guard isGait, confirmed, !context.notWalking else { return .none }

@@ -37,6 +37,16 @@ struct GaitGate: Sendable {
     /// 0.02 to 0.05 g horizontally. Walking away from a vehicle is soon stronger, and its start
     /// is back-filled.
     var vehicleWalkHorizontal = 0.06
+    /// Least horizontal deviation (g, over the 4 s window) for a weak window (below
+    /// `vibrationDeviation`) to open a walk, in or out of a vehicle. Steps move the trunk fore-aft
+    /// and sideways; a soft-suspension bus bounces the phone vertically. Weak gait windows measure
+    /// 0.030 g at least and 0.052 g in the median (oxford walks and the real-dev tuned part,
+    /// 69 windows), the simulator's city bus at most 0.037 g (seeds 1 and 2, in the hand, a
+    /// pocket and a bag, 20/50/200 Hz, 247 weak gait-like windows; in a bag its bounce is smooth
+    /// enough to be labelled stationary, so the vehicle's stricter start never applied and it
+    /// counted 355 false steps). A weak walk that moves less still opens with its first window
+    /// of 0.1 g or more, back-filled from its onset.
+    var weakWalkHorizontal = 0.04
     /// A walk at least this strong (g) starts in a vehicle whatever its horizontal motion: a
     /// phone held flat in the hand moves little horizontally (the simulator's in-hand walk after
     /// a bus ride), while the bus's gait-like windows measured at most 0.16 g.

@@ -57,12 +57,17 @@ struct StepCounter: Sendable {
     private var boutLevel = 0.0            // envelope level of the bout, g²
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var waving = WavingMemory()
+    /// Short walks between pauses, impact by impact.
+    private var chain: ImpactChain
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
     // MARK: cycling input (issue 15)
     /// Set by the pedometer while the user pedals (`CyclingDetector`): do not count. No bout
     /// starts, and a bout in progress ends where counting stopped (its tail was pedalling).
     var cycling = false
+    /// Set by the pedometer while the window shakes like a bicycle's frame (`CyclingDetector`):
+    /// a window that is not gait then ends a walk where counting stopped instead of bridging it.
+    var rideVibration = false
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -90,6 +95,7 @@ struct StepCounter: Sendable {
         altitude = RingBuffer(minimumCapacity: capacity)
         scratch = [Double](repeating: 0, count: window)
         cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window)
+        chain = ImpactChain(rules: settings.chain, rateHz: rateHz)
     }
 
     /// Time of absolute tick `index`, s.
@@ -110,6 +116,7 @@ struct StepCounter: Sendable {
         shapeRejectedUntil = 0
         machine.reset()
         waving.reset()
+        chain.reset()
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -129,6 +136,7 @@ struct StepCounter: Sendable {
             envelopeSum -= old * old
         }
         envelope.append(max(0, envelopeSum) / Double(min(n, envelopeLength)))
+        chain.observe(gait)
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         sinceHop = 0
@@ -209,12 +217,13 @@ struct StepCounter: Sendable {
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
             && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
                 || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+        facts.weakButMoving = horizontalDeviation >= gate.weakWalkHorizontal
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
         var context = BoutStateMachine.Context(inVehicle: inVehicle)
         // MARK: cycling input (issue 15): pedalling opens no walk and closes an open one.
-        context.notWalking = cycling
+        context.notWalking = cycling || (rideVibration && !isGait)
         switch machine.next(facts, context: context, rules: rules) {
         case .none:
             break
@@ -243,6 +252,7 @@ struct StepCounter: Sendable {
         case .closeWithoutTail:
             endBout(creditingTail: false, into: &events)
         }
+        if !machine.isWalking { countChain(end: n, into: &events) }
         return report
     }
 
@@ -267,6 +277,20 @@ struct StepCounter: Sendable {
             : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
         events.append(.resume(time: time(min(onset, early.last ?? onset))))
         for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
+    }
+
+    /// A short walk between pauses that the rhythm could not see (`ImpactChain`): counted strike
+    /// by strike once it is over. Not in a vehicle, not while pedalling, not into waving.
+    private mutating func countChain(end n: Int, streamEnded: Bool = false, into events: inout [PedometerEvent]) {
+        let floor = max(ledger.until, shapeRejectedUntil)
+        guard n > chain.quietTicks, let ticks = chain.completed(after: floor, in: gait, streamEnded: streamEnded),
+              !inVehicle, !cycling, !waving.wavedRecently(end: n, window: 2 * window),
+              let first = ticks.first, let last = ticks.last else { return }
+        let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))
+        events.append(.resume(time: time(first)))
+        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin, into: &events) }
+        ledger.until = last + 1
+        events.append(.pause(time: time(last)))
     }
 
     /// Mean energy over ticks `a..<b`, g².
@@ -328,6 +352,7 @@ struct StepCounter: Sendable {
     /// Ends the stream: flushes the bout in progress.
     mutating func finish(into events: inout [PedometerEvent]) {
         endBout(into: &events)
+        countChain(end: gait.count, streamEnded: true, into: &events)
     }
 
     private static func deviation(_ x: [Double], count n: Int) -> Double {

