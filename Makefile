@@ -25,6 +25,7 @@ test:
 	$(SWIFT) test --parallel
 	Tests/Fuzz/run.sh $(FUZZ_TEST_SECONDS)
 	Tests/kernel/run.sh
+	$(MAKE) test-sanitize
 
 ## The real-kernel test ring (Tests/kernel, docs/testing-kernel.md): boots Debian's kernel under
 ## qemu with real IIO drivers on i2c-stub chips. Skips with a message when qemu is absent.
@@ -76,7 +77,8 @@ fuzz:
 	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
 
 ## The unit tests (not the tool and kernel tests, which run processes) under AddressSanitizer
-## and ThreadSanitizer, each in its own build directory (docs/testing-fuzz.md).
+## and ThreadSanitizer, each in its own build directory (docs/testing-fuzz.md). The last step of
+## `make test`, so CI runs it too.
 SANITIZE_SKIP ?= ToolsTests
 test-sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test --sanitize=address --build-path .build/asan --skip $(SANITIZE_SKIP)
