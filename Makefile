@@ -40,7 +40,8 @@ bench: deps
 	$(SWIFT) build -c release
 	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b > .build/$$b.log 2>&1; s=$$?; cat .build/$$b.log; echo; [ $$s = 0 ] || exit 1; done
 	@echo "== summary: every figure beside its anchor, measured in this run"
-	@for b in $(BENCHES); do grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; done
+	@for b in $(BENCHES); do if grep -q '^figure:' .build/$$b.log; then grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; \
+	  else echo "  [$$b] prints no figure: lines yet (its figures are in its output above)"; fi; done
 
 ## Step-count accuracy alone: Oxford recordings (../shared/data/oxford-steps or IMU_OXFORD_DIR, skipped
 ## with a message when absent), the repo fixtures, the simulator's scenarios, core speed and memory.

@@ -18,14 +18,30 @@ public final class GPSDClient {
     /// Whether gpsd streams reports to us now (`setWatching`).
     public private(set) var isWatching = false
 
-    /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947).
+    /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947); an IPv6 address goes in
+    /// brackets, `[::1]:2947` or `[::1]`, as in a URL.
     public static func address(_ text: String) throws(GPSDError) -> (host: String, port: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count <= 2 else { throw .badAddress(text) }
-        let host = parts[0].isEmpty ? "localhost" : parts[0]
-        let port = parts.count == 2 ? parts[1] : defaultPort
-        guard let number = Int(port), (1...65535).contains(number) else { throw .badAddress(text) }
-        return (host, port)
+        var host: Substring, port: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw .badAddress(text) }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":"), !host.isEmpty else { throw .badAddress(text) }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw .badAddress(text) }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+        }
+        let portText = port.map(String.init) ?? defaultPort
+        guard let number = Int(portText), (1...65535).contains(number) else { throw .badAddress(text) }
+        return (host.isEmpty ? "localhost" : String(host), portText)
+    }
+
+    /// `host:port` as a user writes it (`[::1]:2947` for an IPv6 address), for messages.
+    public static func display(host: String, port: String) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Connects to gpsd. Does not ask for reports yet (`setWatching(true)`).
@@ -34,9 +50,12 @@ public final class GPSDClient {
         self.port = port
         let state = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         state.initialize(to: gps_data_t())
+        errno = 0
         let status = gps_open(host, port, state)
         guard status == 0 else {
-            let reason = String(cString: gps_errstr(status))
+            // libgps returns -1 and leaves netlib's code (negative: no host, no connection, …) in errno.
+            let code = errno < 0 ? errno : status
+            let reason = String(cString: gps_errstr(code))
             state.deallocate()
             throw .unreachable(host: host, port: port, reason: reason)
         }
@@ -53,7 +72,11 @@ public final class GPSDClient {
     public func setWatching(_ on: Bool) throws(GPSDError) {
         guard on != isWatching else { return }
         let flags = on ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
-        guard gps_stream(data, flags, nil) == 0 else { throw .lost(reason: "gps_stream failed") }
+        errno = 0
+        guard gps_stream(data, flags, nil) == 0 else {
+            let e = errno
+            throw .lost(reason: e > 0 ? "cannot send the WATCH request: " + String(cString: strerror(e)) : "cannot send the WATCH request")
+        }
         isWatching = on
     }
 
@@ -71,8 +94,13 @@ public final class GPSDClient {
     public func next(timeout: Double) throws(GPSDError) -> Report {
         let microseconds = Int32(max(0, min(timeout, 60)) * 1_000_000)
         guard gps_waiting(data, microseconds) else { return .none }
+        errno = 0
         let status = gps_read(data, nil, 0)
-        guard status >= 0 else { throw .lost(reason: String(cString: gps_errstr(status))) }
+        guard status >= 0 else {
+            // -1 with errno 0 is an orderly end of the stream: gpsd stopped or closed us.
+            let e = errno
+            throw .lost(reason: e > 0 ? String(cString: strerror(e)) : "gpsd closed the connection")
+        }
         let received = BootClock.nowSeconds()
         let report = data.pointee
         if report.set & cgps_mode_set != 0, report.fix.mode < MODE_2D { return .noFix }

@@ -11,9 +11,9 @@ public enum GPSDError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badAddress(let text):
-            return "GPS address '\(text)' is not HOST:PORT (for example localhost:2947)"
+            return "GPS address '\(text)' is not HOST:PORT (for example localhost:2947, or [::1]:2947 for IPv6)"
         case .unreachable(let host, let port, let reason):
-            return "gpsd at \(host):\(port) is not reachable (\(reason)); start it (systemctl start gpsd) or run without --gps"
+            return "gpsd at \(GPSDClient.display(host: host, port: port)) is not reachable (\(reason)); start it (systemctl start gpsd), check the address (--gpsd HOST:PORT), or run without --gps"
         case .lost(let reason):
             return "the connection to gpsd was lost (\(reason)); continuing from the IMU alone"
         }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The pedometer core: a state machine fed one sample at a time, the same live, in replay and in
 /// tests. Feed samples with `process`, end a finite stream with `finish`, read totals from
@@ -49,9 +53,11 @@ public struct Pedometer: Sendable {
     /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
     @_spi(Diagnostics) public var lastPedalling: String {
         let w = cycling.latest
-        return String(format: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f %@%@ riding=%@", w.deviation, w.impactShare,
-                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation, w.isPedalling ? "P" : "-",
-                      w.isRideVibration ? "V" : "-", cycling.isRiding ? "Y" : "n")
+        return String(cFormat: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f ", w.deviation, w.impactShare,
+                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation) + (w.isPedalling ? "P" : "-")
+            + (w.isRideVibration ? "V" : "-") + " riding=" + (cycling.isRiding ? "Y" : "n")
+            + String(cFormat: " seated dev=%.3f f=%.2f r=%+.2f rock=%+.2f/%+.2f", w.seated.deviation, w.seated.strokeFrequency,
+                     w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
@@ -143,9 +149,10 @@ public struct Pedometer: Sendable {
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
-        // MARK: cycling input (issue 15): pedalling, or a pedalling window before a walk has begun, is not counted.
+        // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration) {
-            stepCounter.cycling = cycling.isRiding || (cycling.latest.mayBePedalling && !stepCounter.inBout)
+            stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
+            stepCounter.rideVibration = cycling.isVibratingOn
         }
         if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
             takeFloors(at: tick.time, into: &events)
@@ -217,8 +224,9 @@ public struct Pedometer: Sendable {
         self.steps = steps
     }
     public var description: String {
-        String(format: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f%@ skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f %@ steps=%d",
-               end, gaitDeviation, horizontalDeviation, cadence, regularity, strongest, wasStride ? "S" : " ",
-               skewness, kurtosis, purity, cadence > 0 ? rmsFrequency / cadence : 0.0, isGait ? "GAIT" : "----", steps)
+        String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
+               regularity, strongest) + (wasStride ? "S" : " ")
+            + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
+                     cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
     }
 }

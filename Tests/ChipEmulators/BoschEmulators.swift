@@ -3,7 +3,7 @@ import IMUSensors
 
 /// BMI160 (BST-BMI160-DS000): little-endian gyro at 0x0C and accel at 0x12, sensors suspended until
 /// CMD 0x11/0x15, headerless FIFO frames (gyro, accel) popped at FIFO_DATA (no auto-increment there).
-public final class BMI160Emulator: EmulatedChip, @unchecked Sendable {
+public final class BMI160Emulator: EmulatedChip {
     var accelOn = false
     var gyroOn = false
 
@@ -61,7 +61,7 @@ public let bmp280ExampleCalibration: [Int] = [27504, 26435, -1000, 36477, -10685
 /// BMP280 (id 0x58) / BME280 (0x60): calibration at 0x88, 20-bit ADC values at 0xF7 that the
 /// emulator finds by inverting the datasheet's floating-point compensation (§8.1), so the driver's
 /// integer path (§8.2) is checked against an independent formula.
-public final class BMP280Emulator: EmulatedChip, @unchecked Sendable {
+public final class BMP280Emulator: EmulatedChip {
     public let id: UInt8
     public var calibration: [Int]
 
@@ -137,7 +137,7 @@ public final class BMP280Emulator: EmulatedChip, @unchecked Sendable {
 
 /// BMP388 (0x50) / BMP390 (0x60): 24-bit little-endian raw values at 0x04, NVM calibration at 0x31.
 /// Raw values come from inverting the datasheet §9 compensation with this emulator's own code.
-public final class BMP3Emulator: EmulatedChip, @unchecked Sendable {
+public final class BMP3Emulator: EmulatedChip {
     public let id: UInt8
     /// NVM words T1, T2, T3, P1 … P11: plausible factory values for a BMP388.
     public static let nvm: [Int] = [27281, 19200, -7, -1053, -2925, 35, 1, 25474, 30413, 3, -6, 16167, 16, -60]

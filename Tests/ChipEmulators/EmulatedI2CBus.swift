@@ -39,9 +39,17 @@ public enum BusFault: Sendable, Equatable {
     }
 }
 
+/// An attached chip that is not there, or not of the type asked for.
+public struct EmulatorError: Error, CustomStringConvertible {
+    public let description: String
+}
+
 /// An `I2CBus` whose devices are `EmulatedChip`s: counts transactions, records a transcript, and
 /// injects faults (NACK bursts, EIO, stuck bus, vanishing devices, a vanished adapter).
-public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
+///
+/// The chips live inside the bus's lock: every transaction runs whole under it, one at a time as on
+/// a real bus, so a capture thread and a test can use the same bus without a data race.
+public final class EmulatedI2CBus: I2CBus, Sendable {
     public let path: String
     public let clock: EmulatorClock
     private struct State {
@@ -62,8 +70,31 @@ public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
 
     // MARK: Set-up
 
-    public func attach(_ chip: EmulatedChip, at address: UInt8) { state.withLock { $0.chips[address] = chip } }
-    public func chip(at address: UInt8) -> EmulatedChip? { state.withLock { $0.chips[address] } }
+    /// Attaches the chip `make` builds at `address` (built in the closure, so that nothing outside
+    /// the bus keeps a reference to it).
+    public func attach(at address: UInt8, _ make: () -> sending EmulatedChip) {
+        state.withLock { $0.chips[address] = make() }
+    }
+    /// Attaches chips built together, by address (one may refer to another: the MPU-9150's AK8975
+    /// answers only while its host's bypass bit is set).
+    public func attach(_ make: () -> sending [UInt8: EmulatedChip]) {
+        state.withLock { s in s.chips.merge(make()) { $1 } }
+    }
+    /// Runs `body` on the chip at `address`, seen as a `type`, under the bus's lock (no transaction
+    /// runs meanwhile). Throws when there is no such chip.
+    public func withChip<Chip: EmulatedChip, T: Sendable>(at address: UInt8, as type: Chip.Type,
+                                                          _ body: (Chip) throws -> T) throws -> T {
+        try state.withLock { s in
+            guard let chip = s.chips[address] as? Chip else {
+                throw EmulatorError(description: "no \(type) attached at \(I2CAddress.hex(address)) on \(path)")
+            }
+            return try body(chip)
+        }
+    }
+    /// `withChip(at:as:_:)` for any chip.
+    public func withChip<T: Sendable>(at address: UInt8, _ body: (EmulatedChip) throws -> T) throws -> T {
+        try withChip(at: address, as: EmulatedChip.self, body)
+    }
     /// Marks an address as bound to a kernel driver: I2C_SLAVE gives EBUSY.
     public func setKernelOwned(_ address: UInt8, driver: String?, iioDevice: String?) {
         state.withLock { $0.kernelOwned[address] = (driver, iioDevice) }
@@ -76,8 +107,10 @@ public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
     public func vanish(_ address: UInt8) { state.withLock { _ = $0.vanished.insert(address) } }
     /// The chip answers again, with its power-on register values (it was power-cycled).
     public func reappear(_ address: UInt8) {
-        let chip: EmulatedChip? = state.withLock { s in s.vanished.remove(address); return s.chips[address] }
-        chip?.powerOnReset()
+        state.withLock { s in
+            s.vanished.remove(address)
+            s.chips[address]?.powerOnReset()
+        }
     }
     public func unplug() { state.withLock { $0.unplugged = true } }
 
@@ -106,21 +139,25 @@ public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
     }
 
     public func write(_ address: UInt8, _ bytes: [UInt8]) throws(I2CError) {
-        let chip = try begin(address, .write(address: address, bytes: bytes), what: "write")
-        guard let first = bytes.first else { return }
-        chip.write(register: first, bytes: Array(bytes.dropFirst()))
-        chip.advance(to: clock.now)   // a write that starts measuring starts the conversion clock now
+        try transaction(address, .write(address: address, bytes: bytes), what: "write") { chip in
+            guard let first = bytes.first else { return }
+            chip.write(register: first, bytes: Array(bytes.dropFirst()))
+            chip.advance(to: clock.now)   // a write that starts measuring starts the conversion clock now
+        }
     }
 
     public func read(_ address: UInt8, register: UInt8, count: Int, walk: RegisterWalk) throws(I2CError) -> [UInt8] {
-        let chip = try begin(address, .read(address: address, register: register, count: count), what: "read \(count) byte(s) from \(I2CAddress.hex(register))")
-        return chip.read(register: register, count: count)
+        try transaction(address, .read(address: address, register: register, count: count), what: "read \(count) byte(s) from \(I2CAddress.hex(register))") { chip in
+            chip.read(register: register, count: count)
+        }
     }
 
-    /// Counts and records one transaction, applies faults, and brings the chip's time up to date.
-    private func begin(_ address: UInt8, _ event: BusEvent, what: String) throws(I2CError) -> EmulatedChip {
+    /// One transaction, whole under the lock: counts and records it, applies faults, brings the
+    /// chip's time up to date, then runs `body` on the chip.
+    private func transaction<T: Sendable>(_ address: UInt8, _ event: BusEvent, what: String,
+                                          _ body: (EmulatedChip) -> T) throws(I2CError) -> T {
         let now = clock.now
-        let result: Result<EmulatedChip, I2CError> = state.withLock { s in
+        let result: Result<T, I2CError> = state.withLock { s in
             s.transactions += 1
             s.transcript.append(event)
             if s.unplugged { return .failure(I2CError(errno: ENODEV, bus: path, address: address, operation: what)) }
@@ -132,10 +169,9 @@ public final class EmulatedI2CBus: I2CBus, @unchecked Sendable {
             guard !s.vanished.contains(address), let chip = s.chips[address], chip.isReachable else {
                 return .failure(I2CError(errno: EREMOTEIO, bus: path, address: address, operation: what))
             }
-            return .success(chip)
+            chip.advance(to: now)
+            return .success(body(chip))
         }
-        let chip = try result.get()
-        chip.advance(to: now)
-        return chip
+        return try result.get()
     }
 }

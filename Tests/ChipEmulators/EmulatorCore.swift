@@ -38,7 +38,7 @@ public enum Motions {
 }
 
 /// Emulator time: manual (tests step it) or the boot clock (live sources).
-public final class EmulatorClock: @unchecked Sendable {
+public final class EmulatorClock: Sendable {
     private let state: Mutex<Double?>
     /// Manual clock starting at `start` seconds.
     public init(start: Double = 0) { state = Mutex(start) }
@@ -56,7 +56,11 @@ public final class EmulatorClock: @unchecked Sendable {
 /// A register-level chip: a 256-byte register file with the chip's auto-increment rule, reset,
 /// data registers that follow a motion script at the configured output rate, and an optional FIFO.
 /// Subclasses model one family each, from its datasheet.
-open class EmulatedChip: @unchecked Sendable {
+///
+/// Not `Sendable`: a chip is confined to the `EmulatedI2CBus` it is attached to, which runs every
+/// transaction under its lock (as a real bus serialises them); tests reach an attached chip only
+/// through `EmulatedI2CBus.withChip`.
+open class EmulatedChip {
     public var registers = [UInt8](repeating: 0, count: 256)
     public var motion: MotionScript
     /// FIFO bytes, oldest first.

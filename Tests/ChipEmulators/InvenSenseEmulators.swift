@@ -5,7 +5,7 @@ let degreesPerRadian = 180.0 / Double.pi
 
 /// MPU-6050 / 9150 / 6500 / 9250 (RM-MPU-6000A-00, RM-MPU-6500A-00): big-endian data at 0x3B,
 /// sleep after power-on (PWR_MGMT_1 = 0x40), FIFO of 1024 (6050) or 512 (6500) bytes popped at FIFO_R_W.
-public final class MPUEmulator: EmulatedChip, @unchecked Sendable {
+public final class MPUEmulator: EmulatedChip {
     public let whoAmI: UInt8
     let temperatureDivisor: Double
     let temperatureOffset: Double
@@ -77,7 +77,7 @@ public final class MPUEmulator: EmulatedChip, @unchecked Sendable {
 
 /// The AK8975 magnetometer inside an MPU-9150: reachable at 0x0C only while the MPU's
 /// INT_PIN_CFG I2C_BYPASS_EN (bit 1) is set. WIA (0x00) = 0x48.
-public final class AK8975Emulator: EmulatedChip, @unchecked Sendable {
+public final class AK8975Emulator: EmulatedChip {
     let host: MPUEmulator
     public init(host: MPUEmulator) {
         self.host = host
@@ -91,7 +91,7 @@ public final class AK8975Emulator: EmulatedChip, @unchecked Sendable {
 }
 
 /// ICM-42688-P (DS-000347): big-endian data at 0x1D, sensors off after reset, 16-byte FIFO packets.
-public final class ICM42688Emulator: EmulatedChip, @unchecked Sendable {
+public final class ICM42688Emulator: EmulatedChip {
     /// ODR code → Hz (§14.37).
     static let rates: [UInt8: Double] = [6: 1000, 15: 500, 7: 200, 8: 100, 9: 50, 10: 25, 11: 12.5]
 

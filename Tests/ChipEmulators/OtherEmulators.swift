@@ -3,7 +3,7 @@ import IMUSensors
 
 /// ADXL345 (rev. G): DEVID 0xE5, little-endian data at 0x32 that pops one FIFO entry per burst from
 /// 0x32, full-resolution 3.9 mg/LSB with 10…13-bit limits, FIFO of 32 entries.
-public final class ADXL345Emulator: EmulatedChip, @unchecked Sendable {
+public final class ADXL345Emulator: EmulatedChip {
     var entries: [[UInt8]] = []
 
     public override init(motion: @escaping MotionScript = Motions.still) { super.init(motion: motion) }
@@ -54,7 +54,7 @@ public final class ADXL345Emulator: EmulatedChip, @unchecked Sendable {
 /// (12 bits in high-resolution mode, 10 in normal mode; 1/2/4/12 mg per 12-bit digit at
 /// ±2/4/8/16 g); a 32-entry FIFO that pops one entry per read from OUT_X_L, counted in
 /// FIFO_SRC_REG (FSS[4:0], OVRN_FIFO when all 32 are unread).
-public final class LIS3DHEmulator: EmulatedChip, @unchecked Sendable {
+public final class LIS3DHEmulator: EmulatedChip {
     var entries: [[UInt8]] = []
 
     public override init(motion: @escaping MotionScript = Motions.still) { super.init(motion: motion) }
@@ -125,7 +125,7 @@ public final class LIS3DHEmulator: EmulatedChip, @unchecked Sendable {
 
 /// DPS310 (v01_02): product ID 0x10 at 0x0D, 24-bit big-endian raw values scaled by the
 /// configured oversampling's kP/kT, coefficients packed at 0x10 (12/20/16-bit fields).
-public final class DPS310Emulator: EmulatedChip, @unchecked Sendable {
+public final class DPS310Emulator: EmulatedChip {
     /// c0, c1, c00, c10, c01, c11, c20, c21, c30: plausible factory values.
     public static let coefficients: [Int] = [204, -261, 80469, -54769, -2430, 1311, -10432, 232, -1284]
     /// kP/kT by PM_PRC / TMP_PRC (§4.9.3 Table 9).

@@ -3,7 +3,7 @@ import IMUSensors
 
 /// LSM6DS3 / LSM6DSL / LSM6DSO (ST datasheets): little-endian data, IF_INC (CTRL3_C bit 2) governs
 /// auto-increment, SW_RESET self-clears after one read, pattern FIFO (DS3/DSL) or tagged FIFO (DSO).
-public final class LSM6DSEmulator: EmulatedChip, @unchecked Sendable {
+public final class LSM6DSEmulator: EmulatedChip {
     public let whoAmI: UInt8
     let temperatureLSB: Double
     var tagged: Bool { whoAmI == 0x6C }
@@ -93,7 +93,7 @@ public final class LSM6DSEmulator: EmulatedChip, @unchecked Sendable {
 }
 
 /// LSM9DS1 accel/gyro (DocID025715): gyro at 0x18, accel at 0x28, temperature at 0x15, IF_ADD_INC in CTRL_REG8.
-public final class LSM9DS1Emulator: EmulatedChip, @unchecked Sendable {
+public final class LSM9DS1Emulator: EmulatedChip {
     var resetPending = false
     static let rates: [UInt8: Double] = [1: 14.9, 2: 59.5, 3: 119, 4: 238, 5: 476, 6: 952]
     static let gyroMdpsPerLSB: [Double] = [8.75, 17.5, 0, 70]     // FS_G 10 is not available
@@ -157,7 +157,7 @@ public final class LSM9DS1Emulator: EmulatedChip, @unchecked Sendable {
 
 /// LPS22HB (WHO_AM_I 0xB1) and LPS25H (0xBD). The LPS25H auto-increments only when bit 7 of the
 /// sub-address is set; the LPS22HB when IF_ADD_INC (CTRL_REG2 bit 4) is set (its reset value).
-public final class LPSEmulator: EmulatedChip, @unchecked Sendable {
+public final class LPSEmulator: EmulatedChip {
     public let whoAmI: UInt8
     var is25H: Bool { whoAmI == 0xBD }
     var control1: Int { is25H ? 0x20 : 0x10 }

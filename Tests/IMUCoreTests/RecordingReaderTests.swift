@@ -172,6 +172,31 @@ func recordingError(_ text: String) throws -> RecordingError {
     func rejects(text: String) {
         #expect(DecimalParser.parse(text) == nil)
     }
+
+    /// The row parser converts usual fields itself, in one pass; every form must read as Swift's
+    /// parser reads the trimmed field, in every column position (first, middle, last).
+    @Test(arguments: ["0", "1.5", "-0.0123", "1e-3", "+2.5E2", "583718.6023", "123456789012345678901234", "0.1",
+                      "1.", ".5", "-0", "9007199254740993", "0.00000000000000000000001234", "1234.567890", "-0.00001",
+                      "9999999999999999999", "0.1234567890123456789012", "4503599627370497.5", " 2.5", "-7.00001  ", "  +3 "])
+    func rowParserMatchesSwiftParser(text: String) throws {
+        let expected = try #require(Double(text.trimmingSpaces()))
+        let samples = try readAll(try temporaryRecording("t,ax,ay,az\n1,\(text),0,\(text)\n2,0,\(text),1\n"))
+        #expect(samples.count == 2)
+        #expect(samples.first?.acceleration?.x == expected)
+        #expect(samples.first?.acceleration?.z == expected)
+        #expect(samples.last?.acceleration?.y == expected)
+        if abs(expected) <= RecordingReader.largestTime {
+            let times = try readAll(try temporaryRecording("t,ax,ay,az\n\(text),0,0,1\n"))
+            #expect(times.first?.time == expected)
+        }
+    }
+
+    @Test(arguments: ["-", "abc", "1.2.3", "1e", "1 5", "+", ".", "-.", "0x1p3", "1e400", "--1", "1-", "2.5.", "1\t"])
+    func rowParserRejects(text: String) throws {
+        let error = try recordingError("t,ax,ay,az\n1,\(text),0,1\n")
+        #expect(error.line == 2)
+        #expect(error.message.contains("'ax' is not a finite number"))
+    }
 }
 
 @Suite struct RecordingWriterTests {

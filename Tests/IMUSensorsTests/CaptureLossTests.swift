@@ -109,7 +109,7 @@ struct CaptureLossTests {
     @Test("a live I²C source streams from its own thread in batches of at most half a second, and stops when the consumer goes")
     func liveSourceBatches() async throws {
         let bus = EmulatedI2CBus(clock: .boot())
-        let (_, address) = EmulatorCatalog.attach("lsm6ds3", to: bus, motion: Motions.walk)
+        let address = EmulatorCatalog.attach("lsm6ds3", to: bus, motion: Motions.walk)
         let environment = I2CEnvironment(adapters: { ["/dev/i2c-1"] }, adapterName: { _ in nil },
                                          open: { _ throws(I2CError) in bus })
         let backend = I2CBackend(environment: environment, mountConfigPath: "/nonexistent/mount.conf")

@@ -9,8 +9,9 @@ struct ChipsBarometerFIFOTests {
     /// Checks readings k = 0… against the walk script at start + (k + 1 + offset) / ODR.
     func expectInOrder(_ readings: [ChipReading], rig: ChipRig, start: Double, offset: Int = 0,
                        temperatureTolerance: Double = Tolerance.temperatureC) throws {
+        let rateHz = try rig.chipRateHz
         for (k, r) in readings.enumerated() {
-            let truth = Motions.walk(start + Double(k + 1 + offset) / rig.chip.outputRateHz)
+            let truth = Motions.walk(start + Double(k + 1 + offset) / rateHz)
             let p = try #require(r.pressure)
             #expect(abs(p - truth.pressure) < Tolerance.pressureHPa, "\(rig.driver.model.name) reading \(k): \(p) vs \(truth.pressure) hPa")
             #expect(abs(try #require(r.temperature) - truth.temperature) < temperatureTolerance)
@@ -34,7 +35,8 @@ struct ChipsBarometerFIFOTests {
         try rig.driver.configure(rateHz: 25, useFIFO: true)
         let start = rig.clock.now
         let (all, transactions) = try rig.drain(batches: 4, every: 1)
-        #expect(all.count == rig.chip.samplesProduced && all.count >= 99, "\(all.count) of \(rig.chip.samplesProduced)")
+        let produced = try rig.samplesProduced
+        #expect(all.count == produced && all.count >= 99, "\(all.count) of \(produced)")
         #expect(transactions == 12, "3 per batch, got \(transactions)")
         // One temperature per batch (the FIFO holds pressure only): at most 1 s, 0.1 °C, old.
         try expectInOrder(all, rig: rig, start: start)
@@ -67,12 +69,12 @@ struct ChipsBarometerFIFOTests {
         #expect(status & 0x40 != 0 && status & 0x1F == 0, "FULL_FIFO with FSS 0, got \(status)")
         let newest = try rig.driver.readBatch()
         #expect(newest.count == 32)
-        try expectInOrder(newest, rig: rig, start: start, offset: rig.chip.samplesProduced - 32)
+        try expectInOrder(newest, rig: rig, start: start, offset: rig.samplesProduced - 32)
         rig.clock.advance(0.4)
         let next = try rig.driver.readBatch()
         #expect(next.count == 10)
-        try expectInOrder(next, rig: rig, start: start, offset: rig.chip.samplesProduced - 10)
-        #expect((rig.chip as! LPSEmulator).fifoSlots == 0)
+        try expectInOrder(next, rig: rig, start: start, offset: rig.samplesProduced - 10)
+        #expect(try rig.chip(as: LPSEmulator.self) { $0.fifoSlots } == 0)
     }
 
     // MARK: DPS310
@@ -92,11 +94,12 @@ struct ChipsBarometerFIFOTests {
         try rig.driver.configure(rateHz: 8, useFIFO: true)
         let start = rig.clock.now
         let (all, transactions) = try rig.drain(batches: 4, every: 1)
-        #expect(all.count == rig.chip.samplesProduced && all.count == 32, "\(all.count) of \(rig.chip.samplesProduced)")
+        let produced = try rig.samplesProduced
+        #expect(all.count == produced && all.count == 32, "\(all.count) of \(produced)")
         // 8 conversions a second, each a temperature and a pressure result: 16 results per batch.
         #expect(transactions == 4 * (1 + 16 + 1), "got \(transactions)")
         try expectInOrder(all, rig: rig, start: start)
-        #expect((rig.chip as! DPS310Emulator).entries.isEmpty)
+        #expect(try rig.chip(as: DPS310Emulator.self) { $0.entries.isEmpty })
     }
 
     @Test("DPS310 overflow: a full FIFO holds stale results, so it is flushed and reading resumes in order")
@@ -108,11 +111,11 @@ struct ChipsBarometerFIFOTests {
         rig.bus.clearTranscript()
         #expect(try rig.driver.readBatch().isEmpty)
         #expect(rig.bus.writes(to: rig.address) == [[0x0C, 0x80]])
-        #expect((rig.chip as! DPS310Emulator).entries.isEmpty)
+        #expect(try rig.chip(as: DPS310Emulator.self) { $0.entries.isEmpty })
         rig.clock.advance(0.5)
         let resumed = try rig.driver.readBatch()
         #expect(resumed.count == 4)
-        try expectInOrder(resumed, rig: rig, start: start, offset: rig.chip.samplesProduced - 4)
+        try expectInOrder(resumed, rig: rig, start: start, offset: rig.samplesProduced - 4)
     }
 
     @Test("DPS310 FIFO words: bit 0 tells pressure (1) from temperature (0); empty reads 0x800000")

@@ -6,14 +6,13 @@ import ChipEmulators
 struct ChipRig {
     let bus: EmulatedI2CBus
     let clock: EmulatorClock
-    let chip: EmulatedChip
     let address: UInt8
     let driver: any ChipDriver
 
     init(_ name: String, motion: @escaping MotionScript = Motions.still) throws {
         clock = EmulatorClock(start: 100)
         bus = EmulatedI2CBus(clock: clock)
-        (chip, address) = EmulatorCatalog.attach(name, to: bus, motion: motion)
+        address = EmulatorCatalog.attach(name, to: bus, motion: motion)
         guard case .identified(let model, _) = I2CProber(bus: bus).probe(address) else {
             throw RigError.notIdentified(name)
         }
@@ -21,6 +20,15 @@ struct ChipRig {
     }
 
     enum RigError: Error { case notIdentified(String) }
+
+    /// Runs `body` on the emulated chip, seen as a `type` (under the bus's lock).
+    func chip<Chip: EmulatedChip, T: Sendable>(as type: Chip.Type, _ body: (Chip) -> T) throws -> T {
+        try bus.withChip(at: address, as: type, body)
+    }
+    /// The chip's output data rate as its registers say, Hz.
+    var chipRateHz: Double { get throws { try chip(as: EmulatedChip.self) { $0.outputRateHz } } }
+    /// Conversions the chip has made so far.
+    var samplesProduced: Int { get throws { try chip(as: EmulatedChip.self) { $0.samplesProduced } } }
 
     /// Advances the clock `batches` times by `seconds`, reading after each; returns everything read
     /// and the transactions it took.

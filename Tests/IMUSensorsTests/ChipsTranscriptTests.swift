@@ -102,7 +102,7 @@ struct ChipsCompensationTests {
 
     func bmp280Driver(calibration: [Int]) -> (EmulatedI2CBus, any ChipDriver) {
         let bus = EmulatedI2CBus()
-        bus.attach(BMP280Emulator(calibration: calibration), at: 0x76)
+        bus.attach(at: 0x76) { BMP280Emulator(calibration: calibration) }
         return (bus, ChipCatalog.model(named: "bmp280")!.makeDriver(I2CDevice(bus: bus, address: 0x76, retry: EmulatorCatalog.noSleep)))
     }
 
@@ -145,7 +145,7 @@ struct ChipsCompensationTests {
         try rig.driver.configure(rateHz: 10, useFIFO: false)
         rig.clock.advance(0.5)
         #expect(try rig.driver.readBatch().count == 1)
-        (rig.chip as! BMP280Emulator).setADC(pressure: 0x80000, temperature: 0x80000)
+        try rig.chip(as: BMP280Emulator.self) { $0.setADC(pressure: 0x80000, temperature: 0x80000) }
         do {
             _ = try rig.driver.readBatch()
             Issue.record("expected an error")

@@ -173,12 +173,11 @@ struct I2CBackendTests {
     }
 
     @Test("open errors: nothing at the address (exit 3), kernel-owned (exit 3, IIO named), unsupported device (exit 3), permission (exit 3)")
-    func openErrors() {
+    func openErrors() throws {
         let bus = EmulatedI2CBus(path: "/dev/i2c-1")
         EmulatorCatalog.attach("mpu6050", to: bus)
         bus.setKernelOwned(0x68, driver: "inv-mpu6050-i2c", iioDevice: "iio:device0 (mpu6050)")
-        let stranger = EmulatedChip(motion: Motions.still)
-        bus.attach(stranger, at: 0x77)
+        bus.attach(at: 0x77) { EmulatedChip(motion: Motions.still) }
         let backend = I2CBackend(environment: environment(["/dev/i2c-1": bus], denied: ["/dev/i2c-5"]))
         for spec in ["1@0x69", "1@0x68", "1@0x77", "5@0x68", "1"] {
             do {
@@ -191,7 +190,7 @@ struct I2CBackendTests {
                 Issue.record("\(spec): \(error)")
             }
         }
-        #expect(stranger.writes.isEmpty)
+        #expect(try bus.withChip(at: 0x77) { $0.writes.isEmpty })
     }
 
     @Test("the live stream delivers batches from an emulated bus and stops on cancel")
@@ -213,22 +212,24 @@ struct I2CBackendTests {
 struct I2CStubLikeTests {
     /// What the kernel ring's i2c-stub holds: MPU-6050 WHO_AM_I and accel Z = 0x1000 (1 g at ±8 g),
     /// no reset, no conversions, no FIFO.
-    func stubBus() -> (EmulatedI2CBus, EmulatedChip) {
+    func stubBus() -> EmulatedI2CBus {
         let bus = EmulatedI2CBus(path: "/dev/i2c-0", clock: EmulatorClock(start: 10))
-        let stub = EmulatedChip(motion: Motions.still)
-        stub.registers[0x75] = 0x68
-        stub.registers[0x3F] = 0x10
-        bus.attach(stub, at: 0x68)
-        return (bus, stub)
+        bus.attach(at: 0x68) {
+            let stub = EmulatedChip(motion: Motions.still)
+            stub.registers[0x75] = 0x68
+            stub.registers[0x3F] = 0x10
+            return stub
+        }
+        return bus
     }
 
     @Test("the chip is identified, the empty FIFO is abandoned after 1 s, and the data registers are read")
     func fifoSilenceFallsBackToDirectReads() throws {
-        let (bus, _) = stubBus()
+        let bus = stubBus()
         let driver = ChipCatalog.model(named: "mpu6050")!.makeDriver(I2CDevice(bus: bus, address: 0x68, retry: EmulatorCatalog.noSleep))
         let poller = I2CPoller(imu: driver, barometer: nil)
         let warnings = WaitRecorder()
-        poller.warn = { _ in warnings.waits.append(1) }
+        poller.warn = { _ in warnings.record(1) }
         poller.sleep = { _ in }
         try poller.configure(imuRateHz: 100, useFIFO: true)
         #expect(driver.usesFIFO)

@@ -10,9 +10,21 @@ final class PseudoTerminal {
     let master: Int32
     let slave: FileHandle
 
-    /// TIOCSPTLCK and TIOCGPTN (include/uapi/asm-generic/ioctls.h): unlock the slave, get its number.
-    /// Swift's Glibc module hides posix_openpt/grantpt/unlockpt/ptsname, so the ioctls are used directly.
-    static let setPtyLock: UInt = 0x4004_5431, getPtyNumber: UInt = 0x8004_5430
+    /// TIOCSPTLCK = _IOW('T', 0x31, int) and TIOCGPTN = _IOR('T', 0x30, unsigned int)
+    /// (include/uapi/asm-generic/ioctls.h): unlock the slave, get its number. Swift's Glibc module
+    /// hides posix_openpt/grantpt/unlockpt/ptsname and cannot import function-like macros, so the
+    /// numbers are built here the way include/uapi/asm-generic/ioctl.h builds them.
+    static let setPtyLock = ioctlNumber(.write, type: "T", number: 0x31, size: MemoryLayout<Int32>.size)
+    static let getPtyNumber = ioctlNumber(.read, type: "T", number: 0x30, size: MemoryLayout<UInt32>.size)
+
+    /// The data direction of an ioctl, seen from user space (_IOC_WRITE = 1, _IOC_READ = 2).
+    enum IoctlDirection: UInt { case write = 1, read = 2 }
+
+    /// `_IOC(dir, type, nr, size)` of include/uapi/asm-generic/ioctl.h: nr in bits 0–7, type in
+    /// bits 8–15, size in bits 16–29 (_IOC_SIZEBITS = 14), direction in bits 30–31 (x86, arm, riscv).
+    static func ioctlNumber(_ direction: IoctlDirection, type: Character, number: UInt, size: Int) -> UInt {
+        direction.rawValue << 30 | UInt(size) << 16 | UInt(type.asciiValue!) << 8 | number
+    }
 
     init() throws {
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY)

@@ -7,10 +7,10 @@ import Glibc
 /// The live view on terminals of different widths (a phone held upright is about 40 columns):
 /// every field is shown, nothing wraps, and redrawing in place leaves no debris.
 @Suite(.serialized) struct ImuStepsNarrowTerminalTests {
-    /// Sets the pty's window size (TIOCSWINSZ = 0x5414, include/uapi/asm-generic/ioctls.h).
+    /// Sets the pty's window size (TIOCSWINSZ, include/uapi/asm-generic/ioctls.h, from Glibc).
     func setWidth(_ pty: PseudoTerminal, _ columns: Int) {
         var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(pty.master, UInt(0x5414), &size)
+        _ = ioctl(pty.master, UInt(TIOCSWINSZ), &size)
     }
 
     @Test(arguments: [32, 46, 120])

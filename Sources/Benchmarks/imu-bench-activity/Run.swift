@@ -5,8 +5,12 @@ import Foundation
 /// the final snapshot and the activity of every second (label of the segment in progress).
 struct ActivityRun {
     var steps = 0
-    /// Activity per whole second from the first sample, as the pedometer reported it then.
+    /// Activity per whole second from the first sample, as the pedometer reported it then (live).
     var perSecond: [ActivityClass] = []
+    /// Activity per whole second from the first sample in the finished segments (the history, as
+    /// Core Motion's `queryActivityStarting` returns it: a segment starts where its activity began,
+    /// not where the hysteresis confirmed it).
+    var history: [ActivityClass] = []
     var finalSegments: [ActivitySegment] = []
     /// Time of every step counted.
     var stepTimes: [Double] = []
@@ -53,6 +57,12 @@ struct ActivityRun {
             case .step(let time): stepTimes.append(time)
             default: break
             }
+        }
+        var k = 0
+        for i in 0..<perSecond.count {
+            let middle = first + Double(i) + 0.5
+            while k + 1 < finalSegments.count, finalSegments[k].end <= middle { k += 1 }
+            history.append(finalSegments.isEmpty ? .unknown : finalSegments[k].activity)
         }
     }
 

@@ -86,7 +86,7 @@ func benchmark() throws {
     let plainSize = fileSize(plainPath)
     let size = fileSize(path) + fileSize(path + "-wal")
     print("year of minutes: \(minutes) minutes (2025, every minute holding steps), built in \(f(buildSeconds)) s")
-    print("size: \(f(Double(size) / 1e6, 2)) MB (target <= 30 MB; \(f(Double(size) / Double(minutes), 1)) bytes/minute)"
+    print("figure: history size: \(f(Double(size) / 1e6, 2)) MB (target <= 30 MB; \(f(Double(size) / Double(minutes), 1)) bytes/minute)"
           + " | anchor: the same minutes in one plain table: \(f(Double(plainSize) / 1e6, 2)) MB")
 
     // Opening (with quick_check over every page) beside a bare sqlite3_open + one read; measured
@@ -134,9 +134,9 @@ func benchmark() throws {
         dayTimes.append(try medianMs(1) { dayCount = try store.days(from: localYear.0, to: localYear.1, timeZone: berlin).count })
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    print("query totals over a year: \(f(median(storeTimes), 2)) ms median of 15 (target <= 50 ms; \(yearTotals.steps) steps)"
+    print("figure: history query totals over a year: \(f(median(storeTimes), 2)) ms median of 15 (target <= 50 ms; \(yearTotals.steps) steps)"
           + " | anchor: raw SELECT sum over the year's minutes: \(f(median(rawTimes), 2)) ms (\(rawSteps) steps)")
-    print("query per local day over a year (\(dayCount) Europe/Berlin days): \(f(median(dayTimes), 2)) ms median of 15"
+    print("figure: history query per local day over a year (\(dayCount) Europe/Berlin days): \(f(median(dayTimes), 2)) ms median of 15"
           + " | anchor: the raw SELECT sum above, \(f(median(rawTimes), 2)) ms")
 
     // Commit: 10 s of walking (20 steps), the daemon's cadence, beside an empty BEGIN/COMMIT with the
@@ -161,7 +161,7 @@ func benchmark() throws {
         anchorResult = sqlite3_exec(anchorDB, "BEGIN IMMEDIATE; INSERT INTO bench_anchor VALUES (1); COMMIT", nil, nil, nil)
     }
     if anchorResult != SQLITE_OK { print("anchor transaction failed: \(String(cString: sqlite3_errmsg(anchorDB)))") }
-    print("commit of 10 s of steps: \(f(commitMs, 2)) ms median of 21 | anchor: a one-row fsync'ed SQLite transaction on the same file: \(f(emptyCommitMs, 2)) ms")
+    print("figure: history commit of 10 s of steps: \(f(commitMs, 2)) ms median of 21 | anchor: a one-row fsync'ed SQLite transaction on the same file: \(f(emptyCommitMs, 2)) ms")
 
     sqlite3_finalize(statement)
     sqlite3_close(raw)

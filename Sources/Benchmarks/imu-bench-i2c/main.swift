@@ -33,7 +33,7 @@ struct Row {
 func measure(_ name: String, fifo: Bool, rateHz: Double, seconds: Double = 2, fifoPoll: Double = 0.1) throws -> Row {
     let clock = EmulatorClock(start: 1)
     let bus = EmulatedI2CBus(clock: clock)
-    let (_, address) = EmulatorCatalog.attach(name, to: bus, motion: Motions.walk)
+    let address = EmulatorCatalog.attach(name, to: bus, motion: Motions.walk)
     let driver = ChipCatalog.model(named: name)!.makeDriver(I2CDevice(bus: bus, address: address, retry: EmulatorCatalog.noSleep))
     try driver.configure(rateHz: rateHz, useFIFO: fifo)
     bus.clearTranscript()

@@ -71,7 +71,7 @@ for hours in [1, 24] {
     peaks.append(peak)
     svgs.append(svg)
     let anchor = hours == 1 ? " (anchor)" : "; peak memory \(fixed(Double(peak) / Double(peaks[0]), 2)) × the 1 h run's"
-    print("  \(hours) h: \(samples) samples, CSV \(fileKiB(csv) / 1024) MiB -> SVG \(fileKiB(svg)) KiB in \(fixed(seconds, 1)) s (\(fixed(Double(samples) / seconds / 1e6, 2)) million samples/s), exit \(status), peak RSS \(peak / 1024) MiB\(anchor)")
+    print("\(hours == 24 ? "figure: imu-plot" : " ") \(hours) h: \(samples) samples, CSV \(fileKiB(csv) / 1024) MiB -> SVG \(fileKiB(svg)) KiB in \(fixed(seconds, 1)) s (\(fixed(Double(samples) / seconds / 1e6, 2)) million samples/s), exit \(status), peak RSS \(peak / 1024) MiB\(anchor)")
     try? FileManager.default.removeItem(atPath: csv)
 }
 
@@ -129,7 +129,7 @@ if let chromium, let day = svgs.last {
         return sorted[sorted.count / 2]
     }
     if let anchor = try timing(empty), let plot = try timing(day) {
-        print("chromium, timed by the page, median of 5: an empty \(w)×\(h) SVG loads in \(fixed(anchor.load, 0)) ms and draws in \(fixed(anchor.draw, 0)) ms (anchor); "
+        print("figure: chromium, timed by the page, median of 5: an empty \(w)×\(h) SVG loads in \(fixed(anchor.load, 0)) ms and draws in \(fixed(anchor.draw, 0)) ms (anchor); "
               + "the 24 h SVG loads in \(fixed(plot.load, 0)) ms and draws in \(fixed(plot.draw, 0)) ms: \(fixed((plot.load + plot.draw) / 1000, 2)) s in all")
     } else {
         print("chromium ran but logged no timing: browser drawing time not measured")

@@ -23,7 +23,7 @@ let binDir = URL(fileURLWithPath: selfPath).deletingLastPathComponent().path
 if arguments.count >= 3, arguments[1] == "--emulated" {
     // A live pipeline on an emulated chip following the boot clock, until SIGTERM.
     let bus = EmulatedI2CBus(clock: .boot())
-    let (_, address) = EmulatorCatalog.attach(arguments[2], to: bus, motion: Motions.walk)
+    let address = EmulatorCatalog.attach(arguments[2], to: bus, motion: Motions.walk)
     let environment = I2CEnvironment(adapters: { ["/dev/i2c-1"] }, adapterName: { _ in "emulated" },
                                      open: { _ throws(I2CError) in bus })
     let backend = I2CBackend(environment: environment, mountConfigPath: "/nonexistent/mount.conf")

@@ -112,6 +112,16 @@ public final class StatusDisplay: Sendable {
         }
     }
 
+    /// A line of news from outside the pedometer (gpsd lost or back), printed above the status.
+    public func note(_ text: String) {
+        state.withLock { st in
+            if inPlace { out.write(erase(&st)) }
+            out.write(text.escapedForTerminal + "\n")
+            if inPlace, let s = st.current { out.write(draw(s, &st)) }
+            out.flush()
+        }
+    }
+
     public func finish(_ s: PedometerSnapshot) {
         state.withLock { st in
             if inPlace { out.write(erase(&st)) }

@@ -1,3 +1,4 @@
+import IMULocation
 import Pedometer
 
 /// JSON Lines for pedometer events and the summary (docs/CONTRACTS.md §3).
@@ -33,7 +34,7 @@ public enum EventEncoding {
 
     /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
     public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo,
-                               losses: SampleLosses = SampleLosses()) -> String {
+                               losses: SampleLosses = SampleLosses(), groundSpeed: GroundSpeedInput? = nil) -> String {
         var line = JSONLine(type: "summary")
         line.add("steps", s.steps)
         line.add("distance_m", s.distanceMeters, decimals: 2)
@@ -51,6 +52,23 @@ public enum EventEncoding {
         line.add("dropped_time_not_increasing", losses.nonIncreasingTime)
         line.add("dropped_stalled_consumer", losses.stalledConsumer)
         if !losses.lostSensors.isEmpty { line.add("sensors_lost", losses.lostSensors.joined(separator: "; ")) }
+        addGroundSpeed(groundSpeed, recorded: source.capabilities.gnssSpeed, to: &line)
         return line.text
+    }
+
+    /// Ground speed (docs/gps.md), only when there could be some: `--gps`, or a recording with a
+    /// `gnss_speed` column. Speed figures only: there is no position to show.
+    static func addGroundSpeed(_ input: GroundSpeedInput?, recorded: Bool, to line: inout JSONLine) {
+        guard let input else {
+            if recorded { line.add("gnss_speed_available", true) }
+            return
+        }
+        let status = input.feed.status
+        line.add("gnss_speed_available", recorded || status.connection == .connected)
+        line.add("gnss_state", status.connection.word)
+        line.add("gnss_speed_readings", input.used)
+        line.add("gnss_no_fix_reports", status.noFixReports)
+        line.add("gnss_lost", status.losses)
+        line.add("gnss_requested_s", input.requestedSeconds, decimals: 1)
     }
 }

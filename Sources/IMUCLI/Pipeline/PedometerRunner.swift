@@ -1,3 +1,4 @@
+import IMULocation
 import Pedometer
 
 /// The one pipeline: source (already calibrated, see `applySavedCalibration`) → pedometer → events and display. Live sensors,
@@ -6,11 +7,14 @@ public struct PedometerRunner {
     public var configuration: PedometerConfiguration
     public var json: Bool
     public var display: StatusDisplay?
+    /// Ground speed from gpsd (`--gps`), or nil: the IMU alone (docs/gps.md).
+    public var gps: GPSSpeedFeed?
 
-    public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?) {
+    public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?, gps: GPSSpeedFeed? = nil) {
         self.configuration = configuration
         self.json = json
         self.display = display
+        self.gps = gps
     }
 
     /// Runs until the source ends or Ctrl-C/SIGTERM. The summary is always printed, also after a
@@ -18,17 +22,22 @@ public struct PedometerRunner {
     public func run(_ source: any SampleSource) async throws -> PedometerSnapshot {
         let out = Terminal.standardOutput
         let caps = Pedometer.capabilities(for: source.info.capabilities)
-        let config = configuration, json = self.json, display = self.display
+        let config = configuration, json = self.json, display = self.display, gps = self.gps
         display?.start(source: source.info, capabilities: caps)
+        gps?.start()   // after the header: its lines follow it
 
-        let work = Task { () -> (Pedometer, (any Error)?) in
+        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?) in
             var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)
+            var groundSpeed = gps.map(GroundSpeedInput.init)
             var events: [PedometerEvent] = []
             do {
                 for try await batch in source.batches() {
                     if let first = batch.first { display?.begin(at: first.time) }
                     for sample in batch {
                         pedometer.process(sample, into: &events)
+                    }
+                    if let last = batch.last {
+                        groundSpeed?.afterBatch(lastSampleTime: last.time, pedometer: &pedometer, snapshot: pedometer.snapshot)
                     }
                     if !events.isEmpty {
                         Self.emit(events, json: json, display: display, out: out)
@@ -37,16 +46,17 @@ public struct PedometerRunner {
                     }
                     display?.update(pedometer.snapshot)
                 }
-                return (pedometer, nil)
+                return (pedometer, groundSpeed, nil)
             } catch is CancellationError {
-                return (pedometer, nil)
+                return (pedometer, groundSpeed, nil)
             } catch {
-                return (pedometer, error)
+                return (pedometer, groundSpeed, error)
             }
         }
         let trap = SignalTrap { work.cancel() }
-        var (pedometer, failure) = await work.value
+        var (pedometer, groundSpeed, failure) = await work.value
         _ = trap
+        gps?.stop()
         var events: [PedometerEvent] = []
         pedometer.finish(into: &events)
         Self.emit(events, json: json, display: display, out: out)
@@ -55,7 +65,8 @@ public struct PedometerRunner {
         if let failure = failure as? any DiagnosableError, failure.exitStatus == .usage { throw failure }
         let losses = source.losses
         if json {
-            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses) + "\n")
+            out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses,
+                                            groundSpeed: groundSpeed) + "\n")
         }
         display?.finish(snapshot)
         LossReport.write(losses, tool: "imu-steps")

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The six resting positions of the six-position calibration, named by the device axis that
 /// points up (so the accelerometer reads +1 g on it; docs/CONTRACTS.md §1: face-up reads (0, 0, +1) g).

@@ -1,5 +1,7 @@
-/// Parses one data line of a recording in place in the read buffer, in one pass: fields are
-/// found, trimmed and converted as the line is scanned, straight into local values. Nothing is
+/// Parses one data line of a recording in place in the read buffer, in one pass: each field's
+/// digits are converted as they are scanned (the field's end is where the number stops), straight
+/// into local values; only unusual fields (empty, exponents, long or malformed numbers) are
+/// scanned again, to their comma, and handed to `DecimalParser`. Nothing is
 /// stored in the reader per field, so the hot path has no class-property accesses (and no
 /// runtime exclusivity checks) and no per-field arrays.
 struct RecordingRowParser {
@@ -13,7 +15,8 @@ struct RecordingRowParser {
         var message: String
     }
 
-    static let comma = UInt8(ascii: ","), space = UInt8(ascii: " ")
+    static let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+")
+    static let point = UInt8(ascii: "."), zero = UInt8(ascii: "0")
 
     init(slots: [RecordingColumn?], headerText: String) {
         let codes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, slots.count))
@@ -36,18 +39,59 @@ struct RecordingRowParser {
         var field = 0
         var fs = a
         while true {
-            var fe = fs
-            while fe < b && bytes[fe] != Self.comma { fe += 1 }
             let code = codes[field]
+            var fe: Int
             if code != 0 {
-                var s = fs, e = fe
-                while s < e && bytes[s] == Self.space { s += 1 }
-                while e > s && bytes[e - 1] == Self.space { e -= 1 }
-                if s < e {
-                    guard let value = DecimalParser.parse(bytes, s, e) else {
-                        let column = RecordingColumn.allCases[Int(code) - 1]
-                        throw Problem(message: "field '\(column.rawValue)' is not a finite number: '\(Self.shown(bytes, s, e))'")
+                // Fast path, one pass: spaces, the exact decimal form of `DecimalParser.parse`,
+                // spaces, then a comma or the end of the line.
+                var i = fs
+                while i < b && bytes[i] == Self.space { i += 1 }
+                let sign = i < b ? bytes[i] : 0
+                let negative = sign == Self.minus
+                if negative || sign == Self.plus { i += 1 }
+                var mantissa: UInt64 = 0
+                let firstDigit = i
+                while i < b {
+                    let d = bytes[i] &- Self.zero
+                    guard d < 10 else { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    i += 1
+                }
+                var digits = i - firstDigit, fractionDigits = 0
+                if i < b && bytes[i] == Self.point {
+                    i += 1
+                    let firstFraction = i
+                    while i < b {
+                        let d = bytes[i] &- Self.zero
+                        guard d < 10 else { break }
+                        mantissa = mantissa &* 10 &+ UInt64(d)
+                        i += 1
                     }
+                    fractionDigits = i - firstFraction
+                    digits += fractionDigits
+                }
+                while i < b && bytes[i] == Self.space { i += 1 }
+                var value = 0.0, has = true
+                if (i == b || bytes[i] == Self.comma) && digits > 0 && digits <= 19 && mantissa < (1 << 53) {
+                    // Exact as in `DecimalParser.parse` (Clinger 1990); at most 19 fraction digits.
+                    let magnitude = Double(mantissa) / DecimalParser.powerOfTen(fractionDigits)
+                    value = negative ? -magnitude : magnitude
+                    fe = i
+                } else {
+                    // Anything else (empty, exponents, long or malformed numbers): the general
+                    // parser on the trimmed field.
+                    fe = fs
+                    while fe < b && bytes[fe] != Self.comma { fe += 1 }
+                    let (s, e) = Self.trimmed(bytes, fs, fe)
+                    if s == e { has = false } else {
+                        guard let parsed = DecimalParser.parse(bytes, s, e) else {
+                            let column = RecordingColumn.allCases[Int(code) - 1]
+                            throw Problem(message: "field '\(column.rawValue)' is not a finite number: '\(Self.shown(bytes, s, e))'")
+                        }
+                        value = parsed
+                    }
+                }
+                if has {
                     present |= 1 << (code - 1)
                     switch code {
                     case 1: t = value
@@ -61,11 +105,15 @@ struct RecordingRowParser {
                     case 9: temp = value
                     default:
                         guard value >= 0 else {
+                            let (s, e) = Self.trimmed(bytes, fs, fe)
                             throw Problem(message: "field 'gnss_speed' is negative (\(Self.shown(bytes, s, e))); a ground speed is ≥ 0 m/s")
                         }
                         speed = value
                     }
                 }
+            } else {
+                fe = fs
+                while fe < b && bytes[fe] != Self.comma { fe += 1 }
             }
             field += 1
             if fe >= b { break }
@@ -92,6 +140,14 @@ struct RecordingRowParser {
                             pressure: present & (1 << 7) != 0 ? p : nil,
                             temperature: present & (1 << 8) != 0 ? temp : nil,
                             gnssSpeed: present & (1 << 9) != 0 ? speed : nil)
+    }
+
+    /// Bytes `s..<e` without leading and trailing spaces.
+    static func trimmed(_ bytes: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> (Int, Int) {
+        var s = s, e = e
+        while s < e && bytes[s] == space { s += 1 }
+        while e > s && bytes[e - 1] == space { e -= 1 }
+        return (s, e)
     }
 
     /// Bytes `s..<e` for an error message: escaped and cut to 60 characters.

@@ -23,8 +23,7 @@ public struct RecordingSource: SampleSource {
     /// The reader opened by `init`, handed to the first `batches()`.
     private let opened: ReaderHandOff
     /// Samples per batch when reading as fast as possible: large enough that per-batch costs
-    /// vanish, small enough (1024 × 144 bytes) that malloc reuses the memory of the batch before
-    /// instead of mapping fresh pages for each (page faults were 5 % of a replay at 4096).
+    /// vanish (1024 × 160 bytes); at most three batches exist at a time (`ReadAhead`).
     static let fastBatch = 1024
 
     /// Opens the file and reads its header now, so a missing or malformed header fails before any output.
@@ -43,17 +42,23 @@ public struct RecordingSource: SampleSource {
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let path = self.path, speed = self.speed, report = self.report, opened = self.opened
+        if speed.isInfinite {
+            // As fast as the consumer takes them, one batch read ahead (`ReadAhead`): the stream
+            // asks for each batch, so memory stays constant however slow the consumer is.
+            let ahead = ReadAhead(path: path, opened: opened)
+            return AsyncThrowingStream(unfolding: {
+                if let batch = try await ahead.next() { return batch }
+                if !Task.isCancelled, let note = ahead.endNote { report(note) }
+                return nil
+            })
+        }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     // A second playback reopens the file: fine for a regular file; a pipe is
                     // empty by then and says so ("missing header line").
                     let reader = try opened.take() ?? RecordingReader(path: path)
-                    if speed.isInfinite {
-                        try Self.fast(reader, continuation)
-                    } else {
-                        try await Self.pace(reader, speed: speed, continuation)
-                    }
+                    try await Self.pace(reader, speed: speed, continuation)
                     if !Task.isCancelled, let note = reader.endNote { report(note) }
                     continuation.finish()
                 } catch {
@@ -61,23 +66,6 @@ public struct RecordingSource: SampleSource {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    /// Yields large batches as fast as the consumer takes them. The samples read before a
-    /// malformed line are yielded before its error, so a tool can keep them.
-    private static func fast(_ reader: RecordingReader,
-                             _ continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation) throws {
-        while !Task.isCancelled {
-            var batch: [MotionSample] = []
-            batch.reserveCapacity(Self.fastBatch)
-            do {
-                guard try reader.read(into: &batch, maximum: Self.fastBatch) > 0 else { return }
-            } catch {
-                if !batch.isEmpty { continuation.yield(batch) }
-                throw error
-            }
-            continuation.yield(batch)
         }
     }
 
@@ -140,6 +128,66 @@ private final class ReaderHandOff: Sendable {
         slot.withLock { value -> sending RecordingReader? in
             let reader = value.take()
             return reader
+        }
+    }
+}
+
+/// Reads a recording for `RecordingSource`'s fast playback, batch by batch on demand: while the
+/// consumer works on one batch, the next is read on another task, so parsing and the pedometer
+/// overlap on two cores. Nothing more is read ahead, so at most three batches exist at a time
+/// (the one read ahead, the consumer's, and the one it just dropped): constant memory for any
+/// file length and consumer speed, and malloc reuses the same few blocks (no fresh pages).
+private final class ReadAhead: Sendable {
+    /// A batch, and the error that ended it early (its samples come first).
+    private struct Chunk: Sendable {
+        var samples: [MotionSample]
+        var error: (any Error)?
+    }
+
+    private let path: String
+    private let opened: ReaderHandOff
+    /// Opened on the first read: the reader `RecordingSource.init` opened, or the file again.
+    private let reader = Mutex<RecordingReader?>(nil)
+    /// The read in flight for the next batch.
+    private let pending = Mutex<Task<Chunk, Never>?>(nil)
+    /// An error to throw once the samples before it have been handed over.
+    private let failure = Mutex<(any Error)?>(nil)
+
+    init(path: String, opened: ReaderHandOff) {
+        self.path = path
+        self.opened = opened
+    }
+
+    /// The reader's note at the end of the file (repeated times), if any.
+    var endNote: String? { reader.withLock { $0?.endNote } }
+
+    /// The next batch, nil at the end of the file.
+    func next() async throws -> [MotionSample]? {
+        if let error = failure.withLock({ $0.take() }) { throw error }
+        if Task.isCancelled { return nil }
+        let read = pending.withLock { $0.take() } ?? Task { self.read() }
+        let chunk = await read.value
+        if let error = chunk.error {
+            if chunk.samples.isEmpty { throw error }
+            failure.withLock { $0 = error }
+        } else if !chunk.samples.isEmpty {
+            pending.withLock { $0 = Task { self.read() } }
+        }
+        return chunk.samples.isEmpty ? nil : chunk.samples
+    }
+
+    private func read() -> Chunk {
+        reader.withLock { reader -> Chunk in
+            var batch: [MotionSample] = []
+            do {
+                let source = try reader ?? opened.take() ?? RecordingReader(path: path)
+                reader = source
+                batch.reserveCapacity(RecordingSource.fastBatch)
+                try source.read(into: &batch, maximum: RecordingSource.fastBatch)
+                return Chunk(samples: batch, error: nil)
+            } catch {
+                return Chunk(samples: batch, error: error)
+            }
         }
     }
 }

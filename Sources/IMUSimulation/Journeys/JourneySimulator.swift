@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Simulates a `Journey`: the IMU's samples (accelerometer only, as the real rides), the true
 /// activity of every second, and what a GNSS receiver reports (`GNSSFix`, with its noise and

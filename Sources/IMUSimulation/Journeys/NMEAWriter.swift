@@ -1,4 +1,4 @@
-import Foundation
+import IMUCore
 
 /// Writes simulated fixes as an NMEA 0183 log that gpsd reads (through `gpsfake` in the tests):
 /// one `$GPRMC` (speed over ground in knots) and one `$GPGGA` (fix quality) per report.
@@ -27,7 +27,7 @@ public enum NMEAWriter {
 
     static func rmc(utc: Double, knots: Double, valid: Bool) -> String {
         let body = valid
-            ? "GPRMC,\(time(utc)),A,0000.000,N,00000.000,E,\(String(format: "%.2f", knots)),0.0,010126,,,A"
+            ? "GPRMC,\(time(utc)),A,0000.000,N,00000.000,E,\(String(cFormat: "%.2f", knots)),0.0,010126,,,A"
             : "GPRMC,\(time(utc)),V,,,,,,,010126,,,N"
         return sentence(body)
     }
@@ -43,12 +43,12 @@ public enum NMEAWriter {
     static func time(_ seconds: Double) -> String {
         let s = seconds.truncatingRemainder(dividingBy: 86400)
         let h = Int(s / 3600), m = Int(s.truncatingRemainder(dividingBy: 3600) / 60)
-        return String(format: "%02d%02d%05.2f", h, m, s.truncatingRemainder(dividingBy: 60))
+        return String(cFormat: "%02ld%02ld%05.2f", h, m, s.truncatingRemainder(dividingBy: 60))
     }
 
     /// `$body*CS`: the checksum is the XOR of the body's bytes.
     static func sentence(_ body: String) -> String {
         let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        return "$" + body + String(format: "*%02X", checksum)
+        return "$" + body + String(cFormat: "*%02X", UInt32(checksum))
     }
 }

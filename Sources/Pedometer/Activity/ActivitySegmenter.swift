@@ -5,7 +5,8 @@
 ///   inside a ride those labels are absorbed for up to `ActivityRules.vehicleHold` seconds.
 /// - Minimum duration: a new activity replaces the current one only after it has held for
 ///   `ActivityRules.minimumDuration(for:)` seconds with at least medium confidence; shorter flickers are
-///   absorbed into the surrounding segment.
+///   absorbed into the surrounding segment. Rides by bicycle start and end without it
+///   (`cyclingDecided`): `CyclingDetector` has its own hysteresis.
 struct ActivitySegmenter: Sendable {
     /// Thresholds (`StepSettings.activity`).
     var rules = ActivityRules()
@@ -49,6 +50,7 @@ struct ActivitySegmenter: Sendable {
         if segment.activity == .vehicle, activity == .stationary || activity == .unknown {
             needed = rules.vehicleHold
         }
+        if cyclingDecided(from: segment.activity, to: activity) { needed = 0 }
         if time - candidateStart >= needed, candidateConfidence >= .medium {
             segment.end = candidateStart
             events.append(.activity(segment))
@@ -58,6 +60,15 @@ struct ActivitySegmenter: Sendable {
             segment.end = time
             current = segment
         }
+    }
+
+    /// A ride's start and end are `CyclingDetector`'s, already with hysteresis (4 pedalling
+    /// windows of 8 to start; 3 unexplained gait windows, or 45 s idle, to end): a second minimum
+    /// here would only add its seconds to the lag. Into cycling that holds for the IMU's label
+    /// (the vote gives cycling at medium confidence or more only with it); out of it, for the
+    /// step counter's walk or run that the release lets through.
+    private func cyclingDecided(from current: ActivityClass, to next: ActivityClass) -> Bool {
+        next == .cycling || (current == .cycling && (next == .walking || next == .running))
     }
 
     /// Ends the stream at `time` (the last sample): emits the final segment, extended to it.

@@ -9,9 +9,13 @@
 /// - Ground speed, Kalman-smoothed, while a fix is fresh and its uncertainty below
 ///   `maximumSigma`:
 ///   - faster than `vehicleSpeed` (12 m/s, 43 km/h: beyond riding in traffic): vehicle (3);
-///   - `drivingSpeed` to 12 m/s (6 m/s, the seed's driving threshold): vehicle (2);
-///   - 2.2 to 6 m/s without steps: cycling (2), the speed of a bicycle or a car in town; the
-///     IMU breaks that tie;
+///   - `drivingSpeed` to 12 m/s (6 m/s, the seed's driving threshold): vehicle (2) and
+///     cycling (1): a car in town, or a bicycle on the road (the seed's scenario G pedals at
+///     6 m/s; road cyclists ride at 8 to 10 m/s);
+///   - 2.2 to 6 m/s without steps: cycling (2) and vehicle (1), the speed of a commuter's
+///     bicycle (15 to 22 km/h) or of a car in slow traffic.
+///   Between 2.2 and 12 m/s speed alone cannot tell a bicycle from a car, so it never outvotes
+///   the IMU's pedalling (cycling, 3) or vibration (vehicle, 3): it only adds to the margin.
 ///   - 0.5 to 2.2 m/s without steps: vehicle (1), a crawling car (the seed's traffic jam);
 ///   - below 0.5 m/s without steps: stationary (2).
 ///   With steps, ground speed votes for them (walking below 2.2 m/s, running above): it never
@@ -68,8 +72,10 @@ struct ActivityVote: Sendable {
             add(.vehicle, 3)
         } else if v > Self.drivingSpeed {
             add(.vehicle, 2)
+            add(.cycling, 1)
         } else if v > Self.walkingSpeedMax {
             add(.cycling, 2)
+            add(.vehicle, 1)
         } else if v > Self.stillSpeed {
             add(.vehicle, 1)
         } else {

@@ -36,6 +36,9 @@ struct CyclingDetector: Sendable {
     private var vibrating = 0
     private var strikeRun = 0
     private var idle = 0
+    /// What the latest evidence of the ride was: a seated rider's rhythm, or the bicycle's own vibration.
+    private var evidenceKind = Evidence.thigh
+    private enum Evidence { case thigh, seated, handlebar }
     /// A ride is in progress.
     private(set) var isRiding = false
     /// The latest window's analysis.
@@ -63,25 +66,54 @@ struct CyclingDetector: Sendable {
     /// strikes are broadband too.
     mutating func noteGait(_ isGait: Bool) {
         let vibration = latest.isRideVibration && !isGait
-        let hit = latest.isPedalling || vibration
+        let pedals = latest.isPedalling || latest.seated.isPedalling
+        let hit = pedals || vibration
         vibrating = vibration ? vibrating + 1 : 0
-        recent = (recent << 1) | (latest.isPedalling ? 1 : 0)
+        if latest.isPedalling { evidenceKind = .thigh } else if latest.seated.isPedalling { evidenceKind = .seated } else if vibration { evidenceKind = .handlebar }
+        recent = (recent << 1) | (pedals ? 1 : 0)
         idle = hit ? 0 : idle + 1
-        if !isRiding, latest.isPedalling && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
+        if !isRiding, pedals && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
             isRiding = true
             gaitRun = 0
             strikeRun = 0
         } else if isRiding, idle >= Self.releaseIdle {
             isRiding = false
         }
-        let walking = isGait && !latest.isPedalling
+        let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
-        strikeRun = walking && latest.impactShare >= Self.heelStrikeShare ? strikeRun + 1 : 0
+        strikeRun = walking && leftTheSaddle ? strikeRun + 1 : 0
         if isRiding, strikeRun >= Self.releaseGait || gaitRun >= Self.releaseSmoothGait {
             isRiding = false
             recent = 0
         }
     }
+
+    /// A gait window that the ride's own evidence cannot explain: heel strikes; or, on a ride
+    /// recognised from a seated rider's rhythm, a bob stronger than any seated rider's
+    /// (`SeatedRhythm.Limit.deviation`); or, on a ride recognised from the handlebar's vibration,
+    /// a gait window without it (the phone has left the bicycle).
+    private var leftTheSaddle: Bool {
+        switch evidenceKind {
+        case .thigh: latest.impactShare >= Self.heelStrikeShare
+        case .seated: latest.impactShare >= Self.heelStrikeShare || latest.seated.deviation > SeatedRhythm.Limit.deviation.upperBound
+        case .handlebar: latest.impactShare >= Self.heelStrikeShare || !latest.isRideVibration
+        }
+    }
+
+    /// Whether the step counter must not count now (`StepCounter.cycling`): during a ride; in a
+    /// window that may be pedalling before a walk has begun (a ride getting under way); and in a
+    /// seated rider's window even inside a walk, since a walk meets that signature in 1 of 319
+    /// real lower-back windows (`SeatedRhythm.Limit`) while a bag bobbing on a rider's back is
+    /// gait to the step counter (getting on the bike right after a walk).
+    func blocksSteps(inBout: Bool) -> Bool {
+        isRiding || (latest.mayBePedalling && !inBout) || latest.seated.isPedalling
+    }
+
+    /// The latest window shakes like a bicycle's frame, and so did the one before without gait:
+    /// a walk carried onto a handlebar. The step counter then ends a walk at a window that is not
+    /// gait instead of bridging it (`StepCounter.rideVibration`). One window alone is not enough:
+    /// hard heel strikes in a back pocket are as broadband for a window now and then.
+    var isVibratingOn: Bool { latest.isRideVibration && vibrating >= 1 }
 
     /// How sure the ride is: high when most remembered windows pedal or the bicycle vibrates on.
     var confidence: ActivityConfidence {

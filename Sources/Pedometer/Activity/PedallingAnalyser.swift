@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Measures `PedallingWindow`s on the pedometer's fixed grid: the last 4 s every 1 s, in step with
 /// the step counter's windows (both restart at every segment start).
@@ -11,6 +15,8 @@ struct PedallingAnalyser: Sendable {
     private let window: Int
     private let hop: Int
     private var gait: RingBuffer
+    /// |low-passed specific force| − 1 g: the body's vertical motion without the road's vibration.
+    private var level: RingBuffer
     private var impact: RingBuffer
     /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
     private var direction: (x: RingBuffer, y: RingBuffer, z: RingBuffer)
@@ -19,22 +25,26 @@ struct PedallingAnalyser: Sendable {
     private var highPass: Biquad
     private var sinceHop = 0
     private var scratch: [Double]
+    private var levelScratch: [Double]
 
     init(rateHz: Double) {
         self.rateHz = rateHz
         hop = Int(rateHz.rounded())
         window = Int(BoutRules().windowSeconds) * hop   // the step counter's analysis window
         gait = RingBuffer(minimumCapacity: window)
+        level = RingBuffer(minimumCapacity: window)
         impact = RingBuffer(minimumCapacity: window)
         direction = (RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window))
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
         scratch = [Double](repeating: 0, count: window)
+        levelScratch = [Double](repeating: 0, count: window)
     }
 
     /// Forgets the history (a gap in the samples).
     mutating func reset() {
         gait.removeAll()
+        level.removeAll()
         impact.removeAll()
         direction.x.removeAll(); direction.y.removeAll(); direction.z.removeAll()
         smoothed.reset()
@@ -54,6 +64,7 @@ struct PedallingAnalyser: Sendable {
         let n = max(length(s), 1e-9)
         direction.x.append(s.x / n); direction.y.append(s.y / n); direction.z.append(s.z / n)
         gait.append(value)
+        level.append(length(s) - 1)
         impact.append(highPass.update(value))
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
@@ -65,16 +76,9 @@ struct PedallingAnalyser: Sendable {
     private mutating func analyse() -> PedallingWindow {
         let start = gait.count - window
         gait.copy(from: start, count: window, into: &scratch)
-        var mean = 0.0
-        for i in 0..<window { mean += scratch[i] }
-        mean /= Double(window)
-        var variance = 0.0
-        for i in 0..<window {
-            scratch[i] -= mean
-            variance += scratch[i] * scratch[i]
-        }
-        variance /= Double(window)
+        let variance = Self.centre(&scratch, count: window)
         var result = PedallingWindow(deviation: variance.squareRoot())
+        result.seated = seatedRhythm(start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         var impactMean = 0.0, impactSquares = 0.0
         for i in start..<gait.count {
@@ -106,6 +110,55 @@ struct PedallingAnalyser: Sendable {
         result.halfPeriodCorrelation = half
         result.tiltCorrelation = tiltCorrelation(lag: bestLag, start: start)
         return result
+    }
+
+    /// The seated rider's rhythm (`SeatedRhythm`): the strongest repeat of the low-passed magnitude
+    /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
+    /// stroke later.
+    private mutating func seatedRhythm(start: Int) -> SeatedRhythm {
+        level.copy(from: start, count: window, into: &levelScratch)
+        var result = SeatedRhythm(deviation: Self.centre(&levelScratch, count: window).squareRoot())
+        let band = SeatedRhythm.Limit.strokeBand
+        let shortest = Int((rateHz / band.upperBound).rounded(.up))
+        let longest = Int((rateHz / band.lowerBound).rounded(.down))
+        guard result.deviation > 0, 2 * longest < window else { return result }
+        var bestLag = shortest
+        var best = -Double.infinity
+        for lag in shortest...longest {
+            let r = Self.correlation(levelScratch, count: window, lag: lag)
+            if r > best { best = r; bestLag = lag }
+        }
+        result.strokeFrequency = rateHz / Double(bestLag)
+        result.strokeRegularity = best
+        result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag, start: start)
+        result.rockPerStroke = tiltCorrelation(lag: bestLag, start: start)
+        return result
+    }
+
+    /// Subtracts the mean of the first `count` values from each; returns their variance.
+    private static func centre(_ x: inout [Double], count: Int) -> Double {
+        var mean = 0.0
+        for i in 0..<count { mean += x[i] }
+        mean /= Double(count)
+        var variance = 0.0
+        for i in 0..<count {
+            x[i] -= mean
+            variance += x[i] * x[i]
+        }
+        return variance / Double(count)
+    }
+
+    /// Normalised autocorrelation (Pearson over the overlap) of the first `count` values of a
+    /// centred series at `lag`.
+    private static func correlation(_ x: [Double], count: Int, lag: Int) -> Double {
+        var xy = 0.0, xx = 0.0, yy = 0.0
+        for i in 0..<(count - lag) {
+            xy += x[i] * x[i + lag]
+            xx += x[i] * x[i]
+            yy += x[i + lag] * x[i + lag]
+        }
+        let norm = (xx * yy).squareRoot()
+        return norm > 0 ? xy / norm : 0
     }
 
     /// Normalised autocorrelation of the direction vector at `lag` ticks, after removing each
@@ -141,18 +194,7 @@ struct PedallingAnalyser: Sendable {
     }
 
     /// Normalised autocorrelation of the centred window at `lag` ticks (Pearson over the overlap).
-    private func correlation(lag: Int) -> Double {
-        let n = window - lag
-        var xy = 0.0, xx = 0.0, yy = 0.0
-        for i in 0..<n {
-            let x = scratch[i], y = scratch[i + lag]
-            xy += x * y
-            xx += x * x
-            yy += y * y
-        }
-        let norm = (xx * yy).squareRoot()
-        return norm > 0 ? xy / norm : 0
-    }
+    private func correlation(lag: Int) -> Double { Self.correlation(scratch, count: window, lag: lag) }
 }
 
 /// A second-order Butterworth high-pass (Q = 1/√2, bilinear transform as in the RBJ audio EQ

@@ -26,6 +26,8 @@ struct PedallingWindow: Sendable, Equatable {
     /// repeats (positive). A walk or a stair climb bounces the body once per step but swings the
     /// leg once per stride, two steps: at one step's lag the tilt is at its opposite (negative).
     var tiltCorrelation = 0.0
+    /// The rhythm of a rider seated on the saddle (a jersey pocket, a backpack).
+    var seated = SeatedRhythm()
 
     /// Thresholds and their reasons. Measured on the tuning split of `imu-bench-activity`
     /// (real-dev thigh rides r00 left and right, r01, r02; oxford walks; real-dev gait walks).
@@ -67,7 +69,7 @@ struct PedallingWindow: Sendable, Equatable {
     /// The same with the tilt merely in step (> 0): a ride getting under way, whose slow first
     /// strokes repeat less cleanly (the tuning rides' first windows measure 0.1 to 0.45). Enough
     /// to keep a walk from starting, not to start a ride.
-    var mayBePedalling: Bool { looksLikePedalling && tiltCorrelation > 0 }
+    var mayBePedalling: Bool { looksLikePedalling && tiltCorrelation > 0 || seated.isPedalling }
 
     private var looksLikePedalling: Bool {
         deviation >= Limit.pedallingDeviation && impactShare <= Limit.maximumImpactShare

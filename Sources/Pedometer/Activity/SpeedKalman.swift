@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A one-state Kalman filter on ground speed, weighting each reading by the error its receiver
 /// reports (the activity seed smooths GPS speed with a fixed measurement noise; the fix's own

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Pressure to altitude, with spikes and noise removed, in constant time per reading.
 ///

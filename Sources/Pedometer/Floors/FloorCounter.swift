@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Counts floors climbed or descended on foot, one stair trip at a time.
 ///

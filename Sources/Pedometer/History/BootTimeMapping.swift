@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Maps sample times (seconds on CLOCK_BOOTTIME) to wall-clock dates.
 ///

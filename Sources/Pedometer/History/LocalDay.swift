@@ -1,10 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Calendar days in a time zone. A day runs from local midnight to the next local midnight, which
 /// is 23 hours on the spring daylight-saving day and 25 on the autumn one; "midnight plus
 /// 86 400 s" would cut an hour off one evening and count an hour of the next day on the other.
 public enum LocalDay {
-    /// The local day containing `date` in `timeZone` (default: the current time zone).
+    /// The local day containing `date` in `timeZone` (default: the current time zone, which is GMT in a
+    /// process that links only FoundationEssentials: the tools link Foundation; docs/memory.md).
     public static func interval(containing date: Date, in timeZone: TimeZone = .current) -> DateInterval {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

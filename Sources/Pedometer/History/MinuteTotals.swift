@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The totals of one minute (or of any run of minutes): what a history keeps per wall-clock minute.
 public struct MinuteTotals: Sendable, Equatable {

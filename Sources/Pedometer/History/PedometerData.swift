@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Totals over an interval, like `CMPedometerData`. Optional values mean "not available", never zero.
 public struct PedometerData: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Steps, distance and floors by minute, for queries over any interval, in bounded memory.
 ///

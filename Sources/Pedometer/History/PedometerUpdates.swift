@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Cumulative totals since a start date, as an `AsyncSequence` with an explicit buffering policy,

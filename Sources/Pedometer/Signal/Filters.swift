@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// First-order low-pass filter on a 3-vector, with a time constant, exact for any sample
 /// interval: `y += (1 − e^(−dt/τ)) (x − y)`. Used at the fixed internal rate, so the

@@ -25,15 +25,27 @@ struct RingBuffer: Sendable {
     }
 
     /// The value at absolute index `index` (must be in `oldestIndex..<count`).
+    ///
+    /// `index & mask` is below `storage.count` (`mask + 1`, fixed at init) for every index, so
+    /// the read goes through the buffer pointer: the array's bounds check could never fail here.
     @inline(__always) subscript(index: Int) -> Double {
-        storage[index & mask]
+        storage.withUnsafeBufferPointer { $0[index & mask] }
     }
 
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { count = 0 }
 
-    /// Copies values `start..<start+n` (absolute) into `destination[0..<n]`.
+    /// Copies values `start..<start+n` (absolute) into `destination[0..<n]`: at most two
+    /// contiguous block copies (before and after the wrap). `n` must fit both buffers.
     func copy(from start: Int, count n: Int, into destination: inout [Double]) {
-        for i in 0..<n { destination[i] = storage[(start + i) & mask] }
+        precondition(n >= 0 && n <= capacity && n <= destination.count, "RingBuffer.copy: \(n) values do not fit")
+        let first = start & mask
+        let head = min(n, capacity - first)
+        storage.withUnsafeBufferPointer { source in
+            destination.withUnsafeMutableBufferPointer { target in
+                target.baseAddress!.update(from: source.baseAddress! + first, count: head)
+                if n > head { (target.baseAddress! + head).update(from: source.baseAddress!, count: n - head) }
+            }
+        }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Shape of a rhythmic signal, to tell gait from other rhythm (waving a phone, sway).
 ///
@@ -29,7 +33,7 @@ struct GaitShape: Sendable, Equatable {
             let differences = sums.differences / Double(n - 1)
             // For a sine of angular step ω per sample, E[(Δx)²] = 2(1 − cos ω) Var x.
             let cosine = max(-1, min(1, 1 - differences / (2 * m2)))
-            shape.rmsFrequency = Foundation.acos(cosine) * rateHz / (2 * Double.pi)
+            shape.rmsFrequency = acos(cosine) * rateHz / (2 * Double.pi)
             if let cadence, cadence > 0 {
                 let fundamental = power(x, count: n, mean: mean, frequency: cadence, rateHz: rateHz)
                 // A sine of variance V over n samples has Goertzel power (n²/2)·V.

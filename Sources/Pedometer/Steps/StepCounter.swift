@@ -67,6 +67,9 @@ struct StepCounter: Sendable {
     /// Set by the pedometer while the user pedals (`CyclingDetector`): do not count. No bout
     /// starts, and a bout in progress ends where counting stopped (its tail was pedalling).
     var cycling = false
+    /// Set by the pedometer while the window shakes like a bicycle's frame (`CyclingDetector`):
+    /// a window that is not gait then ends a walk where counting stopped instead of bridging it.
+    var rideVibration = false
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -223,7 +226,7 @@ struct StepCounter: Sendable {
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
         var context = BoutStateMachine.Context(inVehicle: inVehicle)
         // MARK: cycling input (issue 15): pedalling opens no walk and closes an open one.
-        context.notWalking = cycling
+        context.notWalking = cycling || (rideVibration && !isGait)
         switch machine.next(facts, context: context, rules: rules) {
         case .none:
             break

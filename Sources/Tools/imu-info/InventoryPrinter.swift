@@ -1,4 +1,5 @@
 import IMUCLI
+import IMULocation
 import IMUSensors
 
 /// Prints inventory items, sources and samples: one greppable line each
@@ -45,6 +46,31 @@ struct InventoryPrinter: Sendable {
             let calibration = savedError.map { "unreadable: \($0)" } ?? saved ?? "none (imu-calibrate --six-position makes one)"
             emit(["source", info.name, "capabilities=\(caps)", "rate_hz=\(rate)", "calibration_key=\(info.calibrationKey)",
                   "saved_calibration=\(calibration)"].joined(separator: "  "))
+        }
+    }
+
+    /// Whether ground speed from gpsd is available (docs/gps.md): reachable, with or without a
+    /// fix. Never a position: gpsd's position is not even read.
+    func print(gps: GPSAvailability, address: String) {
+        let available: Bool, fix: Bool, problem: String?
+        switch gps {
+        case .fix: (available, fix, problem) = (true, true, nil)
+        case .noFix: (available, fix, problem) = (true, false, nil)
+        case .unreachable(let message): (available, fix, problem) = (false, false, message)
+        }
+        if json {
+            var line = JSONLine(type: "gps")
+            line.add("location", address)
+            line.add("name", "gpsd")
+            line.add("ground_speed_available", available)
+            line.add("fix", fix)
+            if let problem { line.add("problem", problem) }
+            emit(line.text)
+        } else {
+            var fields = ["gps", address, "gpsd", "ground_speed=\(available ? "available" : "unavailable")"]
+            if available { fields.append("fix=\(fix ? "yes" : "no (no receiver, or no satellites in view)")") }
+            if let problem { fields.append("note: \(problem); steps and activity work from the IMU alone") }
+            emit(fields.joined(separator: "  "))
         }
     }
 

@@ -1,10 +1,11 @@
 import IMUCLI
+import IMULocation
 import IMUSensors
 
 let spec = CommandSpec(
     name: "imu-info",
     summary: "list I²C adapters, the motion sensors on them, kernel-owned chips and what stops a sensor from being used",
-    usage: ["[--json] [--bus N]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
+    usage: ["[--json] [--bus N] [--gpsd ADDRESS | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
         OptionSpec("bus", value: "N", help: "look only at /dev/i2c-N"),
@@ -12,6 +13,8 @@ let spec = CommandSpec(
         OptionSpec("read", value: "N", help: "also read N samples from the source (or the first sensor found) and print them"),
         OptionSpec("rate", value: "HZ", help: "sample rate for --read (default 100)"),
         OptionSpec("no-fifo", help: "read data registers every sample instead of batching through the chip's FIFO"),
+        OptionSpec("gpsd", value: "ADDRESS", help: "gpsd to ask whether ground speed is available, HOST:PORT (default localhost:2947)"),
+        OptionSpec("no-gps", help: "do not ask gpsd"),
     ],
     examples: [
         ("imu-info", "everything found, one greppable line per item"),
@@ -19,6 +22,7 @@ let spec = CommandSpec(
         ("imu-info --json --bus 0", "the same as JSON Lines"),
         ("imu-info --source iio:ip:192.168.1.20", "the IIO devices of a board running iiod"),
         ("imu-info --source i2c:1@0x68,0x76 --read 10", "identify an MPU-6050 and a BMP280 and print 10 merged samples"),
+        ("imu-info --gpsd 192.168.1.20:2947", "also whether that gpsd gives ground speed (docs/gps.md)"),
     ])
 
 /// What `--source SPEC` lists without `--read`: the backend's inventory of that context or bus;
@@ -31,6 +35,8 @@ func inventory(of backend: any SensorBackend, spec: String) throws -> [Inventory
 
 await ToolMain.run(spec) { args in
     try args.exclusive(["bus", "source"])
+    try args.exclusive(["gpsd", "no-gps"])
+    let gpsd = try GPSSelection.address(from: args)
     let json = args.flag("json")
     let bus = try args.integer("bus", in: 0...1023)
     let readCount = try args.integer("read", in: 1...1_000_000)
@@ -66,6 +72,7 @@ await ToolMain.run(spec) { args in
             items.forEach(printer.print)
             found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
         }
+        await printGPS(args, address: gpsd, printer: printer)
         guard found else { return noSensor() }
         if readCount != nil {
             for backend in backends where source == nil {
@@ -79,6 +86,15 @@ await ToolMain.run(spec) { args in
         try await SampleReader(printer: printer).read(n, from: s)
     }
     return .success
+}
+
+/// The ground-speed capability: one `gps` line in the full listing (not with `--bus N`, a
+/// question about one bus, unless `--gpsd` asks), never with `--no-gps`. gpsd is optional, so an
+/// unreachable one is a note, not a problem that changes the exit status.
+func printGPS(_ args: ParsedArguments, address: (host: String, port: String), printer: InventoryPrinter) async {
+    guard !args.flag("no-gps"), args.string("bus") == nil || args.string("gpsd") != nil else { return }
+    let availability = await GPSProbe.check(host: address.host, port: address.port)
+    printer.print(gps: availability, address: GPSDClient.display(host: address.host, port: address.port))
 }
 
 /// The line for a backend that found nothing at all, so an empty result is never silent.

@@ -37,11 +37,13 @@ final class RecordProgress {
         Terminal.standardError.flush()
     }
 
-    func finish(_ g: GapDetector, path: String, losses: SampleLosses) {
+    /// `gnssRows`: rows with a ground speed, when the recording has the column (docs/gps.md).
+    func finish(_ g: GapDetector, path: String, losses: SampleLosses, gnssRows: Int? = nil) {
         guard !quiet else { return }
         if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
-        Terminal.standardError.write("recorded " + line(g, losses) + "\(largest) → \(path == "-" ? "standard output" : path)\n")
+        let speed = gnssRows.map { ", gnss_speed on \($0) of \(g.count) samples" } ?? ""
+        Terminal.standardError.write("recorded " + line(g, losses) + "\(largest)\(speed) → \(path == "-" ? "standard output" : path)\n")
         Terminal.standardError.flush()
     }
 

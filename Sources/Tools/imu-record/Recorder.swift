@@ -1,4 +1,5 @@
 import IMUCLI
+import IMULocation
 
 /// The recording loop: every sample of every batch is written as it arrives, on the consuming
 /// task itself (nothing queued behind a slow consumer, so nothing to drop), each batch flushed
@@ -10,6 +11,8 @@ struct Recorder {
     /// Stop after this many seconds of sample time; nil = until stopped.
     var duration: Double?
     var progress: RecordProgress
+    /// Ground speed from gpsd for the `gnss_speed` column, or nil (docs/gps.md).
+    var gps: GPSSpeedFeed?
 
     /// Seconds between fsyncs (the "about once a second").
     static let syncInterval = 1.0
@@ -22,19 +25,28 @@ struct Recorder {
     func run(_ source: any SampleSource) async throws -> Summary {
         let writer: RecordingWriter
         do {
-            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: source.info.capabilities),
+            var capabilities = source.info.capabilities
+            if gps != nil { capabilities.gnssSpeed = true }
+            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: capabilities),
                                          comments: comments)
         } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
         var gaps = GapDetector()
+        // Rows with a ground speed, for the summary, when the file has the column.
+        var speedRows = 0
+        let gnss = gps != nil || source.info.capabilities.gnssSpeed
         var lastSync = BootClock.nowSeconds()
         do {
             recording: for try await batch in source.batches() {
                 do {
-                    for sample in batch {
+                    // The speed now, on every row of the batch until the next fix; empty without one.
+                    let speed = gps.map { $0.currentSpeed()?.metersPerSecond }
+                    for var sample in batch {
                         if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
+                        if let speed { sample.gnssSpeed = speed }
                         try writer.write(sample)
+                        if sample.gnssSpeed != nil { speedRows += 1 }
                         if let gap = gaps.add(sample.time) { progress.report(gap) }
                     }
                     try writer.flush()
@@ -50,19 +62,19 @@ struct Recorder {
             }
         } catch let error as RecordWriteError {
             try? writer.close()
-            progress.finish(gaps, path: path, losses: source.losses)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
             if gaps.count == 0 { writer.discard() } else { try? writer.close() }
-            progress.finish(gaps, path: path, losses: source.losses)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
         do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
-        progress.finish(gaps, path: path, losses: source.losses)
+        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
         return Summary(gaps: gaps, path: path)
     }
 }

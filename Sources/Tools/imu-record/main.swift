@@ -1,23 +1,25 @@
 import Foundation
 import IMUCLI
 import IMUCalibration
+import IMULocation
 
 let spec = CommandSpec(
     name: "imu-record",
     summary: "record raw sensor samples to a CSV file, without dropping any",
-    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE]"],
+    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE] [--gps | --no-gps] [--gpsd ADDRESS]"],
     options: [
         OptionSpec("out", short: "o", value: "FILE", help: "where to write (default imukit-YYYYmmdd-HHMMSS.csv; - = stdout)"),
         OptionSpec("duration", short: "d", value: "S", help: "stop after S seconds (default: until Ctrl-C)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
         OptionSpec("force", short: "f", help: "overwrite FILE if it exists"),
         OptionSpec("quiet", short: "q", help: "no progress, gaps or summary on stderr"),
-    ] + SourceSelection.options,
+    ] + SourceSelection.options + GPSSelection.recordOptions,
     examples: [
         ("imu-record -d 60 -o walk.csv", "one minute from the first sensor found"),
         ("imu-record -s i2c:/dev/i2c-1@0x68 --rate 200 -o fast.csv", "an MPU-6050 on the Pi's I²C bus at 200 Hz"),
         ("imu-record --raw --simulate six-position -o six.csv", "a simulated calibration session (for imu-calibrate --from-recording)"),
         ("imu-record -d 10 -o - | head", "samples to standard output"),
+        ("imu-record --simulate walk --gps -o walk.csv", "with gpsd's ground speed in the gnss_speed column (automatic with a sensor when gpsd runs)"),
     ])
 
 await ToolMain.run(spec) { args in
@@ -30,6 +32,7 @@ await ToolMain.run(spec) { args in
     if case let .replay(input, _) = request, path != "-", try OutputGuard.sameFile(input, path) {
         throw UsageError("--out \(path) is the recording being replayed; choose another --out", command: "imu-record")
     }
+    let gps = try await groundSpeedFeed(args, request: request)
     var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
                                           backends: CLIBackends.hardware)
     let replayed = source as? RecordingSource
@@ -47,6 +50,9 @@ await ToolMain.run(spec) { args in
                     "clock: seconds on CLOCK_BOOTTIME (simulated sources: the simulator's timeline)",
                     "started: \(ISO8601DateFormatter().string(from: Date()))"]
     if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
+    if let gps {
+        comments.append("gnss_speed: ground speed from gpsd at \(GPSDClient.display(host: gps.host, port: gps.port)), m/s, empty without a fix; positions are never recorded")
+    }
     if let replayed {
         comments = OriginHeader.keep(replayed.comments, path: replayed.path, calibrationNow: calibrationNote,
                                      calibrationApplied: !args.flag("raw") && calibrationNote.hasPrefix("calibration: applied"),
@@ -54,14 +60,44 @@ await ToolMain.run(spec) { args in
     }
     let captured = source, quiet = args.flag("quiet"), header = comments
     let task = Task {
-        let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet))
+        let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet), gps: gps)
         return try await recorder.run(captured)
     }
     // Ctrl-C / SIGTERM cancel the recording task; it closes (flushes, fsyncs) the file and summarises.
     let signals = SignalTrap { task.cancel() }
     _ = try await task.value
     withExtendedLifetime(signals) {}
+    gps?.stop()
     return .success
+}
+
+/// The gpsd feed for the `gnss_speed` column (docs/gps.md): with `--gps`/`--gpsd` always (gpsd
+/// may come up later); from a live sensor also when gpsd answers at the start; never with
+/// `--no-gps`. Reports are requested all the time: a recording is kept to be replayed.
+func groundSpeedFeed(_ args: ParsedArguments, request: SourceRequest) async throws -> GPSSpeedFeed? {
+    try args.exclusive(["no-gps", "gps"])
+    try args.exclusive(["no-gps", "gpsd"])
+    let address = try GPSSelection.address(from: args)
+    let quiet = args.flag("quiet")
+    let notify: @Sendable (String) -> Void = { line in
+        guard !quiet else { return }
+        // On a terminal, over the progress line (RecordProgress redraws it).
+        let clear = Terminal.standardError.acceptsEscapes ? "\r\u{1B}[K" : ""
+        Terminal.standardError.write(clear + line.escapedForTerminal + "\n")
+        Terminal.standardError.flush()
+    }
+    if GPSSelection.requested(args) {
+        try GPSSelection.checkPacing(request, command: "imu-record")
+        return started(GPSSelection.feed(address, command: "imu-record", wanted: true, notify: notify))
+    }
+    guard !args.flag("no-gps"), GPSSelection.isLive(request) else { return nil }
+    guard case .noFix = await GPSProbe.check(host: address.host, port: address.port, wait: 0) else { return nil }
+    return started(GPSSelection.feed(address, command: "imu-record", wanted: true, notify: notify))
+}
+
+func started(_ feed: GPSSpeedFeed) -> GPSSpeedFeed {
+    feed.start()
+    return feed
 }
 
 /// imukit-YYYYmmdd-HHMMSS.csv in local time, in the current directory.

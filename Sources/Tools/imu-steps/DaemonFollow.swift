@@ -7,9 +7,14 @@ import Pedometer
 /// second time, it shows the daemon's today totals as they change (PropertiesChanged, at most once
 /// a second) until Ctrl-C. Only for the automatic source: a named --source is opened as asked.
 enum DaemonFollow {
-    static func runIfDaemonOwnsSensor(_ request: SourceRequest, json: Bool,
+    /// `gps`: `--gps` was given; the daemon's counts are shown as it makes them, so it does not apply.
+    static func runIfDaemonOwnsSensor(_ request: SourceRequest, json: Bool, gps: Bool = false,
                                       client: StepServiceClient = StepServiceClient()) async throws -> ExitStatus? {
         guard case .automatic = request, await client.isRunning() else { return nil }
+        if gps {
+            Terminal.standardError.write("imu-steps: --gps does not apply while following the step daemon: its activity is its own "
+                                         + "(imu-stepd reads no gpsd yet, docs/gps.md)\n")
+        }
         let out = Terminal.standardOutput
         let display = json ? nil : StatusDisplay()
         let started = BootClock.nowSeconds()

@@ -6,12 +6,12 @@ let spec = CommandSpec(
     name: "imu-steps",
     summary: "count steps, cadence, distance, pace, floors and activity from a sensor, a recording or the simulator",
     usage: [
-        "[--source SPEC] [--json]",
+        "[--source SPEC] [--gps | --gpsd ADDRESS] [--json]",
         "--replay FILE [--realtime] [--json]",
         "--simulate NAME [--speed N] [--json]",
         "--today | --history Nd | --since TIME [--json]   (ask the step daemon imu-stepd)",
     ],
-    options: SourceSelection.options + WalkerSettings.options + DaemonQueries.options + [
+    options: SourceSelection.options + GPSSelection.options + WalkerSettings.options + DaemonQueries.options + [
         OptionSpec("json", short: "j", help: "JSON Lines on stdout: step, floor, activity events, then a summary (docs/CONTRACTS.md §3)"),
         OptionSpec("walked", value: "M", help: "you walked M metres: print the pace to give --stride (cadence and metres per step)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
@@ -21,6 +21,7 @@ let spec = CommandSpec(
         ("imu-steps --source i2c:/dev/i2c-1@0x68", "an MPU-6050 on a Raspberry Pi's I²C pins"),
         ("imu-steps --source iio:local:", "the kernel-bound IMU of a PinePhone"),
         ("imu-steps --replay walk.csv --json", "process a recording as fast as possible, JSON Lines out"),
+        ("imu-steps --gps", "with ground speed from gpsd: tells a drive or a ride from a walk (docs/gps.md)"),
         ("imu-steps --simulate day --speed 10", "the built-in synthetic day at ten times real time"),
         ("imu-steps --walked 100", "walk 100 m at your usual pace, stop; it prints the pace for --stride (repeat briskly)"),
         ("imu-steps --stride 1.78:0.70,2.05:0.79 --remember", "keep your stride for every later run"),
@@ -31,7 +32,9 @@ let spec = CommandSpec(
 await ToolMain.run(spec) { args in
     if let answered = try await DaemonQueries.run(args) { return answered }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: true)
-    if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json")) { return followed }
+    let gpsd = GPSSelection.requested(args) ? try GPSSelection.address(from: args) : nil
+    if gpsd != nil { try GPSSelection.checkPacing(request, command: spec.name) }
+    if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json"), gps: gpsd != nil) { return followed }
     let options = try SourceSelection.sourceOptions(from: args)
     let (config, profileMessage) = try WalkerSettings.configuration(from: args)
     let walked = try args.double("walked", in: 1...100_000)
@@ -46,7 +49,12 @@ await ToolMain.run(spec) { args in
         Terminal.standardError.write("imu-steps: no sensor found; playing the SIMULATED '\(SourceSelection.defaultScenario)' walk. Run imu-info to see why.\n")
         Terminal.standardError.flush()
     }
-    let runner = PedometerRunner(configuration: config, json: json, display: json ? nil : StatusDisplay())
+    let display = json ? nil : StatusDisplay()
+    // Reports are wanted from the start: the activity is unknown until the first windows.
+    var notify: (@Sendable (String) -> Void)?
+    if let display { notify = { display.note($0) } }
+    let gps = gpsd.map { GPSSelection.feed($0, command: spec.name, wanted: true, notify: notify) }
+    let runner = PedometerRunner(configuration: config, json: json, display: display, gps: gps)
     let snapshot = try await runner.run(source)
     if let walked { WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) }
     return .success

@@ -1,0 +1,38 @@
+import IMULocation
+import Pedometer
+
+/// Feeds gpsd's ground speed to the pedometer, batch by batch, and asks gpsd for reports only
+/// while the pedometer's activity needs them (`GPSDemand`, docs/gps.md "Power").
+///
+/// A reading is stamped on the samples' clock: the batch's last sample time less the reading's
+/// age on `BootClock`, so a replay paced in real time (`--realtime`) or the simulator pairs with
+/// a live gpsd as a sensor does.
+public struct GroundSpeedInput: Sendable {
+    public let feed: GPSSpeedFeed
+    private var demand = GPSDemand()
+    private var seen = 0
+    private var lastStamp = -Double.infinity
+    /// Readings given to the pedometer (for the summary).
+    public private(set) var used = 0
+
+    public init(feed: GPSSpeedFeed) { self.feed = feed }
+
+    /// After a batch: the newest reading, if any arrived since the last batch, and the demand.
+    public mutating func afterBatch(lastSampleTime: Double, pedometer: inout Pedometer, snapshot: PedometerSnapshot) {
+        if let reading = feed.newReading(after: &seen) {
+            let age = min(max(0, BootClock.nowSeconds() - reading.time), GPSSpeedFeed.freshness)
+            let stamp = max(lastStamp, lastSampleTime - age)
+            if stamp > lastStamp {
+                lastStamp = stamp
+                pedometer.observe(GroundSpeed(time: stamp, metersPerSecond: reading.metersPerSecond, accuracy: reading.accuracy))
+                used += 1
+            }
+        }
+        feed.setWanted(demand.update(time: snapshot.time, activity: snapshot.activity, confidence: snapshot.confidence))
+    }
+
+    /// Seconds of sample time with reports requested from gpsd.
+    public var requestedSeconds: Double { demand.onSeconds }
+    /// Seconds of sample time observed.
+    public var observedSeconds: Double { demand.totalSeconds }
+}

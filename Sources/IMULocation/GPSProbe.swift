@@ -1,0 +1,48 @@
+import Foundation
+import Pedometer
+
+/// Whether ground speed from gpsd is available now: what `imu-info` reports as a capability.
+public enum GPSAvailability: Equatable, Sendable {
+    /// gpsd answers and a receiver reports a fix with a speed (m/s).
+    case fix(metersPerSecond: Double)
+    /// gpsd answers, but no fix came within the wait: no receiver, or no satellites in view.
+    case noFix
+    /// gpsd does not answer (the message names it and the fix).
+    case unreachable(String)
+}
+
+public enum GPSProbe {
+    /// How long a probe waits for a report with a fix, s: gpsd reports at 1 Hz, so two reports.
+    public static let defaultWait = 2.0
+
+    /// Connects to gpsd at `host:port`, asks for reports and waits up to `wait` seconds for a fix
+    /// (with `wait` 0 it only connects: `.noFix` means reachable). Runs on a thread of its own:
+    /// the socket calls block.
+    public static func check(host: String, port: String, wait: Double = defaultWait) async -> GPSAvailability {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: checkBlocking(host: host, port: port, wait: wait)) }
+            thread.name = "gpsd-probe"
+            thread.start()
+        }
+    }
+
+    static func checkBlocking(host: String, port: String, wait: Double) -> GPSAvailability {
+        GPSSpeedFeed.blockSIGPIPE()
+        let client: GPSDClient
+        do { client = try GPSDClient(host: host, port: port) } catch { return .unreachable(error.description) }
+        // A question about reachability alone asks for no reports (a WATCH would wake the receiver).
+        guard wait > 0 else { return .noFix }
+        let deadline = BootClock.nowSeconds() + wait
+        do {
+            try client.setWatching(true)
+            while BootClock.nowSeconds() < deadline {
+                if case .speed(let reading) = try client.next(timeout: deadline - BootClock.nowSeconds()) {
+                    return .fix(metersPerSecond: reading.metersPerSecond)
+                }
+            }
+        } catch {
+            return .unreachable(error.description)
+        }
+        return .noFix
+    }
+}

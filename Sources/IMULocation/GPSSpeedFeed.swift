@@ -1,0 +1,221 @@
+import Foundation
+import Pedometer
+import Synchronization
+
+/// gpsd's ground speed for a running tool: a `GPSDClient` on a thread of its own (its calls block
+/// on a socket, so they never run on the cooperative pool), sharing only the latest reading and
+/// its state with the tool through a mutex. Speed only: no position ever reaches it
+/// (docs/gps.md, "Privacy").
+///
+/// - gpsd absent at the start, or gone mid-run, is a degraded state, not an error: the feed says
+///   so once through `notify`, retries every `retryInterval`, and says so again when gpsd is back.
+/// - `setWanted` is the power lever (`GPSDemand`): gpsd streams reports (`WATCH` on) only while
+///   wanted; gpsd powers a receiver down when no client watches it.
+public final class GPSSpeedFeed: Sendable {
+    /// Seconds between reconnection attempts while gpsd is absent: a restart of gpsd (systemd
+    /// restarts a failed unit after 100 ms by default, a socket-activated one at once) is seen
+    /// within this, and a refused connection costs one system call per attempt.
+    public static let retryInterval = 2.0
+    /// A reading older than this is no fix, s: gpsd reports at 1 Hz, three missed reports are a
+    /// dropout (the activity vote's freshness, docs/activity.md).
+    public static let freshness = 3.0
+    /// Longest a read waits before the thread looks at `wanted` and `stop` again, s.
+    static let pollInterval = 0.25
+
+    /// Where the connection stands.
+    public enum Connection: Equatable, Sendable {
+        /// Not tried yet.
+        case starting
+        /// Connected to gpsd (reports requested or not).
+        case connected
+        /// gpsd was never reached since the start (the reason, for the message).
+        case unreachable(String)
+        /// gpsd was reached, then lost; retrying.
+        case lost(String)
+    }
+
+    /// A snapshot of the feed, for summaries and capability lines.
+    public struct Status: Equatable, Sendable {
+        public var connection: Connection = .starting
+        /// The newest reading (receive time on `BootClock`), if any.
+        public var latest: GroundSpeed?
+        /// Readings received since the start (a counter, for the summary).
+        public var readings = 0
+        /// Reports without a fix received since the start.
+        public var noFixReports = 0
+        /// Whether gpsd streams reports to us now.
+        public var watching = false
+        /// Times gpsd was lost after being reached.
+        public var losses = 0
+    }
+
+    private struct State {
+        var status = Status()
+        var wanted: Bool
+        var started = false
+        var stopped = false
+    }
+
+    public let host: String
+    public let port: String
+    private let state: Mutex<State>
+    private let notify: @Sendable (String) -> Void
+
+    /// A feed for gpsd at `host:port`; nothing happens before `start()`. `wanted`: whether reports
+    /// are requested from the start. `notify` gets one line per change of state (lost, back).
+    public init(host: String, port: String, wanted: Bool = true, notify: @escaping @Sendable (String) -> Void) {
+        self.host = host
+        self.port = port
+        self.notify = notify
+        state = Mutex(State(wanted: wanted))
+    }
+
+    /// Starts the feed's thread (once; later calls do nothing).
+    public func start() {
+        guard !state.withLock({ s in defer { s.started = true }; return s.started }) else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "gpsd"
+        thread.start()
+    }
+
+    /// Stops the thread within `pollInterval` (it does not wait for it).
+    public func stop() { state.withLock { $0.stopped = true } }
+
+    /// Requests reports from gpsd (true) or stops them (false); applied by the thread.
+    public func setWanted(_ wanted: Bool) { state.withLock { $0.wanted = wanted } }
+
+    public var status: Status { state.withLock { $0.status } }
+
+    /// The newest reading when it is fresh at `now` (`BootClock` seconds), else nil: the speed a
+    /// recording's `gnss_speed` column holds, empty without a fix.
+    public func currentSpeed(now: Double = BootClock.nowSeconds()) -> GroundSpeed? {
+        state.withLock { s in
+            guard let r = s.status.latest, s.status.connection == .connected, now - r.time <= Self.freshness else { return nil }
+            return r
+        }
+    }
+
+    /// Readings after the `seen`-th, newest only (the pedometer wants the current speed, not a
+    /// backlog); advances `seen`.
+    public func newReading(after seen: inout Int) -> GroundSpeed? {
+        state.withLock { s in
+            guard s.status.readings > seen, s.status.connection == .connected, let r = s.status.latest else { return nil }
+            seen = s.status.readings
+            return r
+        }
+    }
+
+    // MARK: the thread
+
+    private func run() {
+        Self.blockSIGPIPE()
+        var client: GPSDClient?
+        var lastAttempt = -Double.infinity
+        while !state.withLock({ $0.stopped }) {
+            guard let connected = client else {
+                let now = BootClock.nowSeconds()
+                if now - lastAttempt < Self.retryInterval {
+                    Thread.sleep(forTimeInterval: Self.pollInterval)
+                    continue
+                }
+                lastAttempt = now
+                do {
+                    client = try GPSDClient(host: host, port: port)
+                    changeConnection(to: .connected)
+                } catch {
+                    changeConnection(to: .unreachable(error.description))
+                }
+                continue
+            }
+            do {
+                try connected.setWatching(state.withLock { $0.wanted })
+                state.withLock { $0.status.watching = connected.isWatching }
+                switch try connected.next(timeout: Self.pollInterval) {
+                case .speed(let reading):
+                    state.withLock {
+                        $0.status.latest = reading
+                        $0.status.readings += 1
+                    }
+                case .noFix:
+                    state.withLock {
+                        $0.status.latest = nil
+                        $0.status.noFixReports += 1
+                    }
+                case .none:
+                    break
+                }
+            } catch {
+                client = nil
+                lastAttempt = BootClock.nowSeconds()
+                changeConnection(to: .lost(error.lostReason))
+            }
+        }
+    }
+
+    /// Records the new connection state and says what changed, once per change.
+    private func changeConnection(to new: Connection) {
+        let old = state.withLock { s -> Connection in
+            let old = s.status.connection
+            // A failed reconnection while lost stays "lost": one message for the whole outage.
+            if case .lost = old, case .unreachable = new { return old }
+            s.status.connection = new
+            if case .lost = new { s.status.losses += 1 }
+            if new != .connected {
+                s.status.latest = nil
+                s.status.watching = false
+            }
+            return old
+        }
+        guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port)) else { return }
+        notify(line)
+    }
+
+    /// The line for a change of connection, or nil when there is nothing new to say.
+    static func message(from old: Connection, to new: Connection, address: String) -> String? {
+        switch (old, new) {
+        case (.starting, .connected):
+            return "ground speed from gpsd at \(address) (speed only, never a position)"
+        case (.unreachable, .connected), (.lost, .connected):
+            return "gpsd at \(address) is back: ground speed resumes"
+        case (.starting, .unreachable(let reason)):
+            return reason + "; working from the IMU alone, retrying every \(Int(retryInterval)) s"
+        case (.connected, .lost(let reason)):
+            return "lost gpsd at \(address) (\(reason)): working from the IMU alone until it returns "
+                + "(check that gpsd runs: systemctl status gpsd)"
+        default:
+            return nil
+        }
+    }
+
+    /// SIGPIPE from a write to a gpsd that just closed stays pending on this thread (it is
+    /// thread-directed): the write fails with EPIPE, which `GPSDClient` reports as lost.
+    static func blockSIGPIPE() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+}
+
+extension GPSDError {
+    /// The reason alone, for the "lost" line.
+    var lostReason: String {
+        switch self {
+        case .lost(let reason): return reason
+        case .unreachable(_, _, let reason): return reason
+        case .badAddress(let text): return "bad address \(text)"
+        }
+    }
+}
+
+extension GPSSpeedFeed.Connection {
+    /// One word for summaries: starting, connected, unreachable, lost.
+    public var word: String {
+        switch self {
+        case .starting: return "starting"
+        case .connected: return "connected"
+        case .unreachable: return "unreachable"
+        case .lost: return "lost"
+        }
+    }
+}

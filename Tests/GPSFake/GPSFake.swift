@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's gpsd, fed an NMEA log by `gpsfake` (package gpsd-clients), on a port of its own: the
+/// real part for the GPS tests. No mock gpsd. Test support, not shipped.
+public final class GPSFake {
+    /// Why the real gpsd cannot run here, or nil when it can.
+    public static var unavailable: String? {
+        guard which("gpsfake") != nil, which("gpsd") != nil else {
+            return "gpsfake or gpsd is not installed (apt-get install gpsd gpsd-clients; CI installs them)"
+        }
+        return nil
+    }
+
+    public let port: String
+    public let logPath: String
+    private let process = Process()
+    private let directory: URL
+    /// Sockets of `addWatchingClient`, closed by `stop`.
+    private var watchers: [Int32] = []
+
+    /// Starts gpsfake replaying `log` at `cycle` seconds per sentence (a log with two sentences
+    /// per fix plays one fix a second at 0.5), on a free port, and waits until gpsd accepts
+    /// connections. gpsfake plays the log once; write it as long as the test needs.
+    public init(log: String, cycle: Double = 0.5, port: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imukit-gpsfake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        logPath = directory.appendingPathComponent("feed.nmea").path
+        try log.write(toFile: logPath, atomically: true, encoding: .utf8)
+        self.port = port ?? Self.freePort()
+        // In a session of its own (setsid), so that gpsfake and the gpsd it starts stop together;
+        // -w: setsid waits for gpsfake, so the process stays the one to stop.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-w", Self.which("gpsfake")!, "-q", "-P", self.port, "-c", String(cycle), logPath]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        while !Self.accepts(port: self.port), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        guard Self.accepts(port: self.port) else {
+            stop()
+            throw GPSFakeError(message: "gpsfake did not bring gpsd up on port \(self.port) within 15 s")
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops gpsfake and its gpsd at once (SIGKILL to their session: gpsd dies as a crashed or
+    /// killed daemon would, and gpsfake ignores SIGINT and SIGTERM while it waits). setsid forks
+    /// when it leads a group, so the session is found from its children. Only processes of the
+    /// session this helper started are signalled.
+    public func stop() {
+        for fd in watchers { close(fd) }
+        watchers = []
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        let sessions = Set(Self.children(of: pid).map { getsid($0) } + [getsid(pid)])
+        for session in sessions where session > 1 && session != getsid(0) { kill(-session, SIGKILL) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// `log` with its made-up 0° N 0° E position moved to `latitude`/`longitude` (NMEA fields,
+    /// e.g. "4807.038,N" and "01131.000,E"), checksums recomputed: a position a test can look for.
+    public static func relocate(_ log: String, latitude: String, longitude: String) -> String {
+        log.split(separator: "\r\n").map { line -> String in
+            guard line.hasPrefix("$"), let star = line.lastIndex(of: "*") else { return String(line) }
+            let body = line[line.index(after: line.startIndex)..<star]
+                .replacingOccurrences(of: "0000.000,N,00000.000,E", with: "\(latitude),\(longitude)")
+            let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$" + body + String(format: "*%02X", checksum)
+        }.map { $0 + "\r\n" }.joined()
+    }
+
+    /// Another client that watches (a navigation app, say): gpsd opens the receiver and keeps
+    /// it reporting, as a gpsd in use does. Waits `settle` seconds for the receiver to report.
+    public func addWatchingClient(settle: Double = 3) throws {
+        guard let fd = Self.connected(port: port) else { throw GPSFakeError(message: "cannot connect to gpsd on \(port)") }
+        watchers.append(fd)
+        let command = "?WATCH={\"enable\":true,\"json\":true};\n"
+        guard command.utf8.withContiguousStorageIfAvailable({ write(fd, $0.baseAddress, $0.count) }) == command.utf8.count else {
+            throw GPSFakeError(message: "cannot send WATCH to gpsd on \(port)")
+        }
+        Thread.sleep(forTimeInterval: settle)
+    }
+
+    /// Does something accept TCP connections on 127.0.0.1:`port`?
+    public static func accepts(port: String) -> Bool {
+        guard let fd = connected(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil.
+    static func connected(port: String) -> Int32? {
+        guard let number = UInt16(port) else { return nil }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = number.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        if ok { return fd }
+        close(fd)
+        return nil
+    }
+
+    /// A port nothing listens on now, from the kernel (bind to port 0).
+    public static func freePort() -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? String(UInt16(bigEndian: address.sin_port)) : String(Int.random(in: 30000...45000))
+    }
+
+    /// Direct children of `pid`, from /proc.
+    static func children(of pid: pid_t) -> [pid_t] {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return [] }
+        return text.split(separator: " ").compactMap { pid_t($0) }
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in ["/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin", "/sbin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
+            return dir + "/" + name
+        }
+        return nil
+    }
+}
+
+public struct GPSFakeError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

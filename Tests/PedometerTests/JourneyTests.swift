@@ -1,0 +1,67 @@
+import Testing
+import IMUSimulation
+@testable import Pedometer
+
+/// The simulator's journeys (`JourneyCatalogue`) through the pedometer: rides in every placement
+/// add no steps once under way, read as cycling, and the walks around them count.
+@Suite struct JourneyTests {
+    /// Seconds at each end of a leg that belong to the change of activity: one analysis window
+    /// (4 s) plus the ride's start (4 pedalling windows of the last 8) would be 8 s; 6 s is
+    /// what a window and a half leaves once the ride is under way.
+    static let edge = 6.0
+
+    private static func run(_ journey: Journey, gps: Bool) -> (events: [PedometerEvent], sim: JourneySimulation) {
+        let sim = JourneySimulation.simulate(journey, seed: 1, rateHz: 50)
+        var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
+        var events: [PedometerEvent] = []
+        var next = 0
+        for sample in sim.samples {
+            while gps, next < sim.fixes.count, sim.fixes[next].time <= sample.time {
+                let fix = sim.fixes[next]
+                pedometer.observe(GroundSpeed(time: fix.time, metersPerSecond: fix.speed, accuracy: fix.accuracy))
+                next += 1
+            }
+            pedometer.process(sample, into: &events)
+        }
+        pedometer.finish(into: &events)
+        return (events, sim)
+    }
+
+    /// Seconds of `range` that the finished segments label `activity`.
+    private static func seconds(of activity: ActivityClass, in range: ClosedRange<Double>, _ events: [PedometerEvent]) -> Double {
+        segments(events).filter { $0.activity == activity }.reduce(0) {
+            $0 + max(0, min($1.end, range.upperBound) - max($1.start, range.lowerBound))
+        }
+    }
+
+    @Test(arguments: RidePlacement.allCases)
+    func aRideAddsNoStepsAndTheWalksCount(_ placement: RidePlacement) {
+        let journey = JourneyCatalogue.rides.first { $0.name.hasSuffix(placement.rawValue) }!
+        let (events, sim) = Self.run(journey, gps: false)
+        let ride = sim.legTimes[1]
+        let inner = (ride.lowerBound + Self.edge)...(ride.upperBound - Self.edge)
+        let pedalled = stepTimes(events).filter { inner.contains($0) }
+        #expect(pedalled.isEmpty, "\(pedalled.count) steps while pedalling (\(placement.rawValue))")
+        // Cycling most of the ride: all but its edges.
+        let cycling = Self.seconds(of: .cycling, in: ride, events)
+        #expect(cycling >= inner.upperBound - inner.lowerBound, "cycling for \(cycling) s of \(ride.upperBound - ride.lowerBound) s")
+        // Walking the bike away counts again: both walks within 5 % (the step counter's own accuracy).
+        let walked = stepTimes(events).filter { !ride.contains($0) }.count
+        let truth = sim.legSteps[0] + sim.legSteps[2]
+        #expect(relativeError(walked, truth) <= 0.05, "walks: \(walked) steps of \(truth)")
+    }
+
+    /// The activity seed's scenario G: cycling at 6 m/s, phone in a jersey pocket. The seed's
+    /// vote reads it as driving without its coprocessor; here the IMU sees the seated rider.
+    @Test(arguments: [false, true])
+    func seedScenarioGReadsCycling(gps: Bool) {
+        let journey = JourneyCatalogue.seedScenarios.first { $0.name.hasPrefix("G ") }!
+        let (events, sim) = Self.run(journey, gps: gps)
+        let ride = sim.legTimes[0]
+        let cycling = Self.seconds(of: .cycling, in: ride, events)
+        #expect(cycling >= ride.upperBound - ride.lowerBound - 2 * Self.edge, "cycling for \(cycling) s")
+        // Only its first seconds may read otherwise: a 4 s window, then 4 pedalling windows.
+        #expect(Self.seconds(of: .vehicle, in: ride, events) <= 8)
+        #expect(stepTimes(events).isEmpty)
+    }
+}
