@@ -121,7 +121,7 @@ targets += [
 for t in targets where t.name == "IMUCLI" { t.dependencies.append("IMULocation") }
 // Debian's gpsd fed by gpsfake, for the GPS tests of the library and the tools (test support).
 targets += [.target(name: "GPSFake", path: "Tests/GPSFake")]
-for t in targets where ["IMULocationTests", "ToolsTests"].contains(t.name) { t.dependencies.append("GPSFake") }
+for t in targets where ["IMULocationTests", "ToolsTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("GPSFake") }
 
 // MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
 targets += [
@@ -130,7 +130,6 @@ targets += [
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
     .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer", "IMUPublish"]),
-    .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
 ]
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.

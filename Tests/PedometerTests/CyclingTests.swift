@@ -95,6 +95,19 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
         #expect(seated.filter { !$0.isPedalling }.count == 0)
     }
 
+    /// The same bob and rock at a walk's pace (1.8 per second, a phone held on a slow walk) is
+    /// no seated rider: strokes must be faster than any walk's steps.
+    @Test func theSameRhythmAtAWalksPaceIsNoSeatedRider() {
+        var analyser = PedallingAnalyser(rateHz: 100)
+        var seated = 0, windows = 0
+        for s in seatedRiding(seconds: 20, crankHz: 0.9) {
+            guard let w = analyser.add(s.acceleration!) else { continue }
+            windows += 1
+            if w.seated.isPedalling { seated += 1 }
+        }
+        #expect(windows > 10 && seated == 0, "\(seated) of \(windows) windows")
+    }
+
     @Test func aBusIsNoSeatedRider() {
         var analyser = PedallingAnalyser(rateHz: 100)
         var windows = 0, seated = 0

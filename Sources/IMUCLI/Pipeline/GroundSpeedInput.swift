@@ -17,6 +17,18 @@ public struct GroundSpeedInput: Sendable {
 
     public init(feed: GPSSpeedFeed) { self.feed = feed }
 
+    /// Reads gpsd at `address` (as `GPSSelection.setting` gives it) from now on; lines about
+    /// gpsd's state go to `notify`. For the step service; tools build theirs from their flags.
+    public static func started(address: String, notify: @escaping @Sendable (String) -> Void) -> GroundSpeedInput? {
+        guard let a = try? GPSDClient.address(address) else { return nil }
+        let feed = GPSSpeedFeed(host: a.host, port: a.port, notify: notify)
+        feed.start()
+        return GroundSpeedInput(feed: feed)
+    }
+
+    /// Whether gpsd answers now: ground speed is a capability while it does.
+    public var isAvailable: Bool { feed.status.connection == .connected }
+
     /// After a batch: the newest reading, if any arrived since the last batch, and the demand.
     public mutating func afterBatch(lastSampleTime: Double, pedometer: inout Pedometer, snapshot: PedometerSnapshot) {
         if let reading = feed.newReading(after: &seen) {

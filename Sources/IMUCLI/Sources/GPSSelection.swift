@@ -27,6 +27,18 @@ public enum GPSSelection {
         }
     }
 
+    /// imu-stepd's `gps` setting (docs/gps.md): `no` (the default), `yes` (localhost:2947) or
+    /// `HOST:PORT`; the address to read, or nil for none.
+    public static func setting(_ value: String) throws(GPSDError) -> String? {
+        switch value.lowercased() {
+        case "no", "off", "false", "0": return nil
+        case "yes", "on", "true", "1": return GPSDClient.display(host: "localhost", port: GPSDClient.defaultPort)
+        default:
+            let address = try GPSDClient.address(value)
+            return GPSDClient.display(host: address.host, port: address.port)
+        }
+    }
+
     /// Was ground speed asked for (`--gps` or `--gpsd`)?
     public static func requested(_ args: ParsedArguments) -> Bool { args.flag("gps") || args.string("gpsd") != nil }
 

@@ -40,6 +40,8 @@ public struct ServiceConfig: Sendable {
     /// Publishing to an MQTT broker (`mqtt_broker`, `mqtt_device_id`, `mqtt_credentials`,
     /// `mqtt_ca_file`; docs/mqtt.md); nil when no broker is named.
     public var mqtt: MQTTSettings?
+    /// gpsd to read ground speed from for the activity (`gps`: no, yes or HOST:PORT; docs/gps.md).
+    public var gpsd: String?
 
     public init() {}
 
@@ -126,11 +128,15 @@ public struct ServiceConfig: Sendable {
                 default: throw bad("clock = '\(Printable.escape(value))'", "use clock = auto (wait for NTP) or clock = trust")
                 }
             case "calibration": c.applyCalibration = try boolean()
+            case "gps":
+                do { c.gpsd = try GPSSelection.setting(value) } catch {
+                    throw bad("gps = '\(Printable.escape(value))': \(error)", "use gps = no, gps = yes (localhost:2947) or gps = HOST:PORT")
+                }
             case "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file":
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
             }
         }
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import IMUCLI
 import IMUServiceClient
 import Pedometer
 import Synchronization
@@ -22,6 +23,8 @@ struct EngineState {
     var nextCommit: Double
     var synchronized = false
     var nextClockCheck = -Double.infinity
+    /// Ground speed from gpsd, when the config's `gps` names one (issue 15, docs/gps.md).
+    var groundSpeed: GroundSpeedInput?
 
     init(config: ServiceConfig, clock: any WallClock, log: ServiceLog, store: any StepStore, board: StatusBoard,
          onReset: @escaping @Sendable () -> Void) {
@@ -33,6 +36,7 @@ struct EngineState {
         self.onReset = onReset
         status = board.current.status
         nextCommit = BootClock.nowSeconds() + config.commitSeconds
+        groundSpeed = config.gpsd.flatMap { GroundSpeedInput.started(address: $0) { [log] in log.notice($0) } }
     }
 
     mutating func run(mailbox: Mailbox, heartbeat: borrowing Atomic<Int64>) {
@@ -42,15 +46,21 @@ struct EngineState {
         while true {
             heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
             let wait = dirty ? nextCommit - BootClock.nowSeconds() : config.commitSeconds
+            var samples = false
             for message in mailbox.receive(waitingUpTo: wait) {
                 if case .stop = message {
+                    groundSpeed?.feed.stop()
                     finishPedometer()
                     commit()
                     return
                 }
+                if case .samples = message { samples = true }
                 handle(message)
             }
-            if BootClock.nowSeconds() >= nextCommit {
+            // Samples come every hand-over: a commit due before the next one is made now, on this
+            // wake-up, rather than on a timer of its own (never later than commit_seconds).
+            let early = samples ? SensorSupervisor.handOverSeconds : 0
+            if BootClock.nowSeconds() >= nextCommit - early {
                 if dirty { commit() }
                 nextCommit = BootClock.nowSeconds() + config.commitSeconds
             }
@@ -79,6 +89,7 @@ struct EngineState {
         guard var p = pedometer else { return }
         var events: [PedometerEvent] = []
         for s in batch { p.process(s, into: &events) }
+        groundSpeed?.afterBatch(lastSampleTime: batch[batch.count - 1].time, pedometer: &p, snapshot: p.snapshot)
         pedometer = p
         lastSampleTime = batch[batch.count - 1].time
         record(events, p.snapshot)
@@ -131,13 +142,14 @@ struct EngineState {
         switch report {
         case let .running(info, mode):
             if let old = sensor, old.capabilities != info.capabilities { finishPedometer() }
+            let same = sensor == info && status.captureMode == mode && status.sensorState == "running"
             sensor = info
             status.sensor = info.name
             status.sensorCapabilities = Self.names(info.capabilities)
             status.captureMode = mode
             status.sensorState = paused ? "paused" : "running"
             status.sensorMessage = ""
-            log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")")
+            if !same { log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")") }
         case let .lost(message):
             if status.sensorState != "lost" || status.sensorMessage != message {
                 log.warning("sensor lost: \(message); totals are kept, retrying")
@@ -191,6 +203,9 @@ struct EngineState {
             if dirty { commit() } else { rebase() }
         }
         if ledger.day == nil { rebase() }
+        if let groundSpeed, let sensor {   // issue 15: ground speed is a capability while gpsd answers
+            status.sensorCapabilities = Self.names(sensor.capabilities) + (groundSpeed.isAvailable ? ["gnss_speed"] : [])
+        }
         status.today = ledger.today
         status.paused = paused
         board.publish(status)

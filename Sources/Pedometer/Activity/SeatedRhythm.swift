@@ -19,8 +19,18 @@ struct SeatedRhythm: Sendable, Equatable {
     var rockPerStroke = 0.0
 
     enum Limit {
-        /// Pedal strokes per second: two per revolution at 48 to 99 rpm (`PedallingWindow.Limit.crankBand`).
+        /// Pedal strokes per second searched: two per revolution at 48 to 99 rpm
+        /// (`PedallingWindow.Limit.crankBand`).
         static let strokeBand = 1.6...3.3
+        /// A seated rider's strokes must be faster than any walk's steps (walking cadences top
+        /// out around 2.2 steps/s; `GaitGate.runningCadence`): a phone held in the hand on a
+        /// slow walk bobs as weakly, sways with the stride and feels no braking per step (the
+        /// oxford walk samsung-jamie-hard-inhand-1, 1.6 to 1.9 steps/s, met every other bound in
+        /// 33 of its 142 windows and lost 40 % of its steps before this bound). Faster than
+        /// 2.2 per second and weaker than 0.1 g is no run either (a run bounces 0.5 g and more).
+        /// The cost: a torso-worn device is recognised only at 66 rpm and more; a thigh
+        /// (`PedallingWindow`) at any cadence of the crank band.
+        static let minimumStrokeFrequency = 2.2
         /// The bob's strength, g: a torso lifted 1 to 5 mm per stroke at 2 to 3 strokes/s
         /// accelerates 0.01 to 0.1 g (a·(2πf)²/g; above that the rider stands on the pedals, and
         /// the thigh's own rhythm, `PedallingWindow`, takes over). Below 0.01 g a low-passed MEMS
@@ -34,15 +44,17 @@ struct SeatedRhythm: Sendable, Equatable {
         /// thigh's half-period rule (`PedallingWindow.Limit.maximumHalfPeriodCorrelation`). A
         /// walk brakes and pushes along its direction of travel at every step, so its tilt
         /// repeats at the step: of the real-dev lower-back walks' gait windows one in 319 meets
-        /// both (their median at one step is +0.21); of the real bus, tram, car and metro rides'
-        /// windows none does (one metro window, at 0.002 g, below the strength bound).
+        /// both (their median at one step is +0.21; none with the cadence bound above); of the
+        /// real bus, tram, car and metro rides' windows none does (one metro window, at 0.002 g,
+        /// below the strength bound).
         static let minimumRockPerRevolution = 0.3
         static let maximumRockPerStroke = -0.3
     }
 
     /// A seated rider's alternating push: the bob repeats per stroke, the rock per revolution.
     var isPedalling: Bool {
-        Limit.deviation.contains(deviation) && strokeRegularity >= Limit.minimumRegularity
+        Limit.deviation.contains(deviation) && strokeFrequency >= Limit.minimumStrokeFrequency
+            && strokeRegularity >= Limit.minimumRegularity
             && rockPerRevolution >= Limit.minimumRockPerRevolution && rockPerStroke <= Limit.maximumRockPerStroke
     }
 }

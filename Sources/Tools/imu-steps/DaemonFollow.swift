@@ -13,7 +13,7 @@ enum DaemonFollow {
         guard case .automatic = request, await client.isRunning() else { return nil }
         if gps {
             Terminal.standardError.write("imu-steps: --gps does not apply while following the step daemon: its activity is its own "
-                                         + "(imu-stepd reads no gpsd yet, docs/gps.md)\n")
+                                         + "(gps = in /etc/imukit/stepd.conf, docs/gps.md)\n")
         }
         let out = Terminal.standardOutput
         let display = json ? nil : StatusDisplay()

@@ -47,6 +47,9 @@ final class DaemonProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { send(SIGKILL); process.waitUntilExit(); return nil }
+        // Polling isRunning alone leaves Foundation's run-loop source holding the Process (a cycle
+        // LeakSanitizer reports); waitUntilExit returns at once and releases it.
+        process.waitUntilExit()
         return process.terminationStatus
     }
 
