@@ -19,6 +19,10 @@ public final class GPSSpeedFeed: Sendable {
     /// A reading older than this is no fix, s: gpsd reports at 1 Hz, three missed reports are a
     /// dropout (the activity vote's freshness, docs/activity.md).
     public static let freshness = 3.0
+    /// Readings kept for the consumer, newest last: 8 s at gpsd's 1 Hz, more than the longest
+    /// hand-over of samples (`imu-stepd` takes 2 s batches), so every reading of a batch's span
+    /// can be placed among its samples (`GroundSpeedInput.process`).
+    static let backlogLimit = 8
     /// Longest a read waits before the thread looks at `wanted` and `stop` again, s.
     static let pollInterval = 0.25
 
@@ -51,6 +55,8 @@ public final class GPSSpeedFeed: Sendable {
 
     private struct State {
         var status = Status()
+        /// The newest readings (at most `backlogLimit`), oldest first; emptied when gpsd is lost.
+        var recent: [GroundSpeed] = []
         var wanted: Bool
         var started = false
         var stopped = false
@@ -95,13 +101,14 @@ public final class GPSSpeedFeed: Sendable {
         }
     }
 
-    /// Readings after the `seen`-th, newest only (the pedometer wants the current speed, not a
-    /// backlog); advances `seen`.
-    public func newReading(after seen: inout Int) -> GroundSpeed? {
+    /// The readings after the `seen`-th still kept (at most `backlogLimit`), oldest first;
+    /// advances `seen`. Nothing while gpsd is not connected.
+    public func newReadings(after seen: inout Int) -> [GroundSpeed] {
         state.withLock { s in
-            guard s.status.readings > seen, s.status.connection == .connected, let r = s.status.latest else { return nil }
+            guard s.status.readings > seen, s.status.connection == .connected else { return [] }
+            let fresh = s.recent.suffix(min(s.status.readings - seen, s.recent.count))
             seen = s.status.readings
-            return r
+            return Array(fresh)
         }
     }
 
@@ -135,6 +142,8 @@ public final class GPSSpeedFeed: Sendable {
                     state.withLock {
                         $0.status.latest = reading
                         $0.status.readings += 1
+                        $0.recent.append(reading)
+                        if $0.recent.count > Self.backlogLimit { $0.recent.removeFirst() }
                     }
                 case .noFix:
                     state.withLock {
@@ -162,6 +171,7 @@ public final class GPSSpeedFeed: Sendable {
             if case .lost = new { s.status.losses += 1 }
             if new != .connected {
                 s.status.latest = nil
+                s.recent.removeAll()
                 s.status.watching = false
             }
             return old

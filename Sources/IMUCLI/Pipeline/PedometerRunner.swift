@@ -33,11 +33,10 @@ public struct PedometerRunner {
             do {
                 for try await batch in source.batches() {
                     if let first = batch.first { display?.begin(at: first.time) }
-                    for sample in batch {
-                        pedometer.process(sample, into: &events)
-                    }
-                    if let last = batch.last {
-                        groundSpeed?.afterBatch(lastSampleTime: last.time, pedometer: &pedometer, snapshot: pedometer.snapshot)
+                    if groundSpeed != nil {
+                        groundSpeed!.process(batch, pedometer: &pedometer, into: &events)
+                    } else {
+                        for sample in batch { pedometer.process(sample, into: &events) }
                     }
                     if !events.isEmpty {
                         Self.emit(events, json: json, display: display, out: out)

@@ -88,8 +88,11 @@ struct EngineState {
         }
         guard var p = pedometer else { return }
         var events: [PedometerEvent] = []
-        for s in batch { p.process(s, into: &events) }
-        groundSpeed?.afterBatch(lastSampleTime: batch[batch.count - 1].time, pedometer: &p, snapshot: p.snapshot)
+        if groundSpeed != nil {
+            groundSpeed!.process(batch, pedometer: &p, into: &events)
+        } else {
+            for s in batch { p.process(s, into: &events) }
+        }
         pedometer = p
         lastSampleTime = batch[batch.count - 1].time
         record(events, p.snapshot)
