@@ -102,6 +102,9 @@ mkdir -p "$work/debian"
 printf 'Source: imukit\n\nPackage: imukit\nArchitecture: any\n' > "$work/debian/control"
 shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Packed relocations (make deb links with -z pack-relative-relocs; docs/memory.md) need glibc 2.36's
+# GLIBC_ABI_DT_RELR, a version without symbols that dpkg-shlibdeps does not map to libc6.
+if readelf -d "${binaries[0]}" | grep -q '(RELR)'; then shlibs=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<<"$shlibs"); fi
 depends="$shlibs, adduser"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
