@@ -28,10 +28,11 @@ public struct SensorSupervisor: Sendable {
     static let bufferProbeSeconds = 10.0
     /// Seconds of samples handed to the engine at once, in sample time: the engine's wake-ups
     /// per second are 1 / this, and so are the bus thread's while values change (issue #16: at
-    /// most 10 wake-ups a second in all). Measured with imu-bench-power on the replay: 1 s gave
-    /// 11.6 wake-ups/s in all. The totals on D-Bus lag by up to this; a SIGKILL loses this plus
-    /// `commit_seconds` (7 s by default).
-    static let handOverSeconds = 2.0
+    /// most 10 wake-ups a second in all). 2 s saved about one wake-up a second (imu-bench-power),
+    /// but the engine takes one gpsd reading per hand-over (GroundSpeedInput.afterBatch), and at
+    /// 2 s DaemonGPSTests' ride never became "vehicle"; so one second. A SIGKILL loses this plus
+    /// `commit_seconds` (6 s by default).
+    static let handOverSeconds = 1.0
     /// Backoff after a failure: 1 s doubling to 30 s.
     static let firstRetrySeconds = 1.0, longestRetrySeconds = 30.0
 
