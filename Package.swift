@@ -130,7 +130,6 @@ targets += [
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
     .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer", "IMUPublish"]),
-    .executableTarget(name: "imu-bench-service", path: "Sources/Benchmarks/imu-bench-service"),
 ]
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.

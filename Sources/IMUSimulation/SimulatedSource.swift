@@ -2,9 +2,10 @@ import Synchronization
 
 /// The simulator as a `SampleSource`: plays a scenario in (scaled) real time, as if from a sensor.
 ///
-/// Batches hold 20 ms of wall-clock playback (20 ms × speed of samples, at most 0.5 s) and are
-/// released when the wall clock reaches their last sample's time divided by `speed`. `speed` = `.infinity` or 0 plays as fast as the consumer reads (batches
-/// of 0.5 s then). Timestamps keep the simulator's own timeline; with `loop`, each repetition
+/// Batches hold 0.5 s of simulated samples, as a chip FIFO drained at its watermark or an IIO
+/// buffer block delivers them (two hand-overs a second at speed 1, issue #16), and are released
+/// when the wall clock reaches their last sample's time divided by `speed`. `speed` =
+/// `.infinity` or 0 plays as fast as the consumer reads. Timestamps keep the simulator's own timeline; with `loop`, each repetition
 /// continues the timeline and uses the next seed. Cancelling the consuming task stops it.
 public struct SimulatedSource: SampleSource {
     public let scenario: Scenario
@@ -17,10 +18,10 @@ public struct SimulatedSource: SampleSource {
     public let failAfter: Double?
     public let info: SourceInfo
 
-    /// Wall-clock seconds per batch when paced (about what a sensor FIFO read delivers at speed 1).
-    static let pacedBatchSeconds = 0.02
-    /// Simulated seconds per batch when unpaced (fewer, larger hand-overs).
-    static let unpacedBatchSeconds = 0.5
+    /// Simulated seconds per batch, paced or not: the 0.5 s cadence of the live sources (IIO
+    /// buffer blocks, FIFO watermarks, `--replay --realtime`), so a paced simulation wakes its
+    /// consumer twice a second like they do.
+    static let batchSeconds = 0.5
 
     public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false,
                 failAfter: Double? = nil) {
@@ -70,10 +71,7 @@ public struct SimulatedSource: SampleSource {
         /// The next batch and the wall-clock instant it is due (nil = now); nil at the end.
         func nextBatch() throws -> ([MotionSample], ContinuousClock.Instant?)? {
             try state.withLock { s in
-                // 20 ms of wall clock per batch: faster playback packs more simulated time into each.
-                let seconds = source.isUnpaced ? SimulatedSource.unpacedBatchSeconds
-                    : min(SimulatedSource.unpacedBatchSeconds, SimulatedSource.pacedBatchSeconds * max(1, source.speed))
-                let count = max(1, Int((seconds * source.options.sampleRateHz).rounded()))
+                let count = max(1, Int((SimulatedSource.batchSeconds * source.options.sampleRateHz).rounded()))
                 var batch: [MotionSample] = []
                 batch.reserveCapacity(count)
                 while batch.count < count {

@@ -21,6 +21,11 @@ import Testing
         NMEAWriter.log((0..<seconds).map { GNSSFix(time: Double($0), speed: speed, accuracy: 0.3) })
     }
 
+    /// How long a condition may take to come true: gpsfake feeds gpsd one sentence at a time, and
+    /// under a loaded 2-core CI machine (the whole suite runs in parallel) a first report took more
+    /// than 10 s. A passing wait returns as soon as the condition holds, so a long bound costs nothing.
+    static let patience: Double = 40
+
     /// Polls `condition` every 50 ms for up to `timeout` seconds (sleeping, off the cooperative pool's back).
     static func eventually(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -36,17 +41,17 @@ import Testing
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
         }
-        var fake: GPSFake? = try GPSFake(log: Self.log(speed: 8, seconds: 60))
+        var fake: GPSFake? = try GPSFake(log: Self.log(speed: 8, seconds: 150))
         let port = fake!.port
         let lines = Lines()
         let feed = GPSSpeedFeed(host: "127.0.0.1", port: port) { lines.add($0) }
         feed.start()
         defer { feed.stop() }
-        #expect(await Self.eventually(15) { feed.currentSpeed() != nil }, "no speed from gpsd: \(lines.all)")
+        #expect(await Self.eventually(Self.patience) { feed.currentSpeed() != nil }, "no speed from gpsd: \(lines.all)")
         #expect(abs((feed.currentSpeed()?.metersPerSecond ?? 0) - 8) < 0.01)
 
         fake = nil   // SIGKILL to gpsd and gpsfake
-        #expect(await Self.eventually(5) { feed.status.connection != .connected })
+        #expect(await Self.eventually(Self.patience) { feed.status.connection != .connected })
         if case .lost = feed.status.connection {} else { Issue.record("after the kill: \(feed.status.connection)") }
         #expect(feed.currentSpeed() == nil, "a lost gpsd leaves no speed behind")
         // Several reconnection attempts fail while gpsd is gone: still one message.
@@ -54,8 +59,8 @@ import Testing
         #expect(lines.all.filter { $0.contains("lost gpsd at 127.0.0.1:\(port)") }.count == 1, "\(lines.all)")
         #expect(lines.all.count == 2, "\(lines.all)")
 
-        let back = try GPSFake(log: Self.log(speed: 3, seconds: 60), port: port)
-        #expect(await Self.eventually(15) { feed.currentSpeed().map { abs($0.metersPerSecond - 3) < 0.01 } ?? false },
+        let back = try GPSFake(log: Self.log(speed: 3, seconds: 150), port: port)
+        #expect(await Self.eventually(Self.patience) { feed.currentSpeed().map { abs($0.metersPerSecond - 3) < 0.01 } ?? false },
                 "gpsd came back but no speed: \(lines.all), \(feed.status)")
         #expect(lines.all.last?.contains("is back") == true, "\(lines.all)")
         #expect(feed.status.losses == 1)
@@ -67,20 +72,20 @@ import Testing
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
         }
-        let fake = try GPSFake(log: Self.log(speed: 12, seconds: 60))
+        let fake = try GPSFake(log: Self.log(speed: 12, seconds: 150))
         let feed = GPSSpeedFeed(host: "127.0.0.1", port: fake.port, wanted: false) { _ in }
         feed.start()
         defer { feed.stop() }
-        #expect(await Self.eventually(10) { feed.status.connection == .connected })
+        #expect(await Self.eventually(Self.patience) { feed.status.connection == .connected })
         // Not wanted: gpsd sends nothing (WATCH off), though its receiver reports every second.
         try await Task.sleep(for: .seconds(3))
         #expect(feed.status.readings == 0)
         #expect(feed.status.watching == false)
         feed.setWanted(true)
-        #expect(await Self.eventually(10) { feed.status.readings >= 2 }, "\(feed.status)")
+        #expect(await Self.eventually(Self.patience) { feed.status.readings >= 2 }, "\(feed.status)")
         #expect(feed.status.watching)
         feed.setWanted(false)
-        #expect(await Self.eventually(5) { !feed.status.watching })
+        #expect(await Self.eventually(Self.patience) { !feed.status.watching })
         try await Task.sleep(for: .seconds(1))   // a report already on its way may still arrive
         let settled = feed.status.readings
         try await Task.sleep(for: .seconds(3))

@@ -25,5 +25,6 @@ vm_start "$KERNEL" "$INITRD"
 status=0
 python3 "$HERE/test_ring.py" || status=$?
 python3 "$HERE/test_capture.py" || status=$?
+python3 "$HERE/test_sharing.py" || status=$?
 echo "test-kernel: $(( $(date +%s) - started )) s in all"
 exit $status

@@ -189,11 +189,16 @@ class StepDaemon:
         self.proc = subprocess.Popen([tool("imu-stepd"), "--config", f"{self.work}/stepd.conf"],
                                      stdout=self.log, stderr=self.log, env=dict(os.environ, IMUKIT_LOG_STDERR="1"))
 
+    def busctl(self, *args):
+        """(exit status, standard output) of busctl on this daemon's bus."""
+        r = run(["busctl", f"--address={self.address}", *args], timeout=30)
+        return r.returncode, r.stdout
+
     def prop(self, name):
-        r = run(["busctl", f"--address={self.address}", "get-property", self.NAME, self.PATH, self.NAME, name], timeout=30)
-        if r.returncode != 0:
+        rc, out = self.busctl("get-property", self.NAME, self.PATH, self.NAME, name)
+        if rc != 0:
             return None
-        kind, _, value = r.stdout.strip().partition(" ")
+        kind, _, value = out.strip().partition(" ")
         return int(value) if kind == "x" else value.strip('"')
 
     def wait_for(self, name, predicate, seconds):

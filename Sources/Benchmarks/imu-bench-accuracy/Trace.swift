@@ -12,7 +12,7 @@ enum Trace {
             pedometer.process(sample, into: &events)
             if pedometer.windowCount != seen {
                 seen = pedometer.windowCount
-                print(pedometer.lastWindow)
+                print(pedometer.lastWindow, "|", pedometer.lastPedalling)
             }
         }
         pedometer.finish(into: &events)

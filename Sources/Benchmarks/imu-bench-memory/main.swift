@@ -1,11 +1,11 @@
 // imu-bench-memory: the resident memory of a live imu-steps (issue 11 part 5, docs/memory.md).
 // Runs `imu-steps --simulate demo` and `--replay F --realtime` (real-time pace, like a sensor) as
-// this build made them (`make bench`: the Swift runtime and Foundation linked in, as `make install`
-// and the .deb ship them) and, when built, with them as shared libraries (plain `swift build`;
-// `make bench` builds it in .build/shared), beside anchors run at the same time: /bin/sleep (a C
-// process) and this bench idle (a Swift process that has used Foundation). Reads VmRSS and Pss from
-// /proc after a warm-up and again at the end of the window (flat, or growing?), then shows where
-// each live process's RSS goes by mapping. Prints figures; asserts nothing.
+// this build made them (`swift build`: the Swift runtime and Foundation as shared libraries) and,
+// when built, as `make build`, `make install` and the .deb build them (linked in, lld; `make bench`
+// builds it in .build/static), beside anchors run at the same time: /bin/sleep (a C process) and
+// this bench idle (a Swift process that has used Foundation). Reads VmRSS and Pss from /proc after
+// a warm-up and again at the end of the window (flat, or growing?), then shows where each live
+// process's RSS goes by mapping, and for the static build by module. Prints figures; asserts nothing.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ if arguments.count >= 2, arguments[1] == "--idle" {
 let environment = ProcessInfo.processInfo.environment
 let selfPath = URL(fileURLWithPath: arguments[0]).resolvingSymlinksInPath().path
 let binDir = URL(fileURLWithPath: selfPath).deletingLastPathComponent().path
-let otherSteps = environment["IMU_MEMORY_OTHER_BIN"] ?? ".build/shared/release/imu-steps"
+let otherSteps = environment["IMU_MEMORY_OTHER_BIN"] ?? ".build/static/release/imu-steps"
 let recording = environment["IMU_MEMORY_RECORDING"] ?? "Tests/PedometerTests/Fixtures/samsung-jamie-hard-inhand-1.csv"
 let warmup = 5.0
 let window = Double(environment["IMU_MEMORY_SECONDS"] ?? "") ?? 15
@@ -68,6 +68,13 @@ usleep(useconds_t(warmup * 1e6))
 let early = everyone.map { MemoryMap.read(pid: $0.processIdentifier) }
 usleep(useconds_t(window * 1e6))
 let late = everyone.map { MemoryMap.read(pid: $0.processIdentifier) }
+/// Whether the process mapped the Swift runtime as a shared library (nil: it had ended).
+func sharedRuntime(_ m: MemoryMap?) -> Bool? { m.map { $0.mappings.contains { $0.path.hasSuffix("/libswiftCore.so") } } }
+// The executable of a static build is one mapping: its resident pages charged to the modules that
+// own the symbols on them show what Foundation costs there (read while the processes still run).
+let residentModules = live.indices.map { i in
+    sharedRuntime(late[i]) == false ? ResidentSymbols.byModule(pid: live[i].process.processIdentifier) : nil
+}
 for p in everyone where p.isRunning { p.terminate() }
 for p in everyone { p.waitUntilExit() }
 
@@ -77,16 +84,13 @@ getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &stackLimit)
 let stackKiB = stackLimit.rlim_cur >= 1 << 40 ? 8192 : Int(stackLimit.rlim_cur / 1024)
 
 print("imu-bench-memory: VmRSS and Pss from /proc after \(Int(warmup)) s and after \(Int(warmup + window)) s; mappings from /proc/PID/smaps")
-/// How the process was linked, from what it mapped: the Swift runtime as a shared library or not.
-func linkage(_ m: MemoryMap?) -> String {
-    guard let m else { return "" }
-    return m.mappings.contains { $0.path.hasSuffix("/libswiftCore.so") } ? ", Swift runtime as shared libraries (swift build)"
-        : ", Swift runtime linked in (make build, make deb)"
+for i in live.indices {
+    guard let shared = sharedRuntime(late[i] ?? early[i]) else { continue }
+    live[i].label += shared ? ", Swift runtime as shared libraries (swift build)" : ", Swift runtime linked in (make build, make deb)"
 }
-for i in live.indices { live[i].label += linkage(late[i] ?? early[i]) }
 let anchorSleep = late[live.count], anchorIdle = late[live.count + 1]
 let anchors = "anchors: /bin/sleep = " + (anchorSleep.map { mb($0.rssKiB) } ?? "n/a")
-    + ", idle Swift process that used Foundation (this bench) = " + (anchorIdle.map { mb($0.rssKiB) } ?? "n/a")
+    + ", idle Swift process that used Foundation (this bench, runtime " + (sharedRuntime(anchorIdle) == true ? "shared" : "linked in") + ") = " + (anchorIdle.map { mb($0.rssKiB) } ?? "n/a")
 for (i, entry) in live.enumerated() {
     guard let a = early[i], let b = late[i] else { print("figure: \(entry.label): the process ended early"); continue }
     print("figure: \(entry.label) RSS = \(mb(b.rssKiB)) (Pss \(mb(b.pssKiB)), anonymous \(mb(b.anonymousKiB)), "
@@ -100,4 +104,17 @@ for (i, entry) in live.enumerated() {
         let count = k.kind.hasPrefix("thread") || k.kind.hasPrefix("malloc") ? " (\(k.count) of them)" : ""
         print("  " + String(format: "%7.2f MB  ", Double(k.rssKiB) / 1024) + k.kind + count)
     }
+}
+
+for (i, entry) in live.enumerated() where sharedRuntime(late[i]) == false {
+    guard let modules = residentModules[i] else {
+        print("\n(no symbol breakdown for \(entry.label): nm or /proc/PID/pagemap unavailable)")
+        continue
+    }
+    print("")
+    print("resident bytes of the executable of \(entry.label), by the module owning each symbol (nm -S, /proc/PID/pagemap):")
+    for m in modules.prefix(14) { print("  " + String(format: "%7.2f MB of %6.1f MB linked  ", Double(m.residentKiB) / 1024, Double(m.linkedKiB) / 1024) + m.module) }
+    let kib = { (names: [String]) in modules.filter { names.contains($0.module) }.map(\.residentKiB).reduce(0, +) }
+    print("figure: \(entry.label): Foundation, CoreFoundation and ICU code and data resident = \(mb(kib(["Foundation", "CoreFoundation", "ICU", "FoundationInternationalization"]))) "
+          + "| anchor: the Swift runtime and standard library in the same process = \(mb(kib(["Swift"]))), FoundationEssentials = \(mb(kib(["FoundationEssentials"])))")
 }

@@ -7,6 +7,8 @@ import Glibc
 struct ProcSample {
     /// Per thread id: (CPU ns from schedstat, voluntary context switches).
     var threads: [Int32: (cpuNs: Int64, voluntary: Int64)] = [:]
+    /// Per thread id: its name (/proc/PID/task/TID/comm: "imukit-engine", "imukit-bus", …).
+    var names: [Int32: String] = [:]
     /// VmRSS in KiB.
     var rssKiB = 0
     /// utime + stime of the whole process from /proc/PID/stat, s: clock ticks (10 ms), but
@@ -38,6 +40,8 @@ struct ProcSample {
                   let taskStatus = readText("/proc/\(pid)/task/\(tid)/status"),
                   let voluntary = field(taskStatus, "voluntary_ctxt_switches:") else { continue }
             s.threads[tid] = (cpu, Int64(voluntary))
+            s.names[tid] = readText("/proc/\(pid)/task/\(tid)/comm")?.split(separator: "\n").first.map(String.init) ?? "?"
+
         }
         return s
     }
@@ -53,6 +57,19 @@ struct ProcSample {
         }
         let ended = earlier.threads.keys.filter { threads[$0] == nil }.count
         return (Double(cpu) * 1e-9, wakeups, ended)
+    }
+
+    /// Wake-ups and CPU seconds between `earlier` and `self` by thread name (threads of one name
+    /// summed: the cooperative pool's, Dispatch's), most wake-ups first.
+    func byName(since earlier: ProcSample) -> [(name: String, wakeups: Int64, cpuSeconds: Double)] {
+        var out: [String: (Int64, Int64)] = [:]
+        for (tid, now) in threads {
+            let before = earlier.threads[tid] ?? (0, 0)
+            let name = names[tid] ?? "?"
+            out[name, default: (0, 0)].0 += now.voluntary - before.voluntary
+            out[name, default: (0, 0)].1 += now.cpuNs - before.cpuNs
+        }
+        return out.map { ($0.key, $0.value.0, Double($0.value.1) * 1e-9) }.sorted { $0.wakeups > $1.wakeups }
     }
 
     static func readText(_ path: String) -> String? {

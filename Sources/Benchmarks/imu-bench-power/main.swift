@@ -1,10 +1,21 @@
-// imu-bench-power: what a live imu-steps costs between batches: CPU (% of one core), wake-ups a
-// second (voluntary context switches) and resident memory, read from /proc over a steady window.
-// Measured on `imu-steps --replay F --realtime` (100 Hz phone walk, paced like a sensor) and on
-// an emulated chip with a FIFO read live, each beside anchors run at the same time: the same
-// recording replayed as fast as possible (the pipeline's own work per second of data), a thread
-// that wakes twice a second and does nothing (the floor of a 0.5 s cadence), and /bin/sleep
-// (a C process's memory). Prints figures; asserts nothing (issue 11, parts 2 and 5).
+// imu-bench-power: what live capture costs between batches: CPU (% of one core), wake-ups a
+// second (voluntary context switches) and resident memory, read from /proc for every thread
+// (/proc/PID/task/*: schedstat for CPU, voluntary_ctxt_switches for wake-ups) over one steady
+// window in which everything runs side by side:
+// - `imu-steps --replay F --realtime` (100 Hz phone walk paced like a sensor, 0.5 s batches) and
+//   `imu-steps` on an emulated chip with a FIFO (issue 11);
+// - the step daemon `imu-stepd` on the same recording replayed in real time (issue 16: <= 0.3 %
+//   of one core, <= 10 wake-ups/s), on a private dbus-daemon, with `imu-steps --replay
+//   --realtime` of the same file as its anchor (the same source read by a minimal loop), and
+//   `imu-stepd` on the simulator (`simulate =`, the same 0.5 s batches);
+// - anchors: the recording replayed as fast as possible (the pipeline's own work per second of
+//   data), a thread that wakes twice a second and does nothing (the floor of a 0.5 s cadence),
+//   and /bin/sleep (a C process's memory).
+// With an IIO accelerometer (IMU_POWER_IIO_SOURCE=iio:…, e.g. the kernel ring's
+// iio:ip:127.0.0.1:PORT/bmi160?trigger=imukit-tick), the daemon's buffered capture and its polled
+// fallback (what it does while iio-sensor-proxy holds the buffer) are measured one after the other,
+// each beside the 0.5 s thread; without either, the kernel ring's guest is booted for its bmi160
+// when qemu is installed (Tests/kernel/vm.sh). `--iio-only` measures just that. Prints figures; asserts nothing.
 import ChipEmulators
 import Foundation
 import IMUCLI
@@ -38,18 +49,29 @@ if arguments.count >= 2, arguments[1] == "--idle" {
 
 // MARK: Parent
 
+
 let window = Double(ProcessInfo.processInfo.environment["IMU_POWER_SECONDS"] ?? "") ?? 20
-let warmup = 3.0
+/// Seconds before the window: start-up (the daemon opens its store, claims its name, the
+/// pedometer settles) is not the steady state.
+let warmup = 5.0
 let recording = ProcessInfo.processInfo.environment["IMU_POWER_RECORDING"]
     ?? "Tests/PedometerTests/Fixtures/samsung-jamie-hard-inhand-1.csv"
 let chip = "lsm6ds3"
+let iioOnly = arguments.contains("--iio-only")
+let work = NSTemporaryDirectory() + "imukit-bench-power-\(getpid())"
+try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: work) }
 
-func launch(_ path: String, _ args: [String]) throws -> Process {
+func launch(_ path: String, _ args: [String], log: String? = nil) throws -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
+    p.standardError = log.flatMap { FileManager.default.createFile(atPath: $0, contents: nil) ? FileHandle(forWritingAtPath: $0) : nil }
+        ?? FileHandle.nullDevice
+    var env = ProcessInfo.processInfo.environment
+    env["IMUKIT_LOG_STDERR"] = "1"
+    p.environment = env
     try p.run()
     return p
 }
@@ -73,64 +95,208 @@ func pct(_ x: Double) -> String { String(format: "%.3f %%", x * 100) }
 func num(_ x: Double, _ d: Int = 1) -> String { String(format: "%.\(d)f", x) }
 func mib(_ kib: Int) -> String { String(format: "%.1f MB", Double(kib) / 1024) }
 
+/// A private dbus-daemon for one imu-stepd (each daemon claims the same name, so one bus each).
+final class PrivateBus {
+    let address: String
+    let process: Process
+    init(_ dir: String) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        address = "unix:path=\(dir)/bus"
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig><type>session</type><listen>\(address)</listen><auth>EXTERNAL</auth>
+        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+        """.write(toFile: dir + "/bus.conf", atomically: true, encoding: .utf8)
+        process = try launch("/usr/bin/dbus-daemon", ["--config-file=\(dir)/bus.conf", "--nofork", "--nopidfile"])
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: dir + "/bus") { usleep(20_000) }
+    }
+    func stop() { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+}
+
+/// Starts imu-stepd with `settings` (source lines) on a bus of its own under `work/name`.
+func startDaemon(_ name: String, _ settings: String) throws -> (Process, PrivateBus) {
+    let dir = work + "/" + name
+    let bus = try PrivateBus(dir)
+    try (settings + "\nbus = \(bus.address)\nstate_directory = \(dir)/state\nclock = trust\ncalibration = no\n")
+        .write(toFile: dir + "/stepd.conf", atomically: true, encoding: .utf8)
+    return (try launch(binDir + "/imu-stepd", ["--config", dir + "/stepd.conf"], log: dir + "/stepd.log"), bus)
+}
+
+/// The last lines the daemon `name` logged (why it ended early, say).
+func daemonLog(_ name: String) -> String {
+    let text = (try? String(contentsOfFile: work + "/\(name)/stepd.log", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").suffix(3).joined(separator: " | ")
+}
+
+struct Rates { var cpu: Double; var wakeups: Double; var rssKiB: Int; var ended: Int; var statCPU: Double
+    var threads: [(name: String, wakeups: Int64, cpuSeconds: Double)]; var span: Double }
+
+/// Samples every process at the start and end of one window after the warm-up.
+func measure(_ processes: [Process]) -> [Rates?] {
+    usleep(useconds_t(warmup * 1e6))
+    let first = processes.map { ProcSample.read(pid: $0.processIdentifier) }
+    usleep(useconds_t(window * 1e6))
+    let last = processes.map { ProcSample.read(pid: $0.processIdentifier) }
+    return zip(first, last).map { a, b in
+        guard let a, let b else { return nil }
+        let d = b.since(a)
+        let span = b.time - a.time
+        return Rates(cpu: d.cpuSeconds / span, wakeups: Double(d.wakeups) / span, rssKiB: b.rssKiB, ended: d.threadsEnded,
+                     statCPU: (b.processCPUSeconds - a.processCPUSeconds) / span, threads: b.byName(since: a), span: span)
+    }
+}
+
+func endedNote(_ r: Rates) -> String {
+    (r.ended > 0 ? " (\(r.ended) thread(s) ended in the window, their share missed; " : " (")
+        + "whole process from /proc/PID/stat in 10 ms ticks: \(pct(r.statCPU)))"
+}
+
+/// "imukit-engine 1.0/s, imukit-bus 0.9/s, …": which threads wake.
+func threadLine(_ r: Rates) -> String {
+    r.threads.filter { $0.wakeups > 0 }.prefix(8).map { "\($0.name) \(num(Double($0.wakeups) / r.span))/s" }.joined(separator: ", ")
+}
+
 let stepsPath = binDir + "/imu-steps"
+let stepdPath = binDir + "/imu-stepd"
 guard FileManager.default.isExecutableFile(atPath: stepsPath) else {
     print("imu-bench-power: \(stepsPath) is not built; run: swift build -c release")
     exit(1)
 }
 let haveRecording = FileManager.default.fileExists(atPath: recording)
-if !haveRecording { print("imu-bench-power: \(recording) not found (run from the repository, or set IMU_POWER_RECORDING): replay figures skipped") }
+let haveDaemon = FileManager.default.isExecutableFile(atPath: stepdPath) && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+var buses: [PrivateBus] = []
+defer { for b in buses { b.stop() } }
 
-// Anchor 1: the same recording as fast as possible, alone (its CPU per second of data).
-var fastCPUPerDataSecond: Double?
-if haveRecording, let seconds = recordingSeconds(recording) {
-    let before = childrenCPU()
-    let p = try launch(stepsPath, ["--replay", recording, "--json"])
-    p.waitUntilExit()
-    fastCPUPerDataSecond = (childrenCPU() - before) / seconds
+if !iioOnly {
+    if !haveRecording { print("imu-bench-power: \(recording) not found (run from the repository, or set IMU_POWER_RECORDING): replay figures skipped") }
+    if !haveDaemon { print("imu-bench-power: imu-stepd is not built or dbus-daemon is not installed (apt-get install dbus): daemon figures skipped") }
+
+    // Anchor: the same recording as fast as possible, alone (its CPU per second of data).
+    var fastCPUPerDataSecond: Double?
+    if haveRecording, let seconds = recordingSeconds(recording) {
+        let before = childrenCPU()
+        let p = try launch(stepsPath, ["--replay", recording, "--json"])
+        p.waitUntilExit()
+        fastCPUPerDataSecond = (childrenCPU() - before) / seconds
+    }
+
+    // Everything live, side by side over the same window.
+    let replayLabel = "imu-steps --replay --realtime (100 Hz)"
+    let daemonReplayLabel = "imu-stepd on the recording replayed in real time (100 Hz, 0.5 s batches)"
+    let daemonSimLabel = "imu-stepd on the simulator in real time (100 Hz, 0.5 s batches)"
+    var live: [(String, Process)] = []
+    if haveRecording { live.append((replayLabel, try launch(stepsPath, ["--replay", recording, "--realtime", "--json"]))) }
+    live.append(("imu-steps pipeline on emulated \(chip) FIFO (104 Hz)", try launch(selfPath, ["--emulated", chip])))
+    if haveDaemon {
+        if haveRecording {
+            let path = URL(fileURLWithPath: recording).standardizedFileURL.path
+            let (d, bus) = try startDaemon("replay", "replay = \(path)\nspeed = 1\nrate = 100")
+            buses.append(bus)
+            live.append((daemonReplayLabel, d))
+        }
+        let (d, bus) = try startDaemon("simulate", "simulate = walk:7200\nspeed = 1\nrate = 100")
+        buses.append(bus)
+        live.append((daemonSimLabel, d))
+    }
+    let idle = try launch(selfPath, ["--idle"])
+    let sleeper = try launch("/bin/sleep", ["600"])
+    let everyone = live.map(\.1) + [idle, sleeper]
+    let rates = measure(everyone)
+    let breakdown = live.first.map { rssByMapping(pid: $0.1.processIdentifier) } ?? []
+    for p in everyone where p.isRunning { p.terminate() }
+    for p in everyone { p.waitUntilExit() }
+
+    print("imu-bench-power: \(num(window, 0)) s window after \(num(warmup, 0)) s warm-up, every thread: /proc/PID/task/*/schedstat (CPU) and voluntary_ctxt_switches (wake-ups), VmRSS")
+    let anchorIdle = rates[live.count], anchorSleep = rates[live.count + 1]
+    let replayAnchor = live.firstIndex { $0.0 == replayLabel }.flatMap { rates[$0] }
+    for (i, (label, _)) in live.enumerated() {
+        guard let r = rates[i] else {
+            print("figure: \(label): the process ended early" + (label.hasPrefix("imu-stepd") ? ": \(daemonLog(label == daemonSimLabel ? "simulate" : "replay"))" : ""))
+            continue
+        }
+        if label.hasPrefix("imu-stepd") {
+            let anchor = replayAnchor.map { "imu-steps --replay --realtime of the same recording = \(pct($0.cpu))" } ?? "n/a"
+            print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.300 % | anchor: \(anchor)" + endedNote(r))
+            print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: imu-steps --replay --realtime = "
+                  + (replayAnchor.map { num($0.wakeups) } ?? "n/a") + " /s, a thread waking every 0.5 s = " + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
+            print("  threads of \(label): \(threadLine(r))")
+            continue
+        }
+        print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.200 % | anchor: fast replay of the same data "
+              + (fastCPUPerDataSecond.map { pct($0) + " per second of data" } ?? "n/a") + endedNote(r))
+        print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: a thread waking every 0.5 s = "
+              + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
+        print("figure: \(label) RSS = \(mib(r.rssKiB)) | target <= 15 MB | anchor: /bin/sleep = "
+              + (anchorSleep.map { mib($0.rssKiB) } ?? "n/a") + ", idle Swift bench process = " + (anchorIdle.map { mib($0.rssKiB) } ?? "n/a"))
+    }
+    if !breakdown.isEmpty {
+        let total = breakdown.map(\.1).reduce(0, +)
+        print("")
+        print("where the RSS of \(live[0].0) goes (\(mib(total)), /proc/PID/smaps by mapping):")
+        for (name, kib) in breakdown.prefix(12) { print("  " + String(format: "%7.1f MB  ", Double(kib) / 1024) + name) }
+    }
 }
 
-// The live children and the anchors, side by side over the same window.
-var live: [(String, Process)] = []
-if haveRecording { live.append(("imu-steps --replay --realtime (100 Hz)", try launch(stepsPath, ["--replay", recording, "--realtime", "--json"]))) }
-live.append(("imu-steps pipeline on emulated \(chip) FIFO (104 Hz)", try launch(selfPath, ["--emulated", chip])))
-let idle = try launch(selfPath, ["--idle"])
-let sleeper = try launch("/bin/sleep", ["600"])
-let everyone = live.map(\.1) + [idle, sleeper]
-
-usleep(useconds_t(warmup * 1e6))
-let first = everyone.map { ProcSample.read(pid: $0.processIdentifier) }
-usleep(useconds_t(window * 1e6))
-let last = everyone.map { ProcSample.read(pid: $0.processIdentifier) }
-let breakdown = live.first.map { rssByMapping(pid: $0.1.processIdentifier) } ?? []
-for p in everyone where p.isRunning { p.terminate() }
-for p in everyone { p.waitUntilExit() }
-
-func rates(_ i: Int) -> (cpu: Double, wakeups: Double, rssKiB: Int, ended: Int, statCPU: Double)? {
-    guard let a = first[i], let b = last[i] else { return nil }
-    let d = b.since(a)
-    let span = b.time - a.time
-    return (d.cpuSeconds / span, Double(d.wakeups) / span, b.rssKiB, d.threadsEnded,
-            (b.processCPUSeconds - a.processCPUSeconds) / span)
+// The daemon on a real IIO accelerometer: buffered, then forced to poll at the fallback rate (what
+// it does while iio-sensor-proxy holds the buffer), each window beside the 0.5 s thread.
+let localIIO = ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices")) ?? []).contains { name in
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices/\(name)")) ?? []).contains { $0.hasPrefix("in_accel") }
 }
-
-print("imu-bench-power: \(num(window, 0)) s window after \(num(warmup, 0)) s warm-up, /proc/PID/task/*/schedstat (CPU) and voluntary_ctxt_switches (wake-ups), VmRSS")
-let anchorIdle = rates(live.count)
-let anchorSleep = rates(live.count + 1)
-for (i, (label, _)) in live.enumerated() {
-    guard let r = rates(i) else { print("figure: \(label): the process ended early (see its output)"); continue }
-    let ended = (r.ended > 0 ? " (\(r.ended) thread(s) ended in the window, their share missed; " : " (")
-        + "whole process from /proc/PID/stat in 10 ms ticks: \(pct(r.statCPU)))"
-    print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.200 % | anchor: fast replay of the same data "
-          + (fastCPUPerDataSecond.map { pct($0) + " per second of data" } ?? "n/a") + ended)
-    print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: a thread waking every 0.5 s = "
-          + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
-    print("figure: \(label) RSS = \(mib(r.rssKiB)) | target <= 15 MB | anchor: /bin/sleep = "
-          + (anchorSleep.map { mib($0.rssKiB) } ?? "n/a") + ", idle Swift bench process = " + (anchorIdle.map { mib($0.rssKiB) } ?? "n/a"))
+print("")
+/// Boots the kernel ring's guest (Tests/kernel/vm.sh, from the repository, with qemu installed)
+/// for a real bmi160 driver with a buffer; returns its source and how to stop it.
+func bootKernelRing() -> (source: String, stop: () -> Void)? {
+    let vm = "Tests/kernel/vm.sh"
+    guard FileManager.default.isExecutableFile(atPath: vm),
+          let qemu = ["/usr/bin/qemu-system-x86_64", "/usr/local/bin/qemu-system-x86_64"].first(where: FileManager.default.isExecutableFile),
+          !qemu.isEmpty else { return nil }
+    print("imu-bench-power: booting the kernel ring's guest for an IIO accelerometer (Tests/kernel/vm.sh start) …")
+    fflush(nil)  // what is measured so far shows before the boot (a minute or more)
+    // system(3), not Process: qemu stays running in the background with the script's descriptors,
+    // and Foundation's Process did not see the script end then.
+    let outPath = work + "/vm-start.out"
+    setenv("IMU_BIN", binDir, 1)
+    let status = system("\(vm) start > '\(outPath)' 2>/dev/null")
+    let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+    let stop = { _ = system("\(vm) stop > /dev/null 2>&1") }
+    guard status == 0, let port = text.split(separator: " ").first(where: { $0.hasPrefix("IIOD_PORT=") })?.dropFirst(10) else {
+        print("imu-bench-power: the guest did not start (see Tests/kernel/work/console.log)")
+        stop()
+        return nil
+    }
+    return ("iio:ip:127.0.0.1:\(port)/bmi160?trigger=imukit-tick", stop)
 }
-if !breakdown.isEmpty {
-    let total = breakdown.map(\.1).reduce(0, +)
-    print("")
-    print("where the RSS of \(live[0].0) goes (\(mib(total)), /proc/PID/smaps by mapping):")
-    for (name, kib) in breakdown.prefix(12) { print("  " + String(format: "%7.1f MB  ", Double(kib) / 1024) + name) }
+var ring: (source: String, stop: () -> Void)?
+if ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] == nil, !localIIO, haveDaemon { ring = bootKernelRing() }
+defer { ring?.stop() }
+let iioSource = ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] ?? (localIIO ? "iio:local:" : ring?.source)
+if let iioSource, haveDaemon {
+    let fallbackHz = 50  // polled_fallback_hz's default (docs/service.md)
+    let polledSpec = iioSource + (iioSource.contains("?") ? "&" : "?") + "mode=polled"
+    var figures: [(String, Rates?)] = []
+    for (name, source) in [("iio-buffered", iioSource), ("iio-polled", polledSpec)] {
+        let rate = name == "iio-polled" ? fallbackHz : 100
+        let (d, bus) = try startDaemon(name, "source = \(source)\nrate = \(rate)")
+        let idle = try launch(selfPath, ["--idle"])
+        let r = measure([d, idle])
+        for p in [d, idle] where p.isRunning { p.terminate() }
+        for p in [d, idle] { p.waitUntilExit() }
+        bus.stop()
+        let log = (try? String(contentsOfFile: work + "/\(name)/stepd.log", encoding: .utf8)) ?? ""
+        let wanted = name == "iio-polled" ? "(polled)" : "(buffered)"
+        if !log.contains(wanted) { print("imu-bench-power: imu-stepd on \(source) did not capture \(wanted): \(daemonLog(name))") }
+        figures.append((name, log.contains(wanted) ? r[0] : nil))
+        if r[0] == nil { print("imu-bench-power: imu-stepd on \(source) ended early: \(daemonLog(name))") }
+        if let a = r[1] { print("  anchor in the \(name) window: a thread waking every 0.5 s = \(pct(a.cpu)), \(num(a.wakeups)) /s") }
+    }
+    if let b = figures[0].1, let p = figures[1].1 {
+        print("figure: imu-stepd polled fallback at \(fallbackHz) Hz on \(iioSource) CPU = \(pct(p.cpu)) of one core, wake-ups \(num(p.wakeups)) /s | anchor: buffered capture at 100 Hz of the same device = \(pct(b.cpu)), \(num(b.wakeups)) /s (ratio \(num(p.cpu / max(b.cpu, 1e-9), 1))x)")
+        print("  threads, buffered: \(threadLine(b))")
+        print("  threads, polled: \(threadLine(p))")
+        if iioSource.contains("ip:") {
+            print("  (through iiod every polled read is a network round trip per channel, and buffered blocks travel whole: an upper bound of a local sysfs poll on a phone)")
+        }
+    }
+} else {
+    print("imu-bench-power: polled fallback vs buffered: skipped: no IIO accelerometer here, IMU_POWER_IIO_SOURCE unset and no kernel ring guest (qemu-system-x86 and a run from the repository)" + (haveDaemon ? "" : "; imu-stepd or dbus-daemon missing"))
 }

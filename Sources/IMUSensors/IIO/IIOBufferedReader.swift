@@ -70,6 +70,8 @@ final class IIOBufferedReader {
             guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
                 throw IIOError.noDevice(uri: context.uri, name: name, found: [])
             }
+            // Before any write: taking a buffer another reader holds would stop its capture.
+            if IIOBufferOwner.heldByAnotherReader(id: id, uri: context.uri) == true { throw IIOBufferOwner.busy(name) }
             let clockOK = d.attributes["current_timestamp_clock"] == nil ? false
                 : iio_device_attr_write(dev, "current_timestamp_clock", "boottime") >= 0
             IIORateSetting.apply(dev, hz: rate, channels: wanted)

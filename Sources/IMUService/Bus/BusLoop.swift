@@ -25,6 +25,7 @@ public final class BusLoop: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let replies = ReplyQueue(wakeup: wakeup)
         let thread = Thread { [self] in
+            ThreadName.set("imukit-bus")
             defer { finished.signal() }
             let connection: BusConnection, object: StepServiceObject
             do {

@@ -168,14 +168,28 @@ final class StepServiceObject {
     }
 
     /// Emits PropertiesChanged when something changed and a second has passed; returns when to look again.
+    ///
+    /// A change that comes within the second after a signal wakes this thread once: it turns the
+    /// board's wake-ups off and looks again at the second's end (later changes in that second
+    /// wake nobody). A change after that second is sent at once: one wake-up a change.
     func emitChanges(now: Double) -> Double? {
-        let current = engine.board.current
-        guard current.version != emitted.version else { return nil }
-        guard now - lastEmit >= Self.signalInterval else { return lastEmit + Self.signalInterval }
+        var current = engine.board.current
+        if current.version == emitted.version {
+            engine.board.signalChanges(true)
+            // A change published while the signal was off has not woken this thread: look again.
+            current = engine.board.current
+            guard current.version != emitted.version else { return nil }
+        }
+        guard now - lastEmit >= Self.signalInterval else {
+            engine.board.signalChanges(false)
+            return lastEmit + Self.signalInterval
+        }
         let changed = current.status.changedProperties(since: emitted.status)
         emitted = current
-        guard !changed.isEmpty else { return nil }
+        // Nothing a client sees changed: as if nothing changed (this turns the signal back on).
+        guard !changed.isEmpty else { return emitChanges(now: now) }
         lastEmit = now
+        engine.board.signalChanges(true)
         var m: OpaquePointer?
         guard sd_bus_message_new_signal(connection.raw, &m, StepServiceNames.objectPath, StepServiceNames.properties, "PropertiesChanged") >= 0,
               let m else { return nil }

@@ -46,6 +46,7 @@ struct EngineState {
         while true {
             heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
             let wait = dirty ? nextCommit - BootClock.nowSeconds() : config.commitSeconds
+            var samples = false
             for message in mailbox.receive(waitingUpTo: wait) {
                 if case .stop = message {
                     groundSpeed?.feed.stop()
@@ -53,9 +54,13 @@ struct EngineState {
                     commit()
                     return
                 }
+                if case .samples = message { samples = true }
                 handle(message)
             }
-            if BootClock.nowSeconds() >= nextCommit {
+            // Samples come every hand-over: a commit due before the next one is made now, on this
+            // wake-up, rather than on a timer of its own (never later than commit_seconds).
+            let early = samples ? SensorSupervisor.handOverSeconds : 0
+            if BootClock.nowSeconds() >= nextCommit - early {
                 if dirty { commit() }
                 nextCommit = BootClock.nowSeconds() + config.commitSeconds
             }
@@ -137,13 +142,14 @@ struct EngineState {
         switch report {
         case let .running(info, mode):
             if let old = sensor, old.capabilities != info.capabilities { finishPedometer() }
+            let same = sensor == info && status.captureMode == mode && status.sensorState == "running"
             sensor = info
             status.sensor = info.name
             status.sensorCapabilities = Self.names(info.capabilities)
             status.captureMode = mode
             status.sensorState = paused ? "paused" : "running"
             status.sensorMessage = ""
-            log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")")
+            if !same { log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")") }
         case let .lost(message):
             if status.sensorState != "lost" || status.sensorMessage != message {
                 log.warning("sensor lost: \(message); totals are kept, retrying")

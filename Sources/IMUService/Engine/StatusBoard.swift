@@ -6,9 +6,15 @@ import Glibc
 #endif
 
 /// The published state: the engine writes it, the D-Bus thread reads it for properties. A change
-/// bumps the version and wakes the bus thread, which emits PropertiesChanged at most once a second.
+/// bumps the version and wakes the bus thread, which emits PropertiesChanged at most once a second,
+/// and is passed to the observers (the MQTT bridge): nobody polls the board.
 public final class StatusBoard: Sendable {
     private let state: Mutex<(status: ServiceStatus, version: Int)>
+    private let observers = Mutex<[@Sendable (ServiceStatus) -> Void]>([])
+    /// Whether a change wakes the bus thread. Off while the bus waits for the end of the second
+    /// after a PropertiesChanged (it looks at the board then anyway), so further changes in that
+    /// second cost it no wake-up.
+    private let signalsChanges = Atomic<Bool>(true)
     public let wakeup: Wakeup
 
     public init(initial: ServiceStatus, wakeup: Wakeup) {
@@ -24,7 +30,19 @@ public final class StatusBoard: Sendable {
             s = (status, s.version + 1)
             return true
         }
-        if changed { wakeup.signal() }
+        guard changed else { return }
+        if signalsChanges.load(ordering: .acquiring) { wakeup.signal() }
+        for observer in observers.withLock({ $0 }) { observer(status) }
+    }
+
+    /// Turns the bus thread's wake-up on changes on or off (see `signalsChanges`).
+    public func signalChanges(_ on: Bool) { signalsChanges.store(on, ordering: .releasing) }
+
+    /// Calls `observer` with the current status now and with each change after, on the thread
+    /// that publishes it (the engine's): it must not block.
+    public func observe(_ observer: @escaping @Sendable (ServiceStatus) -> Void) {
+        observers.withLock { $0.append(observer) }
+        observer(current.status)
     }
 
     public func update(_ change: (inout ServiceStatus) -> Void) {

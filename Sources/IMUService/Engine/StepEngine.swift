@@ -31,6 +31,7 @@ public final class StepEngine: Sendable {
         let ready = DispatchSemaphore(value: 0)
         heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
         let thread = Thread { [self] in
+            ThreadName.set("imukit-engine")
             let store: any StepStore
             do {
                 store = try makeStore()

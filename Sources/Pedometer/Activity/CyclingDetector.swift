@@ -102,9 +102,9 @@ struct CyclingDetector: Sendable {
 
     /// Whether the step counter must not count now (`StepCounter.cycling`): during a ride; in a
     /// window that may be pedalling before a walk has begun (a ride getting under way); and in a
-    /// seated rider's window even inside a walk, since a walk meets that signature in 1 of 319
-    /// real lower-back windows (`SeatedRhythm.Limit`) while a bag bobbing on a rider's back is
-    /// gait to the step counter (getting on the bike right after a walk).
+    /// seated rider's window even inside a walk, since no window of the real-dev lower-back or
+    /// oxford walks meets that signature (`SeatedRhythm.Limit`) while a bag bobbing on a rider's
+    /// back is gait to the step counter (getting on the bike right after a walk).
     func blocksSteps(inBout: Bool) -> Bool {
         isRiding || (latest.mayBePedalling && !inBout) || latest.seated.isPedalling
     }

@@ -26,6 +26,8 @@ struct PedallingAnalyser: Sendable {
     private var sinceHop = 0
     private var scratch: [Double]
     private var levelScratch: [Double]
+    /// The window's tilt less its straight-line trend (`detrendTilt`), per tick.
+    private var residuals: [Vector3]
 
     init(rateHz: Double) {
         self.rateHz = rateHz
@@ -39,6 +41,7 @@ struct PedallingAnalyser: Sendable {
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
         scratch = [Double](repeating: 0, count: window)
         levelScratch = [Double](repeating: 0, count: window)
+        residuals = [Vector3](repeating: .zero, count: window)
     }
 
     /// Forgets the history (a gap in the samples).
@@ -76,9 +79,11 @@ struct PedallingAnalyser: Sendable {
     private mutating func analyse() -> PedallingWindow {
         let start = gait.count - window
         gait.copy(from: start, count: window, into: &scratch)
-        let variance = Self.centre(&scratch, count: window)
+        level.copy(from: start, count: window, into: &levelScratch)
+        let (variance, levelVariance) = Self.centre(&scratch, &levelScratch, count: window)
+        detrendTilt(start: start)
         var result = PedallingWindow(deviation: variance.squareRoot())
-        result.seated = seatedRhythm(start: start)
+        result.seated = seatedRhythm(deviation: levelVariance.squareRoot())
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         var impactMean = 0.0, impactSquares = 0.0
         for i in start..<gait.count {
@@ -91,12 +96,8 @@ struct PedallingAnalyser: Sendable {
         let band = PedallingWindow.Limit.crankBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        var bestLag = 0
-        var best = -Double.infinity
-        for lag in shortest...longest {
-            let r = correlation(lag: lag)
-            if r > best { best = r; bestLag = lag }
-        }
+        let (bestLag0, best0) = Self.strongestRepeat(scratch, count: window, lags: shortest...longest, none: 0)
+        var bestLag = bestLag0, best = best0
         var half = halfCorrelation(bestLag)
         // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
         // near the band's top also repeats every two revolutions, inside the band.
@@ -108,85 +109,146 @@ struct PedallingAnalyser: Sendable {
         result.crankFrequency = rateHz / Double(bestLag)
         result.regularity = best
         result.halfPeriodCorrelation = half
-        result.tiltCorrelation = tiltCorrelation(lag: bestLag, start: start)
+        result.tiltCorrelation = tiltCorrelation(lag: bestLag)
         return result
     }
 
     /// The seated rider's rhythm (`SeatedRhythm`): the strongest repeat of the low-passed magnitude
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
     /// stroke later.
-    private mutating func seatedRhythm(start: Int) -> SeatedRhythm {
-        level.copy(from: start, count: window, into: &levelScratch)
-        var result = SeatedRhythm(deviation: Self.centre(&levelScratch, count: window).squareRoot())
+    /// `levelScratch` holds the window's centred level, whose deviation is `deviation`.
+    private mutating func seatedRhythm(deviation: Double) -> SeatedRhythm {
+        var result = SeatedRhythm(deviation: deviation)
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
         guard result.deviation > 0, 2 * longest < window else { return result }
-        var bestLag = shortest
-        var best = -Double.infinity
-        for lag in shortest...longest {
-            let r = Self.correlation(levelScratch, count: window, lag: lag)
-            if r > best { best = r; bestLag = lag }
-        }
+        let (bestLag, best) = Self.strongestRepeat(levelScratch, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
-        result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag, start: start)
-        result.rockPerStroke = tiltCorrelation(lag: bestLag, start: start)
+        result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag)
+        result.rockPerStroke = tiltCorrelation(lag: bestLag)
         return result
     }
 
-    /// Subtracts the mean of the first `count` values from each; returns their variance.
-    private static func centre(_ x: inout [Double], count: Int) -> Double {
-        var mean = 0.0
-        for i in 0..<count { mean += x[i] }
-        mean /= Double(count)
-        var variance = 0.0
-        for i in 0..<count {
-            x[i] -= mean
-            variance += x[i] * x[i]
+    /// Subtracts from each of the first `count` values of `x` and of `y` its series' mean;
+    /// returns their variances. The two series are summed side by side (each in its own order),
+    /// so neither sum waits on the other.
+    private static func centre(_ x: inout [Double], _ y: inout [Double], count: Int) -> (Double, Double) {
+        x.withUnsafeMutableBufferPointer { x in
+            y.withUnsafeMutableBufferPointer { y in
+                var xMean = 0.0, yMean = 0.0
+                for i in 0..<count { xMean += x[i]; yMean += y[i] }
+                xMean /= Double(count)
+                yMean /= Double(count)
+                var xVariance = 0.0, yVariance = 0.0
+                for i in 0..<count {
+                    x[i] -= xMean
+                    xVariance += x[i] * x[i]
+                    y[i] -= yMean
+                    yVariance += y[i] * y[i]
+                }
+                return (xVariance / Double(count), yVariance / Double(count))
+            }
         }
-        return variance / Double(count)
     }
 
     /// Normalised autocorrelation (Pearson over the overlap) of the first `count` values of a
     /// centred series at `lag`.
     private static func correlation(_ x: [Double], count: Int, lag: Int) -> Double {
-        var xy = 0.0, xx = 0.0, yy = 0.0
-        for i in 0..<(count - lag) {
-            xy += x[i] * x[i + lag]
-            xx += x[i] * x[i]
-            yy += x[i + lag] * x[i + lag]
+        x.withUnsafeBufferPointer { x in
+            var xy = 0.0, xx = 0.0, yy = 0.0
+            for i in 0..<(count - lag) {
+                xy += x[i] * x[i + lag]
+                xx += x[i] * x[i]
+                yy += x[i + lag] * x[i + lag]
+            }
+            let norm = (xx * yy).squareRoot()
+            return norm > 0 ? xy / norm : 0
         }
-        let norm = (xx * yy).squareRoot()
-        return norm > 0 ? xy / norm : 0
     }
 
-    /// Normalised autocorrelation of the direction vector at `lag` ticks, after removing each
-    /// axis's straight-line trend over the window (a turn on a landing or a bend in the road
-    /// drifts the direction slowly; the leg's swing is what is compared).
-    private func tiltCorrelation(lag: Int, start: Int) -> Double {
+    /// The lag in `lags` with the highest `correlation` (the first of equals; `none` when every
+    /// correlation is NaN) and that correlation.
+    ///
+    /// Four lags are summed in one pass, one vector lane each: every lane adds the same products
+    /// in the same order as `correlation` does alone, so the results are bit for bit the same,
+    /// but four sums advance at once instead of waiting on one another (the sums were most of
+    /// the pedometer's time).
+    private static func strongestRepeat(_ x: [Double], count: Int, lags: ClosedRange<Int>, none: Int) -> (lag: Int, correlation: Double) {
+        var bestLag = none, best = -Double.infinity
+        var lag = lags.lowerBound
+        x.withUnsafeBufferPointer { x in
+            let raw = UnsafeRawPointer(x.baseAddress!)
+            while lag + 3 <= lags.upperBound {
+                var xy = SIMD4<Double>(), xx = SIMD4<Double>(), yy = SIMD4<Double>()
+                let common = max(0, count - lag - 3)   // every lane's overlap includes 0..<common
+                for i in 0..<common {
+                    let xi = SIMD4<Double>(repeating: x[i])
+                    let y = raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
+                    xy += xi * y
+                    xx += xi * xi
+                    yy += y * y
+                }
+                for lane in 0..<4 {
+                    var sxy = xy[lane], sxx = xx[lane], syy = yy[lane]
+                    for i in common..<(count - lag - lane) {
+                        sxy += x[i] * x[i + lag + lane]
+                        sxx += x[i] * x[i]
+                        syy += x[i + lag + lane] * x[i + lag + lane]
+                    }
+                    let norm = (sxx * syy).squareRoot()
+                    let r = norm > 0 ? sxy / norm : 0
+                    if r > best { best = r; bestLag = lag + lane }
+                }
+                lag += 4
+            }
+        }
+        while lag <= lags.upperBound {
+            let r = correlation(x, count: count, lag: lag)
+            if r > best { best = r; bestLag = lag }
+            lag += 1
+        }
+        return (bestLag, best)
+    }
+
+    /// Removes each tilt axis's straight-line trend over the window starting at tick `start`
+    /// (a turn on a landing or a bend in the road drifts the direction slowly; the leg's swing is
+    /// what is compared) into `residuals`, once per window for every `tiltCorrelation`.
+    private mutating func detrendTilt(start: Int) {
         // Least-squares line per axis against the tick index centred on the window.
         let centre = Double(window - 1) / 2
-        var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
-        for k in 0..<window { mean += tilt(start + k) }
-        mean /= Double(window)
-        for k in 0..<window {
-            let u = Double(k) - centre
-            slope += (tilt(start + k) - mean) * u
-            spread += u * u
+        let window = self.window, direction = self.direction
+        residuals.withUnsafeMutableBufferPointer { tilt in
+            var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
+            for k in 0..<window {
+                tilt[k] = Vector3(direction.x[start + k], direction.y[start + k], direction.z[start + k])
+                mean += tilt[k]
+            }
+            mean /= Double(window)
+            for k in 0..<window {
+                let u = Double(k) - centre
+                slope += (tilt[k] - mean) * u
+                spread += u * u
+            }
+            slope /= spread
+            for k in 0..<window { tilt[k] = tilt[k] - mean - slope * (Double(k) - centre) }
         }
-        slope /= spread
-        func residual(_ k: Int) -> Vector3 { tilt(start + k) - mean - slope * (Double(k) - centre) }
-        var xy = 0.0, xx = 0.0, yy = 0.0
-        for k in 0..<(window - lag) {
-            let a = residual(k), b = residual(k + lag)
-            xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
-        }
-        let norm = (xx * yy).squareRoot()
-        return norm > 0 ? xy / norm : 0
     }
 
-    @inline(__always) private func tilt(_ i: Int) -> Vector3 { Vector3(direction.x[i], direction.y[i], direction.z[i]) }
+    /// Normalised autocorrelation of the detrended direction vector (`detrendTilt`) at `lag` ticks.
+    private func tiltCorrelation(lag: Int) -> Double {
+        residuals.withUnsafeBufferPointer { residual in
+            var xy = 0.0, xx = 0.0, yy = 0.0
+            for k in 0..<(window - lag) {
+                let a = residual[k], b = residual[k + lag]
+                xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
+            }
+            let norm = (xx * yy).squareRoot()
+            return norm > 0 ? xy / norm : 0
+        }
+    }
+
 
     /// Autocorrelation at half of `lag` (the mean of the two neighbours for an odd lag).
     private func halfCorrelation(_ lag: Int) -> Double {

@@ -44,8 +44,9 @@ struct SeatedRhythm: Sendable, Equatable {
         /// thigh's half-period rule (`PedallingWindow.Limit.maximumHalfPeriodCorrelation`). A
         /// walk brakes and pushes along its direction of travel at every step, so its tilt
         /// repeats at the step: of the real-dev lower-back walks' gait windows one in 319 meets
-        /// both (their median at one step is +0.21); of the real bus, tram, car and metro rides'
-        /// windows none does (one metro window, at 0.002 g, below the strength bound).
+        /// both (their median at one step is +0.21; none with the cadence bound above); of the
+        /// real bus, tram, car and metro rides' windows none does (one metro window, at 0.002 g,
+        /// below the strength bound).
         static let minimumRockPerRevolution = 0.3
         static let maximumRockPerStroke = -0.3
     }

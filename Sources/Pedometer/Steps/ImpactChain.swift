@@ -84,35 +84,31 @@ struct ImpactChain: Sendable {
         impacts.append(impact)
     }
 
-    /// A finished chain of impacts after tick `floor`, as seen at tick `now`: at least
-    /// `minimumImpacts` in a row, spaced `shortestInterval` to `longestInterval`, out of
-    /// stillness and back into it (the newest 0.5 s of `gait`), and nothing after it for
-    /// `longestInterval` (or the stream ended). Returns the chain's ticks (nil when
-    /// none), and forgets every impact up to its end either way once it is over.
+    /// A finished chain of impacts after tick `floor`: at least `minimumImpacts` in a row,
+    /// spaced `shortestInterval` to `longestInterval`, out of stillness and back into it (the
+    /// newest `stillSeconds` of `gait`), and nothing after it for `longestInterval` (or the
+    /// stream ended). Returns the chain's ticks (nil when none), and forgets every impact up to
+    /// its end either way once it is over. Allocates only for a chain that passed the cheap tests.
     mutating func completed(after floor: Int, in gait: RingBuffer, streamEnded: Bool = false) -> [Int]? {
         let now = gait.count - 1
         impacts.removeAll { $0.tick < floor }
         guard let last = impacts.last, streamEnded || now - last.tick > longestTicks else { return nil }
         // The chain ending at the last impact: walk back while the spacing is a step's.
         var first = impacts.count - 1
-        while first > 0 {
-            let gap = impacts[first].tick - impacts[first - 1].tick
-            guard gap <= longestTicks else { break }
-            first -= 1
-        }
-        let chain = Array(impacts[first...])
-        impacts.removeAll()
-        guard chain.count >= rules.minimumImpacts, chain[chain.count - 1].tick - chain[0].tick <= longestChainTicks else { return nil }
-        let heights = chain.map(\.height).sorted()
+        while first > 0, impacts[first].tick - impacts[first - 1].tick <= longestTicks { first -= 1 }
+        let start = impacts[first]
+        let count = impacts.count - first
+        defer { impacts.removeAll(keepingCapacity: true) }
+        guard count >= rules.minimumImpacts, last.tick - start.tick <= longestChainTicks else { return nil }
+        // Out of stillness and back into it.
+        guard start.before <= rules.stillDeviation,
+              Self.deviation(gait, from: gait.count - quietTicks, count: quietTicks) <= rules.stillDeviation else { return nil }
+        let heights = impacts[first...].map(\.height).sorted()
         let median = heights[heights.count / 2]
-        // Out of stillness and back into it: before the first strike and now, the signal is
-        // quiet against the strikes.
-        let quietNow = Self.deviation(gait, from: gait.count - quietTicks, count: quietTicks)
-        guard chain[0].before <= rules.stillDeviation, quietNow <= rules.stillDeviation else { return nil }
         // Foot strikes, not a weight shift: a walk's typical strike is strong.
         guard median >= rules.minimumMedianHeight else { return nil }
         // Every strike of one walk is of a kind: none far below the walk's typical strike.
         guard heights[0] >= rules.weakestFraction * median else { return nil }
-        return chain.map(\.tick)
+        return impacts[first...].map(\.tick)
     }
 }
