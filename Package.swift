@@ -75,7 +75,7 @@ targets += [
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
-    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer"],
+    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
                       path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
@@ -134,7 +134,9 @@ targets += [
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [
-    .executableTarget(name: "imu-bench-memory", path: "Sources/Benchmarks/imu-bench-memory"),
+    .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles"], path: "Sources/Benchmarks/imu-bench-memory"),
+    // /proc reading shared by imu-bench-power and imu-bench-memory.
+    .target(name: "ProcFiles", path: "Sources/Benchmarks/ProcFiles"),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ProcFiles
 #endif
 
 /// One process's memory as /proc tells it (proc(5)): VmRSS from `status`, Pss from
@@ -15,12 +16,12 @@ struct MemoryMap {
     var mappings: [Mapping] = []
 
     static func read(pid: Int32) -> MemoryMap? {
-        guard let status = readText("/proc/\(pid)/status"), let smaps = readText("/proc/\(pid)/smaps") else { return nil }
+        guard let status = ProcFile.readText("/proc/\(pid)/status"), let smaps = ProcFile.readText("/proc/\(pid)/smaps") else { return nil }
         var m = MemoryMap()
-        m.rssKiB = field(status, "VmRSS:") ?? 0
-        m.anonymousKiB = field(status, "RssAnon:") ?? 0
-        m.threads = field(status, "Threads:") ?? 0
-        m.pssKiB = readText("/proc/\(pid)/smaps_rollup").flatMap { field($0, "Pss:") } ?? 0
+        m.rssKiB = ProcFile.field(status, "VmRSS:") ?? 0
+        m.anonymousKiB = ProcFile.field(status, "RssAnon:") ?? 0
+        m.threads = ProcFile.field(status, "Threads:") ?? 0
+        m.pssKiB = ProcFile.readText("/proc/\(pid)/smaps_rollup").flatMap { ProcFile.field($0, "Pss:") } ?? 0
         for line in smaps.split(separator: "\n") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)
             if let range = parts.first, range.contains("-"), range.first?.isHexDigit == true, parts.count >= 5 {
@@ -75,27 +76,6 @@ struct MemoryMap {
             || name.hasPrefix("libgcc_s") || name.hasPrefix("libpthread") { return "C and C++ runtime (" + name + ")" }
         if name.hasPrefix("lib") { return "other C libraries (libiio, libsystemd, sqlite and what they load: libxml2, Debian ICU, ...)" }
         return "the executable (" + name + ")"
-    }
-
-    static func readText(_ path: String) -> String? {
-        guard let f = fopen(path, "r") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// "VmRSS:    23456 kB" → 23456.
-    static func field(_ text: String, _ key: String) -> Int? {
-        for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            return Int(line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-        }
-        return nil
     }
 
     private static func kib(_ parts: [Substring]) -> Int { parts.count >= 2 ? Int(parts[1]) ?? 0 : 0 }

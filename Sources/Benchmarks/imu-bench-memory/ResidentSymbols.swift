@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import ProcFiles
 #endif
 
 /// Which modules own the resident pages of a statically linked executable, where smaps shows only
@@ -59,7 +60,7 @@ enum ResidentSymbols {
 
     /// Where the file's offset 0 is mapped.
     static func loadBase(pid: Int32, exe: String) -> UInt64? {
-        guard let maps = MemoryMap.readText("/proc/\(pid)/maps") else { return nil }
+        guard let maps = ProcFile.readText("/proc/\(pid)/maps") else { return nil }
         for line in maps.split(separator: "\n") where line.hasSuffix(exe) {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count >= 3, let start = parts[0].split(separator: "-").first.flatMap({ UInt64($0, radix: 16) }),

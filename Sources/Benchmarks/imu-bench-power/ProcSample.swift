@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ProcFiles
 #endif
 
 /// What /proc says about one process at one moment: CPU time and voluntary context switches
@@ -20,9 +21,9 @@ struct ProcSample {
     static func read(pid: Int32) -> ProcSample? {
         var s = ProcSample()
         s.time = monotonicSeconds()
-        guard let status = readText("/proc/\(pid)/status") else { return nil }
-        s.rssKiB = field(status, "VmRSS:") ?? 0
-        if let stat = readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
+        guard let status = ProcFile.readText("/proc/\(pid)/status") else { return nil }
+        s.rssKiB = ProcFile.field(status, "VmRSS:") ?? 0
+        if let stat = ProcFile.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
             // Fields after "(comm)": state is field 3, utime 14, stime 15 (proc(5)).
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 12, let u = Double(fields[11]), let k = Double(fields[12]) {
@@ -35,12 +36,12 @@ struct ProcSample {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             guard let tid = Int32(name) else { continue }
             // schedstat: ns on the CPU, ns waiting on a run queue, time slices (Documentation/scheduler/sched-stats.rst).
-            guard let sched = readText("/proc/\(pid)/task/\(tid)/schedstat"),
+            guard let sched = ProcFile.readText("/proc/\(pid)/task/\(tid)/schedstat"),
                   let cpu = sched.split(separator: " ").first.flatMap({ Int64($0) }),
-                  let taskStatus = readText("/proc/\(pid)/task/\(tid)/status"),
-                  let voluntary = field(taskStatus, "voluntary_ctxt_switches:") else { continue }
+                  let taskStatus = ProcFile.readText("/proc/\(pid)/task/\(tid)/status"),
+                  let voluntary = ProcFile.field(taskStatus, "voluntary_ctxt_switches:") else { continue }
             s.threads[tid] = (cpu, Int64(voluntary))
-            s.names[tid] = readText("/proc/\(pid)/task/\(tid)/comm")?.split(separator: "\n").first.map(String.init) ?? "?"
+            s.names[tid] = ProcFile.readText("/proc/\(pid)/task/\(tid)/comm")?.split(separator: "\n").first.map(String.init) ?? "?"
 
         }
         return s
@@ -72,26 +73,6 @@ struct ProcSample {
         return out.map { ($0.key, $0.value.0, Double($0.value.1) * 1e-9) }.sorted { $0.wakeups > $1.wakeups }
     }
 
-    static func readText(_ path: String) -> String? {
-        guard let f = fopen(path, "r") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The integer after `key` on its line ("VmRSS:    23456 kB" → 23456).
-    static func field(_ text: String, _ key: String) -> Int? {
-        for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            return Int(line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-        }
-        return nil
-    }
 }
 
 func monotonicSeconds() -> Double {
@@ -102,7 +83,7 @@ func monotonicSeconds() -> Double {
 
 /// Resident memory by mapping, from /proc/PID/smaps: where the RSS goes (KiB, largest first).
 func rssByMapping(pid: Int32) -> [(String, Int)] {
-    guard let smaps = ProcSample.readText("/proc/\(pid)/smaps") else { return [] }
+    guard let smaps = ProcFile.readText("/proc/\(pid)/smaps") else { return [] }
     var totals: [String: Int] = [:]
     var current = "?"
     for line in smaps.split(separator: "\n", omittingEmptySubsequences: false) {
