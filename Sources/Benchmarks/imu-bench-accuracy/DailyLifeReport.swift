@@ -59,12 +59,12 @@ enum DailyLifeReport {
         }
         let held = part(heldOutSeeds)
         let tuned = part(tunedSeeds)
-        func line(_ label: String, _ p: (truth: Int, counted: Int, seed: Int)) {
-            print(String(format: "%@: truth %d counted %d (%+.2f%%)  | seed² %d (%+.1f%%)  (target ±3%%)", label, p.truth, p.counted,
-                         Double(p.counted - p.truth) / Double(p.truth) * 100, p.seed, Double(p.seed - p.truth) / Double(p.truth) * 100))
+        func line(_ label: String, _ p: (truth: Int, counted: Int, seed: Int)) -> String {
+            String(format: "%@: truth %d counted %d (%+.2f%%)  | seed² %d (%+.1f%%)  (target ±3%%)", label, p.truth, p.counted,
+                         Double(p.counted - p.truth) / Double(p.truth) * 100, p.seed, Double(p.seed - p.truth) / Double(p.truth) * 100)
         }
-        line("HEADLINE held out", held)
-        line("tuned part       ", tuned)
+        Headline.say("simulated daily life", line("held out", held))
+        print(line("tuned part       ", tuned))
     }
 
     /// Five vehicles, five placements, 20 to 200 Hz, accelerometer only: 3 min rides with no
@@ -119,7 +119,7 @@ enum DailyLifeReport {
             }
         }
         let tunedFalse = tunedRideSeeds.map { falseBySeed[$0] ?? 0 }.reduce(0, +)
-        print(String(format: "HEADLINE held out (seed %d): %d false steps in 75 rides; tuned (seeds 1, 2): %d in 150; walk/run labelled in rides %.0f s; walks off: truth %d counted %d (%+.1f%%) | seed² %d false steps in all 225 rides",
+        Headline.say("simulated rides", String(format: "held out (seed %d): %d false steps in 75 rides; tuned (seeds 1, 2): %d in 150; walk/run labelled in rides %.0f s; walks off: truth %d counted %d (%+.1f%%) | seed² %d false steps in all 225 rides",
                      Int(heldOutRideSeed), falseBySeed[heldOutRideSeed] ?? 0, tunedFalse, labelled, walkTruth, walkCounted,
                      Double(walkCounted - walkTruth) / Double(max(walkTruth, 1)) * 100, seedFalse))
     }

@@ -73,7 +73,7 @@ enum LeaveOnePersonOut {
             if let c = ReferenceCheck.stepCycles(w.samples)?.cycles { cycles.append(abs(Double(c - w.trueSteps)) / Double(w.trueSteps) * 100) }
             all.append(abs(Double(count(w.samples, capabilities: w.capabilities).snapshot.steps - w.trueSteps)) / Double(w.trueSteps) * 100)
         }
-        print(String(format: "HEADLINE leave one person out (%d people, %d walks): MAPE %.2f%%  | all walks, shipped values (tuned on all): %.2f%%  | seed² %.2f%%  | step cycles¹ vs the reference %.2f%%",
+        Headline.say(title, String(format: "leave one person out (%d people, %d walks): MAPE %.2f%%  | all walks, shipped values (tuned on all): %.2f%%  | seed² %.2f%%  | step cycles¹ vs the reference %.2f%%",
                      people.count, walks.count, lopo, mean(all), mean(seed), mean(cycles)))
         print("   thresholds outside the grid keep their shipped values, which were set on the development data (this set included)")
         return lopo

@@ -136,17 +136,17 @@ enum RealDevReport {
             print(r.name.padding(toLength: 44, withPad: " ", startingAt: 0), r.tuned ? "tuned" : "held ",
                   String(format: "%6d %7d %+7.2f %5.3f %5.3f %6d %+7.2f", r.trueSteps, snapshot.steps, error, f, fp, seed, seedError), cycles)
         }
-        func summary(_ label: String, _ part: [Row]) {
-            guard !part.isEmpty else { return }
+        func summary(_ label: String, _ part: [Row]) -> String {
+            guard !part.isEmpty else { return label + ": no recordings" }
             let n = Double(part.count)
-            print(String(format: "%@ (%d): MAPE %.2f%%  worst %.2f%%  step-time F1 %.3f (±%.1f s; %.3f on packet times ᵖ)  | seed² MAPE %.2f%%",
+            return String(format: "%@ (%d): MAPE %.2f%%  worst %.2f%%  step-time F1 %.3f (±%.1f s; %.3f on packet times ᵖ)  | seed² MAPE %.2f%%",
                          label, part.count, part.map { abs($0.error) }.reduce(0, +) / n, part.map { abs($0.error) }.max()!,
                          part.map(\.f1).reduce(0, +) / n, matchTolerance, part.map(\.packetF1).reduce(0, +) / n,
-                         part.map { abs($0.seedError) }.reduce(0, +) / n))
+                         part.map { abs($0.seedError) }.reduce(0, +) / n)
         }
-        summary("HEADLINE held out", rows.filter { !$0.tuned })
-        summary("tuned part       ", rows.filter(\.tuned))
-        summary("all              ", rows)
+        Headline.say("real-dev slow walks", summary("held out", rows.filter { !$0.tuned }))
+        print(summary("tuned part       ", rows.filter(\.tuned)))
+        print(summary("all              ", rows))
         print("   targets: MAPE ≤ 2.5%, F1 ≥ 0.95 (seed² = the pedometer seed's peak detector; cycles¹ = the independent step-cycle check;")
         print("   F1ᵖ = against the given step times re-mapped as packet times: the given ones drift late by the lost packets, RealDevReport.packetTimes)")
         // A second view: leave one subject out over all 15 trials.
@@ -182,7 +182,7 @@ enum RealDevReport {
             print(r.name.padding(toLength: 50, withPad: " ", startingAt: 0), r.tuned ? "tuned" : "held ",
                   String(format: "%7.1f %12d %20.0f %10.0f %7d", minutes, snapshot.steps, gaitSeconds, vehicleSeconds, seed), cycles)
         }
-        print(String(format: "HEADLINE held out: %d false steps, %.0f s labelled walking/running", heldSteps, heldGaitLabel))
+        Headline.say("real-dev rides", String(format: "held out: %d false steps, %.0f s labelled walking/running", heldSteps, heldGaitLabel))
         print(String(format: "tuned part       : %d false steps, %.0f s labelled walking/running", tunedSteps, tunedGaitLabel))
         print(String(format: "all rides        : %d false steps (target ≤ 2), %.0f s labelled walking/running (target 0) | seed² %d",
                      heldSteps + tunedSteps, heldGaitLabel + tunedGaitLabel, seedTotal))
