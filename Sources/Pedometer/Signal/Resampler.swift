@@ -4,8 +4,6 @@ struct Tick: Sendable {
     var time: Double
     /// Mean specific force over the interval, g.
     var acceleration: Vector3
-    /// Mean angular rate over the interval, rad/s; nil for accelerometer-only sources.
-    var rotationRate: Vector3?
     /// The newest pressure reading that arrived during the interval, hPa; nil when none did.
     var pressure: Double?
     /// True for the first tick after a gap (or the very first tick): history must not be bridged.
@@ -14,12 +12,15 @@ struct Tick: Sendable {
 
 /// Brings any input rate (25 Hz to 1 kHz, jittered) to one fixed internal rate.
 ///
-/// Each output tick at grid time T averages the accelerometer (and gyro) samples whose timestamps
-/// fall in [T − h/2, T + h/2): a box filter whose first null sits at the internal rate, which is
+/// Each output tick at grid time T averages the accelerometer samples whose timestamps fall in
+/// [T − h/2, T + h/2): a box filter whose first null sits at the internal rate, which is
 /// enough anti-aliasing for gait (below 10 Hz). Grid intervals that hold no sample (inputs slower
 /// than the grid, or jitter) are filled by linear interpolation towards the next sample. A silence
 /// longer than `maximumGap` is not bridged: the grid restarts at the next sample and that tick is
 /// flagged `startsSegment`, so later stages reset instead of inventing motion across the gap.
+/// The gyroscope is not resampled: no stage reads it since the orientation filter was removed
+/// (docs/steps.md). A sample whose gyroscope reading is not finite is still dropped and counted
+/// in `droppedSamples` (a driver glitch makes the whole sample suspect).
 struct Resampler: Sendable {
     /// Internal grid interval in seconds.
     let interval: Double
@@ -33,13 +34,10 @@ struct Resampler: Sendable {
     private var lastSampleTime = -Double.infinity
 
     private var accelerationSum = Vector3.zero
-    private var rotationSum = Vector3.zero
     private var accelerationCount = 0
-    private var rotationCount = 0
     private var pendingPressure: Double?
 
     private var previousAcceleration = Vector3.zero
-    private var previousRotation: Vector3?
     private var havePrevious = false
 
     /// Ticks ready to be taken with `pop()`; bounded by `maximumGap / interval + 2`.
@@ -54,7 +52,7 @@ struct Resampler: Sendable {
         interval = 1 / rateHz
         self.maximumGap = maximumGap
         // Preallocated: filling it never allocates (a push closes at most maximumGap/interval + 2).
-        ready = [Tick](repeating: Tick(time: 0, acceleration: .zero, rotationRate: nil, pressure: nil, startsSegment: false),
+        ready = [Tick](repeating: Tick(time: 0, acceleration: .zero, pressure: nil, startsSegment: false),
                        count: Int(maximumGap * rateHz) + 4)
     }
 
@@ -99,44 +97,34 @@ struct Resampler: Sendable {
         }
         accelerationSum += a
         accelerationCount += 1
-        if let w = sample.rotationRate {
-            rotationSum += w
-            rotationCount += 1
-        }
     }
 
     /// Emits the current interval: the mean of its samples, or an interpolation towards the next
     /// sample when it holds none. Nothing is emitted for an empty interval without a neighbour.
     private mutating func closeCurrentInterval(nextValue: Vector3?, nextTime: Double) {
         let time = origin + Double(index) * interval
-        var acceleration: Vector3
-        var rotation: Vector3?
+        let acceleration: Vector3
         if accelerationCount > 0 {
             acceleration = accelerationSum / Double(accelerationCount)
-            rotation = rotationCount > 0 ? rotationSum / Double(rotationCount) : previousRotation
         } else if havePrevious, let next = nextValue {
             // Linear interpolation from the previous tick (at time − interval) to the next sample.
             let fraction = interval / max(interval, nextTime - (time - interval))
             acceleration = previousAcceleration + (next - previousAcceleration) * fraction
-            rotation = previousRotation
         } else {
             return
         }
         if readyCount == ready.count {
             ready.append(ready[0])   // cannot happen within maximumGap; grow rather than lose a tick
         }
-        ready[readyCount] = Tick(time: time, acceleration: acceleration, rotationRate: rotation,
-                                 pressure: pendingPressure, startsSegment: nextStartsSegment)
+        ready[readyCount] = Tick(time: time, acceleration: acceleration, pressure: pendingPressure,
+                                 startsSegment: nextStartsSegment)
         readyCount += 1
         nextStartsSegment = false
         pendingPressure = nil
         previousAcceleration = acceleration
-        previousRotation = rotation
         havePrevious = true
         accelerationSum = .zero
-        rotationSum = .zero
         accelerationCount = 0
-        rotationCount = 0
     }
 
     /// Flushes the interval in progress (end of stream).
