@@ -24,10 +24,20 @@ struct PedallingAnalyser: Sendable {
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
     private var sinceHop = 0
+    /// The window's centred gait signal (`scratch`) and centred level (`levelScratch`), g, and
+    /// their running sums of squares: `…Squares[k]` = Σ x[i]² for i < k, added in index order
+    /// (`prefixSquares`), so every lag's two energies are two look-ups (`correlation`).
     private var scratch: [Double]
     private var levelScratch: [Double]
-    /// The window's tilt less its straight-line trend (`detrendTilt`), per tick.
+    private var scratchSquares: [Double]
+    private var levelSquares: [Double]
+    /// The window's tilt less its straight-line trend (`detrendTilt`), per tick, and the running
+    /// sums of its squared lengths, as above.
     private var residuals: [Vector3]
+    private var residualSquares: [Double]
+    /// The window's tilt per axis and its impact band, copied out of the rings once per window.
+    private var tiltScratch: (x: [Double], y: [Double], z: [Double])
+    private var impactScratch: [Double]
 
     init(rateHz: Double) {
         self.rateHz = rateHz
@@ -40,8 +50,13 @@ struct PedallingAnalyser: Sendable {
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
         scratch = [Double](repeating: 0, count: window)
-        levelScratch = [Double](repeating: 0, count: window)
+        levelScratch = scratch
+        scratchSquares = [Double](repeating: 0, count: window + 1)
+        levelSquares = scratchSquares
         residuals = [Vector3](repeating: .zero, count: window)
+        residualSquares = scratchSquares
+        tiltScratch = (scratch, scratch, scratch)
+        impactScratch = scratch
     }
 
     /// Forgets the history (a gap in the samples).
@@ -81,14 +96,19 @@ struct PedallingAnalyser: Sendable {
         gait.copy(from: start, count: window, into: &scratch)
         level.copy(from: start, count: window, into: &levelScratch)
         let (variance, levelVariance) = Self.centre(&scratch, &levelScratch, count: window)
+        Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
         detrendTilt(start: start)
         var result = PedallingWindow(deviation: variance.squareRoot())
         result.seated = seatedRhythm(deviation: levelVariance.squareRoot())
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
+        Self.prefixSquares(scratch, count: window, into: &scratchSquares)
+        impact.copy(from: start, count: window, into: &impactScratch)
         var impactMean = 0.0, impactSquares = 0.0
-        for i in start..<gait.count {
-            impactMean += impact[i]
-            impactSquares += impact[i] * impact[i]
+        impactScratch.withUnsafeBufferPointer { impact in
+            for v in impact {
+                impactMean += v
+                impactSquares += v * v
+            }
         }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
@@ -96,7 +116,7 @@ struct PedallingAnalyser: Sendable {
         let band = PedallingWindow.Limit.crankBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        let (bestLag0, best0) = Self.strongestRepeat(scratch, count: window, lags: shortest...longest, none: 0)
+        let (bestLag0, best0) = Self.strongestRepeat(scratch, squares: scratchSquares, count: window, lags: shortest...longest, none: 0)
         var bestLag = bestLag0, best = best0
         var half = halfCorrelation(bestLag)
         // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
@@ -123,7 +143,7 @@ struct PedallingAnalyser: Sendable {
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
         guard result.deviation > 0, 2 * longest < window else { return result }
-        let (bestLag, best) = Self.strongestRepeat(levelScratch, count: window, lags: shortest...longest, none: shortest)
+        let (bestLag, best) = Self.strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
         result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag)
@@ -153,59 +173,78 @@ struct PedallingAnalyser: Sendable {
         }
     }
 
-    /// Normalised autocorrelation (Pearson over the overlap) of the first `count` values of a
-    /// centred series at `lag`.
-    private static func correlation(_ x: [Double], count: Int, lag: Int) -> Double {
+    /// Running sums of squares of the first `count` values of `x`: `squares[k]` = Σ x[i]² for
+    /// i < k, added in index order (so `squares[k]` is bit for bit the sum a loop over 0..<k gives).
+    private static func prefixSquares(_ x: [Double], count: Int, into squares: inout [Double]) {
         x.withUnsafeBufferPointer { x in
-            var xy = 0.0, xx = 0.0, yy = 0.0
-            for i in 0..<(count - lag) {
-                xy += x[i] * x[i + lag]
-                xx += x[i] * x[i]
-                yy += x[i + lag] * x[i + lag]
+            squares.withUnsafeMutableBufferPointer { squares in
+                var sum = 0.0
+                squares[0] = 0
+                for i in 0..<count {
+                    sum += x[i] * x[i]
+                    squares[i + 1] = sum
+                }
             }
-            let norm = (xx * yy).squareRoot()
-            return norm > 0 ? xy / norm : 0
+        }
+    }
+
+    /// Normalised autocorrelation (Pearson over the overlap) at `lag` of a centred series of
+    /// `count` values, from the sum of its lagged products `xy` and its running sums of squares:
+    /// the overlap's first part is x[0..<count−lag] (energy `squares[count − lag]`), its second
+    /// x[lag..<count] (energy `squares[count] − squares[lag]`).
+    @inline(__always)
+    private static func normalised(_ xy: Double, squares: UnsafeBufferPointer<Double>, count: Int, lag: Int) -> Double {
+        let norm = (squares[count - lag] * (squares[count] - squares[lag])).squareRoot()
+        return norm > 0 ? xy / norm : 0
+    }
+
+    /// Normalised autocorrelation of the first `count` values of a centred series at `lag`
+    /// (`normalised`; `squares` from `prefixSquares`).
+    private static func correlation(_ x: [Double], squares: [Double], count: Int, lag: Int) -> Double {
+        x.withUnsafeBufferPointer { x in
+            squares.withUnsafeBufferPointer { squares in
+                var xy = 0.0
+                for i in 0..<(count - lag) { xy += x[i] * x[i + lag] }
+                return normalised(xy, squares: squares, count: count, lag: lag)
+            }
         }
     }
 
     /// The lag in `lags` with the highest `correlation` (the first of equals; `none` when every
     /// correlation is NaN) and that correlation.
     ///
-    /// Four lags are summed in one pass, one vector lane each: every lane adds the same products
-    /// in the same order as `correlation` does alone, so the results are bit for bit the same,
-    /// but four sums advance at once instead of waiting on one another (the sums were most of
-    /// the pedometer's time).
-    private static func strongestRepeat(_ x: [Double], count: Int, lags: ClosedRange<Int>, none: Int) -> (lag: Int, correlation: Double) {
+    /// The energies come from the running sums of squares (`normalised`); only the lagged
+    /// products are summed per lag. Eight lags are summed in one pass, one vector lane each:
+    /// every lane adds the same products in the same order as `correlation` does alone, so the
+    /// products' sums are bit for bit the same, but eight sums advance at once instead of
+    /// waiting on one another (these sums were most of the pedometer's time).
+    private static func strongestRepeat(_ x: [Double], squares: [Double], count: Int, lags: ClosedRange<Int>,
+                                        none: Int) -> (lag: Int, correlation: Double) {
         var bestLag = none, best = -Double.infinity
         var lag = lags.lowerBound
         x.withUnsafeBufferPointer { x in
-            let raw = UnsafeRawPointer(x.baseAddress!)
-            while lag + 3 <= lags.upperBound {
-                var xy = SIMD4<Double>(), xx = SIMD4<Double>(), yy = SIMD4<Double>()
-                let common = max(0, count - lag - 3)   // every lane's overlap includes 0..<common
-                for i in 0..<common {
-                    let xi = SIMD4<Double>(repeating: x[i])
-                    let y = raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
-                    xy += xi * y
-                    xx += xi * xi
-                    yy += y * y
-                }
-                for lane in 0..<4 {
-                    var sxy = xy[lane], sxx = xx[lane], syy = yy[lane]
-                    for i in common..<(count - lag - lane) {
-                        sxy += x[i] * x[i + lag + lane]
-                        sxx += x[i] * x[i]
-                        syy += x[i + lag + lane] * x[i + lag + lane]
+            squares.withUnsafeBufferPointer { squares in
+                let raw = UnsafeRawPointer(x.baseAddress!)
+                while lag + 7 <= lags.upperBound {
+                    var low = SIMD4<Double>(), high = SIMD4<Double>()   // lags lag…lag+3, lag+4…lag+7
+                    let common = max(0, count - lag - 7)   // every lane's overlap includes 0..<common
+                    for i in 0..<common {
+                        let xi = SIMD4<Double>(repeating: x[i])
+                        low += xi * raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
+                        high += xi * raw.loadUnaligned(fromByteOffset: (i + lag + 4) * 8, as: SIMD4<Double>.self)
                     }
-                    let norm = (sxx * syy).squareRoot()
-                    let r = norm > 0 ? sxy / norm : 0
-                    if r > best { best = r; bestLag = lag + lane }
+                    for lane in 0..<8 {
+                        var xy = lane < 4 ? low[lane] : high[lane - 4]
+                        for i in common..<(count - lag - lane) { xy += x[i] * x[i + lag + lane] }
+                        let r = normalised(xy, squares: squares, count: count, lag: lag + lane)
+                        if r > best { best = r; bestLag = lag + lane }
+                    }
+                    lag += 8
                 }
-                lag += 4
             }
         }
         while lag <= lags.upperBound {
-            let r = correlation(x, count: count, lag: lag)
+            let r = correlation(x, squares: squares, count: count, lag: lag)
             if r > best { best = r; bestLag = lag }
             lag += 1
         }
@@ -218,12 +257,22 @@ struct PedallingAnalyser: Sendable {
     private mutating func detrendTilt(start: Int) {
         // Least-squares line per axis against the tick index centred on the window.
         let centre = Double(window - 1) / 2
-        let window = self.window, direction = self.direction
+        let window = self.window
+        direction.x.copy(from: start, count: window, into: &tiltScratch.x)
+        direction.y.copy(from: start, count: window, into: &tiltScratch.y)
+        direction.z.copy(from: start, count: window, into: &tiltScratch.z)
+        let (dx, dy, dz) = tiltScratch
         residuals.withUnsafeMutableBufferPointer { tilt in
             var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
-            for k in 0..<window {
-                tilt[k] = Vector3(direction.x[start + k], direction.y[start + k], direction.z[start + k])
-                mean += tilt[k]
+            dx.withUnsafeBufferPointer { dx in
+                dy.withUnsafeBufferPointer { dy in
+                    dz.withUnsafeBufferPointer { dz in
+                        for k in 0..<window {
+                            tilt[k] = Vector3(dx[k], dy[k], dz[k])
+                            mean += tilt[k]
+                        }
+                    }
+                }
             }
             mean /= Double(window)
             for k in 0..<window {
@@ -232,20 +281,26 @@ struct PedallingAnalyser: Sendable {
                 spread += u * u
             }
             slope /= spread
-            for k in 0..<window { tilt[k] = tilt[k] - mean - slope * (Double(k) - centre) }
+            residualSquares.withUnsafeMutableBufferPointer { squares in
+                var sum = 0.0
+                squares[0] = 0
+                for k in 0..<window {
+                    tilt[k] = tilt[k] - mean - slope * (Double(k) - centre)
+                    sum += dot(tilt[k], tilt[k])
+                    squares[k + 1] = sum
+                }
+            }
         }
     }
 
     /// Normalised autocorrelation of the detrended direction vector (`detrendTilt`) at `lag` ticks.
     private func tiltCorrelation(lag: Int) -> Double {
         residuals.withUnsafeBufferPointer { residual in
-            var xy = 0.0, xx = 0.0, yy = 0.0
-            for k in 0..<(window - lag) {
-                let a = residual[k], b = residual[k + lag]
-                xy += dot(a, b); xx += dot(a, a); yy += dot(b, b)
+            residualSquares.withUnsafeBufferPointer { squares in
+                var xy = 0.0
+                for k in 0..<(window - lag) { xy += dot(residual[k], residual[k + lag]) }
+                return Self.normalised(xy, squares: squares, count: window, lag: lag)
             }
-            let norm = (xx * yy).squareRoot()
-            return norm > 0 ? xy / norm : 0
         }
     }
 
@@ -256,7 +311,7 @@ struct PedallingAnalyser: Sendable {
     }
 
     /// Normalised autocorrelation of the centred window at `lag` ticks (Pearson over the overlap).
-    private func correlation(lag: Int) -> Double { Self.correlation(scratch, count: window, lag: lag) }
+    private func correlation(lag: Int) -> Double { Self.correlation(scratch, squares: scratchSquares, count: window, lag: lag) }
 }
 
 /// A second-order Butterworth high-pass (Q = 1/√2, bilinear transform as in the RBJ audio EQ
