@@ -38,6 +38,8 @@ struct PedallingAnalyser: Sendable {
     /// The window's tilt per axis and its impact band, copied out of the rings once per window.
     private var tiltScratch: (x: [Double], y: [Double], z: [Double])
     private var impactScratch: [Double]
+    /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
+    private let tiltSpread: Double
 
     init(rateHz: Double) {
         self.rateHz = rateHz
@@ -57,6 +59,8 @@ struct PedallingAnalyser: Sendable {
         residualSquares = scratchSquares
         tiltScratch = (scratch, scratch, scratch)
         impactScratch = scratch
+        let centre = Double(window - 1) / 2
+        tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
     }
 
     /// Forgets the history (a gap in the samples).
@@ -95,7 +99,8 @@ struct PedallingAnalyser: Sendable {
         let start = gait.count - window
         gait.copy(from: start, count: window, into: &scratch)
         level.copy(from: start, count: window, into: &levelScratch)
-        let (variance, levelVariance) = Self.centre(&scratch, &levelScratch, count: window)
+        let variance = Self.centre(&scratch, count: window)
+        let levelVariance = Self.centre(&levelScratch, count: window)
         Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
         detrendTilt(start: start)
         var result = PedallingWindow(deviation: variance.squareRoot())
@@ -103,13 +108,7 @@ struct PedallingAnalyser: Sendable {
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         impact.copy(from: start, count: window, into: &impactScratch)
-        var impactMean = 0.0, impactSquares = 0.0
-        impactScratch.withUnsafeBufferPointer { impact in
-            for v in impact {
-                impactMean += v
-                impactSquares += v * v
-            }
-        }
+        var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
         // Strongest repeat in the crank band.
@@ -151,40 +150,15 @@ struct PedallingAnalyser: Sendable {
         return result
     }
 
-    /// Subtracts from each of the first `count` values of `x` and of `y` its series' mean;
-    /// returns their variances. The two series are summed side by side (each in its own order),
-    /// so neither sum waits on the other.
-    private static func centre(_ x: inout [Double], _ y: inout [Double], count: Int) -> (Double, Double) {
-        x.withUnsafeMutableBufferPointer { x in
-            y.withUnsafeMutableBufferPointer { y in
-                var xMean = 0.0, yMean = 0.0
-                for i in 0..<count { xMean += x[i]; yMean += y[i] }
-                xMean /= Double(count)
-                yMean /= Double(count)
-                var xVariance = 0.0, yVariance = 0.0
-                for i in 0..<count {
-                    x[i] -= xMean
-                    xVariance += x[i] * x[i]
-                    y[i] -= yMean
-                    yVariance += y[i] * y[i]
-                }
-                return (xVariance / Double(count), yVariance / Double(count))
-            }
-        }
+    /// Subtracts from each of the first `count` values of `x` their mean; returns their variance.
+    private static func centre(_ x: inout [Double], count: Int) -> Double {
+        x.withUnsafeMutableBufferPointer { WindowSums.centre($0, count: count) }
     }
 
-    /// Running sums of squares of the first `count` values of `x`: `squares[k]` = Σ x[i]² for
-    /// i < k, added in index order (so `squares[k]` is bit for bit the sum a loop over 0..<k gives).
+    /// Running sums of squares of the first `count` values of `x` (`WindowSums.prefixSquares`).
     private static func prefixSquares(_ x: [Double], count: Int, into squares: inout [Double]) {
         x.withUnsafeBufferPointer { x in
-            squares.withUnsafeMutableBufferPointer { squares in
-                var sum = 0.0
-                squares[0] = 0
-                for i in 0..<count {
-                    sum += x[i] * x[i]
-                    squares[i + 1] = sum
-                }
-            }
+            squares.withUnsafeMutableBufferPointer { WindowSums.prefixSquares(x, count: count, into: $0) }
         }
     }
 
@@ -203,9 +177,7 @@ struct PedallingAnalyser: Sendable {
     private static func correlation(_ x: [Double], squares: [Double], count: Int, lag: Int) -> Double {
         x.withUnsafeBufferPointer { x in
             squares.withUnsafeBufferPointer { squares in
-                var xy = 0.0
-                for i in 0..<(count - lag) { xy += x[i] * x[i + lag] }
-                return normalised(xy, squares: squares, count: count, lag: lag)
+                normalised(WindowSums.laggedProducts(x, count: count, lag: lag), squares: squares, count: count, lag: lag)
             }
         }
     }
@@ -214,10 +186,9 @@ struct PedallingAnalyser: Sendable {
     /// correlation is NaN) and that correlation.
     ///
     /// The energies come from the running sums of squares (`normalised`); only the lagged
-    /// products are summed per lag. Eight lags are summed in one pass, one vector lane each:
-    /// every lane adds the same products in the same order as `correlation` does alone, so the
-    /// products' sums are bit for bit the same, but eight sums advance at once instead of
-    /// waiting on one another (these sums were most of the pedometer's time).
+    /// products are summed per lag. Eight lags are summed in one pass, one vector lane each, so
+    /// eight sums advance at once instead of waiting on one another (these sums were most of the
+    /// pedometer's time).
     private static func strongestRepeat(_ x: [Double], squares: [Double], count: Int, lags: ClosedRange<Int>,
                                         none: Int) -> (lag: Int, correlation: Double) {
         var bestLag = none, best = -Double.infinity
@@ -262,33 +233,41 @@ struct PedallingAnalyser: Sendable {
         direction.y.copy(from: start, count: window, into: &tiltScratch.y)
         direction.z.copy(from: start, count: window, into: &tiltScratch.z)
         let (dx, dy, dz) = tiltScratch
+        let spread = tiltSpread
         residuals.withUnsafeMutableBufferPointer { tilt in
-            var mean = Vector3.zero, slope = Vector3.zero, spread = 0.0
+            // Four partial sums each, so no addition waits on the one before.
+            var mean = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
             dx.withUnsafeBufferPointer { dx in
                 dy.withUnsafeBufferPointer { dy in
                     dz.withUnsafeBufferPointer { dz in
-                        for k in 0..<window {
+                        var k = 0
+                        while k + 4 <= window {
                             tilt[k] = Vector3(dx[k], dy[k], dz[k])
-                            mean += tilt[k]
+                            tilt[k + 1] = Vector3(dx[k + 1], dy[k + 1], dz[k + 1])
+                            tilt[k + 2] = Vector3(dx[k + 2], dy[k + 2], dz[k + 2])
+                            tilt[k + 3] = Vector3(dx[k + 3], dy[k + 3], dz[k + 3])
+                            mean.0 += tilt[k]; mean.1 += tilt[k + 1]; mean.2 += tilt[k + 2]; mean.3 += tilt[k + 3]
+                            k += 4
                         }
+                        while k < window { tilt[k] = Vector3(dx[k], dy[k], dz[k]); mean.0 += tilt[k]; k += 1 }
                     }
                 }
             }
-            mean /= Double(window)
-            for k in 0..<window {
-                let u = Double(k) - centre
-                slope += (tilt[k] - mean) * u
-                spread += u * u
+            let average = ((mean.0 + mean.1) + (mean.2 + mean.3)) / Double(window)
+            var slope = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
+            var k = 0
+            while k + 4 <= window {
+                slope.0 += (tilt[k] - average) * (Double(k) - centre)
+                slope.1 += (tilt[k + 1] - average) * (Double(k + 1) - centre)
+                slope.2 += (tilt[k + 2] - average) * (Double(k + 2) - centre)
+                slope.3 += (tilt[k + 3] - average) * (Double(k + 3) - centre)
+                k += 4
             }
-            slope /= spread
+            while k < window { slope.0 += (tilt[k] - average) * (Double(k) - centre); k += 1 }
+            let trend = ((slope.0 + slope.1) + (slope.2 + slope.3)) / spread
+            for k in 0..<window { tilt[k] = tilt[k] - average - trend * (Double(k) - centre) }
             residualSquares.withUnsafeMutableBufferPointer { squares in
-                var sum = 0.0
-                squares[0] = 0
-                for k in 0..<window {
-                    tilt[k] = tilt[k] - mean - slope * (Double(k) - centre)
-                    sum += dot(tilt[k], tilt[k])
-                    squares[k + 1] = sum
-                }
+                WindowSums.prefixSums(count: window, into: squares) { dot(tilt[$0], tilt[$0]) }
             }
         }
     }
@@ -297,9 +276,19 @@ struct PedallingAnalyser: Sendable {
     private func tiltCorrelation(lag: Int) -> Double {
         residuals.withUnsafeBufferPointer { residual in
             residualSquares.withUnsafeBufferPointer { squares in
-                var xy = 0.0
-                for k in 0..<(window - lag) { xy += dot(residual[k], residual[k + lag]) }
-                return Self.normalised(xy, squares: squares, count: window, lag: lag)
+                // Four partial sums, so no addition waits on the one before.
+                var xy = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
+                let end = window - lag
+                var k = 0
+                while k + 4 <= end {
+                    xy.0 += residual[k] * residual[k + lag]
+                    xy.1 += residual[k + 1] * residual[k + 1 + lag]
+                    xy.2 += residual[k + 2] * residual[k + 2 + lag]
+                    xy.3 += residual[k + 3] * residual[k + 3 + lag]
+                    k += 4
+                }
+                while k < end { xy.0 += residual[k] * residual[k + lag]; k += 1 }
+                return Self.normalised(((xy.0 + xy.1) + (xy.2 + xy.3)).sum(), squares: squares, count: window, lag: lag)
             }
         }
     }

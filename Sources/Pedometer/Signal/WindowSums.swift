@@ -75,4 +75,71 @@ enum WindowSums {
         }
         return (squares, cubes, fourths, differences)
     }
+
+    /// Subtracts the mean from each of `x[0..<n]`; returns the variance (Σ d² / n).
+    @inline(__always)
+    static func centre(_ x: UnsafeMutableBufferPointer<Double>, count n: Int) -> Double {
+        guard let base = x.baseAddress, n > 0 else { return 0 }
+        let mean = sum(UnsafeBufferPointer(x), count: n) / Double(n)
+        let raw = UnsafeMutableRawPointer(base)
+        let m = SIMD4<Double>(repeating: mean)
+        var lanes = SIMD4<Double>()
+        var i = 0
+        while i + 4 <= n {
+            let d = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self) - m
+            raw.storeBytes(of: d, toByteOffset: i * 8, as: SIMD4<Double>.self)
+            lanes += d * d
+            i += 4
+        }
+        var squares = lanes.sum()
+        while i < n { base[i] -= mean; squares += base[i] * base[i]; i += 1 }
+        return squares / Double(n)
+    }
+
+    /// Running sums of squares: `squares[k]` = Σ x[i]² for i < k, for k in 0...n (`squares`
+    /// holds n + 1 values).
+    @inline(__always)
+    static func prefixSquares(_ x: UnsafeBufferPointer<Double>, count n: Int, into squares: UnsafeMutableBufferPointer<Double>) {
+        prefixSums(count: n, into: squares) { x[$0] * x[$0] }
+    }
+
+    /// Running sums: `sums[k]` = Σ term(i) for i < k, for k in 0...n (`sums` holds n + 1
+    /// values). Blocks of four are summed within themselves and then added to the sum so far, so
+    /// the chain of dependent additions is n/4 long instead of n.
+    @inline(__always)
+    static func prefixSums(count n: Int, into sums: UnsafeMutableBufferPointer<Double>, _ term: (Int) -> Double) {
+        guard let out = sums.baseAddress else { return }
+        var total = 0.0
+        out[0] = 0
+        var i = 0
+        while i + 4 <= n {
+            let a = term(i), b = term(i + 1), c = term(i + 2), d = term(i + 3)
+            let ab = a + b
+            out[i + 1] = total + a
+            out[i + 2] = total + ab
+            out[i + 3] = total + (ab + c)
+            total += ab + (c + d)
+            out[i + 4] = total
+            i += 4
+        }
+        while i < n { total += term(i); out[i + 1] = total; i += 1 }
+    }
+
+    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag): the lagged products of an autocorrelation.
+    @inline(__always)
+    static func laggedProducts(_ x: UnsafeBufferPointer<Double>, count n: Int, lag: Int) -> Double {
+        guard let base = x.baseAddress, lag < n else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let end = n - lag
+        var lanes = SIMD4<Double>()
+        var i = 0
+        while i + 4 <= end {
+            lanes += raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                * raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
+            i += 4
+        }
+        var total = lanes.sum()
+        while i < end { total += base[i] * base[i + lag]; i += 1 }
+        return total
+    }
 }
