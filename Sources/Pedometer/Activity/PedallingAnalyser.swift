@@ -31,12 +31,11 @@ struct PedallingAnalyser: Sendable {
     private var levelScratch: [Double]
     private var scratchSquares: [Double]
     private var levelSquares: [Double]
-    /// The window's tilt less its straight-line trend (`detrendTilt`), per tick, and the running
-    /// sums of its squared lengths, as above.
-    private var residuals: [Vector3]
+    /// The window's tilt less its straight-line trend (`detrendTilt`), per axis and tick, and the
+    /// running sums of its squared lengths, as above.
+    private var residuals: (x: [Double], y: [Double], z: [Double])
     private var residualSquares: [Double]
-    /// The window's tilt per axis and its impact band, copied out of the rings once per window.
-    private var tiltScratch: (x: [Double], y: [Double], z: [Double])
+    /// The window's impact band, copied out of its ring once per window.
     private var impactScratch: [Double]
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
     private let tiltSpread: Double
@@ -55,9 +54,8 @@ struct PedallingAnalyser: Sendable {
         levelScratch = scratch
         scratchSquares = [Double](repeating: 0, count: window + 1)
         levelSquares = scratchSquares
-        residuals = [Vector3](repeating: .zero, count: window)
+        residuals = (scratch, scratch, scratch)
         residualSquares = scratchSquares
-        tiltScratch = (scratch, scratch, scratch)
         impactScratch = scratch
         let centre = Double(window - 1) / 2
         tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
@@ -226,71 +224,61 @@ struct PedallingAnalyser: Sendable {
     /// (a turn on a landing or a bend in the road drifts the direction slowly; the leg's swing is
     /// what is compared) into `residuals`, once per window for every `tiltCorrelation`.
     private mutating func detrendTilt(start: Int) {
-        // Least-squares line per axis against the tick index centred on the window.
-        let centre = Double(window - 1) / 2
+        direction.x.copy(from: start, count: window, into: &residuals.x)
+        direction.y.copy(from: start, count: window, into: &residuals.y)
+        direction.z.copy(from: start, count: window, into: &residuals.z)
+        Self.detrend(&residuals.x, count: window, spread: tiltSpread)
+        Self.detrend(&residuals.y, count: window, spread: tiltSpread)
+        Self.detrend(&residuals.z, count: window, spread: tiltSpread)
         let window = self.window
-        direction.x.copy(from: start, count: window, into: &tiltScratch.x)
-        direction.y.copy(from: start, count: window, into: &tiltScratch.y)
-        direction.z.copy(from: start, count: window, into: &tiltScratch.z)
-        let (dx, dy, dz) = tiltScratch
-        let spread = tiltSpread
-        residuals.withUnsafeMutableBufferPointer { tilt in
-            // Four partial sums each, so no addition waits on the one before.
-            var mean = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
-            dx.withUnsafeBufferPointer { dx in
-                dy.withUnsafeBufferPointer { dy in
-                    dz.withUnsafeBufferPointer { dz in
-                        var k = 0
-                        while k + 4 <= window {
-                            tilt[k] = Vector3(dx[k], dy[k], dz[k])
-                            tilt[k + 1] = Vector3(dx[k + 1], dy[k + 1], dz[k + 1])
-                            tilt[k + 2] = Vector3(dx[k + 2], dy[k + 2], dz[k + 2])
-                            tilt[k + 3] = Vector3(dx[k + 3], dy[k + 3], dz[k + 3])
-                            mean.0 += tilt[k]; mean.1 += tilt[k + 1]; mean.2 += tilt[k + 2]; mean.3 += tilt[k + 3]
-                            k += 4
-                        }
-                        while k < window { tilt[k] = Vector3(dx[k], dy[k], dz[k]); mean.0 += tilt[k]; k += 1 }
+        residuals.x.withUnsafeBufferPointer { x in
+            residuals.y.withUnsafeBufferPointer { y in
+                residuals.z.withUnsafeBufferPointer { z in
+                    residualSquares.withUnsafeMutableBufferPointer { squares in
+                        WindowSums.prefixSums(count: window, into: squares) { x[$0] * x[$0] + y[$0] * y[$0] + z[$0] * z[$0] }
                     }
                 }
-            }
-            let average = ((mean.0 + mean.1) + (mean.2 + mean.3)) / Double(window)
-            var slope = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
-            var k = 0
-            while k + 4 <= window {
-                slope.0 += (tilt[k] - average) * (Double(k) - centre)
-                slope.1 += (tilt[k + 1] - average) * (Double(k + 1) - centre)
-                slope.2 += (tilt[k + 2] - average) * (Double(k + 2) - centre)
-                slope.3 += (tilt[k + 3] - average) * (Double(k + 3) - centre)
-                k += 4
-            }
-            while k < window { slope.0 += (tilt[k] - average) * (Double(k) - centre); k += 1 }
-            let trend = ((slope.0 + slope.1) + (slope.2 + slope.3)) / spread
-            for k in 0..<window { tilt[k] = tilt[k] - average - trend * (Double(k) - centre) }
-            residualSquares.withUnsafeMutableBufferPointer { squares in
-                WindowSums.prefixSums(count: window, into: squares) { dot(tilt[$0], tilt[$0]) }
             }
         }
     }
 
-    /// Normalised autocorrelation of the detrended direction vector (`detrendTilt`) at `lag` ticks.
-    private func tiltCorrelation(lag: Int) -> Double {
-        residuals.withUnsafeBufferPointer { residual in
-            residualSquares.withUnsafeBufferPointer { squares in
-                // Four partial sums, so no addition waits on the one before.
-                var xy = (Vector3.zero, Vector3.zero, Vector3.zero, Vector3.zero)
-                let end = window - lag
-                var k = 0
-                while k + 4 <= end {
-                    xy.0 += residual[k] * residual[k + lag]
-                    xy.1 += residual[k + 1] * residual[k + 1 + lag]
-                    xy.2 += residual[k + 2] * residual[k + 2 + lag]
-                    xy.3 += residual[k + 3] * residual[k + 3 + lag]
-                    k += 4
-                }
-                while k < end { xy.0 += residual[k] * residual[k + lag]; k += 1 }
-                return Self.normalised(((xy.0 + xy.1) + (xy.2 + xy.3)).sum(), squares: squares, count: window, lag: lag)
+    /// Subtracts from `x[0..<count]` its least-squares line against the tick index k centred on
+    /// the window (c = (count − 1)/2): x − mean − slope·(k − c), slope = Σ (x − mean)(k − c) /
+    /// `spread`, spread = Σ (k − c)². Sums in four lanes (`WindowSums`).
+    private static func detrend(_ x: inout [Double], count n: Int, spread: Double) {
+        x.withUnsafeMutableBufferPointer { x in
+            let raw = UnsafeMutableRawPointer(x.baseAddress!)
+            let mean = SIMD4<Double>(repeating: WindowSums.sum(UnsafeBufferPointer(x), count: n) / Double(n))
+            let centre = Double(n - 1) / 2
+            let firstOffsets = SIMD4<Double>(0, 1, 2, 3) - centre
+            var lanes = SIMD4<Double>()
+            var i = 0
+            while i + 4 <= n {
+                let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                lanes += (v - mean) * (firstOffsets + Double(i))
+                i += 4
             }
+            var moment = lanes.sum()
+            for k in i..<n { moment += (x[k] - mean[0]) * (Double(k) - centre) }
+            let slope = SIMD4<Double>(repeating: moment / spread)
+            i = 0
+            while i + 4 <= n {
+                let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                raw.storeBytes(of: v - mean - slope * (firstOffsets + Double(i)), toByteOffset: i * 8, as: SIMD4<Double>.self)
+                i += 4
+            }
+            for k in i..<n { x[k] = x[k] - mean[0] - slope[0] * (Double(k) - centre) }
         }
+    }
+
+    /// Normalised autocorrelation of the detrended direction vector (`detrendTilt`) at `lag` ticks:
+    /// Σ a·b over the overlap, per axis.
+    private func tiltCorrelation(lag: Int) -> Double {
+        let window = self.window
+        let xy = residuals.x.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+            + residuals.y.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+            + residuals.z.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+        return residualSquares.withUnsafeBufferPointer { Self.normalised(xy, squares: $0, count: window, lag: lag) }
     }
 
 
