@@ -150,7 +150,7 @@ public struct Pedometer: Sendable {
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
         // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
-        if cycling.add(tick.acceleration) {
+        if cycling.add(tick.acceleration, gait: user.magnitude) {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }

@@ -56,8 +56,9 @@ struct CyclingDetector: Sendable {
 
     /// Feeds one tick of specific force (g, device frame). Returns true when a window completed:
     /// `latest` describes it, and `noteGait` must follow with the step counter's verdict on it.
-    mutating func add(_ acceleration: Vector3) -> Bool {
-        guard let window = analyser.add(acceleration) else { return false }
+    /// `gait` is the tick's |specific force| − 1 g (`UserAcceleration.magnitude`).
+    mutating func add(_ acceleration: Vector3, gait: Double) -> Bool {
+        guard let window = analyser.add(acceleration, gait: gait) else { return false }
         latest = window
         return true
     }

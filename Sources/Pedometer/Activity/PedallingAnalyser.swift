@@ -78,13 +78,19 @@ struct PedallingAnalyser: Sendable {
     /// Feeds one tick of specific force (g, device frame). Returns a window's analysis once per
     /// hop when the window is full.
     mutating func add(_ acceleration: Vector3) -> PedallingWindow? {
-        let norm = length(acceleration)
-        let value = norm - 1
+        add(acceleration, gait: length(acceleration) - 1)
+    }
+
+    /// The same, with the tick's gait signal |specific force| − 1 g already computed (the
+    /// pedometer's `GravityEstimator` has it: one square root per tick instead of two).
+    @inline(__always)
+    mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
         let s = smoothed.update(acceleration)
-        let n = max(length(s), 1e-9)
+        let smoothedLength = length(s)
+        let n = max(smoothedLength, 1e-9)
         direction.x.append(s.x / n); direction.y.append(s.y / n); direction.z.append(s.z / n)
         gait.append(value)
-        level.append(length(s) - 1)
+        level.append(smoothedLength - 1)
         impact.append(highPass.update(value))
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
