@@ -35,11 +35,13 @@ struct GravityEstimator: Sendable {
     @inline(__always) mutating func update(acceleration a: Vector3) -> UserAcceleration {
         let squared = dot(a, a)
         let g = lowPass.update(a)
-        let n = length(g)
-        let up = n > 1e-6 ? g / n : Vector3(0, 0, 1)
-        let along = dot(a, up)
-        // |a − (a·up) up| = √(|a|² − (a·up)²) for a unit `up`.
-        let horizontal = max(0, squared - along * along).squareRoot()
+        // |a − (a·up) up| = √(|a|² − (a·up)²) for the unit `up` = g/|g|, and (a·up)² = (a·g)²/|g|²:
+        // no square root and one division instead of three per tick. Below |g| = 10⁻⁶ g
+        // (a free fall) `up` is the device's z axis.
+        let gg = dot(g, g)
+        let along = dot(a, g)
+        let alongSquared = gg > 1e-12 ? along * along / gg : a.z * a.z
+        let horizontal = max(0, squared - alongSquared).squareRoot()
         return UserAcceleration(magnitude: squared.squareRoot() - 1, horizontal: horizontal)
     }
 }
