@@ -14,12 +14,20 @@ struct PedallingAnalyser: Sendable {
     let rateHz: Double
     private let window: Int
     private let hop: Int
-    private var gait: RingBuffer
-    /// |low-passed specific force| − 1 g: the body's vertical motion without the road's vibration.
-    private var level: RingBuffer
-    private var impact: RingBuffer
-    /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
-    private var direction: (x: RingBuffer, y: RingBuffer, z: RingBuffer)
+    /// The last `window` ticks of every per-tick series, one plane each (`Plane`).
+    private var history: RingPlanes
+    /// The series kept per tick.
+    private enum Plane {
+        /// The gait signal, |specific force| − 1 g.
+        static let gait = 0
+        /// |low-passed specific force| − 1 g: the body's vertical motion without the road's vibration.
+        static let level = 1
+        /// The gait signal's impact band (`impactCutoffHz` high-pass), g.
+        static let impact = 2
+        /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
+        static let x = 3, y = 4, z = 5
+        static let count = 6
+    }
     private var smoothed: LowPass3
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
@@ -44,10 +52,7 @@ struct PedallingAnalyser: Sendable {
         self.rateHz = rateHz
         hop = Int(rateHz.rounded())
         window = Int(BoutRules().windowSeconds) * hop   // the step counter's analysis window
-        gait = RingBuffer(minimumCapacity: window)
-        level = RingBuffer(minimumCapacity: window)
-        impact = RingBuffer(minimumCapacity: window)
-        direction = (RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window), RingBuffer(minimumCapacity: window))
+        history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
         scratch = [Double](repeating: 0, count: window)
@@ -63,10 +68,7 @@ struct PedallingAnalyser: Sendable {
 
     /// Forgets the history (a gap in the samples).
     mutating func reset() {
-        gait.removeAll()
-        level.removeAll()
-        impact.removeAll()
-        direction.x.removeAll(); direction.y.removeAll(); direction.z.removeAll()
+        history.removeAll()
         smoothed.reset()
         highPass.reset()
         sinceHop = 0
@@ -87,22 +89,19 @@ struct PedallingAnalyser: Sendable {
     mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
         let s = smoothed.update(acceleration)
         let smoothedLength = length(s)
-        let n = max(smoothedLength, 1e-9)
-        direction.x.append(s.x / n); direction.y.append(s.y / n); direction.z.append(s.z / n)
-        gait.append(value)
-        level.append(smoothedLength - 1)
-        impact.append(highPass.update(value))
+        let unit = s / max(smoothedLength, 1e-9)
+        history.append(SIMD8(value, smoothedLength - 1, highPass.update(value), unit.x, unit.y, unit.z, 0, 0))
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         sinceHop = 0
-        guard gait.count >= window else { return nil }
+        guard history.count >= window else { return nil }
         return analyse()
     }
 
     private mutating func analyse() -> PedallingWindow {
-        let start = gait.count - window
-        gait.copy(from: start, count: window, into: &scratch)
-        level.copy(from: start, count: window, into: &levelScratch)
+        let start = history.count - window
+        history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
+        history.copy(plane: Plane.level, from: start, count: window, into: &levelScratch)
         let variance = Self.centre(&scratch, count: window)
         let levelVariance = Self.centre(&levelScratch, count: window)
         Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
@@ -111,7 +110,7 @@ struct PedallingAnalyser: Sendable {
         result.seated = seatedRhythm(deviation: levelVariance.squareRoot())
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         Self.prefixSquares(scratch, count: window, into: &scratchSquares)
-        impact.copy(from: start, count: window, into: &impactScratch)
+        history.copy(plane: Plane.impact, from: start, count: window, into: &impactScratch)
         var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
@@ -230,9 +229,9 @@ struct PedallingAnalyser: Sendable {
     /// (a turn on a landing or a bend in the road drifts the direction slowly; the leg's swing is
     /// what is compared) into `residuals`, once per window for every `tiltCorrelation`.
     private mutating func detrendTilt(start: Int) {
-        direction.x.copy(from: start, count: window, into: &residuals.x)
-        direction.y.copy(from: start, count: window, into: &residuals.y)
-        direction.z.copy(from: start, count: window, into: &residuals.z)
+        history.copy(plane: Plane.x, from: start, count: window, into: &residuals.x)
+        history.copy(plane: Plane.y, from: start, count: window, into: &residuals.y)
+        history.copy(plane: Plane.z, from: start, count: window, into: &residuals.z)
         Self.detrend(&residuals.x, count: window, spread: tiltSpread)
         Self.detrend(&residuals.y, count: window, spread: tiltSpread)
         Self.detrend(&residuals.z, count: window, spread: tiltSpread)

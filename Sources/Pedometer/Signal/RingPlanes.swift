@@ -1,0 +1,55 @@
+/// Several `Double` series appended together, one value each per tick, in fixed memory: the
+/// same history as one `RingBuffer` per series, but one storage array, so a tick's values are
+/// stored behind one check of the storage's sole ownership instead of one per series (that
+/// runtime call was most of a per-tick `append`'s cost). Each series ("plane") is a ring of its
+/// own inside the storage, so a window of it is still at most two block copies.
+struct RingPlanes: Sendable {
+    private var storage: [Double]
+    private let mask: Int
+    /// Number of series.
+    let planes: Int
+    /// Number of ticks ever appended; the newest has index `count - 1`.
+    private(set) var count = 0
+
+    /// `minimumCapacity` (ticks) is rounded up to a power of two so indexing is a mask.
+    /// At most eight planes (`append` takes one vector).
+    init(planes: Int, minimumCapacity: Int) {
+        precondition((1...8).contains(planes), "RingPlanes: 1 to 8 planes")
+        var capacity = 1
+        while capacity < minimumCapacity { capacity <<= 1 }
+        self.planes = planes
+        storage = [Double](repeating: 0, count: planes * capacity)
+        mask = capacity - 1
+    }
+
+    /// How many of the most recent ticks are still held.
+    var capacity: Int { mask + 1 }
+
+    /// Appends one tick: lane p of `values` to plane p, for each of the `planes` planes.
+    @inline(__always) mutating func append(_ values: SIMD8<Double>) {
+        let slot = count & mask, capacity = mask + 1, planes = self.planes
+        storage.withUnsafeMutableBufferPointer { s in
+            for p in 0..<planes { s[p * capacity + slot] = values[p] }
+        }
+        count += 1
+    }
+
+    /// Forgets everything (after a gap), keeping the storage.
+    mutating func removeAll() { count = 0 }
+
+    /// Copies plane `plane`'s values at ticks `start..<start+n` (absolute, all still held) into
+    /// `destination[0..<n]`: at most two contiguous block copies (before and after the wrap).
+    func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double]) {
+        precondition(plane >= 0 && plane < planes && n >= 0 && n <= capacity && n <= destination.count
+                     && start >= count - capacity && start + n <= count, "RingPlanes.copy: ticks not held or do not fit")
+        let first = start & mask
+        let head = min(n, capacity - first)
+        storage.withUnsafeBufferPointer { source in
+            let base = source.baseAddress! + plane * capacity
+            destination.withUnsafeMutableBufferPointer { target in
+                target.baseAddress!.update(from: base + first, count: head)
+                if n > head { (target.baseAddress! + head).update(from: base, count: n - head) }
+            }
+        }
+    }
+}
