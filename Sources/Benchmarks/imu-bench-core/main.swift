@@ -83,7 +83,7 @@ func core(_ samples: [MotionSample], _ capabilities: SensorCapabilities) -> (cor
         events.reserveCapacity(1 << 16)
         for _ in 0..<repeats {
             var pedometer = Pedometer(capabilities: capabilities)
-            for s in samples { pedometer.process(s, into: &events) }
+            pedometer.process(contentsOf: samples, into: &events)
             pedometer.finish(into: &events)
             steps = pedometer.snapshot.steps
             events.removeAll(keepingCapacity: true)
