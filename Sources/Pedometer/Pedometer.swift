@@ -20,8 +20,8 @@ public struct Pedometer: Sendable {
     /// harmonics), so 50 Hz keeps the heel-strike shape while making 400 Hz inputs 8× cheaper.
     /// 40 Hz was measured too (with an earlier core): 25 Hz inputs ran 4.8 instead of 3.7 million
     /// samples/s, but the oxford recordings read 1.44% instead of 1.41% MAPE (the repo fixtures
-    /// 1.58% vs 1.08%), and real data comes first. At 50 Hz the core now runs 6.2 to 6.5 million
-    /// samples/s of 25 Hz input.
+    /// 1.58% vs 1.08%), and real data comes first. `imu-bench-core` prints the core's speed at
+    /// 25 and 100 Hz input beside its anchor (docs/replay-speed.md).
     public static let internalRateHz = 50.0
     /// Longest silence bridged by interpolation, s. Longer gaps restart the filters and end any
     /// bout at the gap instead of inventing or losing steps across it.

@@ -36,7 +36,7 @@ public struct PedometerRunner {
                     if groundSpeed != nil {
                         groundSpeed!.process(batch, pedometer: &pedometer, into: &events)
                     } else {
-                        for sample in batch { pedometer.process(sample, into: &events) }
+                        pedometer.process(contentsOf: batch, into: &events)
                     }
                     if !events.isEmpty {
                         Self.emit(events, json: json, display: display, out: out)

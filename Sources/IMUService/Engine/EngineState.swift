@@ -91,7 +91,7 @@ struct EngineState {
         if groundSpeed != nil {
             groundSpeed!.process(batch, pedometer: &p, into: &events)
         } else {
-            for s in batch { p.process(s, into: &events) }
+            p.process(contentsOf: batch, into: &events)
         }
         pedometer = p
         lastSampleTime = batch[batch.count - 1].time
