@@ -143,6 +143,13 @@ struct StepCounter: Sendable {
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         sinceHop = 0
+        // The running envelope sum adds and subtracts a rounding error every tick and is only
+        // reset at a gap; over a day of continuous samples (4.3 million ticks) the errors would
+        // add up. Once per hop it is summed afresh from the ring (`envelopeLength` products), so
+        // its error never spans more than one hop.
+        var fresh = 0.0
+        for k in max(0, n - envelopeLength)..<n { fresh += gait[k] * gait[k] }
+        envelopeSum = fresh
         horizontalSums[hopsDone % horizontalSums.count] = hopSum
         horizontalSquares[hopsDone % horizontalSums.count] = hopSquares
         hopsDone += 1
