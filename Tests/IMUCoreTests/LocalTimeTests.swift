@@ -91,6 +91,11 @@ import IMUCore
         #expect(LocalTime.time(year: f.year, month: f.month, day: f.day + 3) == LocalTime.startOfDay(containing: t, addingDays: 3))
         #expect(LocalTime.daysIn(month: 2, year: 2024) == 29 && LocalTime.daysIn(month: 2, year: 2100) == 28
                 && LocalTime.daysIn(month: 2, year: 2000) == 29 && LocalTime.daysIn(month: 4, year: 2026) == 30)
+        // Out-of-range times from a bus or a file do not trap.
+        #expect(LocalTime.fields(.nan).year == LocalTime.fields(0).year)
+        _ = LocalTime.iso8601(.infinity)
+        _ = LocalTime.dayLabel(-1e300)
+        #expect(LocalTime.time(year: Int.max, month: 1, day: 1) == nil)
         #expect(LocalTime.zoneIdentifier(environment: "Europe/Berlin") == "Europe/Berlin")
         #expect(LocalTime.zoneIdentifier(environment: ":/usr/share/zoneinfo/Europe/Berlin") == "Europe/Berlin")
         #expect(LocalTime.zoneIdentifier(environment: "CET-1CEST,M3.5.0,M10.5.0/3") == "")

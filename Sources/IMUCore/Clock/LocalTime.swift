@@ -28,10 +28,12 @@ public enum LocalTime {
         public var utcOffsetSeconds: Int
     }
 
-    /// The fields of `time` (whole seconds: the fraction is dropped, as clocks show it).
+    /// The fields of `time` (whole seconds: the fraction is dropped, as clocks show it). Times from
+    /// the bus or files are clamped to ±1e15 s (31 million years) before the integer conversion;
+    /// not finite reads as 1970.
     public static func fields(_ time: Double) -> Fields {
         _ = initialise
-        var t = time_t(time.rounded(.down))
+        var t = time_t(time.isFinite ? min(max(time.rounded(.down), -1e15), 1e15) : 0)
         var tm = Glibc.tm()
         localtime_r(&t, &tm)
         return Fields(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday), hour: Int(tm.tm_hour),
