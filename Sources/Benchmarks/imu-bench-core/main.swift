@@ -15,6 +15,7 @@ import IMUSimulation
 ///   threshold), on the same samples: the cost of merely looking at every sample.
 /// - gyroscope input: the 100 Hz core with and without the gyroscope; the difference is what a
 ///   gyroscope column costs per sample (it was the orientation filter's cost until that was removed).
+/// The samples go in as `Pedometer.process(contentsOf:)`, as the tools feed their batches.
 
 /// One hour (the issue's reference load).
 let seconds = 3600.0
@@ -148,8 +149,9 @@ print("figure: pedometer core, 25 Hz input = \(m(at25.core)) | target >= 8 | anc
       + "\(m(at25.anchor)) | ratio \(r(at25.core / at25.anchor))")
 print("figure: pedometer core, 100 Hz input = \(m(at100.core)) | target >= 20 | anchor: minimal low-pass peak detector on the same samples = "
       + "\(m(at100.anchor)) | ratio \(r(at100.core / at100.anchor))")
-// The gyro-aided orientation filter was removed (docs/steps.md); what a gyroscope column still
-// costs (the resampler averages it) is the difference between these two runs.
+// The gyro-aided orientation filter was removed (docs/steps.md) and the resampler no longer
+// averages the gyroscope; what a gyroscope column still costs (wider samples to read) is the
+// difference between these two runs.
 let gyroNanoseconds = 1e9 / at100.core - 1e9 / at100NoGyro.core
 print("figure: gyroscope input (orientation filter removed, docs/steps.md) = " + String(format: "%+.1f ns per 100 Hz sample", gyroNanoseconds)
       + String(format: " (%+.0f %% of the core)", 100 * gyroNanoseconds * at100.core / 1e9)
