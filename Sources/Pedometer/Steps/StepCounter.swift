@@ -220,7 +220,7 @@ struct StepCounter: Sendable {
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
             && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
                 || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
-        facts.weakButMoving = horizontalDeviation >= gate.weakWalkHorizontal
+        facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
