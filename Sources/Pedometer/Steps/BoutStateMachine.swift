@@ -36,8 +36,8 @@ struct BoutStateMachine: Sendable {
         /// `vehicleWalkDeviation`, `vehicleWalkRegularity`).
         var walkInVehicle = false
         /// Moves the phone horizontally as steps do (`GaitGate.walkStartHorizontal`), or is
-        /// strong enough that it need not (`GaitGate.vehicleWalkDeviation`): required of every
-        /// window that opens a walk.
+        /// strong (`GaitGate.vehicleWalkDeviation`) or self-sustained (`vehicleWalkRegularity`)
+        /// enough that it need not: required of every window that opens a walk.
         var movesLikeSteps = false
         /// The whole window is a pure sinusoid (`GaitGate.maximumPurity`): a waved phone.
         var pureSine = false

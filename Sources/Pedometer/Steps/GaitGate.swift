@@ -38,7 +38,10 @@ struct GaitGate: Sendable {
     /// is back-filled.
     var vehicleWalkHorizontal = 0.06
     /// Least horizontal deviation (g, over the 4 s window) for a window weaker than
-    /// `vehicleWalkDeviation` to open a walk, in or out of a vehicle. Steps brake and push the
+    /// `vehicleWalkDeviation` to open a walk, in or out of a vehicle, unless it is at least
+    /// `vibrationDeviation` and regular ≥ `vehicleWalkRegularity` (the city bus's gait-like
+    /// windows: at most 0.81; four slow steps with the phone flat in the hand open on it, as
+    /// `ImpactChainTests` shows: the same three signs of steps as in a vehicle). Steps brake and push the
     /// trunk fore-aft and sway it sideways; a vehicle's suspension bounces the phone vertically,
     /// in the walking band (1.2-2 Hz), and its sway stays smaller. Measured on the windows that
     /// open a walk below 0.2 g (`imu-bench-accuracy`): the oxford walks at native rate and 25 Hz

@@ -220,7 +220,9 @@ struct StepCounter: Sendable {
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
             && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
                 || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+        // The same three signs of steps as in a vehicle, with a smaller least horizontal motion.
         facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
+            || (gaitDeviation >= gate.vibrationDeviation && (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
