@@ -47,6 +47,8 @@ public struct Pedometer: Sendable {
     private var state = PedometerSnapshot()
     private var finished = false
     private var labelledUntil: Double?
+    /// End of the latest window counted as a walk or run, s (`ActivityClassifier`'s `justWalked`).
+    private var lastCountedWindow: Double?
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
@@ -159,7 +161,9 @@ public struct Pedometer: Sendable {
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
             cycling.noteGait(window.isGait)   // issue 15
-            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window)
+            if window.counted { lastCountedWindow = window.end }
+            let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
+            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
             let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
             // Labels tile the time from the first sample: each covers the span since the previous
             // one, up to the window's centre (the time it describes best).
