@@ -40,6 +40,7 @@ public struct Pedometer: Sendable {
     // MARK: cycling and ground speed (issue 15)
     private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
     private var vote = ActivityVote()
+    private var held = StepHold()
     private var lastRecordedSpeed: (speed: Double, time: Double)?
     private var firstTime: Double?
     private var lastTickTime = 0.0
@@ -110,6 +111,7 @@ public struct Pedometer: Sendable {
         resampler.flush()
         while let tick = resampler.pop() { handle(tick, into: &events) }
         stepCounter.finish(into: &events)
+        held.releaseAll(into: &events)   // issue 15: the stream's last steps, held or not, are committed
         takeFloors(at: lastTickTime, into: &events)
         floors.finish()
         segmenter.finish(at: state.time, into: &events)
@@ -121,11 +123,12 @@ public struct Pedometer: Sendable {
     /// Totals and current state.
     public var snapshot: PedometerSnapshot {
         var s = state
-        s.steps = stepCounter.steps
-        s.distanceMeters = stepCounter.distanceMeters
+        // Committed steps only: those still held (`StepHold`) may yet turn out to be pedalling.
+        s.steps = stepCounter.steps - held.count
+        s.distanceMeters = Swift.max(0, stepCounter.distanceMeters - held.distance)
         s.floorsAscended = floors.ascended
         s.floorsDescended = floors.descended
-        s.activeDuration = stepCounter.activeDuration
+        s.activeDuration = Swift.max(0, stepCounter.activeDuration - held.active)
         s.duration = firstTime.map { state.time - $0 } ?? 0
         if !finished, let cadence = stepCounter.currentCadence {
             s.currentCadence = cadence
@@ -142,7 +145,9 @@ public struct Pedometer: Sendable {
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment {
+            let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
             stepCounter.startSegment(at: tick.time, into: &events)
+            held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active, events: &events)
             gravity.reset()
             altimeter.reset()
             cycling.reset()   // issue 15
@@ -156,11 +161,23 @@ public struct Pedometer: Sendable {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }
-        if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
+        let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
+        let analysed = stepCounter.process(user, altitude: currentAltitude, into: &events)
+        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active, events: &events)
+        if let window = analysed {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            cycling.noteGait(window.isGait)   // issue 15
+            // MARK: steps held until the ride detector has seen them (issue 15, `StepHold`).
+            let wasRiding = cycling.isRiding
+            cycling.noteGait(window.isGait, at: window.end)
+            if !wasRiding, cycling.isRiding,
+               let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
+                                             hopSeconds: stepCounter.settings.bout.hopSeconds) {
+                let removed = held.retract(from: start)
+                stepCounter.retract(steps: removed.steps, distanceMeters: removed.distance, activeSeconds: removed.active)
+            }
+            if !cycling.mayBeStarting { held.release(through: window.end - StepHold.seconds, into: &events) }
             if window.counted { lastCountedWindow = window.end }
             let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
             let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
