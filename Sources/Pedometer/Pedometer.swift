@@ -170,7 +170,7 @@ public struct Pedometer: Sendable {
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
             // MARK: steps held until the ride detector has seen them (issue 15, `StepHold`).
             let wasRiding = cycling.isRiding
-            cycling.noteGait(window.isGait, at: window.end)
+            cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
             if !wasRiding, cycling.isRiding,
                let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
                                              hopSeconds: stepCounter.settings.bout.hopSeconds) {

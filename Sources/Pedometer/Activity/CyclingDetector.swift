@@ -17,6 +17,10 @@ struct CyclingDetector: Sendable {
     static let memory = 8
     /// Pedalling windows among the remembered ones that start a ride.
     static let enterCount = 4
+    /// Pedalling windows that start a ride at a ground speed no walk reaches (`noteGait`'s
+    /// `beyondWalking`): a walk's stray pedalling windows (at most 2 % on oxford, singly) are
+    /// at walking speed, so two at a cyclist's speed need not wait for four.
+    static let enterCountBeyondWalking = 2
     /// Vibration windows in a row that start a ride (s).
     static let vibrationRun = 8
     /// Gait windows in a row, none pedalling, that end a ride (s): two strides' worth of windows.
@@ -82,7 +86,8 @@ struct CyclingDetector: Sendable {
 
     /// The step counter's verdict on the latest window, which ended at `end` (s). Vibration
     /// counts only without gait: heel strikes are broadband too.
-    mutating func noteGait(_ isGait: Bool, at end: Double) {
+    /// `beyondWalking`: a fresh ground speed above any walk's (`ActivityVote.walkingSpeedMax`).
+    mutating func noteGait(_ isGait: Bool, at end: Double, beyondWalking: Bool = false) {
         let vibration = latest.isRideVibration && !isGait
         let pedals = latest.isPedalling || latest.seated.isPedalling
         let hit = pedals || vibration
@@ -101,7 +106,8 @@ struct CyclingDetector: Sendable {
         if latest.isPedalling { evidenceKind = .thigh } else if latest.seated.isPedalling { evidenceKind = .seated } else if vibration { evidenceKind = .handlebar }
         recent = (recent << 1) | (pedals ? 1 : 0)
         idle = hit ? 0 : idle + 1
-        if !isRiding, pedals && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
+        let enough = beyondWalking ? Self.enterCountBeyondWalking : Self.enterCount
+        if !isRiding, pedals && evidence >= enough || vibrating >= Self.vibrationRun {
             isRiding = true
             gaitRun = 0
             strikeRun = 0
