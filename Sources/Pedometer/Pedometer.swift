@@ -110,7 +110,7 @@ public struct Pedometer: Sendable {
         finished = true
         resampler.flush()
         while let tick = resampler.pop() { handle(tick, into: &events) }
-        stepCounter.finish(into: &events)
+        holdingSteps(&events) { $0.finish(into: &$1) }
         held.releaseAll(into: &events)   // issue 15: the stream's last steps, held or not, are committed
         takeFloors(at: lastTickTime, into: &events)
         floors.finish()
@@ -145,9 +145,7 @@ public struct Pedometer: Sendable {
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment {
-            let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
-            stepCounter.startSegment(at: tick.time, into: &events)
-            held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active, events: &events)
+            holdingSteps(&events) { $0.startSegment(at: tick.time, into: &$1) }
             gravity.reset()
             altimeter.reset()
             cycling.reset()   // issue 15
@@ -161,9 +159,8 @@ public struct Pedometer: Sendable {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }
-        let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
-        let analysed = stepCounter.process(user, altitude: currentAltitude, into: &events)
-        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active, events: &events)
+        let altitude = currentAltitude
+        let analysed = holdingSteps(&events) { $0.process(user, altitude: altitude, into: &$1) }
         if let window = analysed {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
@@ -190,6 +187,18 @@ public struct Pedometer: Sendable {
             labelledUntil = Swift.max(from, centre)
             stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
+    }
+
+    /// Runs `body` on the step counter; the steps it appends go into the hold (`StepHold`)
+    /// with the distance and walked time they added, instead of into `events`.
+    @inline(__always)
+    private mutating func holdingSteps<R>(_ events: inout [PedometerEvent],
+                                          _ body: (inout StepCounter, inout [PedometerEvent]) -> R) -> R {
+        let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
+        let result = body(&stepCounter, &events)
+        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
+                  events: &events)
+        return result
     }
 
     // MARK: ground speed (issue 15)
