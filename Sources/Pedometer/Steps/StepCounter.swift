@@ -354,6 +354,14 @@ struct StepCounter: Sendable {
         ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin, into: &events)
     }
 
+    // MARK: retraction (issue 15)
+    /// Takes back steps that were counted but never committed (`StepHold`: the pedometer held
+    /// them, and a ride turned out to have begun before them). Only the totals change; the
+    /// bout's state is the cycling input's business.
+    mutating func retract(steps: Int, distanceMeters: Double, activeSeconds: Double) {
+        ledger.retract(steps: steps, distanceMeters: distanceMeters, activeSeconds: activeSeconds)
+    }
+
     /// Ends the stream: flushes the bout in progress.
     mutating func finish(into events: inout [PedometerEvent]) {
         endBout(into: &events)
