@@ -59,7 +59,7 @@ struct EngineState {
             }
             // Samples come every hand-over: a commit due before the next one is made now, on this
             // wake-up, rather than on a timer of its own (never later than commit_seconds).
-            let early = samples ? SensorSupervisor.handOverSeconds : 0
+            let early = samples ? HandOver.seconds : 0
             if BootClock.nowSeconds() >= nextCommit - early {
                 if dirty { commit() }
                 nextCommit = BootClock.nowSeconds() + config.commitSeconds

@@ -26,13 +26,6 @@ public struct SensorSupervisor: Sendable {
     /// `buffer/enable` (a few milliseconds of sysfs reads locally), so a user who turns screen
     /// rotation off gets buffered capture back within this.
     static let bufferProbeSeconds = 10.0
-    /// Seconds of samples handed to the engine at once, in sample time: the engine's wake-ups
-    /// per second are 1 / this, and so are the bus thread's while values change (issue #16: at
-    /// most 10 wake-ups a second in all). 2 s saved about one wake-up a second (imu-bench-power),
-    /// but the engine takes one gpsd reading per hand-over (GroundSpeedInput.afterBatch), and at
-    /// 2 s DaemonGPSTests' ride never became "vehicle"; so one second. A SIGKILL loses this plus
-    /// `commit_seconds` (6 s by default).
-    static let handOverSeconds = 1.0
     /// Backoff after a failure: 1 s doubling to 30 s.
     static let firstRetrySeconds = 1.0, longestRetrySeconds = 30.0
 
@@ -147,11 +140,10 @@ public struct SensorSupervisor: Sendable {
         let source = opened.source, remoteClock = opened.remoteClock
         return try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                // Batches are handed over every Self.handOverSeconds: the engine thread then
-                // wakes that often rather than once per FIFO read.
-                var pending: [MotionSample] = []
+                // Each batch goes to the engine as it comes: sources hand over every
+                // HandOver.seconds (the one place that decides it), so the engine thread wakes
+                // that often.
                 var offset: Double?
-                defer { if !pending.isEmpty { engine.send(.samples(pending)) } }
                 for try await batch in source.batches() {
                     var batch = batch
                     if remoteClock, let last = batch.last {
@@ -160,13 +152,7 @@ public struct SensorSupervisor: Sendable {
                         offset = shift
                         for i in batch.indices { batch[i].time += shift }
                     }
-                    pending += batch
-                    // The samples cover their span plus one sample period (0.5 s batches: two make a second).
-                    if let first = pending.first, let last = pending.last,
-                       (last.time - first.time) * Double(pending.count) / Double(max(1, pending.count - 1)) >= Self.handOverSeconds {
-                        engine.send(.samples(pending))
-                        pending.removeAll(keepingCapacity: true)
-                    }
+                    engine.send(.samples(batch))
                 }
                 return .ended
             }
