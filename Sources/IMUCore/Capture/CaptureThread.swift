@@ -11,28 +11,14 @@ import Glibc
 /// The body is `sending`: the driver state it captures moves to the new thread and no other
 /// thread can reach it, which the compiler checks.
 package enum CaptureThread {
-    /// Starts `body` on a new detached thread. Throws when the system gives no thread (EAGAIN:
-    /// the process's or the user's thread limit); `body` is then never run.
+    /// Starts `body` on a new detached thread named "imukit-capture" (`OwnThread`). Throws when
+    /// the system gives no thread; `body` is then never run.
     package static func start(source: String, _ body: sending @escaping () -> Void) throws(CaptureThreadError) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let r = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            ThreadName.set("imukit-capture")   // for ps -L and imu-bench-power's per-thread wake-ups
-            body.run()
-            return nil
-        }, box)
-        guard r == 0 else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            throw CaptureThreadError(source: source, errno: r)
+        do {
+            try OwnThread.start(name: "imukit-capture", body)
+        } catch {
+            throw CaptureThreadError(source: source, errno: error.errno)
         }
-        pthread_detach(thread)
-    }
-
-    /// Carries the closure to the new thread; only that thread calls it.
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
     }
 }
 
