@@ -48,25 +48,29 @@ import Testing
     }
 
     @Test func cancellingWakesTheThreadFromItsSleep() async throws {
-        // A gap of 1000 s after the first second: the thread sleeps; cancelling must end it at once.
-        let path = try Self.recording(seconds: 1.2, extraLines: ["2200.0,0,0,1", "2201.5,0,0,1"])
-        let received = Atomic<Int>(0)
-        let task = Task {
-            for try await batch in try RecordingSource(path: path, speed: 1).batches() {
-                received.add(batch.count, ordering: .relaxed)
-            }
+        // The first batch at once, the second due in 1000 s: the thread sleeps; cancelling the
+        // consumer must end it at once. Judged on the thread (it drops `next`, whose capture says
+        // so), not on when the test's tasks run: parallel tests can starve Swift's pool.
+        let calls = Atomic<Int>(0)
+        let gone = Flag()
+        let startNs = BootClock.nowNanoseconds()
+        let stream = PacedStream.make(source: "test") { [probe = DeinitProbe { gone.set() }] in
+            withExtendedLifetime(probe) {}
+            let n = calls.add(1, ordering: .relaxed).newValue
+            return ([MotionSample(time: Double(n))], n == 1 ? nil : startNs + 1_000_000_000_000)
         }
-        // The first hand-over (1 s of samples), then the thread sleeps for the gap.
-        let waitStart = BootClock.nowSeconds()
-        while received.load(ordering: .relaxed) == 0, BootClock.nowSeconds() - waitStart < 60 {
+        let task = Task { for try await _ in stream {} }
+        let deadline = BootClock.nowSeconds() + 120
+        while calls.load(ordering: .relaxed) < 2, BootClock.nowSeconds() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let cancelled = BootClock.nowSeconds()
+        #expect(calls.load(ordering: .relaxed) == 2, "the thread never reached its sleep")
         task.cancel()
         try await task.value
-        #expect(BootClock.nowSeconds() - cancelled < 10, "the thread slept on through the cancel")
-        // Exactly the first hand-over (t 1000.00 to 1001.00), none of the samples after the gap.
-        #expect(received.load(ordering: .relaxed) == Int(100 * HandOver.seconds) + 1)
+        let stopDeadline = BootClock.nowSeconds() + 10
+        while !gone.isSet, BootClock.nowSeconds() < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(gone.isSet, "the thread slept on through the cancel")
+        #expect(calls.load(ordering: .relaxed) == 2)
     }
 
     @Test func aConsumerThatDoesNotReadHoldsTheThreadBack() async throws {
@@ -88,4 +92,18 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(made.load(ordering: .relaxed) == afterDrop)
     }
+}
+
+/// A flag another thread sets.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+/// Calls `onDeinit` when the last reference to it goes: the pacing thread has dropped its producer.
+private final class DeinitProbe: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
 }
