@@ -131,17 +131,21 @@ class GuestStepDaemon(StepDaemon):
 
 
 class SharingRing(unittest.TestCase):
-    def test_01_a_held_buffer_is_polled_meanwhile_then_buffered_again_without_losing_the_count(self):
-        for name in ("imu-stepd", "dbus-daemon", "busctl"):
+    def ready_bmi160(self, *tools):
+        """Skips unless `tools` are in the guest and the bmi160 captures buffered; sets it standing
+        (1 g on Z, no rotation) and returns its sysfs directory."""
+        for name in tools:
             if guest(f"ls /usr/bin/{name}")[0] != 0:
-                self.skipTest(f"{name} is not in the guest (build imu-stepd: swift build -c release; apt-get install dbus systemd)")
+                self.skipTest(f"{name} is not in the guest (build imu-stepd: swift build -c release; apt-get install dbus systemd dbus-tests)")
         _, _, src = dump(SOURCE, 1, rate=100)
         if not src or src[0].get("mode") != "buffered":
             self.skipTest(f"no buffered capture here (trigger module imukit_tick not in the guest?): {src}")
-        # Standing: 1 g on Z, no rotation.
         poke(BMI160, 0x12, *(le16(0) + le16(0) + le16(16384)))
         poke(BMI160, 0x0C, *(le16(0) + le16(0) + le16(0)))
-        device = bmi160_sysfs()
+        return bmi160_sysfs()
+
+    def test_01_a_held_buffer_is_polled_meanwhile_then_buffered_again_without_losing_the_count(self):
+        device = self.ready_bmi160("imu-stepd", "dbus-daemon", "busctl")
 
         # The other reader (iio-sensor-proxy's part): libiio's iio_readdev with the buffer enabled,
         # waiting as long as it takes for each block (-T 0), as iio-sensor-proxy does.
@@ -208,15 +212,7 @@ class SharingRing(unittest.TestCase):
         lets go at once: the other reader takes the buffer and gets its scans while the daemon
         polls and counts; both leave, and the daemon is buffered again. The totals are kept at
         every switch."""
-        for name in ("imu-stepd", "dbus-daemon", "busctl", "dbus-test-tool"):
-            if guest(f"ls /usr/bin/{name}")[0] != 0:
-                self.skipTest(f"{name} is not in the guest (build imu-stepd: swift build -c release; apt-get install dbus systemd dbus-tests)")
-        _, _, src = dump(SOURCE, 1, rate=100)
-        if not src or src[0].get("mode") != "buffered":
-            self.skipTest(f"no buffered capture here (trigger module imukit_tick not in the guest?): {src}")
-        poke(BMI160, 0x12, *(le16(0) + le16(0) + le16(16384)))
-        poke(BMI160, 0x0C, *(le16(0) + le16(0) + le16(0)))
-        device = bmi160_sysfs()
+        device = self.ready_bmi160("imu-stepd", "dbus-daemon", "busctl", "dbus-test-tool")
         node = "/dev/" + device.rsplit("/", 1)[-1]
         d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 50"])
         proxy_up = reader_up = False
