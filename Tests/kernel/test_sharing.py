@@ -341,7 +341,9 @@ class SharingRing(unittest.TestCase):
             guest("kill -9 $(cat /tmp/proxy.pid)")
             proxy_up = False
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "buffered", 30), "buffered", d.journal())
-            self.assertEqual(d.prop("SensorState"), "running", d.journal())
+            # The lis3dh's buffered reads (an i2c-stub transfer per scan in the TCG guest) once
+            # timed out on a loaded host (load average 20): lost, retried after 1 s.
+            self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 30), "running", d.journal())
         finally:
             d.close()
             if reader_up:
