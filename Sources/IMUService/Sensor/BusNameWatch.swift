@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import IMUCore
 import IMUServiceClient
 import Synchronization
 #if canImport(Glibc)
