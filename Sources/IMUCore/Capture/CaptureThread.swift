@@ -13,11 +13,11 @@ import Glibc
 package enum CaptureThread {
     /// Starts `body` on a new detached thread named "imukit-capture" (`OwnThread`). Throws when
     /// the system gives no thread; `body` is then never run.
-    package static func start(source: String, _ body: sending @escaping () -> Void) throws(CaptureThreadError) {
+    package static func start(source: String, _ body: sending @escaping () -> Void) throws(OwnThreadError) {
         do {
             try OwnThread.start(name: "imukit-capture", body)
         } catch {
-            throw CaptureThreadError(source: source, errno: error.errno)
+            throw OwnThreadError(name: "capture (\(source))", errno: error.errno)
         }
     }
 }
@@ -70,13 +70,4 @@ package final class StopSignal: Sendable {
     package func sleep(seconds: Double) {
         sleep(untilNs: BootClock.nowNanoseconds() + Int64(max(0, seconds) * 1e9))
     }
-}
-
-/// No thread could be started for a source's capture.
-package struct CaptureThreadError: DiagnosableError {
-    package var source: String
-    package var errno: Int32
-    package var description: String { "cannot start the capture thread for \(source): \(String(cString: strerror(errno)))" }
-    package var exitStatus: ExitStatus { .runtimeFailure }
-    package var fix: String? { "the process or user is at its thread limit (ulimit -u); stop other programs and start again" }
 }
