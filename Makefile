@@ -160,3 +160,12 @@ TOOLS_BIN = $(TOOLS_BUILD)/$(CONFIG)
 static-steps:
 	$(SWIFT) build -c release $(STATIC_STDLIB) --scratch-path $(STATIC_BUILD) --product imu-steps
 bench: static-steps
+
+## The step service under a real systemd (Tests/systemd, docs/testing-systemd.md): Debian 12 with
+## systemd as PID 1 in qemu (Debian's kernel, an emulated BMI160 on the real driver); the checks
+## install the package there and use the service as a user would. Skips when qemu or debootstrap
+## is missing; needs root.
+.PHONY: test-systemd
+test-systemd: deb
+	@scripts/ensure-deps.sh systemd
+	Tests/systemd/run.sh .build/deb/imukit_*.deb
