@@ -83,6 +83,7 @@ depmod -b "$root" "$KVER"
 cp "$deb" "$root/root/imukit.deb"
 install -D -m 0755 "$HERE/guest/chips.sh" "$root/usr/local/lib/imukit-test/chips.sh"
 install -D -m 0755 "$HERE/guest/check.sh" "$root/usr/local/lib/imukit-test/check.sh"
+install -D -m 0755 "$HERE/guest/walk.pl" "$root/usr/local/lib/imukit-test/walk.pl"
 for unit in imukit-test-chips.service imukit-test-check.service; do
     install -D -m 0644 "$HERE/guest/$unit" "$root/etc/systemd/system/$unit"
     ln -sf "/etc/systemd/system/$unit" "$root/etc/systemd/system/multi-user.target.wants/$unit"
