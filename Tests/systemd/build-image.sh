@@ -19,12 +19,13 @@ work=$REPO/.build/test-systemd
 mkdir -p "$work"
 log() { echo "build-image: $*" >&2; }
 
-# 1. Kernel and modules (and the trigger module), as the kernel ring has them.
+# 1. Kernel and modules (and the trigger module), as the kernel ring has them; first the
+# debootstrap root, whose fetch tells whether a Debian mirror answers at all (else: skip).
+base=$(cd "$REPO" && packaging/bookworm-root.sh) || exit $?
 eval "$("$REPO/Tests/kernel/build-guest.sh")"
 modsrc=$REPO/Tests/kernel/work/kernel/lib/modules/$KVER
 
 # 2. Debian 12 with systemd as init, and the package's dependencies (from its control file).
-base=$(cd "$REPO" && packaging/bookworm-root.sh) || exit $?
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -e 's/|.*//' -e 's/(.*)//' -e 's/ //g' | grep -v '^$' | sort -u | tr '\n' ' ')
 # systemd-sysv: systemd as /sbin/init; dbus: the system bus; udev: device permissions (the
 # package's rules); kmod and i2c-tools: the emulated chips (guest/chips.sh).
