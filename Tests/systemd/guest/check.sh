@@ -95,7 +95,6 @@ verdict service-user "uid $(getent passwd "$uid" | cut -d: -f1), gid $(getent gr
     '[ "$(getent passwd "$uid" | cut -d: -f1)" = imu-stepd ] && [ "$groups" = "$want" ]'
 sandbox="NoNewPrivs=$(field NoNewPrivs) Seccomp=$(field Seccomp) CapEff=$(field CapEff) CapBnd=$(field CapBnd)"
 rootopts=$(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | tail -1)
-usropts=$(awk '$5 == "/usr" || $5 == "/" { o = $6 } END { print o }' "/proc/$pid/mountinfo")
 verdict sandbox "$sandbox; / mounted $rootopts for the service" \
     '[ "$(field NoNewPrivs)/$(field Seccomp)/$(field CapEff)/$(field CapBnd)" = 1/2/0000000000000000/0000000000000000 ] && [ "${rootopts%%,*}" = ro ]'
 note "systemd-analyze security: $(systemd-analyze security "$UNIT" 2>&1 | tail -1)"
