@@ -131,6 +131,8 @@ targets += [
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),
     .testTarget(name: "IMUServiceTests", dependencies: ["IMUService", "IMUServiceClient", "IMUSimulation", "IMUHistory", "Pedometer", "IMUPublish"]),
 ]
+// IMUServiceTests is declared after the GPS block's loop that gives it GPSFake (DaemonGPSTests).
+for t in targets where t.name == "IMUServiceTests" { t.dependencies.append("GPSFake") }
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [

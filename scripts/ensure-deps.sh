@@ -27,6 +27,8 @@ if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(chromium libxml2-ut
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(gpsd gpsd-clients); fi
 # test: zsh and man-db check the shell completions and the man pages (packaging/, completions/).
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(zsh man-db); fi
+# test: the zone files (tzdata) for the local-time tests in named zones (LocalTimeTests, SinceParsingTests).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(tzdata); fi
 # kernel: the real-kernel test ring (docs/testing.md): qemu, busybox, iiod and i2c-tools for the guest.
 if [ "$level" = kernel ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod libiio-utils i2c-tools linux-headers-amd64 gcc make)

@@ -1,5 +1,8 @@
 import CGPS
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pedometer
 
 /// Reads ground speed from gpsd through libgps. Speed only: the client never reads, keeps or

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pedometer
 
 /// Whether ground speed from gpsd is available now: what `imu-info` reports as a capability.
@@ -20,9 +23,11 @@ public enum GPSProbe {
     /// the socket calls block.
     public static func check(host: String, port: String, wait: Double = defaultWait) async -> GPSAvailability {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: checkBlocking(host: host, port: port, wait: wait)) }
-            thread.name = "gpsd-probe"
-            thread.start()
+            do {
+                try OwnThread.start(name: "gpsd-probe") { continuation.resume(returning: checkBlocking(host: host, port: port, wait: wait)) }
+            } catch {
+                continuation.resume(returning: .unreachable("\(error)"))
+            }
         }
     }
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pedometer
 import Synchronization
 
@@ -79,9 +82,11 @@ public final class GPSSpeedFeed: Sendable {
     /// Starts the feed's thread (once; later calls do nothing).
     public func start() {
         guard !state.withLock({ s in defer { s.started = true }; return s.started }) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "gpsd"
-        thread.start()
+        do {
+            try OwnThread.start(name: "gpsd") { [self] in run() }
+        } catch {
+            changeConnection(to: .unreachable("\(error)"))
+        }
     }
 
     /// Stops the thread within `pollInterval` (it does not wait for it).
@@ -122,7 +127,7 @@ public final class GPSSpeedFeed: Sendable {
             guard let connected = client else {
                 let now = BootClock.nowSeconds()
                 if now - lastAttempt < Self.retryInterval {
-                    Thread.sleep(forTimeInterval: Self.pollInterval)
+                    OwnThread.sleep(seconds: Self.pollInterval)
                     continue
                 }
                 lastAttempt = now
@@ -130,7 +135,7 @@ public final class GPSSpeedFeed: Sendable {
                     client = try GPSDClient(host: host, port: port)
                     changeConnection(to: .connected)
                 } catch {
-                    changeConnection(to: .unreachable(error.description))
+                    changeConnection(to: .unreachable("\(error)"))
                 }
                 continue
             }

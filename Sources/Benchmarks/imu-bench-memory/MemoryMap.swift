@@ -74,9 +74,17 @@ struct MemoryMap {
         if path.contains("/lib/swift/") { return "Swift runtime (" + name.split(separator: ".").first.map(String.init)! + ")" }
         if name.hasPrefix("libc.so") || name.hasPrefix("libm.so") || name.hasPrefix("ld-linux") || name.hasPrefix("libstdc++")
             || name.hasPrefix("libgcc_s") || name.hasPrefix("libpthread") { return "C and C++ runtime (" + name + ")" }
-        if name.hasPrefix("lib") { return "other C libraries (libiio, libsystemd, sqlite and what they load: libxml2, Debian ICU, ...)" }
+        // Split by who loads them (readelf -d, Debian 12): what only libiio needs would leave a
+        // process that opened no IIO source if libiio were loaded on demand (docs/memory.md).
+        if Self.libiioOnly.contains(where: name.hasPrefix) { return Self.libiioKind }
+        if Self.libsystemdOnly.contains(where: name.hasPrefix) { return "libsystemd and what it loads (gcrypt, zstd, lz4, lzma, cap)" }
+        if name.hasPrefix("lib") { return "other C libraries (sqlite, libgps, libdbus, libi2c)" }
         return "the executable (" + name + ")"
     }
+
+    static let libiioKind = "libiio and what only it loads (libxml2, Debian ICU, libusb, libudev, avahi, zlib)"
+    static let libiioOnly = ["libiio.", "libxml2.", "libicuuc.", "libicudata.", "libusb-1.0.", "libudev.", "libavahi-", "libz."]
+    static let libsystemdOnly = ["libsystemd.", "libgcrypt.", "libgpg-error.", "libzstd.", "liblz4.", "liblzma.", "libcap."]
 
     private static func kib(_ parts: [Substring]) -> Int { parts.count >= 2 ? Int(parts[1]) ?? 0 : 0 }
 }

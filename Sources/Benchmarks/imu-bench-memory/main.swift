@@ -98,6 +98,12 @@ for (i, entry) in live.enumerated() {
 }
 for (i, entry) in live.enumerated() {
     guard let m = late[i] else { continue }
+    let iio = m.byKind(stackKiB: stackKiB).first { $0.kind == MemoryMap.libiioKind }?.rssKiB ?? 0
+    print("figure: \(entry.label): libiio and what only it loads resident = \(mb(iio)) (what loading libiio on demand would save "
+          + "without an IIO source) | anchor: the whole process = \(mb(m.rssKiB))")
+}
+for (i, entry) in live.enumerated() {
+    guard let m = late[i] else { continue }
     print("")
     print("where the RSS of \(entry.label) goes (\(mb(m.rssKiB)), \(m.threads) threads):")
     for k in m.byKind(stackKiB: stackKiB) where k.rssKiB > 0 || k.kind.hasPrefix("thread") {

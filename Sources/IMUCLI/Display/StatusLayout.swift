@@ -37,7 +37,7 @@ struct StatusLayout {
         if floorsAvailable { pairs.append(("floors", floors, nil)) }
         pairs += [("activity", s.activity.rawValue, "36"), ("elapsed", elapsed, nil)]
         func cell(_ p: (String, String, String?), padTo: Int?) -> (text: String, length: Int) {
-            let label = p.0.padding(toLength: 9, withPad: " ", startingAt: 0)
+            let label = p.0.count >= 9 ? String(p.0.prefix(9)) : p.0 + String(repeating: " ", count: 9 - p.0.count)
             let plain = label + p.1
             let text = label + (p.2.map { paint(p.1, code: $0) } ?? p.1)
             guard let padTo, plain.count < padTo else { return (text, plain.count) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON form of a calibration: what `imu-calibrate --json` prints (docs/CONTRACTS.md §5) and
 /// what the calibration store saves. Keys are written in a fixed order, numbers in their shortest
@@ -9,17 +9,8 @@ extension Calibration {
 
     /// One JSON object. `pretty` puts each key on its own line (for files); otherwise one line.
     public func jsonText(pretty: Bool = false) -> String {
-        func num(_ x: Double) -> String {
-            guard x.isFinite else { return "null" }
-            if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
-            return String(x)
-        }
+        let num = JSONText.number, str = JSONText.quoted
         func vec(_ v: Vector3) -> String { "[\(num(v.x)),\(num(v.y)),\(num(v.z))]" }
-        func str(_ s: String) -> String {
-            // JSONSerialization escapes strings correctly; wrap in an array to use it on a fragment.
-            let data = (try? JSONSerialization.data(withJSONObject: [s])) ?? Data("[\"\"]".utf8)
-            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
-        }
         var pairs: [(String, String)] = [
             ("accel_bias_g", vec(accelerometerBias)),
             ("accel_scale", vec(accelerometerScale)),
@@ -47,12 +38,12 @@ extension Calibration {
     /// Reads the JSON form back. `path` only names the file in errors.
     public init(jsonData data: Data, path: String) throws(CalibrationError) {
         func fail(_ reason: String) -> CalibrationError { .malformedFile(path: path, reason: reason) }
-        let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(data) } catch {
             throw fail("invalid JSON")
         }
-        guard let o = parsed as? [String: Any] else { throw fail("not a JSON object") }
-        func number(_ any: Any?) -> Double? { JSONNumber.double(any) }
+        guard let o = parsed.object else { throw fail("not a JSON object") }
+        func number(_ v: JSONValue?) -> Double? { v?.number }
         // An integer from 1 to this tool's version: not "1", 0, −1 or 1.5.
         guard let version = number(o["version"]), version == version.rounded(), version >= 1 else {
             throw fail("\"version\" must be a whole number from 1 (this tool writes \(Self.formatVersion))")
@@ -61,19 +52,19 @@ extension Calibration {
             throw fail("format version \(version) is newer than this tool understands (\(Self.formatVersion))")
         }
         func vector(_ name: String, required: Bool = true) throws(CalibrationError) -> Vector3? {
-            guard let raw = o[name], !(raw is NSNull) else {
+            guard let raw = o[name], !raw.isNull else {
                 if required { throw fail("missing \"\(name)\"") }
                 return nil
             }
-            guard let a = raw as? [Any], a.count == 3, let x = number(a[0]), let y = number(a[1]), let z = number(a[2]) else {
+            guard let a = raw.array, a.count == 3, let x = number(a[0]), let y = number(a[1]), let z = number(a[2]) else {
                 throw fail("\"\(name)\" must be an array of three numbers")
             }
             return Vector3(x, y, z)
         }
         let bias = try vector("accel_bias_g")!, scale = try vector("accel_scale")!
         var matrix = Matrix3.identity
-        if let raw = o["accel_misalignment"], !(raw is NSNull) {
-            let rows = (raw as? [Any])?.compactMap { $0 as? [Any] } ?? []
+        if let raw = o["accel_misalignment"], !raw.isNull {
+            let rows = raw.array?.compactMap(\.array) ?? []
             guard rows.count == 3, let m = Matrix3(rows.map { $0.compactMap(number) }) else {
                 throw fail("\"accel_misalignment\" must be three rows of three numbers")
             }
@@ -95,15 +86,15 @@ extension Calibration {
             }
             quality.samples = Int(samples)
         }
-        if let faces = o["face_means_g"] as? [String: Any] {
+        if let faces = o["face_means_g"]?.object {
             for (name, value) in faces {
-                guard let face = Face(rawValue: name), let a = value as? [Any], a.count == 3,
+                guard let face = Face(rawValue: name), let a = value.array, a.count == 3,
                       let x = number(a[0]), let y = number(a[1]), let z = number(a[2]) else { continue }
                 quality.faceMeans[face] = Vector3(x, y, z)
             }
         }
-        self.init(key: o["key"] as? String ?? "", sourceName: o["source"] as? String ?? "",
-                  created: o["created"] as? String ?? "", accelerometerBias: bias, accelerometerScale: scale,
+        self.init(key: o["key"]?.string ?? "", sourceName: o["source"]?.string ?? "",
+                  created: o["created"]?.string ?? "", accelerometerBias: bias, accelerometerScale: scale,
                   misalignment: matrix, gyroscopeBias: try vector("gyro_bias_rad_s", required: false), quality: quality)
         do { try validate() } catch { throw fail(error.description) }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,8 +8,8 @@ import Glibc
 /// file system), then fsync the directory so the rename itself survives a crash.
 enum AtomicFile {
     static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        let directory = Self.directory(of: path)
+        let temporary = directory + "/.\(path.split(separator: "/").last ?? "").tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, operation: "create", errno: errno) }
         var bytes = Array(text.utf8)
@@ -38,5 +38,18 @@ enum AtomicFile {
         }
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+    }
+
+    /// The directory part of `path`, as NSString's `deletingLastPathComponent` gave it for the
+    /// store's paths: "/a/b/c.json" → "/a/b", "/c.json" → "/", "c.json" → "" (trailing slashes
+    /// ignored).
+    static func directory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        var head = trimmed[..<slash]
+        while head.count > 1, head.hasSuffix("/") { head = head.dropLast() }
+        return String(head)
     }
 }

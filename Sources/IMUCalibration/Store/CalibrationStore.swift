@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,7 +79,7 @@ public struct CalibrationStore: Sendable {
         guard let path = path(for: calibration.key) else {
             throw NoConfigDirectoryError(what: "the calibration")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = AtomicFile.directory(of: path)
         try Self.makeDirectories(directory)
         try AtomicFile.write(calibration.jsonText(pretty: true), to: path)
         return path

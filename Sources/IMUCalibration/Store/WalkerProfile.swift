@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The walker's own figures for the pedometer, kept between runs: height (for the default
 /// stride), the stride line through two calibrated paces, and the height of one floor. Saved as
@@ -43,29 +46,32 @@ public struct WalkerProfile: Sendable, Equatable {
 
     /// The JSON form (keys sorted, one per line).
     public var jsonText: String {
-        var object: [String: Any] = ["version": Self.formatVersion]
-        if let h = heightMeters { object["height_m"] = h }
-        if let p = paces { object["paces"] = p.map { ["cadence_steps_per_s": $0.cadence, "stride_m": $0.stride] } }
-        if let f = floorHeightMeters { object["floor_height_m"] = f }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        var pairs: [(key: String, json: String)] = [("version", String(Self.formatVersion))]
+        if let h = heightMeters { pairs.append(("height_m", JSONText.number(h))) }
+        if let p = paces {
+            let items = p.map { JSONText.pretty(object: [("cadence_steps_per_s", JSONText.number($0.cadence)),
+                                                         ("stride_m", JSONText.number($0.stride))], level: 2) }
+            pairs.append(("paces", JSONText.pretty(array: items, level: 1)))
+        }
+        if let f = floorHeightMeters { pairs.append(("floor_height_m", JSONText.number(f))) }
+        return JSONText.pretty(object: pairs) + "\n"
     }
 
     /// Reads the JSON form; `path` only names the file in errors. The figures get the same checks
     /// as the command line (`checkPace`, `checkPaces`).
     public init(jsonData data: Data, path: String) throws(WalkerProfileError) {
         func fail(_ reason: String) -> WalkerProfileError { WalkerProfileError(path: path, reason: reason) }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let object = (try? JSONValue.parse(data))?.object else {
             throw fail("not a JSON object")
         }
         func number(_ key: String, in range: ClosedRange<Double>) throws(WalkerProfileError) -> Double? {
             guard let value = object[key] else { return nil }
-            guard let n = JSONNumber.double(value), range.contains(n) else {
+            guard let n = value.number, range.contains(n) else {
                 throw fail("\(key) must be a number in \(range)")
             }
             return n
         }
-        guard JSONNumber.double(object["version"]) == Double(Self.formatVersion) else {
+        guard object["version"]?.number == Double(Self.formatVersion) else {
             throw fail("\"version\" must be \(Self.formatVersion) (the only profile format there is)")
         }
         heightMeters = try number("height_m", in: Self.heights)
@@ -74,10 +80,12 @@ public struct WalkerProfile: Sendable, Equatable {
             guard heightMeters == nil else {
                 throw fail("height_m and paces cannot both be set: the stride comes from one or the other")
             }
-            guard let items = list as? [[String: Any]], items.count == 2 else { throw fail("paces must hold two paces") }
+            guard let items = list.array?.compactMap(\.object), items.count == 2, list.array?.count == 2 else {
+                throw fail("paces must hold two paces")
+            }
             var paces: [(cadence: Double, stride: Double)] = []
             for item in items {
-                guard let c = JSONNumber.double(item["cadence_steps_per_s"]), let s = JSONNumber.double(item["stride_m"]) else {
+                guard let c = item["cadence_steps_per_s"]?.number, let s = item["stride_m"]?.number else {
                     throw fail("each pace needs cadence_steps_per_s and stride_m, both numbers")
                 }
                 paces.append((c, s))
@@ -164,7 +172,7 @@ public enum WalkerProfileStore {
         guard let path = path(environment: environment) else {
             throw NoConfigDirectoryError(what: "your walker profile (--remember)")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = AtomicFile.directory(of: path)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The history's queries as an async API, for any program that reads a history file (the
 /// library's side of `CMPedometer.queryPedometerData(from:to:)` and

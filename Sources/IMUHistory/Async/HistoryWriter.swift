@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A `HistoryStore` for async code (a daemon built on Swift concurrency): the same recording,
 /// commits and queries, run on the writer's own serial dispatch queue so that SQLite's blocking

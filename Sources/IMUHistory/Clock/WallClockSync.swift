@@ -1,5 +1,5 @@
 import CClock
-import Foundation
+import FoundationEssentials
 
 /// Whether the wall clock can be trusted yet, for `HistoryStore.record(_:snapshot:mapping:)`.
 ///
@@ -44,7 +44,7 @@ public enum WallClockSync {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.contains { name in
             let text = try? String(contentsOfFile: "\(directory)/\(name)/hctosys", encoding: .utf8)
-            return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+            return text?.split(whereSeparator: \.isWhitespace) == ["1"]
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The queries: sums of minutes (hour sums for whole hours), local days, segments and markers.
 /// Each includes what is recorded but not committed yet.

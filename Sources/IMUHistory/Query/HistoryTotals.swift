@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The sums of one interval: the minutes that start within `[start, end)`.
 public struct HistoryTotals: Sendable, Equatable {

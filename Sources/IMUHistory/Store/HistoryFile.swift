@@ -1,5 +1,9 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import IMUCore
 
 /// Opens a history file: refuses what is not ours without writing a byte to it, then sets WAL
 /// mode and applies the missing migrations.
@@ -48,17 +52,24 @@ enum HistoryFile {
 
     /// Checks the first bytes before SQLite sees the file. Returns whether the file exists.
     private static func checkHeader(path: String, mustExist: Bool) throws(HistoryError) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             if mustExist { throw HistoryError.cannotOpen(path: path, detail: "there is no history file there") }
             return false
         }
-        if isDirectory.boolValue { throw HistoryError.cannotOpen(path: path, detail: "it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw HistoryError.cannotOpen(path: path, detail: "permission denied")
+        if info.st_mode & S_IFMT == S_IFDIR { throw HistoryError.cannotOpen(path: path, detail: "it is a directory") }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw HistoryError.cannotOpen(path: path, detail: "permission denied") }
+        defer { Glibc.close(fd) }
+        var head = [UInt8](repeating: 0, count: sqliteMagic.count)
+        var got = 0
+        while got < head.count {
+            let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            got += n
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: sqliteMagic.count)) ?? Data()
+        head.removeLast(head.count - got)
         // An empty file is an empty SQLite database (SQLite writes its header at the first change).
         if !head.isEmpty && Array(head) != sqliteMagic { throw HistoryError.notADatabase(path: path) }
         return true
@@ -73,7 +84,7 @@ enum HistoryFile {
         if application == 0 && tables.isEmpty { return 0 }
         guard application == Schema.applicationID else {
             let detail = application == 0 ? "tables \(tables.sorted().prefix(4).joined(separator: ", "))"
-                                          : "application id \(String(format: "0x%08X", application))"
+                                          : "application id \(String(cFormat: "0x%08X", application))"
             throw HistoryError.foreignDatabase(path: path, detail: detail)
         }
         guard version <= Schema.version else { throw HistoryError.newerSchema(path: path, found: version, supported: Schema.version) }

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// The persistent pedometer history: totals per wall-clock minute (UTC), activity segments and
 /// pause/resume markers in one SQLite file (docs/history.md).

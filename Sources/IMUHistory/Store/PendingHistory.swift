@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What was recorded since the last successful commit, in memory.
 ///

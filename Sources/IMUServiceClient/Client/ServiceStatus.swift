@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The daemon's properties (data/io.github.imukit.StepService1.xml), read in one `GetAll`.
 public struct ServiceStatus: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Pedometer
 
 /// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
@@ -32,9 +32,17 @@ public struct StepServiceClient: Sendable {
     }
 
     /// One total per local day of `timeZone` overlapping [from, to), oldest first.
-    public func days(from: Date, to: Date, timeZone: TimeZone = .current) async throws -> [StepTotals] {
+    public func days(from: Date, to: Date, timeZone: TimeZone) async throws -> [StepTotals] {
+        try await days(from: from, to: to, timeZoneIdentifier: timeZone.identifier)
+    }
+
+    /// One total per local day of the zone named `timeZoneIdentifier` (IANA, e.g. "Europe/Berlin";
+    /// "": the daemon's zone) overlapping [from, to), oldest first. The default is this process's
+    /// zone as the C library sees it (`LocalTime`), which a tool linked without full Foundation
+    /// cannot get from `TimeZone.current` (docs/memory.md).
+    public func days(from: Date, to: Date, timeZoneIdentifier: String = LocalTime.zoneIdentifier()) async throws -> [StepTotals] {
         try await method("QueryDays", fill: { m in
-            try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to)); try m.append(timeZone.identifier)
+            try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to)); try m.append(timeZoneIdentifier)
         }, read: { m in
             var out: [StepTotals] = []
             _ = try m.enter("a", "(\(TotalsWire.signature))")
@@ -78,27 +86,29 @@ public struct StepServiceClient: Sendable {
         let stop = StopSignal()
         continuation.onTermination = { _ in stop.set() }
         let bus = self.bus, timeout = timeoutSeconds
-        let thread = Thread {
-            do {
-                let c = try BusConnection(bus)
-                let watcher = try SignalWatcher(c, path: StepServiceNames.objectPath,
-                                                interface: StepServiceNames.properties, member: "PropertiesChanged")
-                continuation.yield(try Self.getAll(c, timeout: timeout))
-                while !stop.isSet {
-                    c.wait(seconds: 0.5)
-                    while try c.process() {}
-                    if watcher.takeFired() { continuation.yield(try Self.getAll(c, timeout: timeout)) }
-                    if !(try c.hasOwner(StepServiceNames.busName)) {
-                        throw BusError(.serviceNotRunning, "the step daemon imu-stepd stopped", fix: BusError.notRunningFix)
+        do {
+            try OwnThread.start(name: "imukit-bus-client") {
+                do {
+                    let c = try BusConnection(bus)
+                    let watcher = try SignalWatcher(c, path: StepServiceNames.objectPath,
+                                                    interface: StepServiceNames.properties, member: "PropertiesChanged")
+                    continuation.yield(try Self.getAll(c, timeout: timeout))
+                    while !stop.isSet {
+                        c.wait(seconds: 0.5)
+                        while try c.process() {}
+                        if watcher.takeFired() { continuation.yield(try Self.getAll(c, timeout: timeout)) }
+                        if !(try c.hasOwner(StepServiceNames.busName)) {
+                            throw BusError(.serviceNotRunning, "the step daemon imu-stepd stopped", fix: BusError.notRunningFix)
+                        }
                     }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
             }
+        } catch {
+            continuation.finish(throwing: error)
         }
-        thread.name = "imukit-bus-client"
-        thread.start()
         return stream
     }
 
@@ -109,9 +119,11 @@ public struct StepServiceClient: Sendable {
                                 interface: StepServiceNames.properties, member: "GetAll", timeoutSeconds: timeout,
                                 fill: { try $0.append(StepServiceNames.interface) },
                                 read: { try ServiceStatus.read(from: $0) })
-        let day = LocalDay.interval(containing: Date())
-        status.today.start = day.start
-        status.today.end = day.end
+        // Today in this process's zone through the C library (`LocalTime`; `TimeZone.current` is
+        // GMT in a tool linked without full Foundation).
+        let day = LocalTime.day(containing: Date().timeIntervalSince1970)
+        status.today.start = Date(timeIntervalSince1970: day.start)
+        status.today.end = Date(timeIntervalSince1970: day.end)
         return status
     }
 

@@ -9,7 +9,8 @@ import Foundation
 /// 86 400 s" would cut an hour off one evening and count an hour of the next day on the other.
 public enum LocalDay {
     /// The local day containing `date` in `timeZone` (default: the current time zone, which is GMT in a
-    /// process that links only FoundationEssentials: the tools link Foundation; docs/memory.md).
+    /// process that links only FoundationEssentials, as imu-steps does: it uses IMUCore's
+    /// `LocalTime`, the C library's zone; docs/memory.md).
     public static func interval(containing date: Date, in timeZone: TimeZone = .current) -> DateInterval {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IMUCLI
 import IMUServiceClient
 import Pedometer
@@ -20,29 +20,30 @@ enum DaemonQueries {
         try args.exclusive([question, "source"])
         try args.exclusive([question, "replay"])
         try args.exclusive([question, "simulate"])
-        let json = args.flag("json"), now = Date(), zone = TimeZone.current
+        let json = args.flag("json"), now = Date()
         let out = Terminal.standardOutput
         switch question {
         case "today":
-            let day = LocalDay.interval(containing: now, in: zone)
-            let t = try await ask(client) { try await client.totals(from: day.start, to: now) }
-            out.write(json ? DaemonReport.json(t, type: "today") + "\n" : DaemonReport.line("today", t, zone: zone))
+            let day = LocalTime.day(containing: now.timeIntervalSince1970)
+            let t = try await ask(client) { try await client.totals(from: Date(timeIntervalSince1970: day.start), to: now) }
+            out.write(json ? DaemonReport.json(t, type: "today") + "\n" : DaemonReport.line("today", t))
         case "history":
             let days = try parseDays(args.string("history")!, command: args.command)
-            let today = LocalDay.interval(containing: now, in: zone)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let first = calendar.date(byAdding: .day, value: -(days - 1), to: today.start) ?? today.start
-            let rows = try await ask(client) { try await client.days(from: first, to: today.end, timeZone: zone) }
+            let first = LocalTime.startOfDay(containing: now.timeIntervalSince1970, addingDays: -(days - 1))
+            let end = LocalTime.startOfDay(containing: now.timeIntervalSince1970, addingDays: 1)
+            let rows = try await ask(client) {
+                try await client.days(from: Date(timeIntervalSince1970: first), to: Date(timeIntervalSince1970: end),
+                                      timeZoneIdentifier: LocalTime.zoneIdentifier())
+            }
             if json {
                 for r in rows { out.write(DaemonReport.json(r, type: "day") + "\n") }
             } else {
-                out.write(DaemonReport.table(rows, zone: zone))
+                out.write(DaemonReport.table(rows))
             }
         default:
-            let since = try parseTime(args.string("since")!, now: now, zone: zone, command: args.command)
+            let since = try parseTime(args.string("since")!, now: now, command: args.command)
             let t = try await ask(client) { try await client.totals(from: since, to: now) }
-            out.write(json ? DaemonReport.json(t, type: "since") + "\n" : DaemonReport.line("since \(DaemonReport.stamp(since, zone: zone))", t, zone: zone))
+            out.write(json ? DaemonReport.json(t, type: "since") + "\n" : DaemonReport.line("since \(DaemonReport.stamp(since))", t))
         }
         out.flush()
         return .success
@@ -65,27 +66,60 @@ enum DaemonQueries {
         return n
     }
 
-    /// HH:MM (today), YYYY-MM-DD (local midnight) or YYYY-MM-DDTHH:MM[:SS], local time; not in the future.
-    static func parseTime(_ text: String, now: Date, zone: TimeZone, command: String) throws -> Date {
-        let formats = ["HH:mm", "yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm"]
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        for format in formats {
-            f.dateFormat = format
-            guard let d = f.date(from: text) else { continue }
-            var date = d
-            if format == "HH:mm" {
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = zone
-                let parts = calendar.dateComponents([.hour, .minute], from: d)
-                date = calendar.date(bySettingHour: parts.hour!, minute: parts.minute!, second: 0, of: now) ?? d
-            }
-            guard date < now else {
-                throw UsageError("--since \(Printable.escape(text)) is in the future", command: command)
-            }
-            return date
+    /// HH:MM (today), YYYY-MM-DD (local midnight) or YYYY-MM-DDTHH:MM[:SS] (also with a space for
+    /// the T), local time; not in the future. Hours, minutes, seconds, months and days take one or
+    /// two digits, years four; each must exist on the calendar (no 24:00, no February 30th).
+    static func parseTime(_ text: String, now: Date, command: String) throws -> Date {
+        guard let date = localTime(text, now: now) else {
+            throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(Printable.escape(text))'", command: command)
         }
-        throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(Printable.escape(text))'", command: command)
+        guard date < now else {
+            throw UsageError("--since \(Printable.escape(text)) is in the future", command: command)
+        }
+        return date
+    }
+
+    /// The instant `text` names in the local zone, or nil when it is none of the accepted forms.
+    static func localTime(_ text: String, now: Date) -> Date? {
+        func number(_ part: Substring, digits: ClosedRange<Int>, in range: ClosedRange<Int>) -> Int? {
+            guard digits.contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part), range.contains(n) else { return nil }
+            return n
+        }
+        func clock(_ part: Substring) -> (hour: Int, minute: Int, second: Int)? {
+            let p = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard p.count == 2 || p.count == 3, let h = number(p[0], digits: 1...2, in: 0...23),
+                  let m = number(p[1], digits: 1...2, in: 0...59) else { return nil }
+            guard p.count == 3 else { return (h, m, 0) }
+            guard let s = number(p[2], digits: 1...2, in: 0...59) else { return nil }
+            return (h, m, s)
+        }
+        func day(_ part: Substring) -> (year: Int, month: Int, day: Int)? {
+            let p = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard p.count == 3, let y = number(p[0], digits: 4...4, in: 1...9999), let m = number(p[1], digits: 1...2, in: 1...12),
+                  let d = number(p[2], digits: 1...2, in: 1...LocalTime.daysIn(month: m, year: y)) else { return nil }
+            return (y, m, d)
+        }
+        /// A time of day that exists on that day: not one skipped by a daylight-saving change.
+        func existing(_ d: (year: Int, month: Int, day: Int), _ c: (hour: Int, minute: Int, second: Int)) -> Double? {
+            guard let t = LocalTime.time(year: d.year, month: d.month, day: d.day, hour: c.hour, minute: c.minute, second: c.second) else { return nil }
+            let f = LocalTime.fields(t)
+            return [f.year, f.month, f.day, f.hour, f.minute] == [d.year, d.month, d.day, c.hour, c.minute] ? t : nil
+        }
+        let seconds: Double?
+        if !text.contains("-") {
+            // HH:MM today: seconds are not accepted here, as before.
+            guard let c = clock(Substring(text)), text.split(separator: ":").count == 2 else { return nil }
+            let today = LocalTime.fields(now.timeIntervalSince1970)
+            seconds = existing((today.year, today.month, today.day), c)
+        } else if let cut = text.firstIndex(where: { $0 == "T" || $0 == " " }) {
+            guard let d = day(text[..<cut]), let c = clock(text[text.index(after: cut)...]) else { return nil }
+            // A space takes HH:MM only, as before.
+            if text[cut] == " " && text[text.index(after: cut)...].split(separator: ":").count != 2 { return nil }
+            seconds = existing(d, c)
+        } else {
+            guard let d = day(Substring(text)) else { return nil }
+            seconds = LocalTime.time(year: d.year, month: d.month, day: d.day)
+        }
+        return seconds.map { Date(timeIntervalSince1970: $0) }
     }
 }

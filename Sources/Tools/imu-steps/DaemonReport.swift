@@ -1,18 +1,18 @@
-import Foundation
+import FoundationEssentials
 import IMUCLI
 import IMUServiceClient
 
 /// How imu-steps prints the daemon's totals: one line, a table per day, or JSON Lines.
 enum DaemonReport {
-    static func line(_ label: String, _ t: StepTotals, zone: TimeZone) -> String {
+    static func line(_ label: String, _ t: StepTotals) -> String {
         "\(label): \(t.steps) steps, \(km(t.distanceMeters)), floors \(t.floorsAscended) up \(t.floorsDescended) down, active \(duration(t.activeSeconds))\n"
     }
 
-    static func table(_ rows: [StepTotals], zone: TimeZone) -> String {
+    static func table(_ rows: [StepTotals]) -> String {
         var text = pad("day", 15) + lpad("steps", 8) + lpad("distance", 11) + lpad("floors", 10) + lpad("active", 9) + "\n"
         var total = StepTotals(start: rows.first?.start ?? Date(), end: rows.last?.end ?? Date())
         for r in rows {
-            text += pad(day(r.start, zone: zone), 15) + lpad("\(r.steps)", 8) + lpad(km(r.distanceMeters), 11)
+            text += pad(day(r.start), 15) + lpad("\(r.steps)", 8) + lpad(km(r.distanceMeters), 11)
                 + lpad("\(r.floorsAscended)/\(r.floorsDescended)", 10) + lpad(duration(r.activeSeconds), 9) + "\n"
             total.steps += r.steps; total.distanceMeters += r.distanceMeters
             total.floorsAscended += r.floorsAscended; total.floorsDescended += r.floorsDescended
@@ -35,27 +35,17 @@ enum DaemonReport {
         return line.text
     }
 
-    static func iso(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone.current
-        return f.string(from: d)
-    }
+    /// Times in the local zone (`LocalTime`: the C library's zone rules, so that the tool needs no
+    /// full Foundation; docs/memory.md).
+    static func iso(_ d: Date) -> String { LocalTime.iso8601(d.timeIntervalSince1970) }
+    static func stamp(_ d: Date) -> String { LocalTime.stamp(d.timeIntervalSince1970) }
+    static func day(_ d: Date) -> String { LocalTime.dayLabel(d.timeIntervalSince1970) }
 
-    static func stamp(_ d: Date, zone: TimeZone) -> String { format(d, "yyyy-MM-dd HH:mm", zone) }
-    static func day(_ d: Date, zone: TimeZone) -> String { format(d, "yyyy-MM-dd EEE", zone) }
-
-    static func format(_ d: Date, _ pattern: String, _ zone: TimeZone) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        f.dateFormat = pattern
-        return f.string(from: d)
-    }
-
-    static func km(_ m: Double) -> String { String(format: "%.2f km", m / 1000) }
+    static func km(_ m: Double) -> String { String(cFormat: "%.2f km", m / 1000) }
     static func duration(_ s: Double) -> String {
-        let minutes = Int((s / 60).rounded())
-        return "\(minutes / 60):\(String(format: "%02d", minutes % 60))"
+        // From the bus: range-checked before the conversion (1e9 s is 31 years).
+        let minutes = s.isFinite && abs(s) < 1e9 ? Int((s / 60).rounded()) : 0
+        return "\(minutes / 60):\(String(cFormat: "%02ld", minutes % 60))"
     }
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
     static func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? " " + s : String(repeating: " ", count: n - s.count) + s }

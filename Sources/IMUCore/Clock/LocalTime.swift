@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Local (civil) time of this process's time zone through the C library: glibc reads `TZ`, else
+/// /etc/localtime, with every daylight-saving rule of the system's zone data (tzset(3),
+/// localtime(3), mktime(3)). The tools use it for `--today`, `--history` and `--since`, because
+/// FoundationEssentials alone knows only GMT in a statically linked tool (docs/memory.md).
+///
+/// Times are seconds since 1970-01-01 UTC (what `Date.timeIntervalSince1970` holds). A local day
+/// runs from local midnight to the next local midnight: 23 hours on the spring daylight-saving
+/// day, 25 on the autumn one. Where midnight itself does not exist (a zone that springs forward
+/// at 00:00), the day starts at the first local time that does, as mktime(3) normalises it.
+public enum LocalTime {
+    /// Calendar fields of one instant in the local zone.
+    public struct Fields: Equatable, Sendable {
+        public var year: Int
+        /// 1 to 12.
+        public var month: Int
+        /// 1 to 31.
+        public var day: Int
+        public var hour: Int
+        public var minute: Int
+        public var second: Int
+        /// 0 (Sunday) to 6 (Saturday).
+        public var weekday: Int
+        /// Local time minus UTC, seconds (+3600 for Berlin in winter, +7200 in summer).
+        public var utcOffsetSeconds: Int
+    }
+
+    /// The fields of `time` (whole seconds: the fraction is dropped, as clocks show it). Times from
+    /// the bus or files are clamped to ±1e15 s (31 million years) before the integer conversion;
+    /// not finite reads as 1970.
+    public static func fields(_ time: Double) -> Fields {
+        _ = initialise
+        var t = time_t(time.isFinite ? min(max(time.rounded(.down), -1e15), 1e15) : 0)
+        var tm = Glibc.tm()
+        localtime_r(&t, &tm)
+        return Fields(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday), hour: Int(tm.tm_hour),
+                      minute: Int(tm.tm_min), second: Int(tm.tm_sec), weekday: Int(tm.tm_wday), utcOffsetSeconds: tm.tm_gmtoff)
+    }
+
+    /// The instant of a local date and time. Out-of-range fields carry over (day 32 is the 1st of
+    /// the next month), as mktime(3) normalises them; a time skipped by a daylight-saving change
+    /// moves forward by the change. Nil when the C library cannot represent it.
+    public static func time(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Double? {
+        _ = initialise
+        guard let y = Int32(exactly: year - 1900), let mo = Int32(exactly: month - 1), let d = Int32(exactly: day),
+              let h = Int32(exactly: hour), let mi = Int32(exactly: minute), let s = Int32(exactly: second) else { return nil }
+        var tm = Glibc.tm()
+        tm.tm_year = y; tm.tm_mon = mo; tm.tm_mday = d
+        tm.tm_hour = h; tm.tm_min = mi; tm.tm_sec = s
+        tm.tm_isdst = -1   // let the zone's rules decide whether daylight-saving time applies
+        errno = 0
+        let t = mktime(&tm)
+        // −1 is also a valid time (1969-12-31 23:59:59 UTC): only errno (EOVERFLOW) tells a failure.
+        if t == -1 && errno != 0 { return nil }
+        return Double(t)
+    }
+
+    /// Local midnight starting the day `days` days after the day containing `time` (0: that day).
+    public static func startOfDay(containing time: Double, addingDays days: Int = 0) -> Double {
+        let f = fields(time)
+        return self.time(year: f.year, month: f.month, day: f.day + days) ?? time
+    }
+
+    /// The local day containing `time`: [midnight, next midnight).
+    public static func day(containing time: Double) -> (start: Double, end: Double) {
+        (startOfDay(containing: time), startOfDay(containing: time, addingDays: 1))
+    }
+
+    /// Days in `month` (1–12) of `year`, Gregorian.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The zone's IANA name ("Europe/Berlin") for asking the step daemon about local days: `TZ`
+    /// when it names a zone file, else what /etc/localtime links to, else /etc/timezone. "" when
+    /// none names a zone (the daemon then uses its own zone, which is the system's).
+    public static func zoneIdentifier(environment tz: String? = getenv("TZ").map { String(cString: $0) },
+                                      zoneinfo: String = "/usr/share/zoneinfo") -> String {
+        func known(_ name: String) -> Bool {
+            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..") && access(zoneinfo + "/" + name, R_OK) == 0
+        }
+        func afterZoneinfo(_ path: String) -> String? {
+            guard let r = path.firstRange(of: "zoneinfo/") else { return nil }
+            return String(path[r.upperBound...])
+        }
+        if var tz, !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let name = tz.hasPrefix("/") ? afterZoneinfo(tz) : tz, known(name) { return name }
+            return ""
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        if n > 0, let name = afterZoneinfo(String(cString: buffer)), known(name) { return name }
+        if let file = fopen("/etc/timezone", "r") {
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 256)
+            if fgets(&line, Int32(line.count), file) != nil {
+                let name = String(cString: line).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+                if known(name) { return name }
+            }
+        }
+        return ""
+    }
+
+    // MARK: Text
+
+    /// "2026-03-29T00:00:00+01:00"; "Z" for UTC (ISO 8601, as Foundation's `ISO8601DateFormatter`
+    /// wrote it for the local zone).
+    public static func iso8601(_ time: Double) -> String {
+        let f = fields(time)
+        return date(f) + "T" + clock(f, seconds: true) + offset(f.utcOffsetSeconds)
+    }
+
+    /// "2026-03-29 14:05".
+    public static func stamp(_ time: Double) -> String {
+        let f = fields(time)
+        return date(f) + " " + clock(f, seconds: false)
+    }
+
+    /// "2026-03-29 Sun".
+    public static func dayLabel(_ time: Double) -> String {
+        let f = fields(time)
+        return date(f) + " " + ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][f.weekday]
+    }
+
+    static func date(_ f: Fields) -> String { pad(f.year, 4) + "-" + pad(f.month, 2) + "-" + pad(f.day, 2) }
+    static func clock(_ f: Fields, seconds: Bool) -> String {
+        pad(f.hour, 2) + ":" + pad(f.minute, 2) + (seconds ? ":" + pad(f.second, 2) : "")
+    }
+    static func offset(_ s: Int) -> String {
+        guard s != 0 else { return "Z" }
+        let m = abs(s) / 60
+        return (s < 0 ? "-" : "+") + pad(m / 60, 2) + ":" + pad(m % 60, 2)
+    }
+    static func pad(_ n: Int, _ width: Int) -> String {
+        let text = String(abs(n))
+        return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    /// Reads the zone once (tzset(3)): localtime_r need not do it itself.
+    private static let initialise: Void = tzset()
+}

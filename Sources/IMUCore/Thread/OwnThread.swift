@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A detached thread of its own for blocking work (gpsd's socket, sd-bus calls and signals), so
+/// that it never runs on the Swift concurrency pool. What Foundation's `Thread` gave, without
+/// linking full Foundation into the tools (docs/memory.md).
+public enum OwnThread {
+    /// Starts `body` on a new detached thread called `name` (Linux keeps the first 15 bytes; `ps -L`
+    /// and `top -H` show it). Throws when the system gives no thread (EAGAIN: the process's or the
+    /// user's thread limit); `body` is then never run.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(OwnThreadError) {
+        let comm = Array(name.utf8.prefix(15))
+        let box = Unmanaged.passRetained(Body(comm: comm, body)).toOpaque()
+        var thread = pthread_t()
+        let r = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.main()
+            return nil
+        }, box)
+        guard r == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw OwnThreadError(name: name, errno: r)
+        }
+        pthread_detach(thread)
+    }
+
+    /// Sleeps the calling thread for `seconds` (negative: not at all).
+    public static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
+    }
+
+    /// Carries the closure to the new thread; only that thread calls it.
+    private final class Body {
+        let comm: [UInt8]
+        let run: () -> Void
+        init(comm: [UInt8], _ run: @escaping () -> Void) { self.comm = comm; self.run = run }
+
+        /// Names the new thread, then runs the closure. glibc's `pthread_setname_np` is not visible
+        /// to Swift without _GNU_SOURCE; the kernel's per-thread `comm` file does the same (proc(5)).
+        func main() {
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            if fd >= 0 {
+                _ = comm.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+            run()
+        }
+    }
+}
+
+/// No thread could be started.
+public struct OwnThreadError: DiagnosableError {
+    public var name: String
+    public var errno: Int32
+    public var description: String { "cannot start the \(name) thread: \(String(cString: strerror(errno)))" }
+    public var exitStatus: ExitStatus { .runtimeFailure }
+    public var fix: String? { "the process or user is at its thread limit (ulimit -u); stop other programs and start again" }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// `imu-steps --since TIME` reads local time through the C library (`LocalTime`): the forms it
+/// takes and refuses, in a zone with daylight-saving time (TZ=Europe/Berlin: 29 March 2026 skips
+/// 02:00–03:00, 25 October 2026 has 02:00–03:00 twice). Accepted times go on to ask the daemon,
+/// which is absent here: exit 1 with "not running". Refused ones: exit 2 naming the forms.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin"), "needs the zone files: apt-get install tzdata"))
+struct SinceParsingTests {
+    static let environment = ["TZ": "Europe/Berlin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"]
+
+    @Test(arguments: ["2026-03-29T03:30", "2026-03-29", "7:05", "00:00", "2026-03-29 01:59", "2026-10-25T02:30:00", "2024-02-29"])
+    func acceptedTimesGoOnToTheDaemon(text: String) throws {
+        let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)
+        #expect(r.status == 1 && r.stderr.contains("imu-stepd is not running"), "\(text): \(r.stderr)")
+    }
+
+    @Test(arguments: ["2026-02-30", "2025-02-29", "2026-03-29T02:30", "24:00", "12:60", "12:00:00", "2026-3-5T7", "26-03-29",
+                      "2026-03-29T03:30Z", "2026-03-29 03:30:00", "１２:００", "yesterday"])
+    func refusedTimesNameTheForms(text: String) throws {
+        let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)
+        #expect(r.status == 2 && r.stderr.contains("HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM"), "\(text): \(r.stderr)")
+    }
+
+    @Test func aTimeInTheFutureIsRefused() throws {
+        let r = try ToolRunner.run("imu-steps", ["--since", "2999-01-01"], environment: Self.environment)
+        #expect(r.status == 2 && r.stderr.contains("is in the future"), "\(r.stderr)")
+    }
+}
