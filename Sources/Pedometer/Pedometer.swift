@@ -40,6 +40,7 @@ public struct Pedometer: Sendable {
     // MARK: cycling and ground speed (issue 15)
     private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
     private var vote = ActivityVote()
+    private var held = StepHold()
     private var lastRecordedSpeed: (speed: Double, time: Double)?
     private var firstTime: Double?
     private var lastTickTime = 0.0
@@ -47,6 +48,8 @@ public struct Pedometer: Sendable {
     private var state = PedometerSnapshot()
     private var finished = false
     private var labelledUntil: Double?
+    /// End of the latest window counted as a walk or run, s (`ActivityClassifier`'s `justWalked`).
+    private var lastCountedWindow: Double?
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
@@ -107,7 +110,8 @@ public struct Pedometer: Sendable {
         finished = true
         resampler.flush()
         while let tick = resampler.pop() { handle(tick, into: &events) }
-        stepCounter.finish(into: &events)
+        holdingSteps(&events) { $0.finish(into: &$1) }
+        held.releaseAll(into: &events)   // issue 15: the stream's last steps, held or not, are committed
         takeFloors(at: lastTickTime, into: &events)
         floors.finish()
         segmenter.finish(at: state.time, into: &events)
@@ -119,11 +123,12 @@ public struct Pedometer: Sendable {
     /// Totals and current state.
     public var snapshot: PedometerSnapshot {
         var s = state
-        s.steps = stepCounter.steps
-        s.distanceMeters = stepCounter.distanceMeters
+        // Committed steps only: those still held (`StepHold`) may yet turn out to be pedalling.
+        s.steps = stepCounter.steps - held.count
+        s.distanceMeters = Swift.max(0, stepCounter.distanceMeters - held.distance)
         s.floorsAscended = floors.ascended
         s.floorsDescended = floors.descended
-        s.activeDuration = stepCounter.activeDuration
+        s.activeDuration = Swift.max(0, stepCounter.activeDuration - held.active)
         s.duration = firstTime.map { state.time - $0 } ?? 0
         if !finished, let cadence = stepCounter.currentCadence {
             s.currentCadence = cadence
@@ -140,7 +145,7 @@ public struct Pedometer: Sendable {
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment {
-            stepCounter.startSegment(at: tick.time, into: &events)
+            holdingSteps(&events) { $0.startSegment(at: tick.time, into: &$1) }
             gravity.reset()
             altimeter.reset()
             cycling.reset()   // issue 15
@@ -154,12 +159,25 @@ public struct Pedometer: Sendable {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }
-        if let window = stepCounter.process(user, altitude: currentAltitude, into: &events) {
+        let altitude = currentAltitude
+        let analysed = holdingSteps(&events) { $0.process(user, altitude: altitude, into: &$1) }
+        if let window = analysed {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            cycling.noteGait(window.isGait)   // issue 15
-            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window)
+            // MARK: steps held until the ride detector has seen them (issue 15, `StepHold`).
+            let wasRiding = cycling.isRiding
+            cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
+            if !wasRiding, cycling.isRiding,
+               let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
+                                             hopSeconds: stepCounter.settings.bout.hopSeconds) {
+                let removed = held.retract(from: start)
+                stepCounter.retract(steps: removed.steps, distanceMeters: removed.distance, activeSeconds: removed.active)
+            }
+            if !cycling.mayBeStarting { held.release(through: window.end - StepHold.seconds, into: &events) }
+            if window.counted { lastCountedWindow = window.end }
+            let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
+            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
             let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
             // Labels tile the time from the first sample: each covers the span since the previous
             // one, up to the window's centre (the time it describes best).
@@ -169,6 +187,18 @@ public struct Pedometer: Sendable {
             labelledUntil = Swift.max(from, centre)
             stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
+    }
+
+    /// Runs `body` on the step counter; the steps it appends go into the hold (`StepHold`)
+    /// with the distance and walked time they added, instead of into `events`.
+    @inline(__always)
+    private mutating func holdingSteps<R>(_ events: inout [PedometerEvent],
+                                          _ body: (inout StepCounter, inout [PedometerEvent]) -> R) -> R {
+        let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
+        let result = body(&stepCounter, &events)
+        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
+                  events: &events)
+        return result
     }
 
     // MARK: ground speed (issue 15)

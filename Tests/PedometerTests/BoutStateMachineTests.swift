@@ -10,7 +10,7 @@ import Testing
         w.regularity = regularity
         w.weak = weak
         w.walkInVehicle = walkInVehicle
-        w.weakButMoving = movesHorizontally
+        w.movesLikeSteps = movesHorizontally
         return w
     }
 
@@ -30,14 +30,16 @@ import Testing
         #expect(marginal.next(gait(regularity: 0.5), context: .init(), rules: rules) == .open)
     }
 
-    /// A weak rhythm that barely moves the phone horizontally (a soft bus's vertical bounce)
-    /// opens nothing, however long it lasts; a strong window opens the walk as usual.
-    @Test func weakGaitWithoutHorizontalMotionOpensNothing() {
+    /// A rhythm that barely moves the phone horizontally (a soft bus's vertical bounce), weak or
+    /// not, opens nothing however long it lasts; a window that moves like steps opens the walk.
+    @Test func gaitWithoutHorizontalMotionOpensNothing() {
         var m = BoutStateMachine()
-        for _ in 0..<10 {
-            #expect(m.next(gait(regularity: 0.9, weak: true, movesHorizontally: false), context: .init(), rules: rules) == .none)
+        for weak in [true, false] {
+            for _ in 0..<10 {
+                #expect(m.next(gait(regularity: 0.9, weak: weak, movesHorizontally: false), context: .init(), rules: rules) == .none)
+            }
         }
-        #expect(m.next(gait(regularity: 0.9, movesHorizontally: false), context: .init(), rules: rules) == .open)
+        #expect(m.next(gait(regularity: 0.9), context: .init(), rules: rules) == .open)
     }
 
     /// In a vehicle: two gait windows in a row, the second clearly regular, and a walk's motion.

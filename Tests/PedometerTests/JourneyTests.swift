@@ -51,6 +51,42 @@ import IMUSimulation
         #expect(relativeError(walked, truth) <= 0.05, "walks: \(walked) steps of \(truth)")
     }
 
+    /// Getting on straight from a walk: the ride's first seconds, which the walk's open bout used
+    /// to credit as steps before any window showed the pedalling, add none either (`StepHold`
+    /// retracts them when the ride starts). A quarter second of grace: a step is placed at the
+    /// highest sample within a quarter step of its phase, and the walk's last step may land there.
+    @Test(arguments: RidePlacement.allCases)
+    func gettingOnTheBikeAddsNoSteps(_ placement: RidePlacement) {
+        let journey = JourneyCatalogue.rides.first { $0.name.hasSuffix(placement.rawValue) }!
+        let (events, sim) = Self.run(journey, gps: false)
+        let ride = sim.legTimes[1]
+        let start = (ride.lowerBound + 0.25)...(ride.lowerBound + Self.edge)
+        let counted = stepTimes(events).filter { start.contains($0) }
+        #expect(counted.isEmpty, "steps \(counted.map { $0 - ride.lowerBound }) s into the ride (\(placement.rawValue))")
+    }
+
+    /// The step events and the snapshot agree after a ride's start retracted steps: every total
+    /// counts committed steps only.
+    @Test func eventsAndTotalsAgreeAcrossARetraction() {
+        let journey = JourneyCatalogue.rides.first { $0.name.hasSuffix(RidePlacement.bag.rawValue) }!
+        let sim = JourneySimulation.simulate(journey, seed: 1, rateHz: 50)
+        var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
+        var events: [PedometerEvent] = []
+        var lastSteps = 0, stepEvents = 0, mismatches = 0
+        for sample in sim.samples {
+            let before = events.count
+            pedometer.process(sample, into: &events)
+            stepEvents += stepTimes(Array(events[before...])).count
+            let steps = pedometer.snapshot.steps
+            #expect(steps >= lastSteps, "the total went down at \(sample.time)")
+            lastSteps = steps
+            if stepEvents != steps { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "\(mismatches) samples where the step events and the total differ")
+        pedometer.finish(into: &events)
+        #expect(stepTimes(events).count == pedometer.snapshot.steps)
+    }
+
     /// The activity seed's scenario G: cycling at 6 m/s, phone in a jersey pocket. The seed's
     /// vote reads it as driving without its coprocessor; here the IMU sees the seated rider.
     @Test(arguments: [false, true])

@@ -26,5 +26,6 @@ status=0
 python3 "$HERE/test_ring.py" || status=$?
 python3 "$HERE/test_capture.py" || status=$?
 python3 "$HERE/test_sharing.py" || status=$?
+python3 "$HERE/test_record_gps.py" || status=$?
 echo "test-kernel: $(( $(date +%s) - started )) s in all"
 exit $status

@@ -69,13 +69,19 @@ enum AccuracyReport {
     static func atLowerRates(_ recordings: [LabelledRecording], rates: [Double] = [50, 25]) {
         for rate in rates {
             var errors: [Double] = []
+            var worst: [(name: String, error: Double)] = []
             for recording in recordings {
                 let steps = count(decimated(recording.samples, rateHz: rate), capabilities: recording.capabilities).snapshot.steps
-                errors.append(abs(Double(steps - recording.trueSteps)) / Double(recording.trueSteps) * 100)
+                let error = Double(steps - recording.trueSteps) / Double(recording.trueSteps) * 100
+                errors.append(abs(error))
+                worst.append((recording.name, error))
             }
             guard !errors.isEmpty else { return }
-            print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%",
-                         rate, errors.reduce(0, +) / Double(errors.count), errors.max()!))
+            // The walks that carry the figure: the four largest errors at this rate.
+            let carriers = worst.sorted { abs($0.error) > abs($1.error) }.prefix(4)
+                .map { String(format: "%@ %+.2f%%", $0.name, $0.error) }.joined(separator: ", ")
+            print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%  (largest: %@)",
+                         rate, errors.reduce(0, +) / Double(errors.count), errors.max()!, carriers))
         }
     }
 

@@ -74,7 +74,7 @@ if let traceName {
                                     capabilities: recording.capabilities, trueSteps: recording.trueSteps))
         let ours = RealDevReport.stepTimes(count(recording.samples, capabilities: recording.capabilities).events)
         print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
-        print("   truthᵖ:", recording.packetStepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        print("   truthᵃ:", recording.alignedStepTimes.map { String(format: $0.lowerBound == $0.upperBound ? "%.2f" : "%.2f+", $0.lowerBound) }.joined(separator: " "))
         print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
     }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario

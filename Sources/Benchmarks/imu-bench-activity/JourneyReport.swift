@@ -61,9 +61,25 @@ enum JourneyReport {
                     for (leg, range) in zip(journey.legs, sim.legTimes) {
                         let counted = run.stepTimes.filter { range.contains($0) }.count
                         switch leg.kind {
-                        case .cycle: pedalled[gps]! += counted
+                        case .cycle:
+                            pedalled[gps]! += counted
+                            if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil, counted > 0 {
+                                // Diagnostics: where the steps counted while pedalling fall, s into the ride.
+                                print("  steps while pedalling, s into the ride: " + run.stepTimes.filter { range.contains($0) }
+                                    .map { String(format: "%.1f", $0 - range.lowerBound) }.joined(separator: " "))
+                            }
                         case .drive: driven[gps]! += counted
-                        default: walkedSteps[gps]! += counted
+                        default:
+                            walkedSteps[gps]! += counted
+                            if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil {
+                                // Diagnostics: each leg on foot, counted against its truth, and its last steps.
+                                let leg = sim.legTimes.firstIndex(of: range) ?? 0
+                                print("  leg \(leg): counted \(counted) of \(sim.legSteps[leg]); last steps, s before its end: "
+                                      + run.stepTimes.filter { range.contains($0) }.suffix(6)
+                                        .map { String(format: "%.1f", range.upperBound - $0) }.joined(separator: " ")
+                                      + "; first, s after its start: " + run.stepTimes.filter { range.contains($0) }.prefix(6)
+                                        .map { String(format: "%.1f", $0 - range.lowerBound) }.joined(separator: " "))
+                            }
                         }
                     }
                 }
@@ -112,6 +128,8 @@ enum JourneyReport {
                          gps ? "with GPS" : "without GPS", history.share, live.share, history.total,
                          gps ? ">= 95 %" : ">= 90 %", cyclingSteps[gps]!, drivingSteps[gps]!))
             history.print(indent: "   ")
+            print("   live (the segment in progress at each second):")
+            live.print(indent: "   ")
         }
     }
 

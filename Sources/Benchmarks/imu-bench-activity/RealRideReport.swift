@@ -21,7 +21,7 @@ enum RealRideReport {
             return
         }
         print("== real-dev rides and walks (split: tuning = r00, r01, r02, track1; the rest held out)")
-        print(pad("recording", 48) + "  part   truth  steps  cycling%  with GPS: steps cycling%")
+        print(pad("recording", 48) + "  part   truth  steps  cycling%  vehicle%  with GPS: steps cycling%")
         var tuneFalse = 0, heldFalse = 0, tuneCycling = 0.0, heldCycling = 0.0, tuneN = 0, heldN = 0
         var rideFalse = 0, vehicleRides = 0, walkCounted = 0, walkTruth = 0
         for r in rides {
@@ -31,7 +31,8 @@ enum RealRideReport {
             let isRide = r.name.hasPrefix("cycling_")
             let part = isRide ? (tuning.contains { r.name.hasPrefix($0) } ? "tune" : "held") : "-"
             var line = pad(r.name, 48)
-            line += String(format: "  %@  %6d %6d %8.1f", part, r.trueSteps, imu.steps, 100 * imu.share(of: .cycling))
+            line += String(format: "  %@  %6d %6d %8.1f  %8.1f", part, r.trueSteps, imu.steps, 100 * imu.share(of: .cycling),
+                           100 * imu.share(of: .vehicle))
             if let gps { line += String(format: "  %15d %8.1f", gps.steps, 100 * gps.share(of: .cycling)) }
             print(line)
             if r.name.hasPrefix("gait_") { walkCounted += imu.steps; walkTruth += r.trueSteps }

@@ -39,7 +39,7 @@ struct ActivityRun {
             if trace, pedometer.windowCount != windows {
                 windows = pedometer.windowCount
                 let stepsNow = events[before...].filter { if case .step = $0 { return true } else { return false } }.count
-                print(pedometer.lastWindow.description, pedometer.lastPedalling, stepsNow > 0 ? "+\(stepsNow)" : "")
+                print(pedometer.lastWindow.description, pedometer.snapshot.activity.rawValue, pedometer.lastPedalling, stepsNow > 0 ? "+\(stepsNow)" : "")
             }
             while sample.time - first >= Double(second + 1) {
                 let snapshot = pedometer.snapshot

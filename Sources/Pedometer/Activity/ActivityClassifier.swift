@@ -15,7 +15,8 @@ struct ActivityClassifier: Sendable {
     /// Thresholds (`StepSettings.activity`).
     var rules = ActivityRules()
 
-    func classify(_ window: GaitWindow) -> (ActivityClass, ActivityConfidence) {
+    /// `justWalked`: a walk or run was being counted within the window (it ended in it).
+    func classify(_ window: GaitWindow, justWalked: Bool = false) -> (ActivityClass, ActivityConfidence) {
         if window.counted, let estimate = window.estimate {
             let confidence: ActivityConfidence = estimate.regularity > 0.7 ? .high : .medium
             return (estimate.cadence > rules.runningCadence ? .running : .walking, confidence)
@@ -29,6 +30,14 @@ struct ActivityClassifier: Sendable {
         if rules.vehicleDeviation.contains(strongest) {
             // Standing in an elevator: smooth, weak acceleration.
             if window.shape.rmsFrequency < rules.smoothFrequency { return (.stationary, .medium) }
+            // Right after a walk or run, horizontal motion alone with the gait signal at the
+            // sensor's noise is the gravity estimate settling (1 s low-pass, `GravityEstimator`)
+            // after the last strides, or after the phone was turned as the user stopped: no
+            // bounce, no vibration. Only then: a tram's smooth sway reads the same way for
+            // minutes (the real-dev tram ride's windows measure under 0.012 g of |f| while
+            // swaying 0.02 g and more), and a ride boarded on foot loses nothing by waiting one
+            // window (`ActivitySegmenter` dates a vehicle from the stillness before it).
+            if justWalked, window.gaitDeviation < rules.stillDeviation { return (.stationary, .medium) }
             return (.vehicle, .medium)
         }
         // Strong rhythmic motion that is not gait (a phone waved) or strong handling.

@@ -49,6 +49,12 @@ struct ActivityVote: Sendable {
         return e
     }
 
+    /// A fresh, certain enough ground speed above any walk's (`walkingSpeedMax`) at `time`.
+    func beyondWalking(at time: Double) -> Bool {
+        guard let speed = speed(at: time), speed.sigma <= Self.maximumSigma else { return false }
+        return speed.metersPerSecond > Self.walkingSpeedMax
+    }
+
     func decide(imu: (ActivityClass, ActivityConfidence), cadence: Double?, time: Double)
         -> (ActivityClass, ActivityConfidence) {
         guard let speed = speed(at: time), speed.sigma <= Self.maximumSigma else {

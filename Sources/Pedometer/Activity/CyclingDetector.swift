@@ -17,6 +17,10 @@ struct CyclingDetector: Sendable {
     static let memory = 8
     /// Pedalling windows among the remembered ones that start a ride.
     static let enterCount = 4
+    /// Pedalling windows that start a ride at a ground speed no walk reaches (`noteGait`'s
+    /// `beyondWalking`): a walk's stray pedalling windows (at most 2 % on oxford, singly) are
+    /// at walking speed, so two at a cyclist's speed need not wait for four.
+    static let enterCountBeyondWalking = 2
     /// Vibration windows in a row that start a ride (s).
     static let vibrationRun = 8
     /// Gait windows in a row, none pedalling, that end a ride (s): two strides' worth of windows.
@@ -39,6 +43,24 @@ struct CyclingDetector: Sendable {
     /// What the latest evidence of the ride was: a seated rider's rhythm, or the bicycle's own vibration.
     private var evidenceKind = Evidence.thigh
     private enum Evidence { case thigh, seated, handlebar }
+    /// End of the first window, s, of the latest run of ride hints (pedalling, maybe pedalling,
+    /// a seated rhythm, vibration) with no `memory` windows between them; nil without one.
+    private(set) var hintsSince: Double?
+    private var sinceHint = 0
+    /// The first hint of that run was a seated rider's rhythm alone (`rideStart`).
+    private var firstHintIsSeated = false
+
+    /// Where the ride that may be starting began, at the earliest, s (`StepHold` retracts the steps
+    /// from there). A window shows a rhythm once the rhythm outweighs what else it holds: a
+    /// thigh's pedalling (0.2 to 0.5 g) and a handlebar's vibration (0.2 to 0.4 g) are as strong
+    /// as the walk before them and show once they fill about half the window; a seated rider's
+    /// bob (0.01 to 0.1 g) is a sixteenth of a walk's energy or less and shows only once the walk
+    /// has left the window entirely. One hop more for the analysis' alignment.
+    func rideStart(windowSeconds: Double, hopSeconds: Double) -> Double? {
+        hintsSince.map { $0 - (firstHintIsSeated ? windowSeconds : windowSeconds / 2) - hopSeconds }
+    }
+    /// A ride may be starting: hints, and no ride yet (`StepHold` commits no step meanwhile).
+    var mayBeStarting: Bool { !isRiding && hintsSince != nil }
     /// A ride is in progress.
     private(set) var isRiding = false
     /// The latest window's analysis.
@@ -62,17 +84,30 @@ struct CyclingDetector: Sendable {
         return true
     }
 
-    /// The step counter's verdict on the latest window. Vibration counts only without gait: heel
-    /// strikes are broadband too.
-    mutating func noteGait(_ isGait: Bool) {
+    /// The step counter's verdict on the latest window, which ended at `end` (s). Vibration
+    /// counts only without gait: heel strikes are broadband too.
+    /// `beyondWalking`: a fresh ground speed above any walk's (`ActivityVote.walkingSpeedMax`).
+    mutating func noteGait(_ isGait: Bool, at end: Double, beyondWalking: Bool = false) {
         let vibration = latest.isRideVibration && !isGait
         let pedals = latest.isPedalling || latest.seated.isPedalling
         let hit = pedals || vibration
+        // Any hint of a ride (`StepHold`): remembered until `memory` windows pass without one.
+        if hit || latest.mayBePedalling {
+            if hintsSince == nil {
+                hintsSince = end
+                firstHintIsSeated = latest.seated.isPedalling && !latest.isPedalling && !vibration
+            }
+            sinceHint = 0
+        } else if hintsSince != nil {
+            sinceHint += 1
+            if sinceHint >= Self.memory { hintsSince = nil }
+        }
         vibrating = vibration ? vibrating + 1 : 0
         if latest.isPedalling { evidenceKind = .thigh } else if latest.seated.isPedalling { evidenceKind = .seated } else if vibration { evidenceKind = .handlebar }
         recent = (recent << 1) | (pedals ? 1 : 0)
         idle = hit ? 0 : idle + 1
-        if !isRiding, pedals && evidence >= Self.enterCount || vibrating >= Self.vibrationRun {
+        let enough = beyondWalking ? Self.enterCountBeyondWalking : Self.enterCount
+        if !isRiding, pedals && evidence >= enough || vibrating >= Self.vibrationRun {
             isRiding = true
             gaitRun = 0
             strikeRun = 0

@@ -35,9 +35,10 @@ struct BoutStateMachine: Sendable {
         /// Strong enough to be a walk during a vehicle ride (`GaitGate.vehicleWalkHorizontal`,
         /// `vehicleWalkDeviation`, `vehicleWalkRegularity`).
         var walkInVehicle = false
-        /// Moves the phone horizontally as steps do (`GaitGate.weakWalkHorizontal`): required of a
-        /// weak window that opens a walk.
-        var weakButMoving = false
+        /// Moves the phone horizontally as steps do (`GaitGate.walkStartHorizontal`), or is
+        /// strong (`GaitGate.vehicleWalkDeviation`) or self-sustained (`vehicleWalkRegularity`)
+        /// enough that it need not: required of every window that opens a walk.
+        var movesLikeSteps = false
         /// The whole window is a pure sinusoid (`GaitGate.maximumPurity`): a waved phone.
         var pureSine = false
         /// While walking: its newest 2 s are a pure sinusoid at the cadence (waving has begun).
@@ -78,14 +79,16 @@ struct BoutStateMachine: Sendable {
             // motion and vehicle rides need both, and in a vehicle the walk must also be
             // strong: a ride adds no steps; getting off and walking away still counts,
             // back-filled. On the oxford recordings every walk reaches 0.1 g and regularity 0.7
-            // within seconds.
+            // within seconds. Whatever the context, a walk opens only on a window that moves the
+            // phone horizontally as steps do, or is strong: a vehicle's suspension bounces it
+            // vertically, in the walking band, before the ride is known to be one.
             let confident = w.regularity >= rules.confidentRegularity
             let strict = context.inVehicle || w.weak
             let confirmed = strict
-                ? confident && previousWasGait && (!context.inVehicle || w.walkInVehicle) && (!w.weak || w.weakButMoving)
+                ? confident && previousWasGait && (!context.inVehicle || w.walkInVehicle)
                 : confident || previousWasGait
             previousWasGait = isGait
-            guard isGait, confirmed, !context.notWalking else { return .none }
+            guard isGait, confirmed, w.movesLikeSteps, !context.notWalking else { return .none }
             state = .walking(misses: 0)
             return .open
         case .walking(let misses):

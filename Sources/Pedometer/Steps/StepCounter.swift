@@ -220,7 +220,9 @@ struct StepCounter: Sendable {
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
             && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
                 || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
-        facts.weakButMoving = horizontalDeviation >= gate.weakWalkHorizontal
+        // The same three signs of steps as in a vehicle, with a smaller least horizontal motion.
+        facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
+            || (gaitDeviation >= gate.vibrationDeviation && (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
@@ -350,6 +352,14 @@ struct StepCounter: Sendable {
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
     private mutating func credit(to end: Int, into events: inout [PedometerEvent]) {
         ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin, into: &events)
+    }
+
+    // MARK: retraction (issue 15)
+    /// Takes back steps that were counted but never committed (`StepHold`: the pedometer held
+    /// them, and a ride turned out to have begun before them). Only the totals change; the
+    /// bout's state is the cycling input's business.
+    mutating func retract(steps: Int, distanceMeters: Double, activeSeconds: Double) {
+        ledger.retract(steps: steps, distanceMeters: distanceMeters, activeSeconds: activeSeconds)
     }
 
     /// Ends the stream: flushes the bout in progress.

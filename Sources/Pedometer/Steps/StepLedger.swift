@@ -77,6 +77,13 @@ struct StepLedger: Sendable {
         if tick > lastStepTick ?? Int.min { lastStepTick = tick }
     }
 
+    /// Takes back steps never committed downstream (issue 15, `StepCounter.retract`).
+    mutating func retract(steps count: Int, distanceMeters meters: Double, activeSeconds seconds: Double) {
+        steps = max(0, steps - count)
+        distanceMeters = max(0, distanceMeters - meters)
+        activeDuration = max(0, activeDuration - seconds)
+    }
+
     /// Forgets the latest step's tick (a new segment restarts tick numbering).
     mutating func restartTicks() { lastStepTick = nil }
 

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""imu-record's automatic gnss_speed column with a live sensor (issue 15, docs/gps.md): the
+guest's emulated mpu6050 (a real kernel driver on i2c-stub, read through iiod) beside Debian's
+gpsd fed by gpsfake on the host. Automatic mode looks at gpsd's default address only, so this
+needs 127.0.0.1:2947 free (it skips with a message otherwise). Run through Tests/kernel/run.sh."""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+from test_ring import URI, have, tool
+
+PORT = 2947  # gpsd's own: what imu-record's automatic mode asks
+SPEED = 7.25  # m/s, the logged ground speed (14.09 knots)
+# A position no sample, time or count can spell (67°54.321' S 150°12.345' W): it must never be recorded.
+LATITUDE, LONGITUDE = "6754.321,S", "15012.345,W"
+
+
+def sentence(body):
+    checksum = 0
+    for c in body.encode():
+        checksum ^= c
+    return f"${body}*{checksum:02X}\r\n"
+
+
+def nmea_log(seconds, speed):
+    """One $GPRMC (speed over ground in knots) and one $GPGGA (fix quality) a second."""
+    knots = speed * 3600 / 1852
+    lines = []
+    for i in range(seconds):
+        t = 12 * 3600 + i
+        hms = f"{t // 3600:02d}{t // 60 % 60:02d}{t % 60:02d}.00"
+        lines.append(sentence(f"GPRMC,{hms},A,{LATITUDE},{LONGITUDE},{knots:.2f},0.0,010126,,,A"))
+        lines.append(sentence(f"GPGGA,{hms},{LATITUDE},{LONGITUDE},1,08,0.9,10.0,M,0.0,M,,"))
+    return "".join(lines)
+
+
+def accepts(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class RecordGPSRing(unittest.TestCase):
+    def setUp(self):
+        if not have("imu-record"):
+            self.skipTest("imu-record is not built")
+        if not shutil.which("gpsfake") or not shutil.which("gpsd"):
+            self.skipTest("gpsfake or gpsd is not installed (apt-get install gpsd gpsd-clients; CI installs them)")
+        if accepts(PORT):
+            self.skipTest(f"127.0.0.1:{PORT} is taken (a gpsd runs here?): automatic mode would read it, not the test's")
+        self.dir = tempfile.mkdtemp()
+        log = os.path.join(self.dir, "feed.nmea")
+        with open(log, "w") as f:
+            f.write(nmea_log(90, SPEED))
+        # A session of its own, so that gpsfake and the gpsd it starts stop together (SIGKILL:
+        # gpsfake ignores SIGINT and SIGTERM while it waits).
+        self.fake = subprocess.Popen(["gpsfake", "-q", "-P", str(PORT), "-c", "0.5", log],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.time() + 15
+        while not accepts(PORT) and time.time() < deadline:
+            time.sleep(0.1)
+        if not accepts(PORT):
+            self.tearDown()
+            self.fail(f"gpsfake did not bring gpsd up on port {PORT} within 15 s")
+
+    def tearDown(self):
+        fake = getattr(self, "fake", None)
+        if fake is not None and fake.poll() is None:
+            os.killpg(fake.pid, signal.SIGKILL)
+            fake.wait()
+        self.fake = None
+
+    def record(self, name, extra):
+        out = os.path.join(self.dir, name)
+        p = subprocess.run([tool("imu-record"), "--source", f"iio:{URI}/mpu6050", "--duration", "12", "-o", out] + extra,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            text = f.read()
+        return text, p.stderr
+
+    def test_01_a_live_sensor_beside_gpsd_records_the_speed_and_never_the_position(self):
+        text, stderr = self.record("live.csv", [])
+        header = next(l for l in text.splitlines() if l and not l.startswith("#"))
+        self.assertEqual(header.split(",")[-1], "gnss_speed", f"no gnss_speed column: {header}")
+        self.assertIn("gnss_speed: ground speed from gpsd at localhost:2947", text)
+        rows = [l.split(",") for l in text.splitlines() if l[:1].isdigit()]
+        speeds = [float(r[-1]) for r in rows if r[-1] != ""]
+        print(f"[{len(speeds)} of {len(rows)} rows with a speed] ", end="", flush=True)
+        # gpsd reports once a second from the first fix on: most of 12 s carry a speed, and it is
+        # the logged one to NMEA's 0.01 knot (0.005 m/s).
+        self.assertGreaterEqual(len(speeds), len(rows) // 2, f"{len(speeds)} of {len(rows)} rows have a speed")
+        self.assertTrue(all(abs(s - SPEED) < 0.01 for s in speeds), sorted(set(speeds))[:5])
+        m = re.search(r"gnss_speed on (\d+) of (\d+) samples", stderr)
+        self.assertIsNotNone(m, stderr)
+        self.assertEqual((int(m.group(1)), int(m.group(2))), (len(speeds), len(rows)), stderr)
+        for form in ["6754.321", "15012.345", "67.905", "150.205"]:
+            self.assertNotIn(form, text + stderr, "a position leaked")
+
+    def test_02_no_gps_leaves_the_column_out_although_gpsd_runs(self):
+        text, stderr = self.record("no-gps.csv", ["--no-gps"])
+        header = next(l for l in text.splitlines() if l and not l.startswith("#"))
+        self.assertNotIn("gnss_speed", header)
+        self.assertNotIn("gnss_speed", stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
