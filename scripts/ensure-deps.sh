@@ -19,6 +19,8 @@ pkgs+=(libgps-dev)
 pkgs+=(libsystemd-dev)
 # test: a private dbus-daemon, busctl and systemd-analyze (systemd), gdbus (libglib2.0-bin) for the service tests.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus systemd libglib2.0-bin); fi
+# test: dbus-test-tool (dbus-tests) stands in for iio-sensor-proxy on the bus (SharingTests, kernel ring test_sharing.py).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus-tests); fi
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).

@@ -62,7 +62,7 @@ let work = NSTemporaryDirectory() + "imukit-bench-power-\(getpid())"
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: work) }
 
-func launch(_ path: String, _ args: [String], log: String? = nil) throws -> Process {
+func launch(_ path: String, _ args: [String], log: String? = nil, environment: [String: String] = [:]) throws -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -71,6 +71,7 @@ func launch(_ path: String, _ args: [String], log: String? = nil) throws -> Proc
         ?? FileHandle.nullDevice
     var env = ProcessInfo.processInfo.environment
     env["IMUKIT_LOG_STDERR"] = "1"
+    env.merge(environment) { $1 }
     p.environment = env
     try p.run()
     return p
@@ -114,9 +115,10 @@ final class PrivateBus {
 }
 
 /// Starts imu-stepd with `settings` (source lines) on a bus of its own under `work/name`.
-func startDaemon(_ name: String, _ settings: String) throws -> (Process, PrivateBus) {
+func startDaemon(_ name: String, _ settings: String, beforeStart: (PrivateBus) throws -> Void = { _ in }) throws -> (Process, PrivateBus) {
     let dir = work + "/" + name
     let bus = try PrivateBus(dir)
+    try beforeStart(bus)
     try (settings + "\nbus = \(bus.address)\nstate_directory = \(dir)/state\nclock = trust\ncalibration = no\n")
         .write(toFile: dir + "/stepd.conf", atomically: true, encoding: .utf8)
     return (try launch(binDir + "/imu-stepd", ["--config", dir + "/stepd.conf"], log: dir + "/stepd.log"), bus)
@@ -272,15 +274,28 @@ defer { ring?.stop() }
 let iioSource = ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] ?? (localIIO ? "iio:local:" : ring?.source)
 if let iioSource, haveDaemon {
     let fallbackHz = 50  // polled_fallback_hz's default (docs/service.md)
-    let polledSpec = iioSource + (iioSource.contains("?") ? "&" : "?") + "mode=polled"
+    // The polled window is the daemon yielding to iio-sensor-proxy: dbus-test-tool (dbus-tests)
+    // owns net.hadess.SensorProxy on the daemon's bus before it starts, so the daemon polls the
+    // buffered source and watches the name (docs/service.md, Sharing). Without dbus-test-tool,
+    // the same polled capture forced with ?mode=polled.
+    let testTool = "/usr/bin/dbus-test-tool"
+    let yielding = FileManager.default.isExecutableFile(atPath: testTool)
+    let polledSpec = yielding ? iioSource : iioSource + (iioSource.contains("?") ? "&" : "?") + "mode=polled"
     var figures: [(String, Rates?)] = []
     for (name, source) in [("iio-buffered", iioSource), ("iio-polled", polledSpec)] {
         let rate = name == "iio-polled" ? fallbackHz : 100
-        let (d, bus) = try startDaemon(name, "source = \(source)\nrate = \(rate)")
+        var owner: Process?
+        let (d, bus) = try startDaemon(name, "source = \(source)\nrate = \(rate)\npolled_fallback_hz = \(fallbackHz)") { bus in
+            guard name == "iio-polled", yielding else { return }
+            owner = try launch(testTool, ["black-hole", "--session", "--name=net.hadess.SensorProxy"],
+                               environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            usleep(300_000)  // the name is owned before the daemon looks
+        }
         let idle = try launch(selfPath, ["--idle"])
         let r = measure([d, idle])
         for p in [d, idle] where p.isRunning { p.terminate() }
-        for p in [d, idle] { p.waitUntilExit() }
+        if let owner { kill(owner.processIdentifier, SIGKILL) }
+        for p in [d, idle] + [owner].compactMap({ $0 }) { p.waitUntilExit() }
         bus.stop()
         let log = (try? String(contentsOfFile: work + "/\(name)/stepd.log", encoding: .utf8)) ?? ""
         let wanted = name == "iio-polled" ? "(polled)" : "(buffered)"
@@ -290,7 +305,7 @@ if let iioSource, haveDaemon {
         if let a = r[1] { print("  anchor in the \(name) window: a thread waking every 0.5 s = \(pct(a.cpu)), \(num(a.wakeups)) /s") }
     }
     if let b = figures[0].1, let p = figures[1].1 {
-        print("figure: imu-stepd polled fallback at \(fallbackHz) Hz on \(iioSource) CPU = \(pct(p.cpu)) of one core, wake-ups \(num(p.wakeups)) /s | anchor: buffered capture at 100 Hz of the same device = \(pct(b.cpu)), \(num(b.wakeups)) /s (ratio \(num(p.cpu / max(b.cpu, 1e-9), 1))x)")
+        print("figure: imu-stepd polled fallback at \(fallbackHz) Hz\(yielding ? " (yielding to iio-sensor-proxy's bus name)" : " (mode=polled)") on \(iioSource) CPU = \(pct(p.cpu)) of one core, wake-ups \(num(p.wakeups)) /s | anchor: buffered capture at 100 Hz of the same device = \(pct(b.cpu)), \(num(b.wakeups)) /s (ratio \(num(p.cpu / max(b.cpu, 1e-9), 1))x)")
         print("  threads, buffered: \(threadLine(b))")
         print("  threads, polled: \(threadLine(p))")
         if iioSource.contains("ip:") {
