@@ -39,6 +39,8 @@ BENCHES := $(sort $(notdir $(wildcard Sources/Benchmarks/imu-bench-*)))
 ## Each bench's "figure:" lines (a figure beside its anchor from the same run) are repeated at the end.
 bench: deps
 	$(SWIFT) build -c release
+	@# imu-bench-replay also measures the imu-steps that make build ships (Swift runtime linked in).
+	$(SWIFT) build -c release $(STATIC_STDLIB) --scratch-path $(STATIC_BUILD) --product imu-steps
 	@for b in $(BENCHES); do echo "== $$b"; .build/release/$$b > .build/$$b.log 2>&1; s=$$?; cat .build/$$b.log; echo; [ $$s = 0 ] || exit 1; done
 	@echo "== summary: every figure beside its anchor, measured in this run"
 	@for b in $(BENCHES); do if grep -q '^figure:' .build/$$b.log; then grep -h '^figure:' .build/$$b.log | sed "s/^figure: /  [$$b] /"; \
@@ -160,3 +162,12 @@ TOOLS_BIN = $(TOOLS_BUILD)/$(CONFIG)
 static-steps:
 	$(SWIFT) build -c release $(STATIC_STDLIB) --scratch-path $(STATIC_BUILD) --product imu-steps
 bench: static-steps
+
+## The step service under a real systemd (Tests/systemd, docs/testing-systemd.md): Debian 12 with
+## systemd as PID 1 in qemu (Debian's kernel, an emulated BMI160 on the real driver); the checks
+## install the package there and use the service as a user would. Skips when qemu or debootstrap
+## is missing; needs root.
+.PHONY: test-systemd
+test-systemd: deb
+	@scripts/ensure-deps.sh systemd
+	Tests/systemd/run.sh .build/deb/imukit_*.deb

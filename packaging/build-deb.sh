@@ -69,6 +69,8 @@ for f in data/*.conf data/*.xml; do
   [ -e "$f" ] || continue
   if grep -q '<busconfig' "$f"; then install -D -m 0644 "$f" "$stage/usr/share/dbus-1/system.d/$(basename "$f")"
   elif grep -q '<node' "$f"; then install -D -m 0644 "$f" "$stage/usr/share/dbus-1/interfaces/$(basename "$f")"
+  # sysusers.d(5), where packages put it (not a file of /etc/imukit): systemd-sysusers reads it at boot.
+  elif [[ $f == *.sysusers.conf ]]; then install -D -m 0644 "$f" "$stage/usr/lib/sysusers.d/$(basename "$f" .sysusers.conf).conf"
   elif [ "${f##*.}" = conf ]; then install -D -m 0644 "$f" "$stage/etc/imukit/$(basename "$f")"
   fi
 done

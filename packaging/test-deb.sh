@@ -4,14 +4,13 @@
 # and user data (Debian policy 6.8 and 10.7).
 #   packaging/test-deb.sh .build/deb/imukit_VERSION_ARCH.deb
 # The root comes from debootstrap (minbase, bookworm) once, and is cached as a tarball in
-# .build/debootstrap with the .debs apt fetched, so a rerun takes seconds plus the install.
+# .build/debootstrap (packaging/bookworm-root.sh) with the .debs apt fetched, so a rerun takes
+# seconds plus the install.
 # Needs root (chroot); DEBIAN_MIRROR picks the mirror (default http://deb.debian.org/debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=$(realpath "${1:?usage: packaging/test-deb.sh PACKAGE.deb}")
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=$PWD/.build/debootstrap
-tarball=$cache/bookworm-minbase-$(dpkg --print-architecture).tar
 root=$PWD/.build/test-deb/root
 start=$(date +%s)
 step() { echo "== test-deb [$(( $(date +%s) - start )) s] $*"; }
@@ -27,23 +26,8 @@ cleanup() {
 trap cleanup EXIT
 
 # 1. The clean root: debootstrap once (a few minutes), then the cached tarball (seconds).
-mkdir -p "$cache/archives"
-if [ ! -f "$tarball" ]; then
-  step "debootstrap bookworm (minbase) from $mirror, cached in $tarball"
-  rm -rf "$cache/new"
-  debootstrap --variant=minbase bookworm "$cache/new" "$mirror" > "$cache/debootstrap.log" 2>&1 \
-    || { tail -20 "$cache/debootstrap.log"
-         # No Debian mirror reachable is a missing component, not a package defect: skip, say so.
-         if grep -qiE "Failed getting release file|Couldn't download|Temporary failure resolving|Could not resolve" "$cache/debootstrap.log"; then
-           echo "test-deb: skipped: debootstrap could not fetch bookworm from $mirror (no network to a Debian mirror)"; exit 0
-         fi
-         fail "debootstrap failed (log: $cache/debootstrap.log)"; }
-  cp /etc/resolv.conf "$cache/new/etc/resolv.conf"
-  chroot "$cache/new" apt-get update -q > /dev/null
-  chroot "$cache/new" apt-get clean
-  tar -C "$cache/new" -cf "$tarball.part" . && mv "$tarball.part" "$tarball"
-  rm -rf "$cache/new"
-fi
+step "bookworm root (packaging/bookworm-root.sh)"
+tarball=$(packaging/bookworm-root.sh) || { s=$?; [ $s = 77 ] && { echo "test-deb: skipped (see above)"; exit 0; }; fail "packaging/bookworm-root.sh"; }
 step "fresh root from $tarball"
 cleanup
 rm -rf "$root"; mkdir -p "$root"

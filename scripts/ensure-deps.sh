@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages IMUKit needs, when it can: as root directly, otherwise through
 # sudo. Without either it prints the exact apt-get line and stops (exit 1).
-# Usage: scripts/ensure-deps.sh [build|test|kernel|deb]   (test and kernel include the ones before them;
-# deb is build plus packaging)
+# Usage: scripts/ensure-deps.sh [build|test|kernel|deb|systemd]   (test and kernel include the ones before them;
+# deb is build plus packaging; systemd is deb plus the guest of make test-systemd)
 set -euo pipefail
 level=${1:-build}
 # build: libiio (IIO C library), libi2c (SMBus helpers), pkg-config (finds libiio for SwiftPM).
@@ -19,6 +19,8 @@ pkgs+=(libgps-dev)
 pkgs+=(libsystemd-dev)
 # test: a private dbus-daemon, busctl and systemd-analyze (systemd), gdbus (libglib2.0-bin) for the service tests.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus systemd libglib2.0-bin); fi
+# test: dbus-test-tool (dbus-tests) stands in for iio-sensor-proxy on the bus (SharingTests, kernel ring test_sharing.py).
+if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(dbus-tests); fi
 # test: a French locale proves number parsing ignores LC_NUMERIC; tmux drives the live view test.
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(locales tmux python3); fi
 # test: the plot tests render in headless Chromium (DejaVu fonts) and check the SVG with xmllint (libxml2-utils).
@@ -36,6 +38,11 @@ fi
 # deb: `make deb` and `make test-deb` (packaging/): dpkg-shlibdeps, lintian, the man page
 # generator, debootstrap for the clean Debian 12 root.
 if [ "$level" = deb ]; then pkgs+=(dpkg-dev lintian python3 debootstrap); fi
+# systemd: `make test-systemd` (Tests/systemd): the deb level, plus qemu, busybox, cpio and kmod for the
+# guest, e2fsprogs (mkfs.ext4 -d) for its disk, headers for the kernel ring's trigger module.
+if [ "$level" = systemd ]; then
+  pkgs+=(dpkg-dev lintian python3 debootstrap qemu-system-x86 busybox-static cpio kmod e2fsprogs linux-headers-amd64 gcc make)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

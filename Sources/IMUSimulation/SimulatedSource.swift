@@ -2,10 +2,10 @@ import Synchronization
 
 /// The simulator as a `SampleSource`: plays a scenario in (scaled) real time, as if from a sensor.
 ///
-/// Batches hold 0.5 s of simulated samples, as a chip FIFO drained at its watermark or an IIO
-/// buffer block delivers them (two hand-overs a second at speed 1, issue #16), and are released
-/// when the wall clock reaches their last sample's time divided by `speed`. `speed` =
-/// `.infinity` or 0 plays as fast as the consumer reads. Timestamps keep the simulator's own timeline; with `loop`, each repetition
+/// Batches hold `HandOver.seconds` of simulated samples, as every live source hands them over,
+/// and are released when the wall clock reaches their last sample's time divided by `speed`, by
+/// a thread of its own that sleeps until then (`PacedStream`). `speed` = `.infinity` or 0 plays
+/// as fast as the consumer reads. Timestamps keep the simulator's own timeline; with `loop`, each repetition
 /// continues the timeline and uses the next seed. Cancelling the consuming task stops it.
 public struct SimulatedSource: SampleSource {
     public let scenario: Scenario
@@ -17,11 +17,6 @@ public struct SimulatedSource: SampleSource {
     /// exercise a tool's handling of a sensor that disappears mid-run (exit status 1).
     public let failAfter: Double?
     public let info: SourceInfo
-
-    /// Simulated seconds per batch, paced or not: the 0.5 s cadence of the live sources (IIO
-    /// buffer blocks, FIFO watermarks, `--replay --realtime`), so a paced simulation wakes its
-    /// consumer twice a second like they do.
-    static let batchSeconds = 0.5
 
     public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false,
                 failAfter: Double? = nil) {
@@ -43,12 +38,10 @@ public struct SimulatedSource: SampleSource {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
         let player = Player(source: self)
+        guard isUnpaced else { return PacedStream.make(source: info.name) { try player.nextBatch() } }
         return AsyncThrowingStream(unfolding: {
-            guard !Task.isCancelled, let (batch, due) = try player.nextBatch() else { return nil }
-            if let due {
-                do { try await Task.sleep(until: due, clock: .continuous) } catch { return nil }
-            }
-            return batch
+            guard !Task.isCancelled, let next = try player.nextBatch() else { return nil }
+            return next.batch
         })
     }
 
@@ -58,7 +51,8 @@ public struct SimulatedSource: SampleSource {
             var simulator: Simulator
             var repetition: UInt64 = 0
             var firstTime: Double?
-            var wallStart: ContinuousClock.Instant?
+            /// Boot-clock ns at the first batch.
+            var startNs: Int64 = 0
         }
         private let state: Mutex<State>
         private let source: SimulatedSource
@@ -68,10 +62,10 @@ public struct SimulatedSource: SampleSource {
             state = Mutex(State(simulator: Simulator(scenario: source.scenario, options: source.options)))
         }
 
-        /// The next batch and the wall-clock instant it is due (nil = now); nil at the end.
-        func nextBatch() throws -> ([MotionSample], ContinuousClock.Instant?)? {
+        /// The next batch and when it is due, boot-clock ns (nil = now); nil at the end.
+        func nextBatch() throws -> (batch: [MotionSample], dueNs: Int64?)? {
             try state.withLock { s in
-                let count = max(1, Int((SimulatedSource.batchSeconds * source.options.sampleRateHz).rounded()))
+                let count = HandOver.samples(atHz: source.options.sampleRateHz)
                 var batch: [MotionSample] = []
                 batch.reserveCapacity(count)
                 while batch.count < count {
@@ -89,10 +83,9 @@ public struct SimulatedSource: SampleSource {
                     throw SimulatedSensorLost(name: source.info.name, seconds: failAfter)
                 }
                 guard !source.isUnpaced else { return (batch, nil) }
-                let now = ContinuousClock.now
-                if s.firstTime == nil { s.firstTime = batch[0].time; s.wallStart = now }
-                let offset = (last.time - s.firstTime!) / source.speed
-                return (batch, s.wallStart!.advanced(by: .nanoseconds(Int64(offset * 1e9))))
+                if s.firstTime == nil { s.firstTime = batch[0].time; s.startNs = BootClock.nowNanoseconds() }
+                let offset = min((last.time - s.firstTime!) / source.speed, 1e9)   // ≤ 31 years: no Int64 overflow
+                return (batch, s.startNs + Int64(offset * 1e9))
             }
         }
     }

@@ -106,7 +106,7 @@ struct CaptureLossTests {
         #expect(gaps.missing(in: next) == 5)
     }
 
-    @Test("a live I²C source streams from its own thread in batches of at most half a second, and stops when the consumer goes")
+    @Test("a live I²C source streams from its own thread in batches of at most one hand-over, and stops when the consumer goes")
     func liveSourceBatches() async throws {
         let bus = EmulatedI2CBus(clock: .boot())
         let address = EmulatorCatalog.attach("lsm6ds3", to: bus, motion: Motions.walk)
@@ -118,17 +118,17 @@ struct CaptureLossTests {
         // Judged on sample time, not on when the test's task happens to run (a loaded machine).
         for try await batch in source.batches() {
             batches.append(batch)
-            if let first = batches.first?.first, batch.last!.time - first.time >= 1.5 { break }
+            if let first = batches.first?.first, batch.last!.time - first.time >= 2.5 * HandOver.seconds { break }
         }
         let samples = batches.flatMap { $0 }
         let span = samples.last!.time - samples.first!.time
         let losses = source.losses
-        // 104 Hz within each batch, handed over in batches of at most half a second each.
+        // 104 Hz within each batch, handed over in batches of at most one hand-over each.
         for batch in batches.dropFirst() where batch.count >= 10 {
             let rate = Double(batch.count - 1) / (batch.last!.time - batch.first!.time)
             #expect(abs(rate - 104) < 5, "a batch of \(batch.count) samples at \(rate) Hz")
-            // Half a second, and a quarter for a wake-up that comes late on a loaded machine.
-            #expect(batch.last!.time - batch.first!.time <= 0.75, "a batch of \(batch.count) samples")
+            // One hand-over, and half of one for a wake-up that comes late on a loaded machine.
+            #expect(batch.last!.time - batch.first!.time <= 1.5 * HandOver.seconds, "a batch of \(batch.count) samples")
         }
         // Over the whole run every sample arrived or was counted: a consumer starved by a busy
         // machine (parallel tests) makes the bounded hand-over drop batches, and count them.

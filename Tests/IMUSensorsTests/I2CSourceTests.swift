@@ -48,8 +48,8 @@ struct I2CSourceTests {
         let transactions = rig.bus.transactionCount - before
         let rate = try #require(rig.poller.imu).outputRateHz
         let period = rig.poller.imuPeriodSeconds
-        // Drained when half full, at most every 0.5 s; what arrived after the last drain waits in the FIFO.
-        #expect(period <= 0.5 && period >= 0.1, "\(name): drained every \(period) s")
+        // Drained when half full, at most once per hand-over; what arrived after the last drain waits in the FIFO.
+        #expect(period <= HandOver.seconds && period >= 0.1, "\(name): drained every \(period) s")
         #expect(Double(samples.count) >= (seconds - period) * rate - 2, "\(name): \(samples.count) samples")
         let drains = (seconds / period).rounded(.up) + 1
         #expect(Double(transactions) <= 2 * drains, "\(name): \(transactions) transactions for \(samples.count) samples")

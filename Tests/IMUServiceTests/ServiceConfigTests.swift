@@ -37,12 +37,17 @@ import Testing
         #expect(c.commitSeconds <= 10)
         #expect(c.source == .automatic(fallbackToSimulation: false))
         #expect(try ServiceConfig.parse("retention_days = 0", path: "x").retentionDays == nil)
+        // The IIO buffer is left to iio-sensor-proxy unless told otherwise.
+        #expect(c.yieldTo == "net.hadess.SensorProxy")
+        #expect(try ServiceConfig.parse("yield_to = no", path: "x").yieldTo == "")
+        #expect(try ServiceConfig.parse("yield_to = org.example.Rotation2", path: "x").yieldTo == "org.example.Rotation2")
     }
 
     @Test func badLinesNameTheFileTheLineAndTheFix() {
         for (text, line, words) in [("rate = fast", 1, "rate"), ("\n\ncommit_seconds = 60", 3, "10 s"),
                                     ("colour = blue", 1, "unknown setting"), ("just words", 1, "key = value"),
-                                    ("polled_fallback_hz = 10", 1, "25 Hz"), ("bus = tcp:host=x", 1, "bus")] {
+                                    ("polled_fallback_hz = 10", 1, "25 Hz"), ("bus = tcp:host=x", 1, "bus"),
+                                    ("yield_to = iio-sensor-proxy", 1, "D-Bus name"), ("yield_to = net..SensorProxy", 1, "D-Bus name")] {
             do {
                 _ = try ServiceConfig.parse(text, path: "/etc/imukit/stepd.conf")
                 Issue.record("accepted: \(text)")

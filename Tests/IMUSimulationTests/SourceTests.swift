@@ -46,16 +46,17 @@ import Testing
         #expect(count < 12_000)    // stopped long before the 120 s scenario's end
     }
 
-    @Test func pacedBatchesHoldHalfASecondAsAFIFOReadDoes() async throws {
-        // Two hand-overs a second at 100 Hz, the cadence of IIO blocks and chip FIFOs (issue #16).
+    @Test func pacedBatchesHoldOneHandOverAsAFIFOReadDoes() async throws {
+        // One hand-over per HandOver.seconds at 100 Hz, the cadence of IIO blocks and chip FIFOs (issues #11, #16).
         let source = SimulatedSource(scenario: scenario("walk"), options: .init(), speed: 1)
         var batches = source.batches().makeAsyncIterator()
         let first = try #require(try await batches.next())
         let second = try #require(try await batches.next())
-        #expect(first.count == 50 && second.count == 50)
-        // Half a second apart, within one sample period (the simulator jitters its sample clock).
+        let expected = Int((100 * HandOver.seconds).rounded())
+        #expect(first.count == expected && second.count == expected)
+        // One hand-over apart, within one sample period (the simulator jitters its sample clock).
         #expect(second[0].time > first[first.count - 1].time)
-        #expect(abs(second[0].time - first[0].time - 0.5) < 0.01)
+        #expect(abs(second[0].time - first[0].time - HandOver.seconds) < 0.01)
     }
 
     @Test func backendOpensSpecs() throws {

@@ -39,7 +39,7 @@ import IMUCore
     func stopSignalFlushesEverythingAndSummarises(signal: Int32) throws {
         let out = try scratchDirectory() + "/stopped.csv"
         let tool = try ToolProcess("imu-record", ["--simulate", "walk", "--out", out, "--raw"])
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 3)   // two hand-overs of 1 s (HandOver.seconds) and start-up
         tool.send(signal)
         #expect(tool.wait() == 0)
         let samples = try readAll(out)

@@ -122,12 +122,14 @@ func renderScreen(_ raw: String) -> [String] {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // Wait (for a condition, not a duration) until the status line shows counted steps.
+        // Wait (for a condition, not a duration) until the status line shows counted steps and has
+        // been redrawn a few times (once per hand-over, at most twice a second).
         var raw = ""
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             raw += pty.drain()
-            if let last = renderScreen(raw).last, last.range(of: #"^[1-9][0-9]* steps"#, options: .regularExpression) != nil { break }
+            if let last = renderScreen(raw).last, last.range(of: #"^[1-9][0-9]* steps"#, options: .regularExpression) != nil,
+               raw.components(separatedBy: "\r\u{1B}[2K").count > 3 { break }
             usleep(100_000)
         }
         let screen = renderScreen(raw)

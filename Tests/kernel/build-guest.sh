@@ -61,7 +61,8 @@ for tool in i2cset i2cget i2cdump i2cdetect i2ctransfer; do copy_with_libs "/usr
 for tool in iio_info iio_readdev iio_attr iio_reg; do copy_with_libs "/usr/bin/$tool" "/usr/bin/$tool"; done
 copy_with_libs /usr/sbin/iiod /usr/sbin/iiod
 # A private D-Bus in the guest for imu-stepd on local: (test_sharing.py); skipped there when absent.
-for tool in dbus-daemon busctl; do [ -x "/usr/bin/$tool" ] && copy_with_libs "/usr/bin/$tool" "/usr/bin/$tool"; done
+# dbus-test-tool (dbus-tests) owns iio-sensor-proxy's name there, standing in for it.
+for tool in dbus-daemon busctl dbus-test-tool; do [ -x "/usr/bin/$tool" ] && copy_with_libs "/usr/bin/$tool" "/usr/bin/$tool"; done
 cp -L /lib64/ld-linux-x86-64.so.2 "$ROOT/lib64/"
 shopt -s nullglob
 ours=("${IMU_BIN:-$REPO/.build/release}"/imu-*)

@@ -28,12 +28,12 @@ class CaptureRing(unittest.TestCase):
             self.skipTest(f"no buffered capture here (trigger module imukit_tick not in the guest?): {src}")
         out = os.path.join(tempfile.mkdtemp(), "stall.csv")
         proc = subprocess.Popen([tool("imu-record"), "--source", f"iio:{URI}/bmi160?trigger=imukit-tick", "--rate", "100",
-                                 "--raw", "-o", out, "--duration", "16"],
+                                 "--raw", "-o", out, "--duration", "24"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             time.sleep(5)
             proc.send_signal(signal.SIGSTOP)  # the whole reader stalls: iiod stops asking, the kernel buffer fills
-            time.sleep(6)
+            time.sleep(12)
             proc.send_signal(signal.SIGCONT)
             stdout, stderr = proc.communicate(timeout=90)
         finally:
@@ -54,8 +54,9 @@ class CaptureRing(unittest.TestCase):
         largest = max(b - a for a, b in zip(times, times[1:]))
         print(f"[dropped {dropped}, overflow {overflow}, trigger periods without a scan {truth}, largest gap {largest:.2f} s] ",
               end="", flush=True)
-        # The stall (6 s at 100 Hz) outlasts what the kernel buffer and iiod hold (about 3 s were
-        # measured): the recording shows a gap, and every trigger period of the run is either a
+        # The stall (12 s at 100 Hz) outlasts what the kernel buffer and iiod hold (blocks of one
+        # hand-over, 1 s: a 6 s stall left no gap; with 0.5 s blocks about 3 s were held): the
+        # recording shows a gap, and every trigger period of the run is either a
         # recorded scan or a counted loss (2 % for a TCG guest's timer, which fires late under load).
         self.assertGreater(largest, 1.0, "no gap in the recording: the stall did not overflow the buffer")
         self.assertLessEqual(abs(overflow - truth), max(3, periods // 50),

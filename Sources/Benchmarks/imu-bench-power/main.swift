@@ -2,20 +2,23 @@
 // second (voluntary context switches) and resident memory, read from /proc for every thread
 // (/proc/PID/task/*: schedstat for CPU, voluntary_ctxt_switches for wake-ups) over one steady
 // window in which everything runs side by side:
-// - `imu-steps --replay F --realtime` (100 Hz phone walk paced like a sensor, 0.5 s batches) and
-//   `imu-steps` on an emulated chip with a FIFO (issue 11);
+// - `imu-steps --replay F --realtime` (100 Hz phone walk paced like a sensor, one batch per
+//   hand-over, `HandOver.seconds`) and `imu-steps` on an emulated chip with a FIFO (issue 11);
 // - the step daemon `imu-stepd` on the same recording replayed in real time (issue 16: <= 0.3 %
 //   of one core, <= 10 wake-ups/s), on a private dbus-daemon, with `imu-steps --replay
 //   --realtime` of the same file as its anchor (the same source read by a minimal loop), and
-//   `imu-stepd` on the simulator (`simulate =`, the same 0.5 s batches);
+//   `imu-stepd` on the simulator (`simulate =`, the same hand-overs);
 // - anchors: the recording replayed as fast as possible (the pipeline's own work per second of
-//   data), a thread that wakes twice a second and does nothing (the floor of a 0.5 s cadence),
+//   data), a thread that wakes once per hand-over and does nothing (the floor of that cadence),
 //   and /bin/sleep (a C process's memory).
+// Every process's wake-ups are also printed per thread name (the capture thread "imukit-capture",
+// the engine, the bus, Swift's pool and libdispatch's threads), so a new periodic waker shows.
 // With an IIO accelerometer (IMU_POWER_IIO_SOURCE=iio:…, e.g. the kernel ring's
 // iio:ip:127.0.0.1:PORT/bmi160?trigger=imukit-tick), the daemon's buffered capture and its polled
 // fallback (what it does while iio-sensor-proxy holds the buffer) are measured one after the other,
-// each beside the 0.5 s thread; without either, the kernel ring's guest is booted for its bmi160
-// when qemu is installed (Tests/kernel/vm.sh). `--iio-only` measures just that. Prints figures; asserts nothing.
+// each beside the hand-over thread; without either, the kernel ring's guest is booted for its bmi160
+// when qemu is installed (Tests/kernel/vm.sh). `--iio-only` measures just that, `--no-iio` all
+// but that. Prints figures; asserts nothing.
 import ChipEmulators
 import Foundation
 import IMUCLI
@@ -43,8 +46,8 @@ if arguments.count >= 3, arguments[1] == "--emulated" {
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "--idle" {
-    // The anchor: one thread that sleeps half a second at a time, the cadence the sources use.
-    while true { usleep(500_000) }
+    // The anchor: one thread that sleeps one hand-over at a time, the cadence the sources use.
+    while true { usleep(useconds_t(HandOver.seconds * 1e6)) }
 }
 
 // MARK: Parent
@@ -58,11 +61,14 @@ let recording = ProcessInfo.processInfo.environment["IMU_POWER_RECORDING"]
     ?? "Tests/PedometerTests/Fixtures/samsung-jamie-hard-inhand-1.csv"
 let chip = "lsm6ds3"
 let iioOnly = arguments.contains("--iio-only")
+let noIIO = arguments.contains("--no-iio")
+/// "1 s": the hand-over every source uses (`HandOver.seconds`), for labels.
+let handOver = "\(num(HandOver.seconds, HandOver.seconds < 1 ? 1 : 0)) s"
 let work = NSTemporaryDirectory() + "imukit-bench-power-\(getpid())"
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: work) }
 
-func launch(_ path: String, _ args: [String], log: String? = nil) throws -> Process {
+func launch(_ path: String, _ args: [String], log: String? = nil, environment: [String: String] = [:]) throws -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -71,6 +77,7 @@ func launch(_ path: String, _ args: [String], log: String? = nil) throws -> Proc
         ?? FileHandle.nullDevice
     var env = ProcessInfo.processInfo.environment
     env["IMUKIT_LOG_STDERR"] = "1"
+    env.merge(environment) { $1 }
     p.environment = env
     try p.run()
     return p
@@ -114,9 +121,10 @@ final class PrivateBus {
 }
 
 /// Starts imu-stepd with `settings` (source lines) on a bus of its own under `work/name`.
-func startDaemon(_ name: String, _ settings: String) throws -> (Process, PrivateBus) {
+func startDaemon(_ name: String, _ settings: String, beforeStart: (PrivateBus) throws -> Void = { _ in }) throws -> (Process, PrivateBus) {
     let dir = work + "/" + name
     let bus = try PrivateBus(dir)
+    try beforeStart(bus)
     try (settings + "\nbus = \(bus.address)\nstate_directory = \(dir)/state\nclock = trust\ncalibration = no\n")
         .write(toFile: dir + "/stepd.conf", atomically: true, encoding: .utf8)
     return (try launch(binDir + "/imu-stepd", ["--config", dir + "/stepd.conf"], log: dir + "/stepd.log"), bus)
@@ -182,8 +190,8 @@ if !iioOnly {
 
     // Everything live, side by side over the same window.
     let replayLabel = "imu-steps --replay --realtime (100 Hz)"
-    let daemonReplayLabel = "imu-stepd on the recording replayed in real time (100 Hz, 0.5 s batches)"
-    let daemonSimLabel = "imu-stepd on the simulator in real time (100 Hz, 0.5 s batches)"
+    let daemonReplayLabel = "imu-stepd on the recording replayed in real time (100 Hz, \(handOver) batches)"
+    let daemonSimLabel = "imu-stepd on the simulator in real time (100 Hz, \(handOver) batches)"
     var live: [(String, Process)] = []
     if haveRecording { live.append((replayLabel, try launch(stepsPath, ["--replay", recording, "--realtime", "--json"]))) }
     live.append(("imu-steps pipeline on emulated \(chip) FIFO (104 Hz)", try launch(selfPath, ["--emulated", chip])))
@@ -218,14 +226,15 @@ if !iioOnly {
             let anchor = replayAnchor.map { "imu-steps --replay --realtime of the same recording = \(pct($0.cpu))" } ?? "n/a"
             print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.300 % | anchor: \(anchor)" + endedNote(r))
             print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: imu-steps --replay --realtime = "
-                  + (replayAnchor.map { num($0.wakeups) } ?? "n/a") + " /s, a thread waking every 0.5 s = " + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
+                  + (replayAnchor.map { num($0.wakeups) } ?? "n/a") + " /s, a thread waking every \(handOver) = " + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
             print("  threads of \(label): \(threadLine(r))")
             continue
         }
         print("figure: \(label) CPU = \(pct(r.cpu)) of one core | target <= 0.200 % | anchor: fast replay of the same data "
               + (fastCPUPerDataSecond.map { pct($0) + " per second of data" } ?? "n/a") + endedNote(r))
-        print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: a thread waking every 0.5 s = "
+        print("figure: \(label) wake-ups = \(num(r.wakeups)) /s | target <= 10 /s | anchor: a thread waking every \(handOver) = "
               + (anchorIdle.map { num($0.wakeups) } ?? "n/a") + " /s")
+        print("  threads of \(label): \(threadLine(r))")
         print("figure: \(label) RSS = \(mib(r.rssKiB)) | target <= 15 MB | anchor: /bin/sleep = "
               + (anchorSleep.map { mib($0.rssKiB) } ?? "n/a") + ", idle Swift bench process = " + (anchorIdle.map { mib($0.rssKiB) } ?? "n/a"))
     }
@@ -238,7 +247,7 @@ if !iioOnly {
 }
 
 // The daemon on a real IIO accelerometer: buffered, then forced to poll at the fallback rate (what
-// it does while iio-sensor-proxy holds the buffer), each window beside the 0.5 s thread.
+// it does while iio-sensor-proxy holds the buffer), each window beside the hand-over thread.
 let localIIO = ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices")) ?? []).contains { name in
     ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/iio/devices/\(name)")) ?? []).contains { $0.hasPrefix("in_accel") }
 }
@@ -267,30 +276,43 @@ func bootKernelRing() -> (source: String, stop: () -> Void)? {
     return ("iio:ip:127.0.0.1:\(port)/bmi160?trigger=imukit-tick", stop)
 }
 var ring: (source: String, stop: () -> Void)?
-if ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] == nil, !localIIO, haveDaemon { ring = bootKernelRing() }
+if ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] == nil, !localIIO, haveDaemon, !noIIO { ring = bootKernelRing() }
 defer { ring?.stop() }
-let iioSource = ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] ?? (localIIO ? "iio:local:" : ring?.source)
+let iioSource = noIIO ? nil : ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] ?? (localIIO ? "iio:local:" : ring?.source)
 if let iioSource, haveDaemon {
     let fallbackHz = 50  // polled_fallback_hz's default (docs/service.md)
-    let polledSpec = iioSource + (iioSource.contains("?") ? "&" : "?") + "mode=polled"
+    // The polled window is the daemon yielding to iio-sensor-proxy: dbus-test-tool (dbus-tests)
+    // owns net.hadess.SensorProxy on the daemon's bus before it starts, so the daemon polls the
+    // buffered source and watches the name (docs/service.md, Sharing). Without dbus-test-tool,
+    // the same polled capture forced with ?mode=polled.
+    let testTool = "/usr/bin/dbus-test-tool"
+    let yielding = FileManager.default.isExecutableFile(atPath: testTool)
+    let polledSpec = yielding ? iioSource : iioSource + (iioSource.contains("?") ? "&" : "?") + "mode=polled"
     var figures: [(String, Rates?)] = []
     for (name, source) in [("iio-buffered", iioSource), ("iio-polled", polledSpec)] {
         let rate = name == "iio-polled" ? fallbackHz : 100
-        let (d, bus) = try startDaemon(name, "source = \(source)\nrate = \(rate)")
+        var owner: Process?
+        let (d, bus) = try startDaemon(name, "source = \(source)\nrate = \(rate)\npolled_fallback_hz = \(fallbackHz)") { bus in
+            guard name == "iio-polled", yielding else { return }
+            owner = try launch(testTool, ["black-hole", "--session", "--name=net.hadess.SensorProxy"],
+                               environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            usleep(300_000)  // the name is owned before the daemon looks
+        }
         let idle = try launch(selfPath, ["--idle"])
         let r = measure([d, idle])
         for p in [d, idle] where p.isRunning { p.terminate() }
-        for p in [d, idle] { p.waitUntilExit() }
+        if let owner { kill(owner.processIdentifier, SIGKILL) }
+        for p in [d, idle] + [owner].compactMap({ $0 }) { p.waitUntilExit() }
         bus.stop()
         let log = (try? String(contentsOfFile: work + "/\(name)/stepd.log", encoding: .utf8)) ?? ""
         let wanted = name == "iio-polled" ? "(polled)" : "(buffered)"
         if !log.contains(wanted) { print("imu-bench-power: imu-stepd on \(source) did not capture \(wanted): \(daemonLog(name))") }
         figures.append((name, log.contains(wanted) ? r[0] : nil))
         if r[0] == nil { print("imu-bench-power: imu-stepd on \(source) ended early: \(daemonLog(name))") }
-        if let a = r[1] { print("  anchor in the \(name) window: a thread waking every 0.5 s = \(pct(a.cpu)), \(num(a.wakeups)) /s") }
+        if let a = r[1] { print("  anchor in the \(name) window: a thread waking every \(handOver) = \(pct(a.cpu)), \(num(a.wakeups)) /s") }
     }
     if let b = figures[0].1, let p = figures[1].1 {
-        print("figure: imu-stepd polled fallback at \(fallbackHz) Hz on \(iioSource) CPU = \(pct(p.cpu)) of one core, wake-ups \(num(p.wakeups)) /s | anchor: buffered capture at 100 Hz of the same device = \(pct(b.cpu)), \(num(b.wakeups)) /s (ratio \(num(p.cpu / max(b.cpu, 1e-9), 1))x)")
+        print("figure: imu-stepd polled fallback at \(fallbackHz) Hz\(yielding ? " (yielding to iio-sensor-proxy's bus name)" : " (mode=polled)") on \(iioSource) CPU = \(pct(p.cpu)) of one core, wake-ups \(num(p.wakeups)) /s | anchor: buffered capture at 100 Hz of the same device = \(pct(b.cpu)), \(num(b.wakeups)) /s (ratio \(num(p.cpu / max(b.cpu, 1e-9), 1))x)")
         print("  threads, buffered: \(threadLine(b))")
         print("  threads, polled: \(threadLine(p))")
         if iioSource.contains("ip:") {
@@ -298,5 +320,5 @@ if let iioSource, haveDaemon {
         }
     }
 } else {
-    print("imu-bench-power: polled fallback vs buffered: skipped: no IIO accelerometer here, IMU_POWER_IIO_SOURCE unset and no kernel ring guest (qemu-system-x86 and a run from the repository)" + (haveDaemon ? "" : "; imu-stepd or dbus-daemon missing"))
+    print("imu-bench-power: polled fallback vs buffered: skipped: " + (noIIO ? "--no-iio" : "no IIO accelerometer here, IMU_POWER_IIO_SOURCE unset and no kernel ring guest (qemu-system-x86 and a run from the repository)") + (haveDaemon ? "" : "; imu-stepd or dbus-daemon missing"))
 }

@@ -7,8 +7,14 @@ import Foundation
 ///
 /// The recording is the simulator's (`imu-record --simulate … --raw`): 100 Hz, accelerometer,
 /// gyroscope and a 25 Hz barometer, IMU_BENCH_REPLAY_HOURS hours long (default 1, issue #11's
-/// load). Process start-up (dynamic linking, about 10 ms of CPU for a Swift tool against 1 ms for
-/// the C parser) counts: it is measured on a one-sample recording and printed beside the ratio.
+/// load). Process start-up counts: it is measured on a one-sample recording and printed beside
+/// the ratio.
+///
+/// Two builds of `imu-steps` are measured, both release: the one beside this bench (`swift build
+/// -c release`, the Swift runtime and Foundation as about 40 shared libraries), and the one `make
+/// build`/`make install` and the Debian package ship (`.build/static`, the Swift runtime linked in:
+/// `STATIC_STDLIB` in the Makefile), when it is there (`make bench` builds it). The headline
+/// ratio is the shipped build's; the other is printed beside it.
 
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let hours = Double(ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_HOURS"] ?? "") ?? 1
@@ -22,9 +28,9 @@ struct Run {
 }
 
 /// Runs `tool` to completion; wall time, CPU time (user + system, from RUSAGE_CHILDREN), stdout.
-func run(_ tool: String, _ arguments: [String]) throws -> Run {
+func run(_ tool: String, _ arguments: [String], in directory: URL = binDirectory) throws -> Run {
     let process = Process()
-    process.executableURL = binDirectory.appendingPathComponent(tool)
+    process.executableURL = directory.appendingPathComponent(tool)
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -79,25 +85,62 @@ let size = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as?
 let tiny = directory.appendingPathComponent("one-sample.csv").path
 try "t,ax,ay,az\n0,0,0,1\n".write(toFile: tiny, atomically: true, encoding: .utf8)
 
-var c: [Run] = [], swift: [Run] = [], startup: [Run] = []
-for _ in 0..<runs {   // interleaved, so both see the same machine load
+/// The shipped build (`make build`: the Swift runtime linked statically), next to this build's
+/// directory as the Makefile lays it out (`.build/static/release`), or IMU_BENCH_REPLAY_SHIPPED_BIN.
+let shippedDirectory: URL? = {
+    let given = ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_SHIPPED_BIN"].map { URL(fileURLWithPath: $0) }
+    let directory = given ?? binDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("static/release")
+    let tool = directory.appendingPathComponent("imu-steps").path
+    guard FileManager.default.isExecutableFile(atPath: tool) else {
+        print("shipped build: not measured, \(tool) is absent (make build, or make bench, builds it)")
+        return nil
+    }
+    let modified = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date }
+    if let shipped = modified(tool), let here = modified(binDirectory.appendingPathComponent("imu-steps").path), shipped < here {
+        print("shipped build: warning, \(tool) is older than this build's imu-steps (make build refreshes it)")
+    }
+    return directory
+}()
+
+/// One build's figures: whole runs, and start-up runs on the one-sample recording.
+struct Replay {
+    var label: String
+    var directory: URL
+    var runs: [Run] = []
+    var startup: [Run] = []
+}
+var replays = [Replay(label: "shipped build: make build, Swift runtime linked in", directory: shippedDirectory ?? binDirectory),
+               Replay(label: "swift build -c release: Swift runtime as shared libraries", directory: binDirectory)]
+if shippedDirectory == nil { replays.removeFirst() }
+
+var c: [Run] = []
+for _ in 0..<runs {   // interleaved, so all see the same machine load
     c.append(try run("replay-c-parser", [file]))
-    swift.append(try run("imu-steps", ["--replay", file, "--json"]))
-    startup.append(try run("imu-steps", ["--replay", tiny, "--json"]))
+    for k in replays.indices {
+        replays[k].runs.append(try run("imu-steps", ["--replay", file, "--json"], in: replays[k].directory))
+        replays[k].startup.append(try run("imu-steps", ["--replay", tiny, "--json"], in: replays[k].directory))
+    }
 }
 let samples = Double(c[0].output.split(separator: " ").first.flatMap { Int($0) } ?? 0)
-let summary = swift[0].output.split(separator: "\n").last.map(String.init) ?? ""
-let steps = summary.firstMatch(of: /"steps":([0-9]+)/).map { String($0.1) } ?? "?"
-
 let cWall = median(c.map(\.wall)), cCPU = median(c.map(\.cpu))
-let sWall = median(swift.map(\.wall)), sCPU = median(swift.map(\.cpu))
 print("recording: \(Int(samples)) samples (\(f(samples / 360_000, 2)) h at 100 Hz), \(size / 1_000_000) MB, t,ax,ay,az,gx,gy,gz,p; median of \(runs) interleaved runs")
 print("anchor  replay-c-parser (parse + sum, C):     \(f(samples / cWall / 1e6, 2)) M samples/s wall, \(f(samples / cCPU / 1e6, 2)) M/s per CPU second")
-print("replay  imu-steps --replay --json (whole):   \(f(samples / sWall / 1e6, 2)) M samples/s wall, \(f(samples / sCPU / 1e6, 2)) M/s per CPU second (\(steps) steps)")
-let start = median(startup.map(\.cpu))
-print("start-up imu-steps --replay on a one-sample recording: \(f(start * 1000, 1)) ms CPU; without it the ratio would be "
-      + "\(f(cCPU / max(sCPU - start, 1e-9), 2)) by CPU")
-print("ratio   replay / C parser: \(f(cWall / sWall, 2)) wall, \(f(cCPU / sCPU, 2)) CPU (target >= 0.50)")
-print("figure: replay `imu-steps --replay F --json` = \(f(samples / sCPU / 1e6, 2)) M samples/s per CPU second | "
-      + "anchor: replay-c-parser on the same file = \(f(samples / cCPU / 1e6, 2)) M/s | ratio \(f(cCPU / sCPU, 2)) by CPU "
-      + "(target >= 0.50), \(f(cWall / sWall, 2)) by wall time")
+var figures: [String] = []
+for replay in replays {
+    let summary = replay.runs[0].output.split(separator: "\n").last.map(String.init) ?? ""
+    let steps = summary.firstMatch(of: /"steps":([0-9]+)/).map { String($0.1) } ?? "?"
+    let sWall = median(replay.runs.map(\.wall)), sCPU = median(replay.runs.map(\.cpu))
+    let start = median(replay.startup.map(\.cpu))
+    print("replay  imu-steps --replay --json, \(replay.label) (\(replay.directory.path)):")
+    print("        \(f(samples / sWall / 1e6, 2)) M samples/s wall, \(f(samples / sCPU / 1e6, 2)) M/s per CPU second (\(steps) steps)")
+    print("        start-up on a one-sample recording: \(f(start * 1000, 1)) ms CPU; without it the ratio would be "
+          + "\(f(cCPU / max(sCPU - start, 1e-9), 2)) by CPU")
+    print("        ratio replay / C parser: \(f(cWall / sWall, 2)) wall, \(f(cCPU / sCPU, 2)) CPU (target >= 0.50)")
+    figures.append("\(replay.label.prefix { $0 != ":" }) \(f(cCPU / sCPU, 2)) by CPU (\(f(samples / sCPU / 1e6, 2)) M samples/s per CPU s, "
+                   + "start-up \(f(start * 1000, 1)) ms), \(f(cWall / sWall, 2)) by wall")
+}
+let summaries = Set(replays.map { $0.runs[0].output.split(separator: "\n").last.map(String.init) ?? "" })
+if summaries.count > 1 { print("warning: the builds' summaries differ (a stale shipped build?):\n  " + summaries.sorted().joined(separator: "\n  ")) }
+print("figure: replay `imu-steps --replay F --json` / anchor replay-c-parser on the same file (\(f(samples / cCPU / 1e6, 2)) M samples/s "
+      + "per CPU s), target >= 0.50 by CPU: " + figures.joined(separator: "; "))

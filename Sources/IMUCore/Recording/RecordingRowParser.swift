@@ -50,24 +50,10 @@ struct RecordingRowParser {
                 let negative = sign == Self.minus
                 if negative || sign == Self.plus { i += 1 }
                 var mantissa: UInt64 = 0
-                let firstDigit = i
-                while i < b {
-                    let d = bytes[i] &- Self.zero
-                    guard d < 10 else { break }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    i += 1
-                }
-                var digits = i - firstDigit, fractionDigits = 0
+                var digits = Self.appendDigits(bytes, &i, b, to: &mantissa), fractionDigits = 0
                 if i < b && bytes[i] == Self.point {
                     i += 1
-                    let firstFraction = i
-                    while i < b {
-                        let d = bytes[i] &- Self.zero
-                        guard d < 10 else { break }
-                        mantissa = mantissa &* 10 &+ UInt64(d)
-                        i += 1
-                    }
-                    fractionDigits = i - firstFraction
+                    fractionDigits = Self.appendDigits(bytes, &i, b, to: &mantissa)
                     digits += fractionDigits
                 }
                 while i < b && bytes[i] == Self.space { i += 1 }
@@ -140,6 +126,20 @@ struct RecordingRowParser {
                             pressure: present & (1 << 7) != 0 ? p : nil,
                             temperature: present & (1 << 8) != 0 ? temp : nil,
                             gnssSpeed: present & (1 << 9) != 0 ? speed : nil)
+    }
+
+    /// Appends the run of decimal digits at `bytes[i]` (before `end`) to `mantissa`, moving `i`
+    /// past it; returns how many there were. Reads both the integer and the fraction digits.
+    @inline(__always)
+    static func appendDigits(_ bytes: UnsafeRawBufferPointer, _ i: inout Int, _ end: Int, to mantissa: inout UInt64) -> Int {
+        let first = i
+        while i < end {
+            let d = bytes[i] &- zero
+            guard d < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
+        return i - first
     }
 
     /// Bytes `s..<e` without leading and trailing spaces.

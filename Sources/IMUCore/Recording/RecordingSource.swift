@@ -52,57 +52,11 @@ public struct RecordingSource: SampleSource {
                 return nil
             })
         }
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    // A second playback reopens the file: fine for a regular file; a pipe is
-                    // empty by then and says so ("missing header line").
-                    let reader = try opened.take() ?? RecordingReader(path: path)
-                    try await Self.pace(reader, speed: speed, continuation)
-                    if !Task.isCancelled, let note = reader.endNote { report(note) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    /// Longest single sleep, s: a gap of years in a recording's clock must not overflow the
-    /// nanosecond count (UInt64 holds 584 years); the loop sleeps again if the gap is longer.
-    static let longestSleep = 3600.0
-
-    /// Yields samples in half-second (recording time) batches, sleeping so that recording time advances
-    /// at `speed` × wall time.
-    private static func pace(_ reader: RecordingReader, speed: Double,
-                             _ continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation) async throws {
-        let batchSeconds = 0.5   // two hand-overs a second, the cadence of the live sources (issue 11: <= 10 wake-ups/s)
-        let wallStart = BootClock.nowSeconds()
-        var firstTime: Double?
-        var batch: [MotionSample] = []
-        do {
-            while let s = try reader.next() {
-                if Task.isCancelled { return }
-                let t0 = firstTime ?? s.time
-                firstTime = t0
-                batch.append(s)
-                if s.time - batch[0].time >= batchSeconds {
-                    let due = wallStart + (s.time - t0) / speed
-                    var wait = due - BootClock.nowSeconds()
-                    while wait > 0 {
-                        try await Task.sleep(nanoseconds: UInt64(min(wait, longestSleep) * 1e9))
-                        wait = due - BootClock.nowSeconds()
-                    }
-                    continuation.yield(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-        } catch let error as RecordingError {
-            if !batch.isEmpty { continuation.yield(batch) }
-            throw error
-        }
-        if !batch.isEmpty { continuation.yield(batch) }
+        // Paced: a thread of its own reads and sleeps until each batch is due (`PacedStream`).
+        // A second playback reopens the file: fine for a regular file; a pipe is empty by then
+        // and says so ("missing header line").
+        let player = PacedReplay(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: report)
+        return PacedStream.make(source: info.name) { try player.next() }
     }
 
     /// Writes `note` and a newline to standard error.
@@ -189,5 +143,54 @@ private final class ReadAhead: Sendable {
                 return Chunk(samples: batch, error: error)
             }
         }
+    }
+}
+
+/// A recording read on `PacedStream`'s thread, in batches of `HandOver.seconds` of recording
+/// time, each due when the wall clock has advanced by its last sample's time / `speed`.
+private final class PacedReplay {
+    let speed: Double
+    let open: () throws -> RecordingReader
+    let report: @Sendable (String) -> Void
+    private var reader: RecordingReader?
+    private var firstTime: Double?
+    private var startNs: Int64 = 0
+    /// The error that ended the file, thrown after the samples before it.
+    private var failure: (any Error)?
+    private var ended = false
+
+    init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String) -> Void) {
+        self.speed = speed
+        self.open = open
+        self.report = report
+    }
+
+    func next() throws -> (batch: [MotionSample], dueNs: Int64?)? {
+        if let failure { self.failure = nil; throw failure }
+        if ended { return nil }
+        let reader = try self.reader ?? open()
+        self.reader = reader
+        var batch: [MotionSample] = []
+        do {
+            while let s = try reader.next() {
+                if firstTime == nil { firstTime = s.time; startNs = BootClock.nowNanoseconds() }
+                batch.append(s)
+                if s.time - batch[0].time >= HandOver.seconds { return (batch, due(s.time)) }
+            }
+        } catch let error as RecordingError {
+            guard let last = batch.last else { throw error }
+            failure = error
+            return (batch, due(last.time))
+        }
+        ended = true
+        if let note = reader.endNote { report(note) }
+        return batch.last.map { (batch, due($0.time)) }
+    }
+
+    /// Boot-clock ns at which a batch ending at recording time `t` is due. The offset is capped
+    /// at 10⁹ s (31 years), so a clock gap of centuries in a file cannot overflow the Int64.
+    private func due(_ t: Double) -> Int64 {
+        let seconds = min((t - (firstTime ?? t)) / speed, 1e9)
+        return startNs + Int64(seconds * 1e9)
     }
 }

@@ -5,9 +5,9 @@
 /// overflow instead, with a loss nobody could count. So the hand-over is bounded and drops the
 /// oldest batches when the consumer stalls, counting their samples.
 public struct BatchChannel: Sendable {
-    /// Batches held for a consumer that is behind: 64 batches of 0.5 s (the capture cadence) are
-    /// half a minute of samples, about 6 000 at 100 Hz or 600 KB; more would only hide a stuck consumer.
-    public static let defaultCapacity = 64
+    /// Batches held for a consumer that is behind: half a minute of hand-overs (`HandOver.seconds`),
+    /// about 3 000 samples at 100 Hz or 500 KB; more would only hide a stuck consumer.
+    public static let defaultCapacity = max(1, Int((30 / HandOver.seconds).rounded(.up)))
 
     public let stream: AsyncThrowingStream<[MotionSample], any Error>
     private let continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation

@@ -8,10 +8,10 @@ import Glibc
 public enum OwnThread {
     /// Starts `body` on a new detached thread called `name` (Linux keeps the first 15 bytes; `ps -L`
     /// and `top -H` show it). Throws when the system gives no thread (EAGAIN: the process's or the
-    /// user's thread limit); `body` is then never run.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(OwnThreadError) {
-        let comm = Array(name.utf8.prefix(15))
-        let box = Unmanaged.passRetained(Body(comm: comm, body)).toOpaque()
+    /// user's thread limit); `body` is then never run. `body` is `sending`: what it captures (a
+    /// capture thread's chip drivers, say) moves to the new thread, which the compiler checks.
+    public static func start(name: String, _ body: sending @escaping () -> Void) throws(OwnThreadError) {
+        let box = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         var thread = pthread_t()
         let r = pthread_create(&thread, nil, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
@@ -35,18 +35,13 @@ public enum OwnThread {
 
     /// Carries the closure to the new thread; only that thread calls it.
     private final class Body {
-        let comm: [UInt8]
+        let name: String
         let run: () -> Void
-        init(comm: [UInt8], _ run: @escaping () -> Void) { self.comm = comm; self.run = run }
+        init(name: String, _ run: @escaping () -> Void) { self.name = name; self.run = run }
 
-        /// Names the new thread, then runs the closure. glibc's `pthread_setname_np` is not visible
-        /// to Swift without _GNU_SOURCE; the kernel's per-thread `comm` file does the same (proc(5)).
+        /// Names the new thread (`ThreadName`), then runs the closure.
         func main() {
-            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-            if fd >= 0 {
-                _ = comm.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                close(fd)
-            }
+            ThreadName.set(name)
             run()
         }
     }

@@ -7,7 +7,7 @@
 /// Schedule: an IMU with a FIFO is drained when its FIFO is at most half full ("software
 /// watermark": i2c-dev gives user space no interrupt line to wait on), and at least every
 /// `batchSeconds`; the barometer is read on the same wake-up when its period has passed, so the
-/// thread wakes about twice a second at 100 Hz. Without a FIFO every sample is a wake-up.
+/// thread wakes about once a second at 100 Hz. Without a FIFO every sample is a wake-up.
 ///
 /// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
 /// repeated. A chip that stops answering is reconfigured after its bus-level retries fail; when
@@ -18,9 +18,9 @@ public final class I2CPoller {
     public let imu: (any ChipDriver)?
     public let barometer: (any ChipDriver)?
     public let mount: MountMatrix
-    /// Longest wait between two drains, in s: at 100 Hz half a second is 50 sets, and two
-    /// wake-ups a second keep the capture cost far below 0.2 % of a core (imu-bench-power).
-    public var batchSeconds = 0.5
+    /// Longest wait between two drains, in s: one hand-over (`HandOver.seconds`, 100 sets at
+    /// 100 Hz), so a FIFO that holds that much is read once per hand-over.
+    public var batchSeconds = HandOver.seconds
     /// Share of the FIFO that may fill before it is drained: half leaves the other half as margin
     /// for a late wake-up (scheduling delay, a retried transfer) before anything is overwritten.
     public var watermarkFraction = 0.5

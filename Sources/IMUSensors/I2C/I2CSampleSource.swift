@@ -62,15 +62,34 @@ public final class I2CSampleSource: SampleSource {
         return channel.stream
     }
 
-    /// The capture thread's loop: read what is due, hand it over, sleep until the next read.
+    /// The capture thread's loop: read what is due, sleep until the next read, and hand the
+    /// samples over once per `HandOver.seconds`: reads gathered from a FIFO drained more often
+    /// (a small FIFO's watermark) or from a chip without one go over together, when the next
+    /// read would make the hand-over longer than that. Judged on the reads' schedule, not on
+    /// when the thread happened to wake, so a late wake-up does not hold a hand-over back.
     private static func capture(_ poller: I2CPoller, into channel: BatchChannel, stop: StopSignal) {
+        let handOverNs = Int64(HandOver.seconds * 1e9)
+        var pending: [MotionSample] = []
+        var gatheredSinceNs: Int64?
         do {
             while !stop.isSet {
-                channel.send(try poller.step(nowNs: BootClock.nowNanoseconds()))
+                let scheduledNs = poller.nextDueNs
+                let samples = try poller.step(nowNs: BootClock.nowNanoseconds())
+                if !samples.isEmpty {
+                    if gatheredSinceNs == nil { gatheredSinceNs = scheduledNs }
+                    pending += samples
+                }
+                if let since = gatheredSinceNs, poller.nextDueNs - since >= handOverNs {
+                    channel.send(pending)
+                    pending.removeAll(keepingCapacity: true)
+                    gatheredSinceNs = nil
+                }
                 stop.sleep(untilNs: poller.nextDueNs)
             }
+            channel.send(pending)
             channel.finish()
         } catch {
+            channel.send(pending)
             channel.finish(throwing: error)
         }
     }

@@ -17,18 +17,25 @@ enum IIOBufferOwner {
     /// Whether the buffer of device `id` ("iio:device3") is held; nil when the context is not local.
     static func heldByAnotherReader(id: String, uri: String) -> Bool? {
         guard uri == "local:" else { return nil }
-        let enable = open("/sys/bus/iio/devices/\(id)/buffer/enable", O_RDONLY | O_CLOEXEC)
-        guard enable >= 0 else { return false }
-        var byte: UInt8 = 0
-        let n = read(enable, &byte, 1)
-        close(enable)
-        guard n == 1, byte == UInt8(ascii: "1") else { return false }
+        guard enabled(id: id) else { return false }
         let fd = open("/dev/" + id, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd >= 0 {
             close(fd)
             return false
         }
         return errno == EBUSY
+    }
+
+    /// Whether `/sys/bus/iio/devices/DEV/buffer/enable` reads 1 (a buffer runs, whoever started it;
+    /// false when there is no buffer). One open and read of a sysfs file: cheap enough for a
+    /// once-a-second probe.
+    static func enabled(id: String) -> Bool {
+        let enable = open("/sys/bus/iio/devices/\(id)/buffer/enable", O_RDONLY | O_CLOEXEC)
+        guard enable >= 0 else { return false }
+        var byte: UInt8 = 0
+        let n = read(enable, &byte, 1)
+        close(enable)
+        return n == 1 && byte == UInt8(ascii: "1")
     }
 
     /// The error a held buffer gives: EBUSY, which `imu-stepd` answers by polling meanwhile.
@@ -49,4 +56,17 @@ extension IIOSource {
         guard let imu = set.accelerometer ?? set.gyroscope else { return false }
         return IIOBufferOwner.heldByAnotherReader(id: imu.deviceID, uri: spec.uri)
     }
+
+    /// The sysfs id ("iio:device3") of the IMU device `spec` captures, on a local context; nil
+    /// otherwise (an `ip:` context, or no IMU). For `bufferRunning(deviceID:)`.
+    public static func localIMUDeviceID(spec: IIOSourceSpec) throws -> String? {
+        guard spec.uri == "local:" else { return nil }
+        let context = try IIOContext(uri: spec.uri)
+        let set = IIODiscovery.select(from: try context.describe(), names: spec.devices)
+        return (set.accelerometer ?? set.gyroscope)?.deviceID
+    }
+
+    /// Whether the buffer of local IIO device `deviceID` runs, whoever enabled it. inv_mpu6050 and
+    /// st_sensors refuse raw reads (EBUSY, `iio_device_claim_direct_mode`) exactly while it does.
+    public static func bufferRunning(deviceID: String) -> Bool { IIOBufferOwner.enabled(id: deviceID) }
 }

@@ -32,8 +32,8 @@ final class IIOBufferedReader {
     private var buffer: OpaquePointer?
     private let losses: LossCounter
     private var gaps = ScanGapCounter()
-    /// Seconds of scans per block: half a second, the capture cadence of every source.
-    static let blockSeconds = 0.5
+    /// Seconds of scans per block: one hand-over (`HandOver.seconds`), the cadence of every source.
+    static let blockSeconds = HandOver.seconds
 
     /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
@@ -62,7 +62,7 @@ final class IIOBufferedReader {
         gyroAt = (sensors.gyroscope?.channels ?? []).compactMap { layout.position(of: $0.channel) }
         timestampAt = layout.position(of: "timestamp")
 
-        // Block size: half a second of scans (at least 4), so a block arrives twice a second.
+        // Block size: one hand-over of scans (at least 4), so a block arrives once per hand-over.
         let blockScans = max(4, Int((rateHz * Self.blockSeconds).rounded()))
         let name = d.name, id = d.id
         let rate = rateHz

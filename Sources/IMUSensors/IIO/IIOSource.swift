@@ -35,9 +35,6 @@ public final class IIOSource: SampleSource {
     static let slowRateHz = 10.0
     /// Default IMU rate in Hz (SourceOptions: "100 Hz for IMUs").
     static let defaultRateHz = 100.0
-    /// Polled samples handed over together: half a second's worth, the same cadence as a
-    /// buffered block or a drained chip FIFO.
-    static let batchSeconds = 0.5
 
     typealias Opened = (context: IIOContext, devices: [IIODeviceDescription], set: IIOSensorSet)
 
@@ -238,11 +235,11 @@ public final class IIOSource: SampleSource {
         }
 
         /// Reads at `rateHz` on absolute deadlines; when reads are slower than the period, as fast as
-        /// they go (no burst to catch up). Batches of `batchSeconds` go out together.
+        /// they go (no burst to catch up). Batches of `HandOver.seconds` go out together.
         mutating func poll(_ reader: IIOPolledReader, hasIMU: Bool) throws {
             let rate = hasIMU ? source.rateHz : IIOSource.slowRateHz
             let period = 1 / rate
-            let batchSize = max(1, Int(rate * IIOSource.batchSeconds))
+            let batchSize = HandOver.samples(atHz: rate)
             var batch: [MotionSample] = []
             var next = BootClock.nowSeconds()
             var nextSlow = next

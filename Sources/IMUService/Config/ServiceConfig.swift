@@ -37,6 +37,12 @@ public struct ServiceConfig: Sendable {
     /// Polled fallback rate in Hz when another reader holds the IIO buffer. Issue #16: "≥ 25 Hz:
     /// the step count holds at that rate" (the pedometer's 25 Hz figure, README).
     public var polledFallbackHz = 50.0
+    /// `yield_to`: a D-Bus name (on `bus`) whose owner gets the IIO buffer: while it is owned the
+    /// daemon never opens a buffered capture and polls instead. iio-sensor-proxy's name by
+    /// default, because it neither waits for a busy buffer nor falls back to polling once it has
+    /// chosen its buffered driver, so holding the buffer would stop screen rotation
+    /// (docs/service.md, Sharing). Empty (`yield_to = no`) never yields.
+    public var yieldTo = "net.hadess.SensorProxy"
     /// Publishing to an MQTT broker (`mqtt_broker`, `mqtt_device_id`, `mqtt_credentials`,
     /// `mqtt_ca_file`; docs/mqtt.md); nil when no broker is named.
     public var mqtt: MQTTSettings?
@@ -113,6 +119,14 @@ public struct ServiceConfig: Sendable {
             case "commit_seconds": c.commitSeconds = try number(0.5...10, "s (issue #16: at most 10 s may be lost)")
             case "method_deadline": c.methodDeadlineSeconds = try number(0.1...20, "s")
             case "polled_fallback_hz": c.polledFallbackHz = try number(25...400, "Hz (below 25 Hz steps are missed)")
+            case "yield_to":
+                let name = value == "no" ? "" : value
+                // D-Bus well-known names: dot-separated elements of [A-Za-z0-9_-], ≤ 255 bytes (the D-Bus specification).
+                let elements = name.split(separator: ".", omittingEmptySubsequences: false)
+                guard name.isEmpty || (name.utf8.count <= 255 && elements.count >= 2 && elements.allSatisfy { e in
+                    !e.isEmpty && e.first.map { !$0.isNumber } == true && e.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+                }) else { throw bad("yield_to = '\(Printable.escape(value))' is not a D-Bus name", "use yield_to = net.hadess.SensorProxy (iio-sensor-proxy) or yield_to = no") }
+                c.yieldTo = name
             case "bus":
                 switch value {
                 case "system": c.bus = .system
@@ -136,7 +150,7 @@ public struct ServiceConfig: Sendable {
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
             }
         }
         do {

@@ -37,7 +37,8 @@ public enum StepDaemon {
         let board = StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: wakeup)
         let engine = StepEngine(board: board)
         let supervisor = SupervisorSlot()
-        let sensor = SensorSupervisor(config: config, engine: engine, log: log)
+        let yieldTo = watchYieldName(config, log: log)
+        let sensor = SensorSupervisor(config: config, engine: engine, log: log, yieldTo: yieldTo)
         try engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
                          onReset: { supervisor.restart(sensor) })
         let bus = BusLoop(wakeup: wakeup)
@@ -69,6 +70,7 @@ public enum StepDaemon {
         _ = trap
         notifier.stopping()
         supervisor.cancel()
+        yieldTo?.stop()
         mqtt?.stop()
         let flushed = engine.stop(waitingUpTo: 10)
         bus.stop(waitingUpTo: 2)
@@ -80,6 +82,20 @@ public enum StepDaemon {
         }
         log.notice("stopped; totals committed")
         return .success
+    }
+
+    /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus. Without the watch the
+    /// daemon still runs: it says so and never yields, as with `yield_to = no`.
+    static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) -> BusNameWatch? {
+        guard !config.yieldTo.isEmpty else { return nil }
+        do {
+            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus)
+            if watch.isPresent { log.notice("\(config.yieldTo) is on the bus: its IIO buffer is left to it (polled capture)") }
+            return watch
+        } catch {
+            log.warning("cannot watch \(config.yieldTo) on the \(config.bus) bus (\(error)): the IIO buffer is not left to it")
+            return nil
+        }
     }
 
     /// "0.y.z (git abcdef1)", as `--version` prints it without the tool's name.

@@ -14,8 +14,12 @@ public enum EngineMessage: Sendable {
 }
 
 public enum SensorReport: Sendable, Equatable {
-    /// A source is open: its description and capture mode ("buffered", "polled", "simulated", "").
-    case running(SourceInfo, captureMode: String)
+    /// A source is open: its description and capture mode ("buffered", "polled", "simulated", ""),
+    /// and why that mode when it is not the usual one (SensorMessage; "" otherwise).
+    case running(SourceInfo, captureMode: String, reason: String = "")
+    /// The sensor is there but cannot be read for now, for the reason given (another reader's
+    /// buffer runs and the driver refuses direct reads); the supervisor resumes by itself.
+    case waiting(String)
     /// The source failed or vanished; the supervisor tries again.
     case lost(String)
     /// A finite source (a simulation) ended.

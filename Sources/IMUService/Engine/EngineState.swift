@@ -59,7 +59,7 @@ struct EngineState {
             }
             // Samples come every hand-over: a commit due before the next one is made now, on this
             // wake-up, rather than on a timer of its own (never later than commit_seconds).
-            let early = samples ? SensorSupervisor.handOverSeconds : 0
+            let early = samples ? HandOver.seconds : 0
             if BootClock.nowSeconds() >= nextCommit - early {
                 if dirty { commit() }
                 nextCommit = BootClock.nowSeconds() + config.commitSeconds
@@ -143,16 +143,25 @@ struct EngineState {
 
     mutating func sensorChanged(_ report: SensorReport) {
         switch report {
-        case let .running(info, mode):
+        case let .running(info, mode, reason):
             if let old = sensor, old.capabilities != info.capabilities { finishPedometer() }
-            let same = sensor == info && status.captureMode == mode && status.sensorState == "running"
+            let same = sensor == info && status.captureMode == mode && status.sensorState == "running" && status.sensorMessage == reason
             sensor = info
             status.sensor = info.name
             status.sensorCapabilities = Self.names(info.capabilities)
             status.captureMode = mode
             status.sensorState = paused ? "paused" : "running"
-            status.sensorMessage = ""
-            if !same { log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")") }
+            status.sensorMessage = reason
+            if !same { log.notice("counting steps from \(info.name)\(mode.isEmpty ? "" : " (\(mode))")\(reason.isEmpty ? "" : ": \(reason)")") }
+        case let .waiting(message):
+            // Not lost: the sensor is there and comes back by itself. No samples meanwhile.
+            if status.sensorState != "waiting" || status.sensorMessage != message {
+                log.warning("not counting for now: \(message); totals are kept")
+            }
+            status.captureMode = "none"
+            status.sensorState = "waiting"
+            status.sensorMessage = message
+            status.cadence = 0
         case let .lost(message):
             if status.sensorState != "lost" || status.sensorMessage != message {
                 log.warning("sensor lost: \(message); totals are kept, retrying")

@@ -11,38 +11,50 @@ import Glibc
 /// applies the saved calibration, forwards batches, and when the source fails reports "lost" and
 /// tries again with backoff (1 s doubling to 30 s), so a sensor that comes back is used again.
 ///
-/// Sharing with iio-sensor-proxy (docs/service.md): when another reader holds an IIO device's
-/// buffer (EBUSY, found before anything is written to the device, so the other reader's capture
-/// goes on), the supervisor polls the same device at `polledFallbackHz` and asks every
-/// `bufferProbeSeconds`, read-only and beside the running poll, whether the buffer is free; when
-/// it is, it goes back to buffered capture. The engine's pedometer carries on across each switch.
-/// A driver that also refuses direct reads while its buffer runs (inv_mpu6050, st_sensors) leaves
-/// nothing to poll: the sensor is reported lost with that reason until the buffer frees.
+/// Sharing the IIO buffer (docs/service.md, Sharing). Three ways to read an IIO IMU, chosen anew
+/// at every (re)open; the engine's pedometer and totals carry on across every switch:
+/// - buffered, the usual way;
+/// - polled at `polledFallbackHz` while the owner of `yieldTo` (iio-sensor-proxy) is on the bus,
+///   so the buffer is always free for it: it neither waits for a busy buffer nor falls back to
+///   polling once it has chosen its buffered driver. Back to buffered when the name goes;
+/// - polled while an unknown reader holds the buffer (EBUSY, found before anything is written to
+///   the device), with a read-only probe every `bufferProbeSeconds` for the buffer to free;
+/// - none ("waiting") while polled reads are refused because another reader's buffer runs
+///   (inv_mpu6050 and st_sensors claim direct mode: EBUSY): `buffer/enable` is read every
+///   `waitProbeSeconds` and polling resumes once it is 0.
 public struct SensorSupervisor: Sendable {
     let config: ServiceConfig
     let engine: StepEngine
     let log: ServiceLog
+    /// The owner of `config.yieldTo` on the bus; nil when nothing is watched.
+    let yieldTo: BusNameWatch?
     /// Seconds between read-only probes of a held buffer: each opens a context and reads
     /// `buffer/enable` (a few milliseconds of sysfs reads locally), so a user who turns screen
     /// rotation off gets buffered capture back within this.
     static let bufferProbeSeconds = 10.0
-    /// Seconds of samples handed to the engine at once, in sample time: the engine's wake-ups
-    /// per second are 1 / this, and so are the bus thread's while values change (issue #16: at
-    /// most 10 wake-ups a second in all). 2 s saved about one wake-up a second (imu-bench-power),
-    /// but the engine takes one gpsd reading per hand-over (GroundSpeedInput.afterBatch), and at
-    /// 2 s DaemonGPSTests' ride never became "vehicle"; so one second. A SIGKILL loses this plus
-    /// `commit_seconds` (6 s by default).
-    static let handOverSeconds = 1.0
+    /// Seconds between reads of `buffer/enable` while direct reads are refused: one sysfs read
+    /// each (no context), so steps count again within a second of the screen turning off
+    /// (phosh releases the accelerometer on blank: iio-sensor-proxy then stops its buffer).
+    static let waitProbeSeconds = 1.0
     /// Backoff after a failure: 1 s doubling to 30 s.
     static let firstRetrySeconds = 1.0, longestRetrySeconds = 30.0
 
-    public init(config: ServiceConfig, engine: StepEngine, log: ServiceLog) {
+    public init(config: ServiceConfig, engine: StepEngine, log: ServiceLog, yieldTo: BusNameWatch? = nil) {
         self.config = config
         self.engine = engine
         self.log = log
+        self.yieldTo = yieldTo
     }
 
-    enum Outcome { case ended, bufferFree }
+    enum Outcome { case ended, bufferFree, yieldNow, yieldOver }
+
+    /// Why a capture that could be buffered is polled.
+    enum PolledBecause: Equatable {
+        /// The owner of the watched name (iio-sensor-proxy) is on the bus.
+        case yielding
+        /// Another reader held the buffer of this device at the last buffered open.
+        case held(String)
+    }
 
     /// What `open` made: the source, its capture mode for D-Bus, and its IIO spec when it is one.
     struct Opened {
@@ -52,20 +64,33 @@ public struct SensorSupervisor: Sendable {
         /// The samples carry another machine's clock (buffered capture through iiod: the board's
         /// kernel stamps them on its CLOCK_BOOTTIME): shifted onto this machine's boot clock.
         var remoteClock: Bool
+        /// The source would be buffered but is polled because it was asked to be.
+        var polledInstead = false
     }
 
     /// Runs until cancelled (or until a finite source ends).
     public func run() async {
         var retry = Self.firstRetrySeconds
-        var polledFallback = false
+        var held: String?
         var iio: IIOSourceSpec?
         while !Task.isCancelled {
+            let because: PolledBecause? = yieldTo?.isPresent == true ? .yielding : held.map { .held($0) }
             do {
-                let opened = try await open(polledFallback: polledFallback)
+                let opened = try await open(polled: because != nil)
                 iio = opened.iio
-                engine.send(.sensor(.running(opened.source.info, captureMode: opened.mode)))
+                let reason = opened.polledInstead ? because.map(polledReason) ?? "" : ""
+                engine.send(.sensor(.running(opened.source.info, captureMode: opened.mode, reason: reason)))
                 retry = Self.firstRetrySeconds
-                switch try await consume(opened, probe: polledFallback ? opened.iio : nil) {
+                let yieldTo = self.yieldTo
+                var until: (@Sendable () async -> Outcome)?
+                if opened.mode == "buffered", let yieldTo {
+                    until = { await yieldTo.waitUntil(present: true); return .yieldNow }
+                } else if opened.polledInstead, because == .yielding, let yieldTo {
+                    until = { await yieldTo.waitUntil(present: false); return .yieldOver }
+                } else if opened.polledInstead, let spec = opened.iio {
+                    until = { await waitUntilFree(spec); return .bufferFree }
+                }
+                switch try await consume(opened, until: until) {
                 case .ended:
                     // Cancelled (Reset, stop): the stream ended because of that; a new supervisor
                     // may already be running, so say nothing.
@@ -73,29 +98,54 @@ public struct SensorSupervisor: Sendable {
                     return
                 case .bufferFree:
                     log.notice("the IIO buffer is free again: back to buffered capture")
-                    polledFallback = false
-                    continue
+                    held = nil
+                case .yieldNow:
+                    log.notice("\(yieldName) appeared on the bus: leaving the IIO buffer to it and polling at \(config.polledFallbackHz) Hz")
+                case .yieldOver:
+                    log.notice("\(yieldName) left the bus: back to buffered capture")
+                    held = nil
                 }
             } catch is CancellationError {
                 return
-            } catch let IIOError.ioFailed(device, _, code) where code == EBUSY && !polledFallback {
-                log.notice("the IIO buffer of \(device) is held by another reader (iio-sensor-proxy?): polling it at \(config.polledFallbackHz) Hz meanwhile")
-                polledFallback = true
-                continue
-            } catch let IIOError.ioFailed(device, _, code) where code == EBUSY && polledFallback {
-                // The driver refuses direct reads while the other reader's buffer runs.
-                engine.send(.sensor(.lost("\(device) is held by another reader (iio-sensor-proxy?) and its driver refuses direct reads while that reader's buffer runs; counting resumes when it frees the buffer")))
-                if let iio { await waitUntilFree(iio) }
-                polledFallback = false
+            } catch let IIOError.ioFailed(device, _, code) where code == EBUSY && because == nil {
+                log.notice("the IIO buffer of \(device) is held by another reader: polling it at \(config.polledFallbackHz) Hz meanwhile")
+                held = device
+            } catch let IIOError.ioFailed(device, _, code) where code == EBUSY {
+                // Polled reads refused: the driver claims direct mode while a buffer runs.
+                engine.send(.sensor(.waiting(waitingReason(device))))
+                await waitForDirectReads(iio, yielding: because == .yielding)
             } catch {
                 if Task.isCancelled { return }
-                polledFallback = false
+                held = nil
                 engine.send(.sensor(.lost(Self.describe(error))))
                 try? await Task.sleep(nanoseconds: UInt64(retry * 1e9))
                 retry = min(retry * 2, Self.longestRetrySeconds)
             }
         }
     }
+
+    /// "iio-sensor-proxy (net.hadess.SensorProxy)" for its name, the name alone otherwise.
+    var yieldName: String {
+        let name = yieldTo?.name ?? config.yieldTo
+        return name == "net.hadess.SensorProxy" ? "iio-sensor-proxy (\(name))" : name
+    }
+
+    /// SensorMessage while polled instead of buffered.
+    func polledReason(_ because: PolledBecause) -> String {
+        switch because {
+        case .yielding:
+            "\(yieldName) is running: the IIO buffer is left to it (screen rotation); polling at \(Self.hz(config.polledFallbackHz)) Hz, buffered again when it leaves the bus"
+        case let .held(device):
+            "the IIO buffer of \(device) is held by another reader: polling at \(Self.hz(config.polledFallbackHz)) Hz, buffered again when it frees (checked every \(Int(Self.bufferProbeSeconds)) s)"
+        }
+    }
+
+    /// SensorMessage while polled reads are refused.
+    func waitingReason(_ device: String) -> String {
+        "\(device) refuses direct reads while another reader's buffer runs (iio-sensor-proxy streams for screen rotation while the screen is on): not counting until that buffer stops (screen off or rotation locked; checked every \(Int(Self.waitProbeSeconds)) s)"
+    }
+
+    static func hz(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     static func describe(_ error: any Error) -> String {
         guard let d = error as? any DiagnosableError else { return "\(error)" }
@@ -110,23 +160,41 @@ public struct SensorSupervisor: Sendable {
         }
     }
 
-    private func open(polledFallback: Bool) async throws -> Opened {
+    private func open(polled: Bool) async throws -> Opened {
         let config = self.config
         return try await Self.blocking {
             var options = config.sourceOptions
             var source = try SourceSelection.open(config.source, options: options, backends: CLIBackends.hardware)
-            if polledFallback, let iio = source as? IIOSource, iio.mode.kind == .buffered {
+            var polledInstead = false
+            if polled, let iio = source as? IIOSource, iio.mode.kind == .buffered {
                 var spec = iio.spec
                 spec.forcePolled = true
                 options.rateHz = config.polledFallbackHz
                 source = try IIOSource(spec: spec, options: options)
+                polledInstead = true
             }
             let iio = source as? IIOSource
             let mode = iio?.mode.kind.rawValue ?? (source.info.isSimulated ? "simulated" : "")
             let remote = iio.map { $0.mode.kind == .buffered && $0.spec.uri.hasPrefix("ip:") } ?? false
             if config.applyCalibration { source = try SavedCalibration.apply(to: source).source }
             return Opened(source: source, mode: mode, iio: iio.map { s in var spec = s.spec; spec.forcePolled = false; return spec },
-                          remoteClock: remote)
+                          remoteClock: remote, polledInstead: polledInstead)
+        }
+    }
+
+    /// Sleeps until polled reads may work again: the IMU's `buffer/enable` reads 0, or the
+    /// yielded-to name left the bus (then the next open decides). Where the buffer cannot be
+    /// seen (an `ip:` context), one `bufferProbeSeconds` and try again.
+    private func waitForDirectReads(_ spec: IIOSourceSpec?, yielding: Bool) async {
+        let id: String? = if let spec { (try? await Self.blocking { try IIOSource.localIMUDeviceID(spec: spec) }) ?? nil } else { nil }
+        guard let id else {
+            try? await Task.sleep(nanoseconds: UInt64(Self.bufferProbeSeconds * 1e9))
+            return
+        }
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: UInt64(Self.waitProbeSeconds * 1e9))
+            if yielding && yieldTo?.isPresent != true { return }
+            if (try? await Self.blocking({ IIOSource.bufferRunning(deviceID: id) })) == false { return }
         }
     }
 
@@ -140,18 +208,17 @@ public struct SensorSupervisor: Sendable {
         }
     }
 
-    /// Forwards batches until the source ends or fails; with `probe`, also until the buffer of
-    /// that IIO source is found free (the polled capture runs on meanwhile).
-    private func consume(_ opened: Opened, probe: IIOSourceSpec?) async throws -> Outcome {
+    /// Forwards batches until the source ends or fails, or until `until` returns (a sharing
+    /// change: the capture is stopped and the caller reopens the source the other way).
+    private func consume(_ opened: Opened, until: (@Sendable () async -> Outcome)?) async throws -> Outcome {
         let engine = self.engine
         let source = opened.source, remoteClock = opened.remoteClock
         return try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                // Batches are handed over every Self.handOverSeconds: the engine thread then
-                // wakes that often rather than once per FIFO read.
-                var pending: [MotionSample] = []
+                // Each batch goes to the engine as it comes: sources hand over every
+                // HandOver.seconds (the one place that decides it), so the engine thread wakes
+                // that often.
                 var offset: Double?
-                defer { if !pending.isEmpty { engine.send(.samples(pending)) } }
                 for try await batch in source.batches() {
                     var batch = batch
                     if remoteClock, let last = batch.last {
@@ -160,21 +227,15 @@ public struct SensorSupervisor: Sendable {
                         offset = shift
                         for i in batch.indices { batch[i].time += shift }
                     }
-                    pending += batch
-                    // The samples cover their span plus one sample period (0.5 s batches: two make a second).
-                    if let first = pending.first, let last = pending.last,
-                       (last.time - first.time) * Double(pending.count) / Double(max(1, pending.count - 1)) >= Self.handOverSeconds {
-                        engine.send(.samples(pending))
-                        pending.removeAll(keepingCapacity: true)
-                    }
+                    engine.send(.samples(batch))
                 }
                 return .ended
             }
-            if let probe {
+            if let until {
                 group.addTask {
-                    await waitUntilFree(probe)
+                    let outcome = await until()
                     if Task.isCancelled { throw CancellationError() }
-                    return .bufferFree
+                    return outcome
                 }
             }
             let first = try await group.next()!

@@ -11,12 +11,13 @@ final class PrivateBus {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Nil (with the reason) when dbus-daemon is not installed: the caller skips.
-    static func start() throws -> PrivateBus? {
+    /// `allowOwning`: more names any process may own (e.g. iio-sensor-proxy's, for a stand-in).
+    static func start(allowOwning: [String] = []) throws -> PrivateBus? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else { return nil }
-        return try PrivateBus()
+        return try PrivateBus(allowOwning: allowOwning)
     }
 
-    private init() throws {
+    private init(allowOwning: [String]) throws {
         directory = NSTemporaryDirectory() + "imukit-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)
@@ -31,7 +32,7 @@ final class PrivateBus {
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow user="*"/>
-            <deny own="*"/>
+            <deny own="*"/>\(allowOwning.map { "\n    <allow own=\"\($0)\"/>" }.joined())
             <deny send_type="method_call"/>
             <allow send_type="signal"/>
             <allow send_requested_reply="true" send_type="method_return"/>

@@ -3,45 +3,33 @@ import Synchronization
 import Glibc
 #endif
 
-/// The thread a hardware source captures on (docs/ARCHITECTURE.md, "Capture"): one per source,
-/// owning its chip drivers or IIO readers, so their blocking calls (ioctls, sysfs reads, buffer
-/// refills, retry waits) never run on the Swift concurrency pool.
+/// The thread a source captures on (docs/ARCHITECTURE.md, "Capture"): one per source, owning
+/// its chip drivers or IIO readers (or a paced recording or simulation, `PacedStream`), so their
+/// blocking calls (ioctls, sysfs and file reads, buffer refills, retry and pacing waits) never
+/// run on the Swift concurrency pool.
 ///
 /// The body is `sending`: the driver state it captures moves to the new thread and no other
 /// thread can reach it, which the compiler checks.
-enum CaptureThread {
-    /// Starts `body` on a new detached thread. Throws when the system gives no thread (EAGAIN:
-    /// the process's or the user's thread limit); `body` is then never run.
-    static func start(source: String, _ body: sending @escaping () -> Void) throws(CaptureThreadError) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let r = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
-        guard r == 0 else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            throw CaptureThreadError(source: source, errno: r)
+package enum CaptureThread {
+    /// Starts `body` on a new detached thread named "imukit-capture" (`OwnThread`). Throws when
+    /// the system gives no thread; `body` is then never run.
+    package static func start(source: String, _ body: sending @escaping () -> Void) throws(OwnThreadError) {
+        do {
+            try OwnThread.start(name: "imukit-capture", body)
+        } catch {
+            throw OwnThreadError(name: "capture (\(source))", errno: error.errno)
         }
-        pthread_detach(thread)
-    }
-
-    /// Carries the closure to the new thread; only that thread calls it.
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
     }
 }
 
 /// Tells a capture thread to stop and wakes it from its sleep at once (a pipe it polls).
-final class StopSignal: Sendable {
+package final class StopSignal: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// The pipe's read and write ends, or −1 when none could be made (then sleeps run to their end).
     private let readEnd: Int32
     private let writeEnd: Int32
 
-    init() {
+    package init() {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -54,16 +42,16 @@ final class StopSignal: Sendable {
         if writeEnd >= 0 { close(writeEnd) }
     }
 
-    var isSet: Bool { stopped.load(ordering: .acquiring) }
+    package var isSet: Bool { stopped.load(ordering: .acquiring) }
 
-    func set() {
+    package func set() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)   // never read back: the pipe stays readable once stopped
     }
 
     /// Sleeps until `deadlineNs` on the boot clock, or until `set()`; one wake-up either way.
-    func sleep(untilNs deadlineNs: Int64) {
+    package func sleep(untilNs deadlineNs: Int64) {
         while !isSet {
             let left = deadlineNs - BootClock.nowNanoseconds()
             guard left > 0 else { return }
@@ -79,16 +67,7 @@ final class StopSignal: Sendable {
     }
 
     /// Sleeps `seconds`, or until `set()`.
-    func sleep(seconds: Double) {
+    package func sleep(seconds: Double) {
         sleep(untilNs: BootClock.nowNanoseconds() + Int64(max(0, seconds) * 1e9))
     }
-}
-
-/// No thread could be started for a source's capture.
-struct CaptureThreadError: DiagnosableError {
-    var source: String
-    var errno: Int32
-    var description: String { "cannot start the capture thread for \(source): \(String(cString: strerror(errno)))" }
-    var exitStatus: ExitStatus { .runtimeFailure }
-    var fix: String? { "the process or user is at its thread limit (ulimit -u); stop other programs and start again" }
 }

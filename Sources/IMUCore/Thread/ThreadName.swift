@@ -6,8 +6,8 @@ import Glibc
 /// show, and what imu-bench-power reports wake-ups by). Foundation's `Thread.name` does not reach
 /// the kernel on Linux, and `pthread_setname_np` is not visible to Swift here, so this writes
 /// /proc/thread-self/comm (Linux ≥ 3.17). Names longer than 15 bytes are cut by the kernel.
-enum ThreadName {
-    static func set(_ name: String) {
+package enum ThreadName {
+    package static func set(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }

@@ -1,0 +1,135 @@
+import Dispatch
+import Synchronization
+
+/// A recording or a simulation played in real time, on a thread of its own (`CaptureThread`):
+/// the thread makes a batch, sleeps once until it is due on the boot clock (poll(2) on the stop
+/// pipe: one wake-up per batch, and at once when the consumer goes away), hands it over and makes
+/// the next. So the file reads and the waits never run on the Swift pool, and pacing costs no
+/// timer thread: `Task.sleep` cost libdispatch's timer thread and a pool thread a wake-up each
+/// per batch (docs/power.md).
+///
+/// Unlike a chip's FIFO, a file or a simulation can wait for a slow consumer: the thread stops
+/// when `ahead` batches wait untaken (a consumer stuck on a blocked pipe, say), so memory stays
+/// bounded and nothing is dropped.
+package enum PacedStream {
+    /// Batches handed over but not yet taken before the thread waits: enough to ride out a
+    /// consumer's hiccup at any playback speed, few enough to be a few kilobytes.
+    package static let ahead = 4
+
+    /// Starts the thread. `next` runs on it only, one batch at a time: the batch and when it is
+    /// due (boot clock, ns; nil: at once), or nil at the end; what it throws ends the stream after
+    /// the batches before it. Dropping or cancelling the consumer stops the thread.
+    package static func make(source: String,
+                             _ next: sending @escaping () throws -> (batch: [MotionSample], dueNs: Int64?)?)
+        -> AsyncThrowingStream<[MotionSample], any Error> {
+        let queue = PacedQueue(capacity: ahead)
+        do {
+            try CaptureThread.start(source: source) {
+                do {
+                    while !queue.stop.isSet, let item = try next() {
+                        if let due = item.dueNs { queue.stop.sleep(untilNs: due) }
+                        guard queue.put(item.batch) else { return }
+                    }
+                    queue.finish(nil)
+                } catch {
+                    queue.finish(error)
+                }
+            }
+        } catch {
+            queue.finish(error)
+        }
+        let consumer = PacedConsumer(queue)
+        return AsyncThrowingStream(unfolding: { try await consumer.queue.take() })
+    }
+}
+
+/// Stops the thread when the stream (and with it this) is dropped without being read to its end.
+private final class PacedConsumer: Sendable {
+    let queue: PacedQueue
+    init(_ queue: PacedQueue) { self.queue = queue }
+    deinit { queue.cancel() }
+}
+
+/// The hand-over between the pacing thread and the consumer: at most `capacity` batches waiting.
+private final class PacedQueue: Sendable {
+    let stop = StopSignal()
+    /// Room for batches: the thread takes one per batch, the consumer gives it back on taking it.
+    private let room: DispatchSemaphore
+    private struct State: Sendable {
+        var batches: [[MotionSample]] = []
+        /// How the stream ended (the thread's error, once), nil while it runs.
+        var end: Result<Void, any Error>?
+        /// The consumer, waiting for the next batch.
+        var waiter: CheckedContinuation<[MotionSample]?, any Error>?
+    }
+    private let state = Mutex(State())
+
+    init(capacity: Int) {
+        // Made at 0 and signalled up: libdispatch traps when a semaphore is freed below the value
+        // it was made with, which a stream dropped with batches in flight would otherwise be.
+        room = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, capacity) { room.signal() }
+    }
+
+    /// On the thread: waits for room and hands `batch` over; false once the consumer is gone.
+    func put(_ batch: [MotionSample]) -> Bool {
+        room.wait()
+        guard !stop.isSet else { return false }
+        let waiter = state.withLock { s -> CheckedContinuation<[MotionSample]?, any Error>? in
+            if let w = s.waiter {
+                s.waiter = nil
+                return w
+            }
+            s.batches.append(batch)
+            return nil
+        }
+        waiter?.resume(returning: batch)
+        return true
+    }
+
+    /// On the thread: the end, normal (nil) or with the error that ended it.
+    func finish(_ error: (any Error)?) {
+        let waiter = state.withLock { s -> CheckedContinuation<[MotionSample]?, any Error>? in
+            s.end = error.map { .failure($0) } ?? .success(())
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        guard let waiter else { return }
+        if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+    }
+
+    /// The consumer: the next batch, nil at the end or once cancelled.
+    func take() async throws -> [MotionSample]? {
+        let batch = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<[MotionSample]?, any Error>) in
+                let ready = state.withLock { s -> Result<[MotionSample]?, any Error>? in
+                    if !s.batches.isEmpty { return .success(s.batches.removeFirst()) }
+                    if let end = s.end {
+                        s.end = .success(())   // an error is thrown once; then the stream is over
+                        return end.map { nil }
+                    }
+                    if stop.isSet { return .success(nil) }
+                    s.waiter = c
+                    return nil
+                }
+                if let ready { c.resume(with: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+        if batch != nil { room.signal() }
+        return batch
+    }
+
+    /// The consumer went away: stops the thread (also from its sleep or its wait for room) and
+    /// ends a pending `take`.
+    func cancel() {
+        stop.set()
+        room.signal()
+        let waiter = state.withLock { s -> CheckedContinuation<[MotionSample]?, any Error>? in
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+}
