@@ -15,7 +15,10 @@ vm_start() {
     while [ "$SHELL_PORT" = "$IIOD_PORT" ]; do SHELL_PORT=$(free_port); done
     CONSOLE=$WORK/console.log
     : > "$CONSOLE"
-    qemu-system-x86_64 -accel tcg -m 512 -smp 2 -nographic -no-reboot \
+    # 1 GiB: the initramfs unpacks into a tmpfs limited to half of the guest's memory, and it now
+    # holds about 190 MB (the tools, the Swift runtime, ICU twice), past the 256 MB that -m 512 leaves
+    # beside the 76 MB archive ("Initramfs unpacking failed: write error").
+    qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
         -kernel "$kernel" -initrd "$initrd" \
         -append "console=ttyS0 quiet panic=-1" \
         -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$IIOD_PORT-10.0.2.15:30431,hostfwd=tcp:127.0.0.1:$SHELL_PORT-10.0.2.15:2323" \
