@@ -6,9 +6,9 @@ enum CalibrationReport {
     static func text(_ c: Calibration, path: String?) -> String {
         func row(_ v: Vector3, _ d: Int = 5) -> String { "\(signed(v.x, d))  \(signed(v.y, d))  \(signed(v.z, d))" }
         let q = c.quality
-        // Key and sensor name come from files (a recording's comments, a saved calibration): escaped.
+        // Key, sensor name and date come from files (a recording's comments, a saved calibration): escaped.
         var out = "Calibration for \(c.key.escapedForTerminal)\(c.sourceName.isEmpty ? "" : " (\(c.sourceName.escapedForTerminal))")\n"
-        if !c.created.isEmpty { out += "  made                 \(c.created)\n" }
+        if !c.created.isEmpty { out += "  made                 \(c.created.escapedForTerminal)\n" }
         out += "  accelerometer bias   \(row(c.accelerometerBias)) g\n"
         out += "  accelerometer scale  \(row(c.accelerometerScale))\n"
         let m = c.misalignment

@@ -14,13 +14,21 @@ enum DaemonReport {
         for r in rows {
             text += pad(day(r.start), 15) + lpad("\(r.steps)", 8) + lpad(km(r.distanceMeters), 11)
                 + lpad("\(r.floorsAscended)/\(r.floorsDescended)", 10) + lpad(duration(r.activeSeconds), 9) + "\n"
-            total.steps += r.steps; total.distanceMeters += r.distanceMeters
-            total.floorsAscended += r.floorsAscended; total.floorsDescended += r.floorsDescended
+            // Counts come off the bus as any Int64: summed without trapping on overflow.
+            total.steps = saturated(total.steps, r.steps); total.distanceMeters += r.distanceMeters
+            total.floorsAscended = saturated(total.floorsAscended, r.floorsAscended)
+            total.floorsDescended = saturated(total.floorsDescended, r.floorsDescended)
             total.activeSeconds += r.activeSeconds
         }
         text += pad("total", 15) + lpad("\(total.steps)", 8) + lpad(km(total.distanceMeters), 11)
             + lpad("\(total.floorsAscended)/\(total.floorsDescended)", 10) + lpad(duration(total.activeSeconds), 9) + "\n"
         return text
+    }
+
+    /// `a + b`, held at Int's bounds instead of trapping.
+    static func saturated(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     static func json(_ t: StepTotals, type: String) -> String {
