@@ -7,7 +7,8 @@ var targets: [Target] = []
 
 // MARK: C layer: the only C in the project. No logic, only what Swift cannot call itself.
 targets += [
-    .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+    // libiio (Debian libiio-dev to build, libiio0 to run), loaded on first use: Sources/CLibIIO/include/CLibIIO.h.
+    .target(name: "CLibIIO"),
     .target(name: "CI2C", linkerSettings: [.linkedLibrary("i2c")]),
 ]
 

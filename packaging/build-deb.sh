@@ -107,7 +107,8 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:De
 # Packed relocations (make deb links with -z pack-relative-relocs; docs/memory.md) need glibc 2.36's
 # GLIBC_ABI_DT_RELR, a version without symbols that dpkg-shlibdeps does not map to libc6.
 if readelf -d "${binaries[0]}" | grep -q '(RELR)'; then shlibs=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<<"$shlibs"); fi
-depends="$shlibs, adduser"
+# libiio is loaded with dlopen on the first IIO source (Sources/CLibIIO), so no binary names it as NEEDED.
+depends="$shlibs, libiio0, adduser"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@MAINTAINER@/$maintainer/" \

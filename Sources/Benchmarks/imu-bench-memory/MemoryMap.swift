@@ -74,8 +74,8 @@ struct MemoryMap {
         if path.contains("/lib/swift/") { return "Swift runtime (" + name.split(separator: ".").first.map(String.init)! + ")" }
         if name.hasPrefix("libc.so") || name.hasPrefix("libm.so") || name.hasPrefix("ld-linux") || name.hasPrefix("libstdc++")
             || name.hasPrefix("libgcc_s") || name.hasPrefix("libpthread") { return "C and C++ runtime (" + name + ")" }
-        // Split by who loads them (readelf -d, Debian 12): what only libiio needs would leave a
-        // process that opened no IIO source if libiio were loaded on demand (docs/memory.md).
+        // Split by who loads them (readelf -d, Debian 12): what only libiio needs is mapped only
+        // once an IIO source is opened, since libiio is loaded on demand (docs/memory.md).
         if Self.libiioOnly.contains(where: name.hasPrefix) { return Self.libiioKind }
         if Self.libsystemdOnly.contains(where: name.hasPrefix) { return "libsystemd and what it loads (gcrypt, zstd, lz4, lzma, cap)" }
         if name.hasPrefix("lib") { return "other C libraries (sqlite, libgps, libdbus, libi2c)" }

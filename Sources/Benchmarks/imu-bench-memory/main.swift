@@ -99,8 +99,8 @@ for (i, entry) in live.enumerated() {
 for (i, entry) in live.enumerated() {
     guard let m = late[i] else { continue }
     let iio = m.byKind(stackKiB: stackKiB).first { $0.kind == MemoryMap.libiioKind }?.rssKiB ?? 0
-    print("figure: \(entry.label): libiio and what only it loads resident = \(mb(iio)) (what loading libiio on demand would save "
-          + "without an IIO source) | anchor: the whole process = \(mb(m.rssKiB))")
+    print("figure: \(entry.label): libiio and what only it loads resident = \(mb(iio)) (loaded on the first IIO source, "
+          + "which none of these processes opens) | anchor: the whole process = \(mb(m.rssKiB))")
 }
 for (i, entry) in live.enumerated() {
     guard let m = late[i] else { continue }

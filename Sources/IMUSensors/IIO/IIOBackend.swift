@@ -26,6 +26,8 @@ public struct IIOBackend: SensorBackend {
             return nil  // no IIO on this machine: not an error, another backend may have a sensor
         } catch IIOError.noDevice(uri: _, name: nil, found: _) {
             return nil
+        } catch IIOError.libraryMissing {
+            return nil  // no libiio0: another backend may have a sensor; imu-info lists the problem
         }
     }
 

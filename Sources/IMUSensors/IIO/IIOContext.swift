@@ -20,9 +20,11 @@ final class IIOContext {
     let gate: IIOCallGate
     private let pointer: OpaquePointer
 
-    /// Opens the context. Throws `noContext`, `permissionDenied` or `timedOut`.
+    /// Opens the context. Throws `libraryMissing`, `noContext`, `permissionDenied` or `timedOut`.
     init(uri: String) throws {
         self.uri = uri
+        // libiio is loaded here, for the first context, never at process start (CLibIIO.h).
+        if let problem = clibiio_load() { throw IIOError.libraryMissing(detail: String(cString: problem)) }
         let isNetwork = uri.hasPrefix("ip:")
         let creator = IIOCallGate(uri: uri, timeout: Self.createTimeoutSeconds)
         let created: (OpaquePointer?, Int32) = try creator.run("connecting") {

@@ -6,6 +6,8 @@ import Glibc
 public enum IIOError: DiagnosableError, Equatable {
     /// The `--source iio:…` text is not a spec this backend understands.
     case badSpec(String, reason: String)
+    /// libiio could not be loaded (libiio0 not installed, or not the 0.x ABI): `detail` is the loader's text.
+    case libraryMissing(detail: String)
     /// No context at the URI (no IIO in the kernel, iiod not running, host unreachable).
     case noContext(uri: String, errno: Int32)
     /// A libiio call did not return within the bound (a dropped link on `ip:`, libiio issue 1359).
@@ -26,7 +28,7 @@ public enum IIOError: DiagnosableError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .badSpec: .usage
-        case .noContext, .permissionDenied, .noDevice: .noSensor
+        case .libraryMissing, .noContext, .permissionDenied, .noDevice: .noSensor
         case .timedOut, .linkLost, .deviceLost, .ioFailed, .badScan: .runtimeFailure
         }
     }
@@ -35,6 +37,8 @@ public enum IIOError: DiagnosableError, Equatable {
         switch self {
         case let .badSpec(spec, reason):
             "bad IIO source '\(spec)': \(reason)"
+        case let .libraryMissing(detail):
+            "cannot load libiio, which IIO sources need (\(detail))"
         case let .noContext(uri, e):
             "no IIO context at \(uri) (\(IIOError.text(e)))"
         case let .timedOut(uri, what, seconds):
@@ -61,6 +65,8 @@ public enum IIOError: DiagnosableError, Equatable {
         switch self {
         case .badSpec:
             "use iio:local:, iio:ip:HOST, iio:ip:HOST:PORT or append /DEVICE[+DEVICE] (see docs/iio.md)"
+        case .libraryMissing:
+            "install it: sudo apt install libiio0 (the imukit package depends on it)"
         case let .noContext(uri, _):
             uri.hasPrefix("ip:")
                 ? "start iiod on the board (sudo systemctl start iiod) and check the host and port"
