@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import IMUCore
 import Synchronization
 
 /// Counts Enter presses on a terminal's standard input, read on a thread of its own so the
@@ -9,12 +9,12 @@ import Synchronization
 final class EnterKey: Sendable {
     private let presses = Atomic<Int>(0)
 
-    init() {
+    /// Throws when the system gives no thread for it.
+    init() throws {
         guard isatty(STDIN_FILENO) == 1 else { return }
-        let thread = Thread { [self] in
+        try OwnThread.start(name: "imu-enter-key") { [self] in
             while readLine() != nil { self.presses.add(1, ordering: .relaxed) }
         }
-        thread.start()
     }
 
     /// True once per press since the last call.

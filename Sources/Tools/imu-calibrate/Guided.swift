@@ -16,7 +16,7 @@ func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) asyn
     var text = SessionText(out: out)
     var session = SixPositionSession(settings: settings)
     for e in session.start() { text.show(e) }
-    let enter = EnterKey()
+    let enter = try EnterKey()
     loop: for try await batch in source.batches() {
         for sample in batch {
             if enter.takePress() { session.confirm() }

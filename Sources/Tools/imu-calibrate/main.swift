@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IMUCLI
 import IMUCalibration
 
@@ -109,4 +109,4 @@ func openSource(_ args: ParsedArguments) throws -> any SampleSource {
                                     backends: CLIBackends.hardware)
 }
 
-func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+func now() -> String { Date().formatted(.iso8601) }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The header lines of a re-recorded file (`imu-record --replay`): the original's sensor,
 /// rate, calibration key and calibration state stay, so `imu-calibrate --from-recording` still
@@ -17,7 +20,7 @@ enum OriginHeader {
         var out = [ours.first ?? "imukit recording (format: docs/file-formats.md)"]
         out += kept.filter { !(calibrationApplied && $0.hasPrefix("calibration:")) }
         if calibrationApplied || !kept.contains(where: { $0.hasPrefix("calibration:") }) { out.append(calibrationNow) }
-        out.append("re-recorded from \(path) by imu-record --replay on \(ISO8601DateFormatter().string(from: Date()))")
+        out.append("re-recorded from \(path) by imu-record --replay on \(Date().formatted(.iso8601))")
         return out
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IMUCLI
 import IMUCalibration
 import IMULocation
@@ -38,7 +38,7 @@ await ToolMain.run(spec) { args in
     let replayed = source as? RecordingSource
     let calibrationNote: String
     if let message = try SourceSelection.applySavedCalibration(to: &source, args: args) {
-        calibrationNote = "calibration: applied, \(message.replacingOccurrences(of: "using calibration ", with: ""))"
+        calibrationNote = "calibration: applied, \(message.replacing("using calibration ", with: ""))"
     } else {
         calibrationNote = args.flag("raw") ? "calibration: off (--raw), raw readings" : "calibration: none saved for this sensor, raw readings"
     }
@@ -48,7 +48,7 @@ await ToolMain.run(spec) { args in
                     "calibration-key: \(info.calibrationKey)",
                     calibrationNote,
                     "clock: seconds on CLOCK_BOOTTIME (simulated sources: the simulator's timeline)",
-                    "started: \(ISO8601DateFormatter().string(from: Date()))"]
+                    "started: \(Date().formatted(.iso8601))"]
     if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
     if let gps {
         comments.append("gnss_speed: ground speed from gpsd at \(GPSDClient.display(host: gps.host, port: gps.port)), m/s, empty without a fix; positions are never recorded")
@@ -102,8 +102,6 @@ func started(_ feed: GPSSpeedFeed) -> GPSSpeedFeed {
 
 /// imukit-YYYYmmdd-HHMMSS.csv in local time, in the current directory.
 func defaultFileName() -> String {
-    let f = DateFormatter()
-    f.locale = Locale(identifier: "en_US_POSIX")
-    f.dateFormat = "yyyyMMdd-HHmmss"
-    return "imukit-\(f.string(from: Date())).csv"
+    let t = LocalTime.fields(Date().timeIntervalSince1970)
+    return "imukit-" + String(cFormat: "%04d%02d%02d-%02d%02d%02d", t.year, t.month, t.day, t.hour, t.minute, t.second) + ".csv"
 }

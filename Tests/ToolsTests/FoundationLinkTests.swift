@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// The tools whose code needs only FoundationEssentials link neither full Foundation, its
+/// internationalisation part nor its ICU (issue #11 part 5, docs/memory.md): their NEEDED
+/// libraries, as the loader reads them (`readelf -d`), in the build beside the tests (Swift
+/// runtime as shared libraries, so Foundation would be listed by name).
+@Suite struct FoundationLinkTests {
+    static let essentialsOnly = ["imu-steps", "imu-info", "imu-record", "imu-calibrate"]
+
+    @Test(arguments: essentialsOnly) func linksNoFullFoundation(tool: String) throws {
+        guard onPath("readelf") else { print("FoundationLinkTests: skipped, readelf (binutils) is not installed"); return }
+        let r = try runCommand("/usr/bin/env", ["readelf", "-d", ToolRunner.path(tool)])
+        #expect(r.status == 0, "readelf: \(r.stderr)")
+        let needed = r.lines.filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libc.so") }, "readelf lists the NEEDED libraries: \(needed)")
+        let foundation = needed.filter { $0.contains("[libFoundation.so]") || $0.contains("FoundationInternationalization") || $0.contains("_FoundationICU") }
+        #expect(foundation.isEmpty, "\(tool) links \(foundation)")
+    }
+}
