@@ -11,15 +11,15 @@ import Foundation
 /// the ratio.
 ///
 /// Two builds of `imu-steps` are measured, both release: the one beside this bench (`swift build
-/// -c release`, the Swift runtime and Foundation as about 40 shared libraries), and the one `make
+/// -c release`, the Swift runtime as shared libraries), and the one `make
 /// build`/`make install` and the Debian package ship (`.build/static`, the Swift runtime linked in:
 /// `STATIC_STDLIB` in the Makefile), when it is there (`make bench` builds it). The headline
 /// ratio is the shipped build's; the other is printed beside it.
 
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let hours = Double(ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_HOURS"] ?? "") ?? 1
-/// Runs of each program; the median is reported (the machine is shared and noisy).
-let runs = 5
+/// Runs of each program; the median is reported (the machine is shared and noisy). IMU_BENCH_REPLAY_RUNS changes it.
+let runs = max(1, Int(ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_RUNS"] ?? "") ?? 5)
 
 struct Run {
     var wall: Double
@@ -27,32 +27,47 @@ struct Run {
     var output: String
 }
 
-/// Runs `tool` to completion; wall time, CPU time (user + system, from RUSAGE_CHILDREN), stdout.
+/// Runs `tool` to completion; wall time, CPU time (user + system of the child and its threads,
+/// from `wait4`), stdout. Started with `posix_spawn`, not Foundation's `Process`: `Process`
+/// does work in the child before `exec` (about 1.8 ms of CPU here, measured against
+/// `posix_spawn` on the C parser), which `wait4` charges to the child and which would add the
+/// same constant to both programs, pulling the ratio towards 1.
 func run(_ tool: String, _ arguments: [String], in directory: URL = binDirectory) throws -> Run {
-    let process = Process()
-    process.executableURL = directory.appendingPathComponent(tool)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    var before = rusage(), after = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &before)
+    let path = directory.appendingPathComponent(tool).path
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    posix_spawn_file_actions_addclose(&actions, fds[1])
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
     let start = Date()
-    try process.run()
-    // The JSON lines are read as a consumer would (and kept small: only the last line is kept).
-    var last = Data()
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    close(fds[1])
+    defer { close(fds[0]) }
+    guard spawned == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(spawned)))") }
+    // The JSON lines are read as a consumer would (and kept small: only the last 4 KiB are kept).
+    var last: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-        let chunk = pipe.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        last = chunk.count > 4096 ? chunk.suffix(4096) : last + chunk
+        let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        last += chunk[0..<n]
+        if last.count > 4096 { last.removeFirst(last.count - 4096) }
     }
-    process.waitUntilExit()
+    var status: Int32 = 0, usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let wall = Date().timeIntervalSince(start)
-    getrusage(RUSAGE_CHILDREN.rawValue, &after)
     func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
-    let cpu = s(after.ru_utime) - s(before.ru_utime) + s(after.ru_stime) - s(before.ru_stime)
-    guard process.terminationStatus == 0 else {
-        throw BenchError("\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    let cpu = s(usage.ru_utime) + s(usage.ru_stime)
+    // Exited normally with status 0 (wait(2)'s encoding: low 7 bits 0 = exited, status in bits 8–15).
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        throw BenchError("\(tool) \(arguments.joined(separator: " ")) ended with wait status \(status)")
     }
     return Run(wall: wall, cpu: cpu, output: String(decoding: last, as: UTF8.self))
 }
@@ -113,10 +128,25 @@ struct Replay {
 var replays = [Replay(label: "shipped build: make build, Swift runtime linked in", directory: shippedDirectory ?? binDirectory),
                Replay(label: "swift build -c release: Swift runtime as shared libraries", directory: binDirectory)]
 if shippedDirectory == nil { replays.removeFirst() }
+/// A third build to compare in the same runs (another commit's `make build`, say), when given.
+if let other = ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_OTHER_BIN"], !other.isEmpty {
+    replays.append(Replay(label: "other build: IMU_BENCH_REPLAY_OTHER_BIN", directory: URL(fileURLWithPath: other)))
+}
 
-var c: [Run] = []
+/// The anchor: the C parser built by `make bench` with the C compiler alone (`.build/replay-c-parser-cc`,
+/// or IMU_BENCH_REPLAY_C_PARSER), a plain C process; else SwiftPM's build of the same source, which
+/// swiftc links with libswiftCore and libstdc++ (a slower start, so a ratio flattered by about 1.5 ms).
+let cParser: (directory: URL, tool: String) = {
+    let given = ProcessInfo.processInfo.environment["IMU_BENCH_REPLAY_C_PARSER"].map { URL(fileURLWithPath: $0) }
+    let plain = given ?? binDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("replay-c-parser-cc")
+    if FileManager.default.isExecutableFile(atPath: plain.path) { return (plain.deletingLastPathComponent(), plain.lastPathComponent) }
+    print("anchor: \(plain.path) is absent (make bench builds it); using SwiftPM's replay-c-parser, which links libswiftCore")
+    return (binDirectory, "replay-c-parser")
+}()
+var c: [Run] = [], cStartup: [Run] = []
 for _ in 0..<runs {   // interleaved, so all see the same machine load
-    c.append(try run("replay-c-parser", [file]))
+    c.append(try run(cParser.tool, [file], in: cParser.directory))
+    cStartup.append(try run(cParser.tool, [tiny], in: cParser.directory))
     for k in replays.indices {
         replays[k].runs.append(try run("imu-steps", ["--replay", file, "--json"], in: replays[k].directory))
         replays[k].startup.append(try run("imu-steps", ["--replay", tiny, "--json"], in: replays[k].directory))
@@ -125,7 +155,9 @@ for _ in 0..<runs {   // interleaved, so all see the same machine load
 let samples = Double(c[0].output.split(separator: " ").first.flatMap { Int($0) } ?? 0)
 let cWall = median(c.map(\.wall)), cCPU = median(c.map(\.cpu))
 print("recording: \(Int(samples)) samples (\(f(samples / 360_000, 2)) h at 100 Hz), \(size / 1_000_000) MB, t,ax,ay,az,gx,gy,gz,p; median of \(runs) interleaved runs")
-print("anchor  replay-c-parser (parse + sum, C):     \(f(samples / cWall / 1e6, 2)) M samples/s wall, \(f(samples / cCPU / 1e6, 2)) M/s per CPU second")
+let cStart = median(cStartup.map(\.cpu))
+print("anchor  \(cParser.tool) (parse + sum, C):  \(f(samples / cWall / 1e6, 2)) M samples/s wall, \(f(samples / cCPU / 1e6, 2)) M/s per CPU second")
+print("        its start-up on the one-sample recording: \(f(cStart * 1000, 2)) ms CPU")
 var figures: [String] = []
 for replay in replays {
     let summary = replay.runs[0].output.split(separator: "\n").last.map(String.init) ?? ""
@@ -134,7 +166,7 @@ for replay in replays {
     let start = median(replay.startup.map(\.cpu))
     print("replay  imu-steps --replay --json, \(replay.label) (\(replay.directory.path)):")
     print("        \(f(samples / sWall / 1e6, 2)) M samples/s wall, \(f(samples / sCPU / 1e6, 2)) M/s per CPU second (\(steps) steps)")
-    print("        start-up on a one-sample recording: \(f(start * 1000, 1)) ms CPU; without it the ratio would be "
+    print("        start-up on a one-sample recording: \(f(start * 1000, 1)) ms CPU (the C parser's: \(f(cStart * 1000, 2)) ms); without it the ratio would be "
           + "\(f(cCPU / max(sCPU - start, 1e-9), 2)) by CPU")
     print("        ratio replay / C parser: \(f(cWall / sWall, 2)) wall, \(f(cCPU / sCPU, 2)) CPU (target >= 0.50)")
     figures.append("\(replay.label.prefix { $0 != ":" }) \(f(cCPU / sCPU, 2)) by CPU (\(f(samples / sCPU / 1e6, 2)) M samples/s per CPU s, "
