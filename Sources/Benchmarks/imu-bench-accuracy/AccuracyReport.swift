@@ -94,7 +94,8 @@ enum AccuracyReport {
     static func gridPhase(_ recordings: [LabelledRecording], rateHz: Double? = nil, offsets: [Double] = [0.005, 0.010, 0.015]) {
         func input(_ samples: [MotionSample]) -> [MotionSample] { rateHz.map { decimated(samples, rateHz: $0) } ?? samples }
         var counts: [[Int]] = recordings.map { [count(input($0.samples), capabilities: $0.capabilities).snapshot.steps] }
-        var mapes: [Double] = []
+        var mapes = [zip(recordings, counts).map { abs(Double($1[0] - $0.trueSteps)) / Double($0.trueSteps) * 100 }
+            .reduce(0, +) / Double(max(1, recordings.count))]
         for offset in offsets {
             var errors: [Double] = []
             for (i, recording) in recordings.enumerated() {
@@ -110,7 +111,7 @@ enum AccuracyReport {
         let moved = zip(recordings, counts).filter { $1.max()! - $1.min()! >= 3 }
             .map { "\($0.name) \($1.min()!)-\($1.max()!)" }.joined(separator: ", ")
         let what = rateHz.map { String(format: "averaged down to %.0f Hz and ", $0) } ?? ""
-        print(String(format: "same walks %@started %@ ms later (the grid shifted): MAPE %@; a walk's count moves by %.1f steps on average, at most %.0f%@",
+        print(String(format: "same walks %@started 0/%@ ms later (the grid shifted): MAPE %@; a walk's count moves by %.1f steps on average, at most %.0f%@",
                      what, offsets.map { String(format: "%.0f", $0 * 1000) }.joined(separator: "/"),
                      mapes.map { String(format: "%.2f%%", $0) }.joined(separator: " / "),
                      spreads.reduce(0, +) / Double(max(1, spreads.count)), spreads.max() ?? 0,
