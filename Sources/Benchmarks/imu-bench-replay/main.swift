@@ -28,10 +28,8 @@ struct Run {
 }
 
 /// Runs `tool` to completion; wall time, CPU time (user + system of the child and its threads,
-/// from `wait4`), stdout. Started with `posix_spawn`, not Foundation's `Process`: `Process`
-/// does work in the child before `exec` (about 1.8 ms of CPU here, measured against
-/// `posix_spawn` on the C parser), which `wait4` charges to the child and which would add the
-/// same constant to both programs, pulling the ratio towards 1.
+/// from `wait4`: that child's own, not the sum over all children so far), stdout. Started with
+/// `posix_spawn` (glibc: a vfork-like clone, nothing run in the child but the file actions).
 func run(_ tool: String, _ arguments: [String], in directory: URL = binDirectory) throws -> Run {
     let path = directory.appendingPathComponent(tool).path
     var fds: [Int32] = [0, 0]
