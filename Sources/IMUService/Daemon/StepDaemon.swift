@@ -84,12 +84,16 @@ public enum StepDaemon {
         return .success
     }
 
-    /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus. Without the watch the
-    /// daemon still runs: it says so and never yields, as with `yield_to = no`.
+    /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus, for a source that can be
+    /// IIO (no watch for i2c:, sim: or a replay: nothing to yield). Without the watch the daemon
+    /// still runs: it says so and never yields, as with `yield_to = no`. A watch that loses its
+    /// bus says so here and connects again by itself.
     static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) -> BusNameWatch? {
-        guard !config.yieldTo.isEmpty else { return nil }
+        guard !config.yieldTo.isEmpty, config.sourceCanBeIIO else { return nil }
         do {
-            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus)
+            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus,
+                                         onFailure: { log.warning($0) },
+                                         onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
             if watch.isPresent { log.notice("\(config.yieldTo) is on the bus: its IIO buffer is left to it (polled capture)") }
             return watch
         } catch {

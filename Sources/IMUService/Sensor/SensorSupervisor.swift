@@ -46,7 +46,7 @@ public struct SensorSupervisor: Sendable {
         self.yieldTo = yieldTo
     }
 
-    enum Outcome { case ended, bufferFree, yieldNow, yieldOver }
+    enum Outcome { case ended, bufferFree, yieldNow, yieldOver, watchLost }
 
     /// Why a capture that could be buffered is polled.
     enum PolledBecause: Equatable {
@@ -84,9 +84,14 @@ public struct SensorSupervisor: Sendable {
                 let yieldTo = self.yieldTo
                 var until: (@Sendable () async -> Outcome)?
                 if opened.mode == "buffered", let yieldTo {
-                    until = { await yieldTo.waitUntil(present: true); return .yieldNow }
+                    // A watch that lost its bus takes the name as absent: buffered stays right,
+                    // so this capture goes on and waits for the watch to see the name again.
+                    until = {
+                        while !Task.isCancelled { if await yieldTo.waitUntil(present: true) { return .yieldNow } }
+                        return .ended
+                    }
                 } else if opened.polledInstead, because == .yielding, let yieldTo {
-                    until = { await yieldTo.waitUntil(present: false); return .yieldOver }
+                    until = { await yieldTo.waitUntil(present: false) ? .yieldOver : .watchLost }
                 } else if opened.polledInstead, let spec = opened.iio {
                     until = { await waitUntilFree(spec); return .bufferFree }
                 }
@@ -103,6 +108,9 @@ public struct SensorSupervisor: Sendable {
                     log.notice("\(yieldName) appeared on the bus: leaving the IIO buffer to it and polling at \(config.polledFallbackHz) Hz")
                 case .yieldOver:
                     log.notice("\(yieldName) left the bus: back to buffered capture")
+                    held = nil
+                case .watchLost:
+                    log.notice("\(yieldName) is not watched while the watch connects again: back to buffered capture meanwhile")
                     held = nil
                 }
             } catch is CancellationError {
