@@ -207,12 +207,24 @@ public struct SensorSupervisor: Sendable {
     }
 
     /// Sleeps until a read-only probe finds the buffer of `spec` free (or the task is cancelled).
+    /// The IMU's device is found once (one IIO context); each probe then reads `buffer/enable`
+    /// and tries to open its /dev node. No IMU any more also returns (the reopen decides).
     /// Through iiod (`ip:`) no probe can tell, and trying the buffer would stop the other reader's
     /// capture (iiod disables the buffer before it finds it busy): it stays polled until Reset.
     private func waitUntilFree(_ spec: IIOSourceSpec) async {
+        var id: String?
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(Self.bufferProbeSeconds * 1e9))
-            if case .some(.some(false)) = try? await Self.blocking({ try IIOSource.bufferHeldByAnotherReader(spec: spec) }) { return }
+            guard spec.uri == "local:" else { continue }
+            if id == nil {
+                do {
+                    guard let found = try await Self.blocking({ try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
+                    id = found
+                } catch {
+                    continue   // no context now: tried again at the next probe
+                }
+            }
+            if let id, (try? await Self.blocking({ IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
         }
     }
 
