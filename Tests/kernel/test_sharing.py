@@ -292,6 +292,20 @@ class SharingRing(unittest.TestCase):
             self.assertEqual(d.prop("SensorMessage"), "", d.journal())
             self.assertEqual(d.prop("TodaySteps"), total, d.journal())
             self.assertIn("left the bus: back to buffered capture", d.journal())
+
+            # 6. Reset (after imu-calibrate, say) while buffered: the new capture waits for the
+            # daemon's own previous one to let go of the buffer, so it is buffered again at once,
+            # not polled as if another reader held it.
+            rc, out = d.busctl("call", d.NAME, d.PATH, d.NAME, "Reset")
+            self.assertEqual(rc, 0, out)
+            deadline = time.monotonic() + 15
+            while "reset: the pedometer starts afresh" not in d.journal() and time.monotonic() < deadline:
+                time.sleep(0.5)
+            self.assertIn("reset: the pedometer starts afresh", d.journal())
+            time.sleep(5)
+            self.assertNotIn("held by another reader", d.journal())
+            self.assertEqual(d.prop("CaptureMode"), "buffered", d.journal())
+            self.assertEqual(d.prop("SensorState"), "running", d.journal())
             # Last, so that a walk the loaded guest distorted (see MIN_STEPS) leaves every switch
             # above checked: how many of the 24 steps walked while polled were counted.
             self.assertTrue(MIN_STEPS <= total - buffered_steps <= MAX_STEPS, (buffered_steps, total, d.journal()))

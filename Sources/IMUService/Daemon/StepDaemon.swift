@@ -123,15 +123,31 @@ public enum StepDaemon {
     }
 }
 
-/// The running supervisor task; Reset restarts it (the sensor is reopened).
+/// The running supervisor task; Reset restarts it (the sensor is reopened). The new supervisor
+/// starts once the old one has ended and its capture has let go of the sensor
+/// (`SensorSupervisor.waitForEarlierCaptures`): an IIO buffer is its own again, not "held by
+/// another reader".
 final class SupervisorSlot: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     func restart(_ supervisor: SensorSupervisor) {
-        let next = Task { await supervisor.run() }
         task.withLock { old in
             old?.cancel()
-            old = next
+            let previous = old
+            old = Task {
+                if let previous {
+                    // Bounded: a supervisor inside a blocking open (an iiod that does not answer)
+                    // ends only when that call returns.
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await previous.value }
+                        group.addTask { try? await Task.sleep(nanoseconds: UInt64(SensorSupervisor.releaseSeconds * 1e9)) }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                    await supervisor.waitForEarlierCaptures()
+                }
+                await supervisor.run()
+            }
         }
     }
 

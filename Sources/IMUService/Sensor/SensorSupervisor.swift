@@ -132,6 +132,26 @@ public struct SensorSupervisor: Sendable {
         }
     }
 
+    /// Seconds to wait for an earlier capture to let go of its device: it reads the block it is
+    /// in (one hand-over, `HandOver.seconds`) and destroys its buffer; twice that plus a second
+    /// for a slow machine (a TCG guest reads an i2c-stub block in about that).
+    static var releaseSeconds: Double { 2 * HandOver.seconds + 1 }
+
+    /// Waits until no capture thread of this process runs (the one a cancelled supervisor left,
+    /// still reading its last block), up to `releaseSeconds`; then says so and goes on (a
+    /// buffer still held is then polled meanwhile, as another reader's would be).
+    func waitForEarlierCaptures() async {
+        let deadline = BootClock.nowSeconds() + Self.releaseSeconds
+        while CaptureThread.runningCount > 0 {
+            if Task.isCancelled { return }
+            guard BootClock.nowSeconds() < deadline else {
+                log.warning("the previous capture did not end within \(Self.hz(Self.releaseSeconds)) s: opening the sensor anyway")
+                return
+            }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+
     /// "iio-sensor-proxy (net.hadess.SensorProxy)" for its name, the name alone otherwise.
     var yieldName: String {
         let name = yieldTo?.name ?? config.yieldTo
