@@ -111,6 +111,15 @@ def stop_proxy():
     guest("kill -9 $(cat /tmp/proxy.pid)")
 
 
+def close_all(d, reader_up, proxy_up):
+    """Stops the daemon, and the other reader and the proxy where they still run."""
+    d.close()
+    if reader_up:
+        stop_reader()
+    if proxy_up:
+        stop_proxy()
+
+
 class GuestStepDaemon(StepDaemon):
     """imu-stepd inside the guest on `local:`, as on a phone: the same sysfs and /dev/iio:deviceN
     that iio-sensor-proxy uses (through iiod, libiio cannot see whether a buffer is held, so a
@@ -310,11 +319,7 @@ class SharingRing(unittest.TestCase):
             # above checked: how many of the 24 steps walked while polled were counted.
             self.assertTrue(MIN_STEPS <= total - buffered_steps <= MAX_STEPS, (buffered_steps, total, d.journal()))
         finally:
-            d.close()
-            if reader_up:
-                stop_reader()
-            if proxy_up:
-                stop_proxy()
+            close_all(d, reader_up, proxy_up)
             poke(BMI160, 0x12, *(le16(0) + le16(0) + le16(16384)))
 
     def test_03_a_driver_that_refuses_direct_reads_beside_a_buffer_is_waited_for(self):
@@ -363,11 +368,7 @@ class SharingRing(unittest.TestCase):
             # timed out on a loaded host (load average 20): lost, retried after 1 s.
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 30), "running", d.journal())
         finally:
-            d.close()
-            if reader_up:
-                stop_reader()
-            if proxy_up:
-                stop_proxy()
+            close_all(d, reader_up, proxy_up)
 
 
 if __name__ == "__main__":
