@@ -167,7 +167,8 @@ bench: static-steps
 .PHONY: replay-c-parser
 replay-c-parser:
 	@mkdir -p .build
-	$(CC) -O2 -o .build/replay-c-parser-cc Sources/Benchmarks/replay-c-parser/main.c
+	$(CC) -O2 -o .build/replay-c-parser-cc Sources/Benchmarks/replay-c-parser/main.c \
+	  || { rm -f .build/replay-c-parser-cc; echo "no C compiler ($(CC)): imu-bench-replay uses SwiftPM's replay-c-parser and says so"; }
 bench: replay-c-parser
 
 ## The step service under a real systemd (Tests/systemd, docs/testing-systemd.md): Debian 12 with
