@@ -2,7 +2,8 @@
 /// same history as one `RingBuffer` per series, but one storage array, so a tick's values are
 /// stored behind one check of the storage's sole ownership instead of one per series (that
 /// runtime call was most of a per-tick `append`'s cost). Each series ("plane") is a ring of its
-/// own inside the storage, so a window of it is still at most two block copies.
+/// own inside the storage, so a window of it is still at most two block copies. `RingBuffer` is
+/// the one-plane case.
 struct RingPlanes: Sendable {
     private var storage: [Double]
     private let mask: Int
@@ -24,6 +25,8 @@ struct RingPlanes: Sendable {
 
     /// How many of the most recent ticks are still held.
     var capacity: Int { mask + 1 }
+    /// Smallest absolute tick index still held.
+    var oldestIndex: Int { max(0, count - capacity) }
 
     /// Appends one tick: lane p of `values` to plane p, for each of the `planes` planes.
     @inline(__always) mutating func append(_ values: SIMD8<Double>) {
@@ -32,6 +35,22 @@ struct RingPlanes: Sendable {
             for p in 0..<planes { s[p * capacity + slot] = values[p] }
         }
         count += 1
+    }
+
+    /// Appends one tick to a one-plane ring (`RingBuffer`).
+    @inline(__always) mutating func append(_ value: Double) {
+        assert(planes == 1, "RingPlanes.append: one value for several planes")
+        storage.withUnsafeMutableBufferPointer { $0[count & mask] = value }
+        count += 1
+    }
+
+    /// Plane 0's value at absolute tick `index` (must be in `oldestIndex..<count`).
+    ///
+    /// `index & mask` is below `capacity`, and plane 0 fills `storage[0..<capacity]` (fixed at
+    /// init) for every index, so the read goes through the buffer pointer: the array's bounds
+    /// check could never fail here.
+    @inline(__always) subscript(index: Int) -> Double {
+        storage.withUnsafeBufferPointer { $0[index & mask] }
     }
 
     /// Forgets everything (after a gap), keeping the storage.
