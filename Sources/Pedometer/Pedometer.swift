@@ -63,6 +63,14 @@ public struct Pedometer: Sendable {
                      w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
     }
 
+    /// Measure every pedalling figure of every window, also those no verdict needs (slower; the
+    /// counts and labels are the same either way): for tuning traces that print `lastPedalling`,
+    /// which otherwise shows 0 for a figure that was not measured (`PedallingAnalyser.analyse`).
+    @_spi(Diagnostics) public var measuresEveryWindow: Bool {
+        get { cycling.measuresEverything }
+        set { cycling.measuresEverything = newValue }
+    }
+
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
         self.init(configuration: configuration, capabilities: capabilities, settings: StepSettings())
     }

@@ -37,6 +37,8 @@ struct PedallingAnalyser: Sendable {
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
     private var sinceHop = 0
+    /// The current hop's ticks (specific force x, y, z and the gait signal, g), not yet filtered.
+    private var pending: [SIMD4<Double>]
     /// The window's centred gait signal (`scratch`) and centred level (`levelScratch`), g, and
     /// their running sums of squares: `…Squares[k]` = Σ x[i]² for i < k, added in index order
     /// (`prefixSquares`), so every lag's two energies are two look-ups (`correlation`).
@@ -64,6 +66,7 @@ struct PedallingAnalyser: Sendable {
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
+        pending = [SIMD4<Double>](repeating: .zero, count: hop)
         scratch = [Double](repeating: 0, count: window)
         levelScratch = scratch
         scratchSquares = [Double](repeating: 0, count: window + 1)
@@ -95,15 +98,35 @@ struct PedallingAnalyser: Sendable {
 
     /// The same, with the tick's gait signal |specific force| − 1 g already computed (the
     /// pedometer's `GravityEstimator` has it: one square root per tick instead of two).
+    ///
+    /// A tick is only stored here; its filters run once per hop, over the hop's ticks in one loop
+    /// (`filterHop`): the same values, without the filters' state going to memory and back
+    /// between the pedometer's other stages on every tick.
     @inline(__always)
     mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
-        let s = smoothed.update(acceleration)
-        history.append(SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0))
+        let i = sinceHop
+        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD4(acceleration.x, acceleration.y, acceleration.z, value) }
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
+        filterHop()
         sinceHop = 0
         guard history.count >= window else { return nil }
         return analyse()
+    }
+
+    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, into `history`.
+    private mutating func filterHop() {
+        var smoothed = self.smoothed, highPass = self.highPass
+        pending.withUnsafeBufferPointer { pending in
+            history.append(count: hop) { i in
+                let tick = pending[i]
+                let value = tick[3]
+                let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
+                return SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0)
+            }
+        }
+        self.smoothed = smoothed
+        self.highPass = highPass
     }
 
     /// Measures the window that ends at the newest tick.

@@ -30,11 +30,32 @@ struct RingPlanes: Sendable {
 
     /// Appends one tick: lane p of `values` to plane p, for each of the `planes` planes.
     @inline(__always) mutating func append(_ values: SIMD8<Double>) {
-        let slot = count & mask, capacity = mask + 1, planes = self.planes
+        append(count: 1) { _ in values }
+    }
+
+    /// Appends `n` ticks, `tick(i)` for i in 0..<n in order, behind one check of the storage's
+    /// sole ownership. The planes are stored one by one, unrolled: lane p of a vector is then a
+    /// register, not a load from the stack.
+    @inline(__always) mutating func append(count n: Int, _ tick: (Int) -> SIMD8<Double>) {
+        let capacity = mask + 1, planes = self.planes, mask = self.mask
+        var count = self.count
         storage.withUnsafeMutableBufferPointer { s in
-            for p in 0..<planes { s[p * capacity + slot] = values[p] }
+            let base = s.baseAddress!
+            for i in 0..<n {
+                let v = tick(i)
+                let at = base + (count & mask)
+                at[0] = v[0]
+                if planes > 1 { at[capacity] = v[1] }
+                if planes > 2 { at[2 &* capacity] = v[2] }
+                if planes > 3 { at[3 &* capacity] = v[3] }
+                if planes > 4 { at[4 &* capacity] = v[4] }
+                if planes > 5 { at[5 &* capacity] = v[5] }
+                if planes > 6 { at[6 &* capacity] = v[6] }
+                if planes > 7 { at[7 &* capacity] = v[7] }
+                count += 1
+            }
         }
-        count += 1
+        self.count = count
     }
 
     /// Appends one tick to a one-plane ring (`RingBuffer`).
