@@ -223,8 +223,11 @@ public struct Pedometer: Sendable {
                                           _ body: (inout StepCounter, inout [PedometerEvent]) -> R) -> R {
         let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
         let result = body(&stepCounter, &events)
-        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
-                  events: &events)
+        // Most ticks append nothing (`take` would return at once): no call then.
+        if events.count > mark {
+            held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
+                      events: &events)
+        }
         return result
     }
 

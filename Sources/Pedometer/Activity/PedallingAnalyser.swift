@@ -38,7 +38,7 @@ struct PedallingAnalyser: Sendable {
     private var highPass: Biquad
     private var sinceHop = 0
     /// The current hop's ticks (specific force x, y, z and the gait signal, g), not yet filtered.
-    private var pending: [SIMD4<Double>]
+    private var pending: [SIMD8<Double>]
     /// The window's centred gait signal (`scratch`) and centred level (`levelScratch`), g, and
     /// their running sums of squares: `…Squares[k]` = Σ x[i]² for i < k, added in index order
     /// (`prefixSquares`), so every lag's two energies are two look-ups (`correlation`).
@@ -66,7 +66,7 @@ struct PedallingAnalyser: Sendable {
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
-        pending = [SIMD4<Double>](repeating: .zero, count: hop)
+        pending = [SIMD8<Double>](repeating: .zero, count: hop)
         scratch = [Double](repeating: 0, count: window)
         levelScratch = scratch
         scratchSquares = [Double](repeating: 0, count: window + 1)
@@ -105,7 +105,7 @@ struct PedallingAnalyser: Sendable {
     @inline(__always)
     mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
         let i = sinceHop
-        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD4(acceleration.x, acceleration.y, acceleration.z, value) }
+        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD8(acceleration.x, acceleration.y, acceleration.z, value, 0, 0, 0, 0) }
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         filterHop()
@@ -114,19 +114,23 @@ struct PedallingAnalyser: Sendable {
         return analyse()
     }
 
-    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, into `history`.
+    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, replacing
+    /// each by its planes' values (`Plane`), then stores them in `history`. The filters' state
+    /// stays in local variables (registers) for the whole loop.
     private mutating func filterHop() {
         var smoothed = self.smoothed, highPass = self.highPass
-        pending.withUnsafeBufferPointer { pending in
-            history.append(count: hop) { i in
-                let tick = pending[i]
+        let hop = self.hop
+        pending.withUnsafeMutableBufferPointer { ticks in
+            for i in 0..<hop {
+                let tick = ticks[i]
                 let value = tick[3]
                 let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
-                return SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0)
+                ticks[i] = SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0)
             }
         }
         self.smoothed = smoothed
         self.highPass = highPass
+        pending.withUnsafeBufferPointer { ticks in history.append(count: hop) { ticks[$0] } }
     }
 
     /// Measures the window that ends at the newest tick.
