@@ -34,44 +34,33 @@ public struct MotionSample: Sendable, Equatable {
     /// Specific force in g, device frame.
     @inlinable public var acceleration: Vector3? {
         get { present & Present.acceleration != 0 ? Vector3(ax, ay, az) : nil }
-        set {
-            let v = newValue ?? .zero
-            (ax, ay, az) = (v.x, v.y, v.z)
-            present = newValue == nil ? present & ~Present.acceleration : present | Present.acceleration
-        }
+        set { let v = Self.mark(newValue, Present.acceleration, &present) ?? .zero; (ax, ay, az) = (v.x, v.y, v.z) }
     }
     /// Angular rate in rad/s, device frame.
     @inlinable public var rotationRate: Vector3? {
         get { present & Present.rotationRate != 0 ? Vector3(gx, gy, gz) : nil }
-        set {
-            let v = newValue ?? .zero
-            (gx, gy, gz) = (v.x, v.y, v.z)
-            present = newValue == nil ? present & ~Present.rotationRate : present | Present.rotationRate
-        }
+        set { let v = Self.mark(newValue, Present.rotationRate, &present) ?? .zero; (gx, gy, gz) = (v.x, v.y, v.z) }
     }
     /// Absolute pressure in hPa.
     @inlinable public var pressure: Double? {
         get { present & Present.pressure != 0 ? storedPressure : nil }
-        set {
-            storedPressure = newValue ?? 0
-            present = newValue == nil ? present & ~Present.pressure : present | Present.pressure
-        }
+        set { storedPressure = Self.mark(newValue, Present.pressure, &present) ?? 0 }
     }
     /// Temperature in °C.
     @inlinable public var temperature: Double? {
         get { present & Present.temperature != 0 ? storedTemperature : nil }
-        set {
-            storedTemperature = newValue ?? 0
-            present = newValue == nil ? present & ~Present.temperature : present | Present.temperature
-        }
+        set { storedTemperature = Self.mark(newValue, Present.temperature, &present) ?? 0 }
     }
     /// Ground speed from a GNSS fix in m/s; nil without a fix.
     @inlinable public var gnssSpeed: Double? {
         get { present & Present.gnssSpeed != 0 ? storedGNSSSpeed : nil }
-        set {
-            storedGNSSSpeed = newValue ?? 0
-            present = newValue == nil ? present & ~Present.gnssSpeed : present | Present.gnssSpeed
-        }
+        set { storedGNSSSpeed = Self.mark(newValue, Present.gnssSpeed, &present) ?? 0 }
+    }
+
+    /// Sets or clears `bit` in `present` for `value`; returns `value` (its storage is zero when nil).
+    @inlinable static func mark<T>(_ value: T?, _ bit: UInt8, _ present: inout UInt8) -> T? {
+        present = value == nil ? present & ~bit : present | bit
+        return value
     }
 
     @inlinable
