@@ -63,6 +63,14 @@ public struct Pedometer: Sendable {
                      w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
     }
 
+    /// Measure every pedalling figure of every window, also those no verdict needs (slower; the
+    /// counts and labels are the same either way): for tuning traces that print `lastPedalling`,
+    /// which otherwise shows 0 for a figure that was not measured (`PedallingAnalyser.analyse`).
+    @_spi(Diagnostics) public var measuresEveryWindow: Bool {
+        get { cycling.measuresEverything }
+        set { cycling.measuresEverything = newValue }
+    }
+
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
         self.init(configuration: configuration, capabilities: capabilities, settings: StepSettings())
     }
@@ -92,33 +100,43 @@ public struct Pedometer: Sendable {
     }
 
     /// Feeds one sample; appends whatever it completed to `events`.
-    @inline(__always)
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
+        var resampler = self.resampler
+        process(sample, resampler: &resampler, into: &events)
+        self.resampler = resampler
+    }
+
+    /// Feeds one sample through `resampler`, the pedometer's own held in a local variable by the
+    /// caller: its ticks go straight to `handle`, which changes the rest of the pedometer.
+    @inline(__always)
+    private mutating func process(_ sample: MotionSample, resampler: inout Resampler, into events: inout [PedometerEvent]) {
         if sample.time.isFinite {
             if firstTime == nil { firstTime = sample.time; state.time = sample.time }
             if sample.time > state.time { state.time = sample.time }
         }
         // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
         if let speed = sample.gnssSpeed { observeRecorded(speed, at: sample.time) }
-        resampler.push(sample)
-        while let tick = resampler.pop() { handle(tick, into: &events) }
+        resampler.push(sample) { handle($0, into: &events) }
     }
 
     /// Feeds a batch of samples in order: the same as `process(_:into:)` on each, but each sample
     /// is read where it lies in the array instead of being copied out first (a 145-byte copy per
     /// sample, 5 % of the core's time in `perf`).
     public mutating func process(contentsOf batch: [MotionSample], into events: inout [PedometerEvent]) {
+        var resampler = self.resampler
         batch.withUnsafeBufferPointer { samples in
-            for i in samples.indices { process(samples[i], into: &events) }
+            for i in samples.indices { process(samples[i], resampler: &resampler, into: &events) }
         }
+        self.resampler = resampler
     }
 
     /// Ends the stream: flushes pending steps, floors and the final activity segment.
     public mutating func finish(into events: inout [PedometerEvent]) {
         guard !finished else { return }
         finished = true
-        resampler.flush()
-        while let tick = resampler.pop() { handle(tick, into: &events) }
+        var resampler = self.resampler
+        resampler.flush { handle($0, into: &events) }
+        self.resampler = resampler
         holdingSteps(&events) { $0.finish(into: &$1) }
         held.releaseAll(into: &events)   // issue 15: the stream's last steps, held or not, are committed
         takeFloors(at: lastTickTime, into: &events)
@@ -205,8 +223,11 @@ public struct Pedometer: Sendable {
                                           _ body: (inout StepCounter, inout [PedometerEvent]) -> R) -> R {
         let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
         let result = body(&stepCounter, &events)
-        held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
-                  events: &events)
+        // Most ticks append nothing (`take` would return at once): no call then.
+        if events.count > mark {
+            held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
+                      events: &events)
+        }
         return result
     }
 

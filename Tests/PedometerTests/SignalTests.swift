@@ -9,11 +9,9 @@ import Testing
         for i in 0..<Int(seconds * rate) {
             let t = 100 + Double(i) / rate
             if let gapAt, gapAt.contains(t - 100) { continue }
-            resampler.push(MotionSample(time: t, acceleration: Vector3(0, 0, 1 + 0.1 * sin(t))))
-            while let tick = resampler.pop() { out.append(tick) }
+            resampler.push(MotionSample(time: t, acceleration: Vector3(0, 0, 1 + 0.1 * sin(t)))) { out.append($0) }
         }
-        resampler.flush()
-        while let tick = resampler.pop() { out.append(tick) }
+        resampler.flush { out.append($0) }
         return out
     }
 
@@ -39,8 +37,7 @@ import Testing
         var out: [Tick] = []
         for base in [500.0, 100.0] {
             for i in 0..<100 {
-                resampler.push(MotionSample(time: base + Double(i) / 100, acceleration: Vector3(0, 0, 1)))
-                while let tick = resampler.pop() { out.append(tick) }
+                resampler.push(MotionSample(time: base + Double(i) / 100, acceleration: Vector3(0, 0, 1))) { out.append($0) }
             }
         }
         #expect(out.filter(\.startsSegment).count == 2)
@@ -65,5 +62,18 @@ import Testing
         var copy = [Double](repeating: 0, count: 3)
         ring.copy(from: 15, count: 3, into: &copy)
         #expect(copy == [15, 16, 17])
+    }
+
+    /// Each plane is a ring of its own: a window across the wrap comes back in order, per plane.
+    @Test func planesKeepTheirOwnSeries() {
+        var planes = RingPlanes(planes: 2, minimumCapacity: 5)
+        #expect(planes.capacity == 8)
+        for i in 0..<20 { planes.append(SIMD8(Double(i), -Double(i), 0, 0, 0, 0, 0, 0)) }
+        #expect(planes.oldestIndex == 12)
+        var copy = [Double](repeating: 0, count: 6)
+        planes.copy(plane: 0, from: 13, count: 6, into: &copy)   // slots 5, 6, 7, 0, 1, 2
+        #expect(copy == [13, 14, 15, 16, 17, 18])
+        planes.copy(plane: 1, from: 13, count: 6, into: &copy)
+        #expect(copy == [-13, -14, -15, -16, -17, -18])
     }
 }

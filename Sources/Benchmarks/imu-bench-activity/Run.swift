@@ -28,6 +28,7 @@ struct ActivityRun {
         guard let first = samples.first?.time else { return }
         var second = 0
         let trace = ProcessInfo.processInfo.environment["IMU_TRACE"] != nil
+        pedometer.measuresEveryWindow = trace
         var windows = 0
         for sample in samples {
             while next < speeds.count, speeds[next].time <= sample.time {

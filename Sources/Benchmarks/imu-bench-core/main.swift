@@ -103,6 +103,15 @@ func core(_ samples: [MotionSample], _ capabilities: SensorCapabilities) -> (cor
 func m(_ x: Double) -> String { String(format: "%.2f M samples/s", x / 1e6) }
 func r(_ x: Double) -> String { String(format: "%.2f", x) }
 
+// Profiling (not part of `make bench`): IMU_BENCH_CORE_ONLY=25 (or 100) runs only the core at that
+// input rate, so `perf record` sees nothing else: perf record -g .build/release/imu-bench-core.
+if let rate = ProcessInfo.processInfo.environment["IMU_BENCH_CORE_ONLY"].flatMap(Double.init), rate > 0 {
+    let input = hour(rateHz: rate)
+    let run = core(input.samples, input.capabilities)
+    print("core, \(rate) Hz input only: \(m(run.core)) (\(run.steps) steps, truth \(input.truthSteps)); anchor \(m(run.anchor))")
+    exit(0)
+}
+
 print(machineLine())
 
 // MARK: reader

@@ -73,6 +73,12 @@ struct CyclingDetector: Sendable {
     /// Pedalling windows among the remembered ones.
     var evidence: Int { (recent & ((1 << UInt32(Self.memory)) - 1)).nonzeroBitCount }
 
+    /// Measure every figure of every window (`PedallingAnalyser.measuresEverything`), for tuning traces.
+    var measuresEverything: Bool {
+        get { analyser.measuresEverything }
+        set { analyser.measuresEverything = newValue }
+    }
+
     /// Forgets the signal history (a gap); a ride in progress goes on.
     mutating func reset() { analyser.reset() }
 

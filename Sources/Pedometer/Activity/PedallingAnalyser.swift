@@ -20,18 +20,25 @@ struct PedallingAnalyser: Sendable {
     private enum Plane {
         /// The gait signal, |specific force| − 1 g.
         static let gait = 0
-        /// |low-passed specific force| − 1 g: the body's vertical motion without the road's vibration.
-        static let level = 1
+        /// |low-passed specific force|, g. Less 1 g it is the level: the body's vertical motion
+        /// without the road's vibration (`levelScratch`).
+        static let length = 1
         /// The gait signal's impact band (`impactCutoffHz` high-pass), g.
         static let impact = 2
-        /// Direction of the low-passed specific force in the device frame (unit vector, per axis).
+        /// The low-passed specific force in the device frame, g, per axis. Divided by `length` it
+        /// is the tilt (`detrendTilt`): per window and only when a rule asks for the tilt, not per tick.
         static let x = 3, y = 4, z = 5
         static let count = 6
     }
+    /// Measure every figure of every window, also those that cannot change the window's verdict
+    /// (`analyse`), for the tuning traces (`Pedometer.measuresEveryWindow`).
+    var measuresEverything = false
     private var smoothed: LowPass3
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
     private var sinceHop = 0
+    /// The current hop's ticks (specific force x, y, z and the gait signal, g), not yet filtered.
+    private var pending: [SIMD8<Double>]
     /// The window's centred gait signal (`scratch`) and centred level (`levelScratch`), g, and
     /// their running sums of squares: `…Squares[k]` = Σ x[i]² for i < k, added in index order
     /// (`prefixSquares`), so every lag's two energies are two look-ups (`correlation`).
@@ -45,6 +52,10 @@ struct PedallingAnalyser: Sendable {
     private var residualSquares: [Double]
     /// The window's impact band, copied out of its ring once per window.
     private var impactScratch: [Double]
+    /// The window's |low-passed specific force| (`Plane.length`), for the tilt.
+    private var lengthScratch: [Double]
+    /// `residuals` hold the current window's tilt (`detrendTilt` ran for it).
+    private var tiltReady = false
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
     private let tiltSpread: Double
 
@@ -55,6 +66,7 @@ struct PedallingAnalyser: Sendable {
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
+        pending = [SIMD8<Double>](repeating: .zero, count: hop)
         scratch = [Double](repeating: 0, count: window)
         levelScratch = scratch
         scratchSquares = [Double](repeating: 0, count: window + 1)
@@ -62,6 +74,7 @@ struct PedallingAnalyser: Sendable {
         residuals = (scratch, scratch, scratch)
         residualSquares = scratchSquares
         impactScratch = scratch
+        lengthScratch = scratch
         let centre = Double(window - 1) / 2
         tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
     }
@@ -85,35 +98,67 @@ struct PedallingAnalyser: Sendable {
 
     /// The same, with the tick's gait signal |specific force| − 1 g already computed (the
     /// pedometer's `GravityEstimator` has it: one square root per tick instead of two).
+    ///
+    /// A tick is only stored here; its filters run once per hop, over the hop's ticks in one loop
+    /// (`filterHop`): the same values, without the filters' state going to memory and back
+    /// between the pedometer's other stages on every tick.
     @inline(__always)
     mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
-        let s = smoothed.update(acceleration)
-        let smoothedLength = length(s)
-        let unit = s / max(smoothedLength, 1e-9)
-        history.append(SIMD8(value, smoothedLength - 1, highPass.update(value), unit.x, unit.y, unit.z, 0, 0))
+        let i = sinceHop
+        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD8(acceleration.x, acceleration.y, acceleration.z, value, 0, 0, 0, 0) }
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
+        filterHop()
         sinceHop = 0
         guard history.count >= window else { return nil }
         return analyse()
     }
 
+    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, replacing
+    /// each by its planes' values (`Plane`), then stores them in `history`. The filters' state
+    /// stays in local variables (registers) for the whole loop.
+    private mutating func filterHop() {
+        var smoothed = self.smoothed, highPass = self.highPass
+        let hop = self.hop
+        pending.withUnsafeMutableBufferPointer { ticks in
+            for i in 0..<hop {
+                let tick = ticks[i]
+                let value = tick[3]
+                let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
+                ticks[i] = SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0)
+            }
+        }
+        self.smoothed = smoothed
+        self.highPass = highPass
+        pending.withUnsafeBufferPointer { ticks in history.append(count: hop) { ticks[$0] } }
+    }
+
+    /// Measures the window that ends at the newest tick.
+    ///
+    /// Each figure is measured only when the verdicts (`PedallingWindow.isPedalling`,
+    /// `mayBePedalling`, `isRideVibration`, `SeatedRhythm.isPedalling`) can still depend on it:
+    /// the lag searches and the tilt cost most of the pedometer's time, and most windows (walks,
+    /// rides in a vehicle, standing) fail a cheaper bound first (strength, impact share, stroke
+    /// rate). The rules asked are the verdicts' own (`mayPedal`, `rhythmFits`…), so a figure is
+    /// skipped exactly where every verdict is the same without it; skipped figures stay 0.
+    /// `measuresEverything` (tuning traces) measures them all.
     private mutating func analyse() -> PedallingWindow {
         let start = history.count - window
+        tiltReady = false
         history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
-        history.copy(plane: Plane.level, from: start, count: window, into: &levelScratch)
+        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch)
+        Self.subtractOne(&levelScratch, count: window)
         let variance = Self.centre(&scratch, count: window)
         let levelVariance = Self.centre(&levelScratch, count: window)
-        Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
-        detrendTilt(start: start)
         var result = PedallingWindow(deviation: variance.squareRoot())
-        result.seated = seatedRhythm(deviation: levelVariance.squareRoot())
+        result.seated = seatedRhythm(deviation: levelVariance.squareRoot(), start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
-        Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         history.copy(plane: Plane.impact, from: start, count: window, into: &impactScratch)
         var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
+        guard measuresEverything || result.mayPedal else { return result }
+        Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         // Strongest repeat in the crank band.
         let band = PedallingWindow.Limit.crankBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
@@ -131,26 +176,40 @@ struct PedallingAnalyser: Sendable {
         result.crankFrequency = rateHz / Double(bestLag)
         result.regularity = best
         result.halfPeriodCorrelation = half
+        guard measuresEverything || result.looksLikePedalling else { return result }
+        detrendTilt(start: start)
         result.tiltCorrelation = tiltCorrelation(lag: bestLag)
         return result
     }
 
     /// The seated rider's rhythm (`SeatedRhythm`): the strongest repeat of the low-passed magnitude
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
-    /// stroke later.
-    /// `levelScratch` holds the window's centred level, whose deviation is `deviation`.
-    private mutating func seatedRhythm(deviation: Double) -> SeatedRhythm {
+    /// stroke later; each only while the rhythm can still pass (`SeatedRhythm.mayPedal`,
+    /// `rhythmFits`) unless `measuresEverything`.
+    /// `levelScratch` holds the window's centred level, whose deviation is `deviation`; the
+    /// window starts at tick `start`.
+    private mutating func seatedRhythm(deviation: Double, start: Int) -> SeatedRhythm {
         var result = SeatedRhythm(deviation: deviation)
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        guard result.deviation > 0, 2 * longest < window else { return result }
+        guard result.deviation > 0, 2 * longest < window, measuresEverything || result.mayPedal else { return result }
+        Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
         let (bestLag, best) = Self.strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
+        guard measuresEverything || result.rhythmFits else { return result }
+        detrendTilt(start: start)
         result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag)
         result.rockPerStroke = tiltCorrelation(lag: bestLag)
         return result
+    }
+
+    /// Subtracts 1 g from each of the first `count` values of `x` (lengths to levels).
+    private static func subtractOne(_ x: inout [Double], count: Int) {
+        x.withUnsafeMutableBufferPointer { x in
+            for i in 0..<count { x[i] -= 1 }
+        }
     }
 
     /// Subtracts from each of the first `count` values of `x` their mean; returns their variance.
@@ -225,17 +284,35 @@ struct PedallingAnalyser: Sendable {
         return (bestLag, best)
     }
 
-    /// Removes each tilt axis's straight-line trend over the window starting at tick `start`
-    /// (a turn on a landing or a bend in the road drifts the direction slowly; the leg's swing is
-    /// what is compared) into `residuals`, once per window for every `tiltCorrelation`.
+    /// The tilt of the window starting at tick `start` (direction of the low-passed specific
+    /// force: the vector over its length, per tick) less each axis's straight-line trend (a turn
+    /// on a landing or a bend in the road drifts the direction slowly; the leg's swing is what is
+    /// compared) into `residuals`: at most once per window, for every `tiltCorrelation`.
     private mutating func detrendTilt(start: Int) {
+        guard !tiltReady else { return }
+        tiltReady = true
         history.copy(plane: Plane.x, from: start, count: window, into: &residuals.x)
         history.copy(plane: Plane.y, from: start, count: window, into: &residuals.y)
         history.copy(plane: Plane.z, from: start, count: window, into: &residuals.z)
+        history.copy(plane: Plane.length, from: start, count: window, into: &lengthScratch)
+        let window = self.window
+        lengthScratch.withUnsafeBufferPointer { length in
+            residuals.x.withUnsafeMutableBufferPointer { x in
+                residuals.y.withUnsafeMutableBufferPointer { y in
+                    residuals.z.withUnsafeMutableBufferPointer { z in
+                        for i in 0..<window {
+                            let unit = Vector3(x[i], y[i], z[i]) / max(length[i], 1e-9)
+                            x[i] = unit.x
+                            y[i] = unit.y
+                            z[i] = unit.z
+                        }
+                    }
+                }
+            }
+        }
         Self.detrend(&residuals.x, count: window, spread: tiltSpread)
         Self.detrend(&residuals.y, count: window, spread: tiltSpread)
         Self.detrend(&residuals.z, count: window, spread: tiltSpread)
-        let window = self.window
         residuals.x.withUnsafeBufferPointer { x in
             residuals.y.withUnsafeBufferPointer { y in
                 residuals.z.withUnsafeBufferPointer { z in

@@ -71,11 +71,15 @@ struct PedallingWindow: Sendable, Equatable {
     /// to keep a walk from starting, not to start a ride.
     var mayBePedalling: Bool { looksLikePedalling && tiltCorrelation > 0 || seated.isPedalling }
 
-    private var looksLikePedalling: Bool {
-        deviation >= Limit.pedallingDeviation && impactShare <= Limit.maximumImpactShare
-            && Limit.crankBand.contains(crankFrequency) && regularity >= Limit.minimumRegularity
+    /// Everything but the tilt says pedalling (`PedallingAnalyser` measures the tilt only then).
+    var looksLikePedalling: Bool {
+        mayPedal && Limit.crankBand.contains(crankFrequency) && regularity >= Limit.minimumRegularity
             && halfPeriodCorrelation <= Limit.maximumHalfPeriodCorrelation
     }
+
+    /// Strong and smooth enough for a thigh pedalling (`PedallingAnalyser` searches the crank
+    /// band only then).
+    var mayPedal: Bool { deviation >= Limit.pedallingDeviation && impactShare <= Limit.maximumImpactShare }
 
     /// Strong broadband vibration: a device mounted on the bicycle itself.
     var isRideVibration: Bool {

@@ -53,8 +53,15 @@ struct SeatedRhythm: Sendable, Equatable {
 
     /// A seated rider's alternating push: the bob repeats per stroke, the rock per revolution.
     var isPedalling: Bool {
-        Limit.deviation.contains(deviation) && strokeFrequency >= Limit.minimumStrokeFrequency
-            && strokeRegularity >= Limit.minimumRegularity
-            && rockPerRevolution >= Limit.minimumRockPerRevolution && rockPerStroke <= Limit.maximumRockPerStroke
+        rhythmFits && rockPerRevolution >= Limit.minimumRockPerRevolution && rockPerStroke <= Limit.maximumRockPerStroke
+    }
+
+    /// The bob's strength is a seated rider's (`PedallingAnalyser` searches the stroke band only then).
+    var mayPedal: Bool { Limit.deviation.contains(deviation) }
+
+    /// Strength, stroke rate and regularity are a seated rider's (`PedallingAnalyser` measures
+    /// the rock only then).
+    var rhythmFits: Bool {
+        mayPedal && strokeFrequency >= Limit.minimumStrokeFrequency && strokeRegularity >= Limit.minimumRegularity
     }
 }

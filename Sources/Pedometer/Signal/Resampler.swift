@@ -21,6 +21,10 @@ struct Tick: Sendable {
 /// The gyroscope is not resampled: no stage reads it since the orientation filter was removed
 /// (docs/steps.md). A sample whose gyroscope reading is not finite is still dropped and counted
 /// in `droppedSamples` (a driver glitch makes the whole sample suspect).
+///
+/// Ticks are handed to the caller's `emit` as each interval closes, in order, from inside `push`
+/// and `flush`: no queue between the stages, and the resampler holds no array, so a caller may
+/// keep it in a local variable while `emit` changes the caller's other state (`Pedometer`).
 struct Resampler: Sendable {
     /// Internal grid interval in seconds.
     let interval: Double
@@ -29,6 +33,9 @@ struct Resampler: Sendable {
 
     private var origin = 0.0
     private var index = 0
+    /// End of the current interval, s: `origin + (index + 0.5) · interval`, kept up to date with
+    /// `index` so that a sample inside the interval costs one comparison.
+    private var intervalEnd = 0.0
     private var started = false
     private var nextStartsSegment = true
     private var lastSampleTime = -Double.infinity
@@ -40,32 +47,24 @@ struct Resampler: Sendable {
     private var previousAcceleration = Vector3.zero
     private var havePrevious = false
 
-    /// Ticks ready to be taken with `pop()`; bounded by `maximumGap / interval + 2`.
-    private var ready: [Tick]
-    private var readyCount = 0
-    private var readIndex = 0
-
     /// Samples dropped because their time did not increase or a reading was not finite.
     private(set) var droppedSamples = 0
 
     init(rateHz: Double, maximumGap: Double) {
         interval = 1 / rateHz
         self.maximumGap = maximumGap
-        // Preallocated: filling it never allocates (a push closes at most maximumGap/interval + 2).
-        ready = [Tick](repeating: Tick(time: 0, acceleration: .zero, pressure: nil, startsSegment: false),
-                       count: Int(maximumGap * rateHz) + 4)
     }
 
-    /// Feeds one raw sample. Afterwards, drain with `pop()`.
-    @inline(__always) mutating func push(_ sample: MotionSample) {
-        if readIndex == readyCount { readyCount = 0; readIndex = 0 }
+    /// Feeds one raw sample; `emit` receives every tick it completes (at most
+    /// `maximumGap / interval + 2`), in time order.
+    @inline(__always) mutating func push(_ sample: MotionSample, _ emit: (Tick) -> Void) {
         let t = sample.time
         guard t.isFinite else { droppedSamples += 1; return }
         // A clock that jumps back by more than a gap (a device rebooted, recordings joined)
         // starts a new segment; smaller steps back are out-of-order samples and are dropped.
         if t <= lastSampleTime {
             guard started, lastSampleTime - t > maximumGap else { droppedSamples += 1; return }
-            closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime)
+            closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, emit)
             started = false
             nextStartsSegment = true
             havePrevious = false
@@ -79,7 +78,7 @@ struct Resampler: Sendable {
             return
         }
         if started, t - lastSampleTime > maximumGap {
-            closeCurrentInterval(nextValue: nil, nextTime: t)
+            closeCurrentInterval(nextValue: nil, nextTime: t, emit)
             started = false
             nextStartsSegment = true
             havePrevious = false
@@ -88,24 +87,30 @@ struct Resampler: Sendable {
         if !started {
             started = true
             origin = t
-            index = 0
+            setIndex(0)
         }
         // Close every interval that ends before this sample.
-        while t >= origin + (Double(index) + 0.5) * interval {
-            closeCurrentInterval(nextValue: a, nextTime: t)
-            index += 1
+        while t >= intervalEnd {
+            closeCurrentInterval(nextValue: a, nextTime: t, emit)
+            setIndex(index + 1)
         }
         accelerationSum += a
         accelerationCount += 1
     }
 
+    @inline(__always) private mutating func setIndex(_ i: Int) {
+        index = i
+        intervalEnd = origin + (Double(i) + 0.5) * interval
+    }
+
     /// Emits the current interval: the mean of its samples, or an interpolation towards the next
     /// sample when it holds none. Nothing is emitted for an empty interval without a neighbour.
-    private mutating func closeCurrentInterval(nextValue: Vector3?, nextTime: Double) {
+    @inline(__always)
+    private mutating func closeCurrentInterval(nextValue: Vector3?, nextTime: Double, _ emit: (Tick) -> Void) {
         let time = origin + Double(index) * interval
         let acceleration: Vector3
         if accelerationCount > 0 {
-            acceleration = accelerationSum / Double(accelerationCount)
+            acceleration = Self.mean(accelerationSum, count: accelerationCount)
         } else if havePrevious, let next = nextValue {
             // Linear interpolation from the previous tick (at time − interval) to the next sample.
             let fraction = interval / max(interval, nextTime - (time - interval))
@@ -113,30 +118,31 @@ struct Resampler: Sendable {
         } else {
             return
         }
-        if readyCount == ready.count {
-            ready.append(ready[0])   // cannot happen within maximumGap; grow rather than lose a tick
-        }
-        ready[readyCount] = Tick(time: time, acceleration: acceleration, pressure: pendingPressure,
-                                 startsSegment: nextStartsSegment)
-        readyCount += 1
+        let tick = Tick(time: time, acceleration: acceleration, pressure: pendingPressure, startsSegment: nextStartsSegment)
         nextStartsSegment = false
         pendingPressure = nil
         previousAcceleration = acceleration
         havePrevious = true
         accelerationSum = .zero
         accelerationCount = 0
+        emit(tick)
     }
 
-    /// Flushes the interval in progress (end of stream).
-    mutating func flush() {
-        if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime) }
+    /// `sum / count`. One, two and four samples (inputs at the grid's rate, twice and four times
+    /// it) are divided by multiplying with the exact reciprocal of a power of two: the same
+    /// value, bit for bit, without a division's latency.
+    @inline(__always) private static func mean(_ sum: Vector3, count: Int) -> Vector3 {
+        switch count {
+        case 1: sum
+        case 2: sum * 0.5
+        case 4: sum * 0.25
+        default: sum / Double(count)
+        }
+    }
+
+    /// Flushes the interval in progress (end of stream) into `emit`.
+    mutating func flush(_ emit: (Tick) -> Void) {
+        if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, emit) }
         started = false
-    }
-
-    /// The next ready tick, if any.
-    @inline(__always) mutating func pop() -> Tick? {
-        guard readIndex < readyCount else { return nil }
-        defer { readIndex += 1 }
-        return ready[readIndex]
     }
 }

@@ -2,7 +2,8 @@
 /// same history as one `RingBuffer` per series, but one storage array, so a tick's values are
 /// stored behind one check of the storage's sole ownership instead of one per series (that
 /// runtime call was most of a per-tick `append`'s cost). Each series ("plane") is a ring of its
-/// own inside the storage, so a window of it is still at most two block copies.
+/// own inside the storage, so a window of it is still at most two block copies. `RingBuffer` is
+/// the one-plane case.
 struct RingPlanes: Sendable {
     private var storage: [Double]
     private let mask: Int
@@ -24,14 +25,53 @@ struct RingPlanes: Sendable {
 
     /// How many of the most recent ticks are still held.
     var capacity: Int { mask + 1 }
+    /// Smallest absolute tick index still held.
+    var oldestIndex: Int { max(0, count - capacity) }
 
     /// Appends one tick: lane p of `values` to plane p, for each of the `planes` planes.
     @inline(__always) mutating func append(_ values: SIMD8<Double>) {
-        let slot = count & mask, capacity = mask + 1, planes = self.planes
+        append(count: 1) { _ in values }
+    }
+
+    /// Appends `n` ticks, `tick(i)` for i in 0..<n in order, behind one check of the storage's
+    /// sole ownership. The planes are stored one by one, unrolled: lane p of a vector is then a
+    /// register, not a load from the stack.
+    @inline(__always) mutating func append(count n: Int, _ tick: (Int) -> SIMD8<Double>) {
+        let capacity = mask + 1, planes = self.planes, mask = self.mask
+        var count = self.count
         storage.withUnsafeMutableBufferPointer { s in
-            for p in 0..<planes { s[p * capacity + slot] = values[p] }
+            let base = s.baseAddress!
+            for i in 0..<n {
+                let v = tick(i)
+                let at = base + (count & mask)
+                at[0] = v[0]
+                if planes > 1 { at[capacity] = v[1] }
+                if planes > 2 { at[2 &* capacity] = v[2] }
+                if planes > 3 { at[3 &* capacity] = v[3] }
+                if planes > 4 { at[4 &* capacity] = v[4] }
+                if planes > 5 { at[5 &* capacity] = v[5] }
+                if planes > 6 { at[6 &* capacity] = v[6] }
+                if planes > 7 { at[7 &* capacity] = v[7] }
+                count += 1
+            }
         }
+        self.count = count
+    }
+
+    /// Appends one tick to a one-plane ring (`RingBuffer`).
+    @inline(__always) mutating func append(_ value: Double) {
+        assert(planes == 1, "RingPlanes.append: one value for several planes")
+        storage.withUnsafeMutableBufferPointer { $0[count & mask] = value }
         count += 1
+    }
+
+    /// Plane 0's value at absolute tick `index` (must be in `oldestIndex..<count`).
+    ///
+    /// `index & mask` is below `capacity`, and plane 0 fills `storage[0..<capacity]` (fixed at
+    /// init) for every index, so the read goes through the buffer pointer: the array's bounds
+    /// check could never fail here.
+    @inline(__always) subscript(index: Int) -> Double {
+        storage.withUnsafeBufferPointer { $0[index & mask] }
     }
 
     /// Forgets everything (after a gap), keeping the storage.
