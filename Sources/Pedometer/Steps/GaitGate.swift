@@ -56,9 +56,10 @@ struct GaitGate: Sendable {
     /// 0.1 g then opened a walk. Those bursts (seed 8, 20 Hz) came with the bus's 22 Hz engine
     /// folded into 2 Hz by a simulator that read the motion at instants; it now averages each
     /// sample period, as a sensor's low-pass does, and seed 8 reads 0. The city bus's check seeds
-    /// (9-20, not tuned on) still open walks at 0.044 g and more: pulling away from a stop before
-    /// the ride is labelled (the surge moves the horizontal) and in bursts of bounce as regular as
-    /// 0.94, so a window's horizontal size is not enough (docs/steps.md, known limits).
+    /// (9-20, not tuned on) still open walks at 0.041 to 0.045 g (among them pulling away from a
+    /// stop before the ride is labelled: the surge moves the horizontal) and, at 0.1 g, on bounce
+    /// regular 0.90 to 0.97, above the 0.81 the tuned seeds showed: a window's horizontal size is
+    /// not enough (docs/steps.md, known limits).
     var walkStartHorizontal = 0.04
     /// A walk at least this strong (g) starts, in or out of a vehicle, whatever its horizontal
     /// motion: a phone held flat in the hand moves little horizontally (the simulator's in-hand
