@@ -87,6 +87,30 @@ import IMUSimulation
         #expect(stepTimes(events).count == pedometer.snapshot.steps)
     }
 
+    /// Getting off to walk the bike a few steps between two rides: the short walk counts. Its
+    /// steps are held while a ride may be starting (`StepHold`); the first ride's hints must not
+    /// keep them held, nor let the second ride's start retract them as if it had begun with the
+    /// first ride. 6 s: the ride's release takes three windows with the walk's heel strikes (a
+    /// walk of 5 s in a trouser pocket does not end the ride), and 8 windows without a hint
+    /// (8 s) let the old hints lapse on their own.
+    @Test(arguments: [RidePlacement.trouserPocket, .handlebar])
+    func aShortWalkBetweenTwoRidesCounts(_ placement: RidePlacement) {
+        let pocket: DeviceHolding = placement == .handlebar ? .inHand : .frontPocket
+        func walk(_ seconds: Double) -> Journey.Leg {
+            .init(.foot(Segment(.walk, seconds: seconds, holding: pocket)), seconds: seconds, speed: 1.4)
+        }
+        let ride = Journey.Leg(.cycle(placement, crankHz: 1.2), seconds: 60, speed: 5.5)
+        let journey = Journey(name: "two rides", expectation: "the walk between them counts",
+                              legs: [walk(30), ride, walk(6), ride, walk(30)])
+        let (events, sim) = Self.run(journey, gps: false)
+        let between = sim.legTimes[2]
+        let counted = stepTimes(events).filter { between.contains($0) }.count
+        let truth = sim.legSteps[2]
+        // The walk is back-filled from its onset once the ride is released; its first and last
+        // steps, next to the rides, may fall on either side of the boundary: a stride's worth.
+        #expect(counted >= truth - 2, "the walk between the rides counted \(counted) of \(truth) steps")
+    }
+
     /// The activity seed's scenario G: cycling at 6 m/s, phone in a jersey pocket. The seed's
     /// vote reads it as driving without its coprocessor; here the IMU sees the seated rider.
     @Test(arguments: [false, true])
