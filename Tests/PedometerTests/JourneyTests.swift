@@ -14,17 +14,13 @@ import IMUSimulation
         let sim = JourneySimulation.simulate(journey, seed: 1, rateHz: 50)
         var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
         var events: [PedometerEvent] = []
-        var next = 0
-        for sample in sim.samples {
-            while gps, next < sim.fixes.count, sim.fixes[next].time <= sample.time {
-                let fix = sim.fixes[next]
-                pedometer.observe(GroundSpeed(time: fix.time, metersPerSecond: fix.speed, accuracy: fix.accuracy))
-                next += 1
-            }
-            pedometer.process(sample, into: &events)
-        }
+        pedometer.process(contentsOf: sim.samples, speeds: gps ? speeds(sim) : [], into: &events)
         pedometer.finish(into: &events)
         return (events, sim)
+    }
+
+    private static func speeds(_ sim: JourneySimulation) -> [GroundSpeed] {
+        sim.fixes.map { GroundSpeed(time: $0.time, metersPerSecond: $0.speed, accuracy: $0.accuracy) }
     }
 
     /// Seconds of `range` that the finished segments label `activity`.
@@ -109,6 +105,47 @@ import IMUSimulation
         // The walk is back-filled from its onset once the ride is released; its first and last
         // steps, next to the rides, may fall on either side of the boundary: a stride's worth.
         #expect(counted >= truth - 2, "the walk between the rides counted \(counted) of \(truth) steps")
+    }
+
+    /// Ground speed merged into batches of samples (`process(contentsOf:speeds:into:)`, as the
+    /// tools hand samples over, a second at a time) reaches the vote exactly as readings observed
+    /// one by one between single samples: the same events and, at every batch's end, the same
+    /// snapshot and smoothed speed.
+    @Test func speedsMergedIntoBatchesActAsReadingsBetweenSamples() {
+        let journey = JourneyCatalogue.seedScenarios.first { $0.name.hasPrefix("C ") }!
+        let sim = JourneySimulation.simulate(journey, seed: 2, rateHz: 50)
+        let speeds = Self.speeds(sim)
+        var single = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
+        var batched = single
+        var singleEvents: [PedometerEvent] = [], batchedEvents: [PedometerEvent] = []
+        var next = 0, taken = 0, differences = 0
+        for start in stride(from: 0, to: sim.samples.count, by: 50) {
+            let batch = Array(sim.samples[start..<min(start + 50, sim.samples.count)])
+            for sample in batch {
+                while next < speeds.count, speeds[next].time <= sample.time {
+                    single.observe(speeds[next])
+                    next += 1
+                }
+                single.process(sample, into: &singleEvents)
+            }
+            // The readings up to the batch's last sample, as the tools take them after a batch.
+            var readings: [GroundSpeed] = []
+            while taken < speeds.count, speeds[taken].time <= batch.last!.time {
+                readings.append(speeds[taken])
+                taken += 1
+            }
+            batched.process(contentsOf: batch, speeds: readings, into: &batchedEvents)
+            if single.snapshot != batched.snapshot || single.groundSpeed != batched.groundSpeed { differences += 1 }
+        }
+        #expect(taken > 100, "\(taken) readings")
+        #expect(differences == 0)
+        #expect(singleEvents == batchedEvents)
+        // A reading after the batch's last sample is observed after it.
+        var late = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
+        var events: [PedometerEvent] = []
+        late.process(contentsOf: [MotionSample(time: 0, acceleration: Vector3(0, 0, 1))],
+                     speeds: [GroundSpeed(time: 0.5, metersPerSecond: 3, accuracy: 0.3)], into: &events)
+        #expect(late.groundSpeed?.metersPerSecond == 3)
     }
 
     /// The activity seed's scenario G: cycling at 6 m/s, phone in a jersey pocket. The seed's
