@@ -177,6 +177,7 @@ public struct Pedometer: Sendable {
             // MARK: steps held until the ride detector has seen them (issue 15, `StepHold`).
             let wasRiding = cycling.isRiding
             cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
+            stepCounter.rideEvidenceUntil = cycling.lastRideWindow ?? -.infinity
             if !wasRiding, cycling.isRiding,
                let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
                                              hopSeconds: stepCounter.settings.bout.hopSeconds) {

@@ -61,6 +61,27 @@ import IMUSimulation
         #expect(counted.isEmpty, "steps \(counted.map { $0 - ride.lowerBound }) s into the ride (\(placement.rawValue))")
     }
 
+    /// Getting off and walking away: the walk is back-filled from its onset, but not into the
+    /// ride (`StepCounter.rideEvidenceUntil`): a handlebar's vibration and a bag's bob gave the
+    /// first-step chain and the onset search peaks as strong as the walk's (4 steps in the
+    /// rides' last second over the simulated seeds 1–3 before; the walks' counts are
+    /// `aRideAddsNoStepsAndTheWalksCount`'s and `imu-bench-activity`'s business).
+    @Test(arguments: RidePlacement.allCases)
+    func gettingOffTheBikeAddsNoSteps(_ placement: RidePlacement) {
+        let journey = JourneyCatalogue.rides.first { $0.name.hasSuffix(placement.rawValue) }!
+        for seed: UInt64 in [1, 2, 3] {
+            let sim = JourneySimulation.simulate(journey, seed: seed, rateHz: 100)
+            var pedometer = Pedometer(capabilities: SensorCapabilities(accelerometer: true))
+            var events: [PedometerEvent] = []
+            pedometer.process(contentsOf: sim.samples, into: &events)
+            pedometer.finish(into: &events)
+            let ride = sim.legTimes[1]
+            let end = (ride.upperBound - Self.edge)...ride.upperBound
+            let counted = stepTimes(events).filter { end.contains($0) && $0 < ride.upperBound }
+            #expect(counted.isEmpty, "seed \(seed): steps \(counted.map { $0 - ride.upperBound }) s before the ride's end")
+        }
+    }
+
     /// The step events and the snapshot agree after a ride's start retracted steps: every total
     /// counts committed steps only.
     @Test func eventsAndTotalsAgreeAcrossARetraction() {

@@ -68,6 +68,10 @@ struct CyclingDetector: Sendable {
     var mayBeStarting: Bool { !isRiding && hintsSince != nil }
     /// A ride is in progress.
     private(set) var isRiding = false
+    /// End of the latest window that read as the bicycle's (pedalling, a seated rhythm, or
+    /// vibration without gait) during a ride, s; nil before any. The walk away from the ride
+    /// began after it (`StepCounter.rideEvidenceUntil`).
+    private(set) var lastRideWindow: Double?
     /// The latest window's analysis.
     private(set) var latest = PedallingWindow()
 
@@ -134,6 +138,7 @@ struct CyclingDetector: Sendable {
             isRiding = false
             closeHints()
         }
+        if isRiding, hit { lastRideWindow = end }
         let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
         strikeRun = walking && leftTheSaddle ? strikeRun + 1 : 0

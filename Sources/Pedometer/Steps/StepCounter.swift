@@ -70,6 +70,13 @@ struct StepCounter: Sendable {
     /// Set by the pedometer while the window shakes like a bicycle's frame (`CyclingDetector`):
     /// a window that is not gait then ends a walk where counting stopped instead of bridging it.
     var rideVibration = false
+    /// Set by the pedometer: end of the latest window that read as the bicycle's during a ride,
+    /// s (`CyclingDetector.lastRideWindow`). A walk is not back-filled before it: the walk away
+    /// from a bicycle breaks the window's rhythm or vibration within a second (on the simulated
+    /// handlebar ride, one second of walk takes the window's impact share from 0.84 to 0.59,
+    /// below the vibration's 0.6), while a handlebar's vibration or a bag's bob offers the onset
+    /// search and the first-step chain peaks as strong as a walk's.
+    var rideEvidenceUntil = -Double.infinity
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -276,7 +283,7 @@ struct StepCounter: Sendable {
         let threshold = rules.envelopeFraction * boutLevel
         // After a confirming second window, the walk may have begun in the window before.
         let earliest = max(gait.oldestIndex, start - hop)
-        let floor = max(ledger.until, shapeRejectedUntil)
+        let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
         let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n, stride: strideTicks,
                                     minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
         ledger.until = onset
@@ -294,7 +301,7 @@ struct StepCounter: Sendable {
     /// A short walk between pauses that the rhythm could not see (`ImpactChain`): counted strike
     /// by strike once it is over. Not in a vehicle, not while pedalling, not into waving.
     private mutating func countChain(end n: Int, streamEnded: Bool = false, into events: inout [PedometerEvent]) {
-        let floor = max(ledger.until, shapeRejectedUntil)
+        let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
         guard n > chain.quietTicks, let ticks = chain.completed(after: floor, in: gait, streamEnded: streamEnded),
               !inVehicle, !cycling, !waving.wavedRecently(end: n, window: 2 * window),
               let first = ticks.first, let last = ticks.last else { return }
@@ -303,6 +310,11 @@ struct StepCounter: Sendable {
         for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin, into: &events) }
         ledger.until = last + 1
         events.append(.pause(time: time(last)))
+    }
+
+    /// The first tick after `rideEvidenceUntil` (0 before this segment).
+    private var rideFloor: Int {
+        rideEvidenceUntil > origin ? Int(((rideEvidenceUntil - origin) * rateHz).rounded(.up)) : 0
     }
 
     /// Mean energy over ticks `a..<b`, g².
