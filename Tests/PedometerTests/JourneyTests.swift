@@ -48,7 +48,7 @@ import IMUSimulation
     }
 
     /// Getting on straight from a walk: the ride's first seconds, which the walk's open bout used
-    /// to credit as steps before any window showed the pedalling, add none either (`StepHold`
+    /// to credit as steps before any window showed the pedalling, add none either (`StepLedger`
     /// retracts them when the ride starts). A quarter second of grace: a step is placed at the
     /// highest sample within a quarter step of its phase, and the walk's last step may land there.
     @Test(arguments: RidePlacement.allCases)
@@ -82,6 +82,36 @@ import IMUSimulation
         }
     }
 
+    /// Pauses and resumes are pending with the steps (`StepLedger`): a walk's pause comes after
+    /// its last step in the event stream, and a resume before its first, although every step is
+    /// committed seconds after its time. Steps committed after a pause they precede would read,
+    /// to a client following the events, as steps taken while stopped.
+    @Test func pausesAndResumesKeepTheirPlaceAmongTheSteps() {
+        let (events, _, _) = simulateAndCount([Segment(.still, seconds: 5), Segment(.walk, seconds: 20),
+                                               Segment(.still, seconds: 10), Segment(.walk, seconds: 20),
+                                               Segment(.still, seconds: 5)], seed: 4)
+        var pauses = 0, resumes = 0, misplaced: [String] = []
+        var lastStep = -Double.infinity, lastPause = -Double.infinity
+        for event in events {
+            switch event {
+            case .step(let t):
+                if t < lastPause { misplaced.append(String(format: "step %.2f after pause %.2f", t, lastPause)) }
+                lastStep = t
+            case .pause(let t):
+                pauses += 1
+                if t < lastStep { misplaced.append(String(format: "pause %.2f after step %.2f", t, lastStep)) }
+                lastPause = t
+            case .resume(let t):
+                resumes += 1
+                if t < lastStep { misplaced.append(String(format: "resume %.2f after step %.2f", t, lastStep)) }
+            default:
+                break
+            }
+        }
+        #expect(pauses >= 2 && resumes >= 2, "\(resumes) resumes, \(pauses) pauses")
+        #expect(misplaced.isEmpty, "\(misplaced)")
+    }
+
     /// The step events and the snapshot agree after a ride's start retracted steps: every total
     /// counts committed steps only.
     @Test func eventsAndTotalsAgreeAcrossARetraction() {
@@ -105,7 +135,7 @@ import IMUSimulation
     }
 
     /// Getting off to walk the bike a few steps between two rides: the short walk counts. Its
-    /// steps are held while a ride may be starting (`StepHold`); the first ride's hints must not
+    /// steps are pending while a ride may be starting (`StepLedger`); the first ride's hints must not
     /// keep them held, nor let the second ride's start retract them as if it had begun with the
     /// first ride. 6 s: the ride's release takes three windows with the walk's heel strikes (a
     /// walk of 5 s in a trouser pocket does not end the ride), and 8 windows without a hint

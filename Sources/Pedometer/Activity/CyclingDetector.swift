@@ -54,8 +54,8 @@ struct CyclingDetector: Sendable {
     /// The run of hints that started the ride in progress (`rideStart`), kept when the run closes.
     private var startingHint: (end: Double, seated: Bool)?
 
-    /// Where the ride in progress began, at the earliest, s (`StepHold` retracts the steps
-    /// from there). A window shows a rhythm once the rhythm outweighs what else it holds: a
+    /// Where the ride in progress began, at the earliest, s (the pedometer retracts the pending
+    /// steps from there, `StepLedger`). A window shows a rhythm once the rhythm outweighs what else it holds: a
     /// thigh's pedalling (0.2 to 0.5 g) and a handlebar's vibration (0.2 to 0.4 g) are as strong
     /// as the walk before them and show once they fill about half the window; a seated rider's
     /// bob (0.01 to 0.1 g) is a sixteenth of a walk's energy or less and shows only once the walk
@@ -64,7 +64,7 @@ struct CyclingDetector: Sendable {
         guard isRiding, let hint = startingHint else { return nil }
         return hint.end - (hint.seated ? windowSeconds : windowSeconds / 2) - hopSeconds
     }
-    /// A ride may be starting: hints, and no ride yet (`StepHold` commits no step meanwhile).
+    /// A ride may be starting: hints, and no ride yet (the pedometer commits no step meanwhile, `StepLedger`).
     var mayBeStarting: Bool { !isRiding && hintsSince != nil }
     /// A ride is in progress.
     private(set) var isRiding = false
@@ -112,7 +112,7 @@ struct CyclingDetector: Sendable {
         let vibration = latest.isRideVibration && !isGait
         let pedals = latest.isPedalling || latest.seated.isPedalling
         let hit = pedals || vibration
-        // Any hint of a ride (`StepHold`): remembered until `memory` windows pass without one.
+        // Any hint of a ride (pending steps, `StepLedger`): remembered until `memory` windows pass without one.
         if hit || latest.mayBePedalling {
             if hintsSince == nil {
                 hintsSince = end

@@ -294,8 +294,8 @@ struct StepCounter: Sendable {
         let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
         let early = waving.wavedRecently(end: n, window: 2 * window) ? []
             : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
-        events.append(.resume(time: time(min(onset, early.last ?? onset))))
-        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
+        ledger.note(.resume(time: time(min(onset, early.last ?? onset))))
+        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin) }
     }
 
     /// A short walk between pauses that the rhythm could not see (`ImpactChain`): counted strike
@@ -306,10 +306,10 @@ struct StepCounter: Sendable {
               !inVehicle, !cycling, !waving.wavedRecently(end: n, window: 2 * window),
               let first = ticks.first, let last = ticks.last else { return }
         let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))
-        events.append(.resume(time: time(first)))
-        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin, into: &events) }
+        ledger.note(.resume(time: time(first)))
+        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin) }
         ledger.until = last + 1
-        events.append(.pause(time: time(last)))
+        ledger.note(.pause(time: time(last)))
     }
 
     /// The first tick after `rideEvidenceUntil` (0 before this segment).
@@ -350,12 +350,12 @@ struct StepCounter: Sendable {
             // The last steps before stopping, one by one.
             for tick in strikes.after(last, ceiling: gait.count - 1, period: stepTicks, level: boutLevel.squareRoot(),
                                       rateHz: rateHz, in: gait) {
-                ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events)
+                ledger.strike(at: tick, cadence: boutCadence, origin: origin)
                 end = max(end, tick)
                 ledger.until = max(ledger.until, tick + 1)
             }
         }
-        events.append(.pause(time: time(end)))
+        ledger.note(.pause(time: time(end)))
         inBout = false
         machine.reset()
     }
@@ -370,15 +370,7 @@ struct StepCounter: Sendable {
 
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
     private mutating func credit(to end: Int, into events: inout [PedometerEvent]) {
-        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin, into: &events)
-    }
-
-    // MARK: retraction (issue 15)
-    /// Takes back steps that were counted but never committed (`StepHold`: the pedometer held
-    /// them, and a ride turned out to have begun before them). Only the totals change; the
-    /// bout's state is the cycling input's business.
-    mutating func retract(steps: Int, distanceMeters: Double, activeSeconds: Double) {
-        ledger.retract(steps: steps, distanceMeters: distanceMeters, activeSeconds: activeSeconds)
+        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin)
     }
 
     /// Ends the stream: flushes the bout in progress.
