@@ -85,6 +85,39 @@ enum AccuracyReport {
         }
     }
 
+    /// How much of a walk's count is decided by where the internal 50 Hz grid falls: the same
+    /// recordings started `offsets` later (the first raw samples dropped, a few ms: no walk starts
+    /// that early), so that every grid tick averages slightly different raw samples. Nothing is
+    /// tuned here; the spread is the noise floor of a walk's edges (its first and last steps).
+    /// With `rateHz`, each started-later recording is then averaged down to that rate (a slower
+    /// sensor whose samples fall 5 to 15 ms later on the same walk).
+    static func gridPhase(_ recordings: [LabelledRecording], rateHz: Double? = nil, offsets: [Double] = [0.005, 0.010, 0.015]) {
+        func input(_ samples: [MotionSample]) -> [MotionSample] { rateHz.map { decimated(samples, rateHz: $0) } ?? samples }
+        var counts: [[Int]] = recordings.map { [count(input($0.samples), capabilities: $0.capabilities).snapshot.steps] }
+        var mapes = [zip(recordings, counts).map { abs(Double($1[0] - $0.trueSteps)) / Double($0.trueSteps) * 100 }
+            .reduce(0, +) / Double(max(1, recordings.count))]
+        for offset in offsets {
+            var errors: [Double] = []
+            for (i, recording) in recordings.enumerated() {
+                guard let first = recording.samples.first?.time else { continue }
+                let later = recording.samples.filter { $0.time >= first + offset }
+                let steps = count(input(later), capabilities: recording.capabilities).snapshot.steps
+                counts[i].append(steps)
+                errors.append(abs(Double(steps - recording.trueSteps)) / Double(recording.trueSteps) * 100)
+            }
+            mapes.append(errors.reduce(0, +) / Double(max(1, errors.count)))
+        }
+        let spreads = counts.map { Double($0.max()! - $0.min()!) }
+        let moved = zip(recordings, counts).filter { $1.max()! - $1.min()! >= 3 }
+            .map { "\($0.name) \($1.min()!)-\($1.max()!)" }.joined(separator: ", ")
+        let what = rateHz.map { String(format: "averaged down to %.0f Hz and ", $0) } ?? ""
+        print(String(format: "same walks %@started 0/%@ ms later (the grid shifted): MAPE %@; a walk's count moves by %.1f steps on average, at most %.0f%@",
+                     what, offsets.map { String(format: "%.0f", $0 * 1000) }.joined(separator: "/"),
+                     mapes.map { String(format: "%.2f%%", $0) }.joined(separator: " / "),
+                     spreads.reduce(0, +) / Double(max(1, spreads.count)), spreads.max() ?? 0,
+                     moved.isEmpty ? "" : " (\(moved))"))
+    }
+
     /// Accelerometer samples averaged over consecutive 1/`rateHz` intervals, stamped at each
     /// interval's centre.
     static func decimated(_ samples: [MotionSample], rateHz: Double) -> [MotionSample] {

@@ -105,6 +105,8 @@ if wanted("oxford") || wanted("speed") {
         if wanted("oxford") {
             AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
             AccuracyReport.atLowerRates(recordings)
+            AccuracyReport.gridPhase(recordings)
+            AccuracyReport.gridPhase(recordings, rateHz: 25)
             AccuracyReport.leaveOnePersonOut(recordings)
         }
         speedCorpus = recordings
