@@ -118,7 +118,7 @@ public struct Pedometer: Sendable {
         finished = true
         resampler.flush()
         while let tick = resampler.pop() { handle(tick, into: &events) }
-        stepCounter.finish(into: &events)
+        stepCounter.finish()
         stepCounter.ledger.commit(through: .infinity, into: &events)   // issue 15: the stream's last steps are committed
         takeFloors(at: lastTickTime, into: &events)
         floors.finish()
@@ -153,7 +153,7 @@ public struct Pedometer: Sendable {
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment {
-            stepCounter.startSegment(at: tick.time, into: &events)
+            stepCounter.startSegment(at: tick.time)
             gravity.reset()
             altimeter.reset()
             cycling.reset()   // issue 15
@@ -167,9 +167,7 @@ public struct Pedometer: Sendable {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }
-        let altitude = currentAltitude
-        let analysed = stepCounter.process(user, altitude: altitude, into: &events)
-        if let window = analysed {
+        if let window = stepCounter.process(user, altitude: currentAltitude) {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
