@@ -136,7 +136,7 @@ for t in targets where t.name == "IMUServiceTests" { t.dependencies.append("GPSF
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [
-    .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles"], path: "Sources/Benchmarks/imu-bench-memory"),
+    .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
     // /proc reading shared by imu-bench-power and imu-bench-memory.
     .target(name: "ProcFiles", path: "Sources/Benchmarks/ProcFiles"),
 ]

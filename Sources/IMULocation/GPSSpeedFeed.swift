@@ -63,12 +63,13 @@ public final class GPSSpeedFeed: Sendable {
         var recent: [GroundSpeed] = []
         var wanted: Bool
         var started = false
-        var stopped = false
     }
 
     public let host: String
     public let port: String
     private let state: Mutex<State>
+    /// Set by `stop()`; also cuts short the wait between attempts to reach gpsd.
+    private let stopped = StopSignal()
     private let notify: @Sendable (String) -> Void
 
     /// A feed for gpsd at `host:port`; nothing happens before `start()`. `wanted`: whether reports
@@ -91,7 +92,7 @@ public final class GPSSpeedFeed: Sendable {
     }
 
     /// Stops the thread within `pollInterval` (it does not wait for it).
-    public func stop() { state.withLock { $0.stopped = true } }
+    public func stop() { stopped.set() }
 
     /// Requests reports from gpsd (true) or stops them (false); applied by the thread.
     public func setWanted(_ wanted: Bool) { state.withLock { $0.wanted = wanted } }
@@ -124,11 +125,11 @@ public final class GPSSpeedFeed: Sendable {
         Self.blockSIGPIPE()
         var client: GPSDClient?
         var lastAttempt = -Double.infinity
-        while !state.withLock({ $0.stopped }) {
+        while !stopped.isSet {
             guard let connected = client else {
                 let now = BootClock.nowSeconds()
                 if now - lastAttempt < Self.retryInterval {
-                    OwnThread.sleep(seconds: Self.pollInterval)
+                    stopped.sleep(seconds: Self.pollInterval)
                     continue
                 }
                 lastAttempt = now

@@ -50,16 +50,14 @@ public struct SimulatedSource: SampleSource {
         private struct State: Sendable {
             var simulator: Simulator
             var repetition: UInt64 = 0
-            var firstTime: Double?
-            /// Boot-clock ns at the first batch.
-            var startNs: Int64 = 0
+            var pace: PaceClock
         }
         private let state: Mutex<State>
         private let source: SimulatedSource
 
         init(source: SimulatedSource) {
             self.source = source
-            state = Mutex(State(simulator: Simulator(scenario: source.scenario, options: source.options)))
+            state = Mutex(State(simulator: Simulator(scenario: source.scenario, options: source.options), pace: PaceClock(speed: source.speed)))
         }
 
         /// The next batch and when it is due, boot-clock ns (nil = now); nil at the end.
@@ -83,9 +81,7 @@ public struct SimulatedSource: SampleSource {
                     throw SimulatedSensorLost(name: source.info.name, seconds: failAfter)
                 }
                 guard !source.isUnpaced else { return (batch, nil) }
-                if s.firstTime == nil { s.firstTime = batch[0].time; s.startNs = BootClock.nowNanoseconds() }
-                let offset = min((last.time - s.firstTime!) / source.speed, 1e9)   // ≤ 31 years: no Int64 overflow
-                return (batch, s.startNs + Int64(offset * 1e9))
+                return (batch, s.pace.dueNs(first: batch[0].time, last: last.time))
             }
         }
     }

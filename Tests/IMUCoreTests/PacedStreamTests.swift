@@ -92,6 +92,20 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(made.load(ordering: .relaxed) == afterDrop)
     }
+
+    /// A batch is due (last − first sample time) / speed after the first batch was made; a gap
+    /// of centuries is capped at 10⁹ s instead of overflowing.
+    @Test func thePaceClockCountsFromTheFirstBatch() {
+        var pace = PaceClock(speed: 2)
+        let before = BootClock.nowNanoseconds()
+        let first = pace.dueNs(first: 1000, last: 1000.5)
+        let after = BootClock.nowNanoseconds()
+        // The first batch: 0.5 s of samples at 2× is due 0.25 s after the clock started.
+        #expect(first >= before + 250_000_000 && first <= after + 250_000_000)
+        let start = first - 250_000_000
+        #expect(pace.dueNs(first: 1000.5, last: 1001) == start + 500_000_000)
+        #expect(pace.dueNs(first: 1001, last: 1e300) == start + 1_000_000_000 * 1_000_000_000)
+    }
 }
 
 /// A flag another thread sets.

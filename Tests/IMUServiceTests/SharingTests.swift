@@ -104,6 +104,68 @@ import Testing
         #expect(changes.all.isEmpty && !watch.isPresent, "\(changes.all)")
     }
 
+    /// The bus daemon dies (a crash, `systemctl restart dbus`): the watch says so, ends its
+    /// waiters with false so the supervisor decides again, takes the name as absent, and watches
+    /// again once the bus is back.
+    @Test func aWatchWhoseBusGoesAwaySaysSoEndsItsWaitersAndWatchesAgain() async throws {
+        guard let bus = try start() else { return }
+        let failures = ChangeLog(), restored = ChangeLog()
+        let owner = try NameOwner(Self.proxyName, on: bus)
+        #expect(PrivateBus.waitFor(10) { (try? bus.busctl(["status", Self.proxyName]).status) == 0 })
+        let watch = try BusNameWatch(name: Self.proxyName, bus: .address(bus.address),
+                                     onFailure: { failures.add($0) }, onRestored: { restored.add("") })
+        defer { watch.stop() }
+        #expect(watch.isPresent)
+        // The supervisor's wait while it polls for iio-sensor-proxy.
+        let waiter = Task { await watch.waitUntil(present: false) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        bus.kill9()
+        owner.kill9()
+        let ended = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await waiter.value }
+            group.addTask { try? await Task.sleep(nanoseconds: 10_000_000_000); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        waiter.cancel()
+        #expect(ended == false, "the waiter ends with false (watch lost), not left waiting: \(String(describing: ended))")
+        #expect(failures.all.count == 1 && failures.all.first?.contains(Self.proxyName) == true, "\(failures.all)")
+        #expect(!watch.isPresent, "taken as absent while not watched")
+
+        // The bus comes back with the name owned: the watch connects again (backoff from 1 s).
+        try bus.restart()
+        let again = try NameOwner(Self.proxyName, on: bus)
+        defer { again.kill9() }
+        #expect(await returns(watch, present: true, within: 15), "watching again after the bus came back")
+        #expect(restored.all.count == 1 && failures.all.count == 1, "restored \(restored.all), failures \(failures.all)")
+    }
+
+    @Test func aNameThatIsNotADBusNameIsRefused() throws {
+        for bad in ["", "net..SensorProxy", "net.hadess.Sensor'Proxy", "1net.hadess"] {
+            #expect(!BusNameWatch.isValid(bad), "\(bad)")
+            #expect(throws: BusError.self) { try BusNameWatch(name: bad, bus: .address("unix:path=/nonexistent")) }
+        }
+        #expect(BusNameWatch.isValid(Self.proxyName))
+    }
+
+    @Test func onlyASourceThatCanBeIIOIsWatched() throws {
+        for (text, iio) in [("", true), ("source = iio:local:", true), ("source = i2c:/dev/i2c-1@0x68", false),
+                            ("simulate = walk", false), ("replay = /tmp/x.csv", false)] {
+            #expect(try ServiceConfig.parse(text, path: "x").sourceCanBeIIO == iio, "\(text)")
+        }
+        guard let bus = try start() else { return }
+        let log = ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"])
+        var config = try ServiceConfig.parse("source = iio:local:\nbus = \(bus.address)", path: "x")
+        let watch = StepDaemon.watchYieldName(config, log: log)
+        #expect(watch?.name == Self.proxyName, "an IIO source watches \(Self.proxyName)")
+        watch?.stop()
+        config.yieldTo = ""
+        #expect(StepDaemon.watchYieldName(config, log: log) == nil, "yield_to = no")
+        config = try ServiceConfig.parse("simulate = walk\nbus = \(bus.address)", path: "x")
+        #expect(StepDaemon.watchYieldName(config, log: log) == nil, "a simulation has no IIO buffer to leave")
+    }
+
     @Test func everySharingStateIsShownWithItsReason() async throws {
         let h = try EngineHarness()
         let (info, _) = try await EngineHarness.batches("walk:1")

@@ -77,6 +77,49 @@ def held_bytes():
     return int(out.strip() or "0") if rc == 0 else 0
 
 
+def buffer_enable(device):
+    """`buffer/enable` of the device's sysfs directory: "1" while a buffer runs."""
+    return guest(f"cat {device}/buffer/enable")[1].strip()
+
+
+def start_reader(test, name, block):
+    """The other reader (iio-sensor-proxy's part): libiio's iio_readdev with the buffer of `name`
+    enabled, waiting as long as it takes for each block (-T 0), as iio-sensor-proxy does; returns
+    once it got scans."""
+    rc, out = guest(f"rm -f /tmp/held.bin; (iio_readdev -u local: -T 0 -t imukit-tick -b {block} {name} > /tmp/held.bin "
+                    "2>/tmp/held.err & echo $! > /tmp/held.pid) </dev/null >/dev/null 2>&1")
+    test.assertEqual(rc, 0, out)
+    deadline = time.monotonic() + 30
+    while held_bytes() == 0 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    test.assertGreater(held_bytes(), 0, "the other reader got no scans: " + guest("cat /tmp/held.err")[1])
+
+
+def stop_reader():
+    """SIGINT to the other reader, and up to 5 s for it to stop its buffer and exit."""
+    guest("kill -INT $(cat /tmp/held.pid); n=0; while kill -0 $(cat /tmp/held.pid) 2>/dev/null && [ $n -lt 50 ]; do usleep 100000; n=$((n+1)); done")
+
+
+def start_proxy(test, d):
+    """iio-sensor-proxy's part on the bus: a process owning net.hadess.SensorProxy on the daemon's bus."""
+    rc, out = guest(f"(DBUS_SESSION_BUS_ADDRESS={d.address} dbus-test-tool black-hole --session "
+                    "--name=net.hadess.SensorProxy & echo $! > /tmp/proxy.pid) </dev/null >/dev/null 2>&1")
+    test.assertEqual(rc, 0, out)
+
+
+def stop_proxy():
+    guest("kill -9 $(cat /tmp/proxy.pid)")
+
+
+def close_all(d, reader_up, proxy_up):
+    """Stops the daemon, and the other reader and the proxy where they still run."""
+    d.close()
+    if reader_up:
+        stop_reader()
+    if proxy_up:
+        stop_proxy()
+
+
 class GuestStepDaemon(StepDaemon):
     """imu-stepd inside the guest on `local:`, as on a phone: the same sysfs and /dev/iio:deviceN
     that iio-sensor-proxy uses (through iiod, libiio cannot see whether a buffer is held, so a
@@ -131,6 +174,22 @@ class GuestStepDaemon(StepDaemon):
 
 
 class SharingRing(unittest.TestCase):
+    def assert_reader_goes_on(self, d, seconds=5):
+        """The other reader's capture goes on: nothing stopped its buffer. (Its output grows in
+        4 KiB stdio blocks, about 1.7 s of 24-byte scans at 100 Hz.)"""
+        before = held_bytes()
+        time.sleep(seconds)
+        self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
+
+    def walk_and_count(self, d, label, settle=3):
+        """Stands `settle` s (the pedometer settles on gravity), walks 24 steps and returns
+        TodaySteps once settled, printing it with `label`."""
+        time.sleep(settle)
+        walk(24)
+        total = d.settled_steps()
+        print(f"[{label}: {total}] ", end="", flush=True)
+        return total
+
     def ready_bmi160(self, *tools):
         """Skips unless `tools` are in the guest and the bmi160 captures buffered; sets it standing
         (1 g on Z, no rotation) and returns its sysfs directory."""
@@ -147,19 +206,11 @@ class SharingRing(unittest.TestCase):
     def test_01_a_held_buffer_is_polled_meanwhile_then_buffered_again_without_losing_the_count(self):
         device = self.ready_bmi160("imu-stepd", "dbus-daemon", "busctl")
 
-        # The other reader (iio-sensor-proxy's part): libiio's iio_readdev with the buffer enabled,
-        # waiting as long as it takes for each block (-T 0), as iio-sensor-proxy does.
-        rc, out = guest("rm -f /tmp/held.bin; (iio_readdev -u local: -T 0 -t imukit-tick -b 50 bmi160 > /tmp/held.bin "
-                        "2>/tmp/held.err & echo $! > /tmp/held.pid) </dev/null >/dev/null 2>&1")
-        self.assertEqual(rc, 0, out)
         released = False
         d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 50"])
         try:
-            deadline = time.monotonic() + 30
-            while held_bytes() == 0 and time.monotonic() < deadline:
-                time.sleep(0.5)
-            self.assertGreater(held_bytes(), 0, guest("cat /tmp/held.err")[1])
-            self.assertEqual(guest(f"cat {device}/buffer/enable")[1].strip(), "1")
+            start_reader(self, "bmi160", 50)
+            self.assertEqual(buffer_enable(device), "1")
 
             d.start()
             # 1. The buffer is held: the daemon polls the same device (at the default 50 Hz), and
@@ -167,23 +218,14 @@ class SharingRing(unittest.TestCase):
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 90), "running", d.journal())
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "polled", 30), "polled", d.journal())
             self.assertIn("held by another reader", d.journal())
-            # The other reader's capture goes on: nothing stopped its buffer. (Its output grows
-            # in 4 KiB stdio blocks, about 1.7 s of 24-byte scans at 100 Hz.)
-            before = held_bytes()
-            time.sleep(5)
-            self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
-            self.assertEqual(guest(f"cat {device}/buffer/enable")[1].strip(), "1")
+            self.assert_reader_goes_on(d)
+            self.assertEqual(buffer_enable(device), "1")
 
             # 2. Steps while polled.
-            time.sleep(3)  # standing first: the pedometer settles on gravity
-            walk(24)
-            polled_steps = d.settled_steps()
-            print(f"[polled: {polled_steps} of 24 steps] ", end="", flush=True)
+            polled_steps = self.walk_and_count(d, "polled, of 24 steps")
             self.assertEqual(d.prop("CaptureMode"), "polled", d.journal())
             self.assertTrue(MIN_STEPS <= polled_steps <= MAX_STEPS, (polled_steps, d.journal()))
-            before = held_bytes()
-            time.sleep(5)
-            self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
+            self.assert_reader_goes_on(d)
 
             # 3. The other reader lets go: back to buffered (the daemon probes every 10 s), the
             # totals kept.
@@ -195,15 +237,12 @@ class SharingRing(unittest.TestCase):
             self.assertIn("back to buffered", d.journal())
 
             # 4. Steps while buffered add to the same total.
-            time.sleep(3)
-            walk(24)
-            total = d.settled_steps()
-            print(f"[buffered: {total - polled_steps} more, total {total}] ", end="", flush=True)
+            total = self.walk_and_count(d, f"buffered, total after {polled_steps} polled")
             self.assertTrue(MIN_STEPS <= total - polled_steps <= MAX_STEPS, (polled_steps, total, d.journal()))
         finally:
             d.close()
             if not released:
-                guest("kill -INT $(cat /tmp/held.pid)")
+                stop_reader()
             poke(BMI160, 0x12, *(le16(0) + le16(0) + le16(16384)))
 
     def test_02_holding_the_buffer_first_it_is_left_to_iio_sensor_proxy_and_taken_back(self):
@@ -221,72 +260,66 @@ class SharingRing(unittest.TestCase):
             # 1. First: buffered, and the daemon holds the buffer (enabled, the node busy).
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "buffered", 90), "buffered", d.journal())
             self.assertEqual(d.prop("SensorState"), "running", d.journal())
-            self.assertEqual(guest(f"cat {device}/buffer/enable")[1].strip(), "1")
+            self.assertEqual(buffer_enable(device), "1")
             rc, out = guest(f"dd if={node} of=/dev/null bs=1 count=0")
             self.assertTrue(rc != 0 and "busy" in out.lower(), f"the node should be held by the daemon: {rc} {out}")
             # Standing first, as long as test_01's daemon stands before its first walk: the
             # pedometer settles on gravity.
-            time.sleep(8)
-            walk(24)
-            buffered_steps = d.settled_steps()
-            print(f"[buffered first: {buffered_steps} of 24] ", end="", flush=True)
+            buffered_steps = self.walk_and_count(d, "buffered first, of 24", settle=8)
             self.assertTrue(MIN_STEPS <= buffered_steps <= MAX_STEPS, (buffered_steps, d.journal()))
 
             # 2. iio-sensor-proxy appears on the bus: the daemon polls and frees the buffer.
-            rc, out = guest(f"(DBUS_SESSION_BUS_ADDRESS={d.address} dbus-test-tool black-hole --session "
-                            "--name=net.hadess.SensorProxy & echo $! > /tmp/proxy.pid) </dev/null >/dev/null 2>&1")
-            self.assertEqual(rc, 0, out)
+            start_proxy(self, d)
             proxy_up = True
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "polled", 30), "polled", d.journal())
             self.assertEqual(d.prop("SensorState"), "running", d.journal())
             self.assertIn("iio-sensor-proxy", d.prop("SensorMessage"))
             self.assertEqual(d.prop("TodaySteps"), buffered_steps, d.journal())
             deadline = time.monotonic() + 15
-            while guest(f"cat {device}/buffer/enable")[1].strip() != "0" and time.monotonic() < deadline:
+            while buffer_enable(device) != "0" and time.monotonic() < deadline:
                 time.sleep(0.5)
-            self.assertEqual(guest(f"cat {device}/buffer/enable")[1].strip(), "0", "the daemon kept the buffer: " + d.journal())
+            self.assertEqual(buffer_enable(device), "0", "the daemon kept the buffer: " + d.journal())
 
             # 3. The other reader (iio-sensor-proxy's part) takes the buffer and gets its scans.
-            rc, out = guest("rm -f /tmp/held.bin; (iio_readdev -u local: -T 0 -t imukit-tick -b 50 bmi160 > /tmp/held.bin "
-                            "2>/tmp/held.err & echo $! > /tmp/held.pid) </dev/null >/dev/null 2>&1")
-            self.assertEqual(rc, 0, out)
+            start_reader(self, "bmi160", 50)
             reader_up = True
-            deadline = time.monotonic() + 30
-            while held_bytes() == 0 and time.monotonic() < deadline:
-                time.sleep(0.5)
-            self.assertGreater(held_bytes(), 0, "the other reader got no scans: " + guest("cat /tmp/held.err")[1])
 
             # 4. Steps while polled add to the total; the other reader's capture goes on.
-            time.sleep(3)
-            walk(24)
-            total = d.settled_steps()
-            print(f"[polled beside the other reader: {total - buffered_steps} more] ", end="", flush=True)
+            total = self.walk_and_count(d, f"polled beside the other reader, total after {buffered_steps} buffered")
             self.assertEqual(d.prop("CaptureMode"), "polled", d.journal())
             self.assertGreater(total, buffered_steps, "nothing counted while polled: " + d.journal())
-            before = held_bytes()
-            time.sleep(5)
-            self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
+            self.assert_reader_goes_on(d)
 
             # 5. Both leave (the reader first, as iio-sensor-proxy stops its buffer before it
             # exits): buffered again, the totals kept.
-            guest("kill -INT $(cat /tmp/held.pid); n=0; while kill -0 $(cat /tmp/held.pid) 2>/dev/null && [ $n -lt 50 ]; do usleep 100000; n=$((n+1)); done")
+            stop_reader()
             reader_up = False
-            guest("kill -9 $(cat /tmp/proxy.pid)")
+            stop_proxy()
             proxy_up = False
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "buffered", 30), "buffered", d.journal())
             self.assertEqual(d.prop("SensorState"), "running", d.journal())
             self.assertEqual(d.prop("SensorMessage"), "", d.journal())
             self.assertEqual(d.prop("TodaySteps"), total, d.journal())
             self.assertIn("left the bus: back to buffered capture", d.journal())
+
+            # 6. Reset (after imu-calibrate, say) while buffered: the new capture waits for the
+            # daemon's own previous one to let go of the buffer, so it is buffered again at once,
+            # not polled as if another reader held it.
+            rc, out = d.busctl("call", d.NAME, d.PATH, d.NAME, "Reset")
+            self.assertEqual(rc, 0, out)
+            deadline = time.monotonic() + 15
+            while "reset: the pedometer starts afresh" not in d.journal() and time.monotonic() < deadline:
+                time.sleep(0.5)
+            self.assertIn("reset: the pedometer starts afresh", d.journal())
+            time.sleep(5)
+            self.assertNotIn("held by another reader", d.journal())
+            self.assertEqual(d.prop("CaptureMode"), "buffered", d.journal())
+            self.assertEqual(d.prop("SensorState"), "running", d.journal())
             # Last, so that a walk the loaded guest distorted (see MIN_STEPS) leaves every switch
             # above checked: how many of the 24 steps walked while polled were counted.
             self.assertTrue(MIN_STEPS <= total - buffered_steps <= MAX_STEPS, (buffered_steps, total, d.journal()))
         finally:
-            d.close()
-            if reader_up:
-                guest("kill -INT $(cat /tmp/held.pid)")
-            if proxy_up:
-                guest("kill -9 $(cat /tmp/proxy.pid)")
+            close_all(d, reader_up, proxy_up)
             poke(BMI160, 0x12, *(le16(0) + le16(0) + le16(16384)))
 
     def test_03_a_driver_that_refuses_direct_reads_beside_a_buffer_is_waited_for(self):
@@ -305,18 +338,10 @@ class SharingRing(unittest.TestCase):
         d = GuestStepDaemon(["source = iio:local:/lis3dh?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 25"])
         proxy_up = reader_up = False
         try:
-            rc, out = guest(f"(DBUS_SESSION_BUS_ADDRESS={d.address} dbus-test-tool black-hole --session "
-                            "--name=net.hadess.SensorProxy & echo $! > /tmp/proxy.pid) </dev/null >/dev/null 2>&1")
-            self.assertEqual(rc, 0, out)
+            start_proxy(self, d)
             proxy_up = True
-            rc, out = guest("rm -f /tmp/held.bin; (iio_readdev -u local: -T 0 -t imukit-tick -b 10 lis3dh > /tmp/held.bin "
-                            "2>/tmp/held.err & echo $! > /tmp/held.pid) </dev/null >/dev/null 2>&1")
-            self.assertEqual(rc, 0, out)
             reader_up = True
-            deadline = time.monotonic() + 30
-            while held_bytes() == 0 and time.monotonic() < deadline:
-                time.sleep(0.5)
-            self.assertGreater(held_bytes(), 0, guest("cat /tmp/held.err")[1])
+            start_reader(self, "lis3dh", 10)
             # The driver itself refuses a raw read now: the situation is the PinePhone's.
             rc, out = guest("cat /sys/bus/iio/devices/iio:device*/in_accel_x_raw 2>&1 >/dev/null | grep -ci busy")
             self.assertTrue(out.strip() not in ("", "0"), f"no raw read was refused: {out}")
@@ -325,31 +350,25 @@ class SharingRing(unittest.TestCase):
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "waiting", 90), "waiting", d.journal())
             self.assertEqual(d.prop("CaptureMode"), "none", d.journal())
             self.assertIn("refuses direct reads", d.prop("SensorMessage"))
-            before = held_bytes()
-            time.sleep(3)
-            self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
+            self.assert_reader_goes_on(d, 3)
 
             # The buffer stops (phosh releases the accelerometer when the screen blanks): polled
             # reads work again within the 1 s probe (plus the guest's slowness).
-            guest("kill -INT $(cat /tmp/held.pid); n=0; while kill -0 $(cat /tmp/held.pid) 2>/dev/null && [ $n -lt 50 ]; do usleep 100000; n=$((n+1)); done")
+            stop_reader()
             reader_up = False
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 30), "running", d.journal())
             self.assertEqual(d.prop("CaptureMode"), "polled", d.journal())
             self.assertIn("iio-sensor-proxy", d.prop("SensorMessage"))
 
             # iio-sensor-proxy stops: buffered.
-            guest("kill -9 $(cat /tmp/proxy.pid)")
+            stop_proxy()
             proxy_up = False
             self.assertEqual(d.wait_for("CaptureMode", lambda v: v == "buffered", 30), "buffered", d.journal())
             # The lis3dh's buffered reads (an i2c-stub transfer per scan in the TCG guest) once
             # timed out on a loaded host (load average 20): lost, retried after 1 s.
             self.assertEqual(d.wait_for("SensorState", lambda v: v == "running", 30), "running", d.journal())
         finally:
-            d.close()
-            if reader_up:
-                guest("kill -INT $(cat /tmp/held.pid)")
-            if proxy_up:
-                guest("kill -9 $(cat /tmp/proxy.pid)")
+            close_all(d, reader_up, proxy_up)
 
 
 if __name__ == "__main__":

@@ -76,11 +76,9 @@ enum RealDevReport {
         }
         let offsets = truth.filter { $0.lowerBound == $0.upperBound }.compactMap { step in
             peaks.min { abs($0 - step.lowerBound) < abs($1 - step.lowerBound) }.map { $0 - step.lowerBound }
-        }.sorted()
-        guard !offsets.isEmpty else { return (0, 0) }
-        let median = offsets[offsets.count / 2]
-        let spread = offsets.map { abs($0 - median) }.sorted()[offsets.count / 2]
-        return (median, spread)
+        }
+        let center = median(offsets)
+        return (center, median(offsets.map { abs($0 - center) }))
     }
 
     static func directory() -> String {

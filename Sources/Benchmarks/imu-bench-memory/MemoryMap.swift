@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import IMUCore
 import ProcFiles
 #endif
 
@@ -30,7 +31,8 @@ struct MemoryMap {
                 var mapping = Mapping()
                 mapping.sizeKiB = bounds.count == 2 ? Int((bounds[1] - bounds[0]) / 1024) : 0
                 mapping.permissions = String(parts[1])
-                mapping.path = parts.count >= 6 ? parts[5...].joined(separator: " ") : ""
+                // A file name may hold any byte but "/" and NUL: escaped before it can reach the terminal.
+                mapping.path = parts.count >= 6 ? parts[5...].joined(separator: " ").escapedForTerminal : ""
                 m.mappings.append(mapping)
             } else if line.hasPrefix("Rss:"), !m.mappings.isEmpty {
                 m.mappings[m.mappings.count - 1].rssKiB = kib(parts)

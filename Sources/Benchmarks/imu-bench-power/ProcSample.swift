@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import IMUCore
 import ProcFiles
 #endif
 
@@ -41,7 +42,8 @@ struct ProcSample {
                   let taskStatus = ProcFile.readText("/proc/\(pid)/task/\(tid)/status"),
                   let voluntary = ProcFile.field(taskStatus, "voluntary_ctxt_switches:") else { continue }
             s.threads[tid] = (cpu, Int64(voluntary))
-            s.names[tid] = ProcFile.readText("/proc/\(pid)/task/\(tid)/comm")?.split(separator: "\n").first.map(String.init) ?? "?"
+            // A thread names itself (any bytes): escaped before it can reach the terminal.
+            s.names[tid] = ProcFile.readText("/proc/\(pid)/task/\(tid)/comm")?.split(separator: "\n").first.map { String($0).escapedForTerminal } ?? "?"
 
         }
         return s
@@ -90,7 +92,7 @@ func rssByMapping(pid: Int32) -> [(String, Int)] {
         let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if let first = parts.first, first.contains("-"), first.first?.isHexDigit == true {
             // A mapping header: address perms offset dev inode [path]
-            current = parts.count >= 6 ? String(parts[5]).split(separator: "/").last.map(String.init) ?? String(parts[5])
+            current = parts.count >= 6 ? (String(parts[5]).split(separator: "/").last.map(String.init) ?? String(parts[5])).escapedForTerminal
                                        : "[anonymous]"
         } else if line.hasPrefix("Rss:") {
             totals[current, default: 0] += Int(parts.dropFirst().first ?? "") ?? 0

@@ -40,23 +40,8 @@ public struct JSONLine: Sendable {
         body += JSONLine.quote(key) + ":"
     }
 
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string (`JSONString`'s compact form: `/` as is).
+    public static func quote(_ s: String) -> String { JSONString.quoted(s) }
 
     public static func number(_ value: Double?, decimals: Int) -> String {
         guard let value, value.isFinite else { return "null" }

@@ -216,28 +216,8 @@ struct JSONReader {
 /// `JSONSerialization` wrote, so files saved before read and diff the same (checked against it in
 /// `JSONValueTests`).
 enum JSONText {
-    /// A string in quotes. Like `JSONSerialization`: `"`, `\` and `/` escaped with a backslash,
-    /// \b \f \n \r \t by name, other control characters as \u00XX (lower-case hex), the rest as is.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/": out += "\\/"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// A string in quotes, escaped as `JSONSerialization` did (`/` as `\/`, \b \f by name).
+    static func quoted(_ s: String) -> String { JSONString.quoted(s, style: .jsonSerialization) }
 
     /// A number in its shortest exact form: whole numbers below 1e15 without a fraction ("3",
     /// not "3.0"), others as Swift prints them ("0.702", "1e-07", "1e+300"), which is the form

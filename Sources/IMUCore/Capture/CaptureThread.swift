@@ -14,12 +14,24 @@ package enum CaptureThread {
     /// Starts `body` on a new detached thread named "imukit-capture" (`OwnThread`). Throws when
     /// the system gives no thread; `body` is then never run.
     package static func start(source: String, _ body: sending @escaping () -> Void) throws(OwnThreadError) {
+        running.add(1, ordering: .acquiringAndReleasing)
         do {
-            try OwnThread.start(name: "imukit-capture", body)
+            try OwnThread.start(name: "imukit-capture") {
+                body()
+                running.subtract(1, ordering: .acquiringAndReleasing)
+            }
         } catch {
+            running.subtract(1, ordering: .acquiringAndReleasing)
             throw OwnThreadError(name: "capture (\(source))", errno: error.errno)
         }
     }
+
+    /// Capture threads of this process whose body has not returned: each still holds what it
+    /// opened (an IIO buffer is destroyed before its body returns). A consumer that cancels its
+    /// stream does not wait for that, so a new capture of the same device waits for this to
+    /// reach 0 (`imu-stepd` after Reset).
+    package static var runningCount: Int { running.load(ordering: .acquiring) }
+    private static let running = Atomic<Int>(0)
 }
 
 /// Tells a capture thread to stop and wakes it from its sleep at once (a pipe it polls).

@@ -133,3 +133,24 @@ private final class PacedQueue: Sendable {
         waiter?.resume(returning: nil)
     }
 }
+
+/// When each batch of a recording or simulation played at `speed` × real time is due: its last
+/// sample's time since the first sample, divided by `speed`, after the boot-clock instant of the
+/// first batch. `RecordingSource` and `SimulatedSource` hand it to `PacedStream`.
+package struct PaceClock: Sendable {
+    /// Playback speed (2 = twice as fast); finite and above 0.
+    package let speed: Double
+    /// The first sample's time (s) and the boot clock (ns) when its batch was made.
+    private var start: (time: Double, ns: Int64)?
+
+    package init(speed: Double) { self.speed = speed }
+
+    /// Boot-clock ns at which a batch from `first` to `last` (sample times, s) is due; the first
+    /// call starts the clock. The offset is capped at 10⁹ s (31 years), so a clock gap of
+    /// centuries in a file cannot overflow the Int64.
+    package mutating func dueNs(first: Double, last: Double) -> Int64 {
+        let start = self.start ?? (first, BootClock.nowNanoseconds())
+        self.start = start
+        return start.ns + Int64(min((last - start.time) / speed, 1e9) * 1e9)
+    }
+}

@@ -149,18 +149,16 @@ private final class ReadAhead: Sendable {
 /// A recording read on `PacedStream`'s thread, in batches of `HandOver.seconds` of recording
 /// time, each due when the wall clock has advanced by its last sample's time / `speed`.
 private final class PacedReplay {
-    let speed: Double
     let open: () throws -> RecordingReader
     let report: @Sendable (String) -> Void
     private var reader: RecordingReader?
-    private var firstTime: Double?
-    private var startNs: Int64 = 0
+    private var pace: PaceClock
     /// The error that ended the file, thrown after the samples before it.
     private var failure: (any Error)?
     private var ended = false
 
     init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String) -> Void) {
-        self.speed = speed
+        pace = PaceClock(speed: speed)
         self.open = open
         self.report = report
     }
@@ -173,24 +171,17 @@ private final class PacedReplay {
         var batch: [MotionSample] = []
         do {
             while let s = try reader.next() {
-                if firstTime == nil { firstTime = s.time; startNs = BootClock.nowNanoseconds() }
                 batch.append(s)
-                if s.time - batch[0].time >= HandOver.seconds { return (batch, due(s.time)) }
+                if s.time - batch[0].time >= HandOver.seconds { return (batch, pace.dueNs(first: batch[0].time, last: s.time)) }
             }
         } catch let error as RecordingError {
             guard let last = batch.last else { throw error }
             failure = error
-            return (batch, due(last.time))
+            return (batch, pace.dueNs(first: batch[0].time, last: last.time))
         }
         ended = true
         if let note = reader.endNote { report(note) }
-        return batch.last.map { (batch, due($0.time)) }
-    }
-
-    /// Boot-clock ns at which a batch ending at recording time `t` is due. The offset is capped
-    /// at 10⁹ s (31 years), so a clock gap of centuries in a file cannot overflow the Int64.
-    private func due(_ t: Double) -> Int64 {
-        let seconds = min((t - (firstTime ?? t)) / speed, 1e9)
-        return startNs + Int64(seconds * 1e9)
+        guard let last = batch.last else { return nil }
+        return (batch, pace.dueNs(first: batch[0].time, last: last.time))
     }
 }

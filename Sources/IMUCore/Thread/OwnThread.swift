@@ -25,14 +25,6 @@ public enum OwnThread {
         pthread_detach(thread)
     }
 
-    /// Sleeps the calling thread for `seconds` (negative: not at all).
-    public static func sleep(seconds: Double) {
-        guard seconds > 0 else { return }
-        var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
-    }
-
     /// Carries the closure to the new thread; only that thread calls it.
     private final class Body {
         let name: String

@@ -45,16 +45,11 @@ enum IIOBufferOwner {
 }
 
 extension IIOSource {
-    /// Opens a context on `spec` and tells whether another reader holds the buffer of the IMU it
-    /// would capture; nil when it cannot tell (an `ip:` context). Read-only, so it can run beside
-    /// a polled capture of the same device (`imu-stepd` asks it to know when to go back to
-    /// buffered capture).
-    public static func bufferHeldByAnotherReader(spec: IIOSourceSpec) throws -> Bool? {
-        guard spec.uri == "local:" else { return nil }
-        let context = try IIOContext(uri: spec.uri)
-        let set = IIODiscovery.select(from: try context.describe(), names: spec.devices)
-        guard let imu = set.accelerometer ?? set.gyroscope else { return false }
-        return IIOBufferOwner.heldByAnotherReader(id: imu.deviceID, uri: spec.uri)
+    /// Whether another reader holds the buffer of local IIO device `deviceID` ("iio:device3",
+    /// from `localIMUDeviceID`). Read-only, so it can run beside a polled capture of the same
+    /// device (`imu-stepd` asks it to know when to go back to buffered capture).
+    public static func bufferHeldByAnotherReader(deviceID: String) -> Bool {
+        IIOBufferOwner.heldByAnotherReader(id: deviceID, uri: "local:") ?? false
     }
 
     /// The sysfs id ("iio:device3") of the IMU device `spec` captures, on a local context; nil

@@ -32,9 +32,6 @@ final class IIOBufferedReader {
     private var buffer: OpaquePointer?
     private let losses: LossCounter
     private var gaps = ScanGapCounter()
-    /// Seconds of scans per block: one hand-over (`HandOver.seconds`), the cadence of every source.
-    static let blockSeconds = HandOver.seconds
-
     /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
     /// buffer runs), then the trigger, then the channels, then the buffer.
@@ -62,8 +59,8 @@ final class IIOBufferedReader {
         gyroAt = (sensors.gyroscope?.channels ?? []).compactMap { layout.position(of: $0.channel) }
         timestampAt = layout.position(of: "timestamp")
 
-        // Block size: one hand-over of scans (at least 4), so a block arrives once per hand-over.
-        let blockScans = max(4, Int((rateHz * Self.blockSeconds).rounded()))
+        // Block size: one hand-over of scans (`HandOver`, at least 4), so a block arrives once per hand-over.
+        let blockScans = max(4, HandOver.samples(atHz: rateHz))
         let name = d.name, id = d.id
         let rate = rateHz
         let (buf, bootTime): (OpaquePointer, Bool) = try context.withContext("starting the buffer of \(name)") { ctx in

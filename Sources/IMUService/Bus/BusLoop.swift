@@ -24,8 +24,7 @@ public final class BusLoop: Sendable {
         let started = Mutex<Result<Void, ServiceError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let replies = ReplyQueue(wakeup: wakeup)
-        let thread = Thread { [self] in
-            ThreadName.set("imukit-bus")
+        let body = { [self] in
             defer { finished.signal() }
             let connection: BusConnection, object: StepServiceObject
             do {
@@ -49,8 +48,9 @@ public final class BusLoop: Sendable {
             }
             withExtendedLifetime(object) {}
         }
-        thread.name = "imukit-bus"
-        thread.start()
+        do { try OwnThread.start(name: "imukit-bus", body) } catch {
+            throw ServiceError.bus(error.description, fix: error.fix ?? "")
+        }
         ready.wait()
         if case let .failure(e)? = started.withLock({ $0 }) { throw e }
     }

@@ -51,6 +51,16 @@ public struct ServiceConfig: Sendable {
 
     public init() {}
 
+    /// Whether the source may be an IIO device (`auto` or `iio:…`): only then is there a buffer
+    /// to leave to `yieldTo`.
+    public var sourceCanBeIIO: Bool {
+        switch source {
+        case .automatic: true
+        case let .spec(text): text.hasPrefix("iio:")
+        case .replay, .simulate: false
+        }
+    }
+
     public var resolvedDatabasePath: String { databasePath ?? stateDirectory + "/history.sqlite" }
     public var lockPath: String { stateDirectory + "/imu-stepd.lock" }
 
@@ -121,11 +131,8 @@ public struct ServiceConfig: Sendable {
             case "polled_fallback_hz": c.polledFallbackHz = try number(25...400, "Hz (below 25 Hz steps are missed)")
             case "yield_to":
                 let name = value == "no" ? "" : value
-                // D-Bus well-known names: dot-separated elements of [A-Za-z0-9_-], ≤ 255 bytes (the D-Bus specification).
-                let elements = name.split(separator: ".", omittingEmptySubsequences: false)
-                guard name.isEmpty || (name.utf8.count <= 255 && elements.count >= 2 && elements.allSatisfy { e in
-                    !e.isEmpty && e.first.map { !$0.isNumber } == true && e.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
-                }) else { throw bad("yield_to = '\(Printable.escape(value))' is not a D-Bus name", "use yield_to = net.hadess.SensorProxy (iio-sensor-proxy) or yield_to = no") }
+                // A well-known name: a unique one (":1.42") changes with every connection.
+                guard name.isEmpty || (!name.hasPrefix(":") && BusNameWatch.isValid(name)) else { throw bad("yield_to = '\(Printable.escape(value))' is not a D-Bus name", "use yield_to = net.hadess.SensorProxy (iio-sensor-proxy) or yield_to = no") }
                 c.yieldTo = name
             case "bus":
                 switch value {

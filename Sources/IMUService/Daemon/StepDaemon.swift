@@ -84,12 +84,16 @@ public enum StepDaemon {
         return .success
     }
 
-    /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus. Without the watch the
-    /// daemon still runs: it says so and never yields, as with `yield_to = no`.
+    /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus, for a source that can be
+    /// IIO (no watch for i2c:, sim: or a replay: nothing to yield). Without the watch the daemon
+    /// still runs: it says so and never yields, as with `yield_to = no`. A watch that loses its
+    /// bus says so here and connects again by itself.
     static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) -> BusNameWatch? {
-        guard !config.yieldTo.isEmpty else { return nil }
+        guard !config.yieldTo.isEmpty, config.sourceCanBeIIO else { return nil }
         do {
-            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus)
+            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus,
+                                         onFailure: { log.warning($0) },
+                                         onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
             if watch.isPresent { log.notice("\(config.yieldTo) is on the bus: its IIO buffer is left to it (polled capture)") }
             return watch
         } catch {
@@ -119,15 +123,31 @@ public enum StepDaemon {
     }
 }
 
-/// The running supervisor task; Reset restarts it (the sensor is reopened).
+/// The running supervisor task; Reset restarts it (the sensor is reopened). The new supervisor
+/// starts once the old one has ended and its capture has let go of the sensor
+/// (`SensorSupervisor.waitForEarlierCaptures`): an IIO buffer is its own again, not "held by
+/// another reader".
 final class SupervisorSlot: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     func restart(_ supervisor: SensorSupervisor) {
-        let next = Task { await supervisor.run() }
         task.withLock { old in
             old?.cancel()
-            old = next
+            let previous = old
+            old = Task {
+                if let previous {
+                    // Bounded: a supervisor inside a blocking open (an iiod that does not answer)
+                    // ends only when that call returns.
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await previous.value }
+                        group.addTask { try? await Task.sleep(nanoseconds: UInt64(SensorSupervisor.releaseSeconds * 1e9)) }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                    await supervisor.waitForEarlierCaptures()
+                }
+                await supervisor.run()
+            }
         }
     }
 

@@ -46,7 +46,7 @@ public struct SensorSupervisor: Sendable {
         self.yieldTo = yieldTo
     }
 
-    enum Outcome { case ended, bufferFree, yieldNow, yieldOver }
+    enum Outcome { case ended, bufferFree, yieldNow, yieldOver, watchLost }
 
     /// Why a capture that could be buffered is polled.
     enum PolledBecause: Equatable {
@@ -84,9 +84,14 @@ public struct SensorSupervisor: Sendable {
                 let yieldTo = self.yieldTo
                 var until: (@Sendable () async -> Outcome)?
                 if opened.mode == "buffered", let yieldTo {
-                    until = { await yieldTo.waitUntil(present: true); return .yieldNow }
+                    // A watch that lost its bus takes the name as absent: buffered stays right,
+                    // so this capture goes on and waits for the watch to see the name again.
+                    until = {
+                        while !Task.isCancelled { if await yieldTo.waitUntil(present: true) { return .yieldNow } }
+                        return .ended
+                    }
                 } else if opened.polledInstead, because == .yielding, let yieldTo {
-                    until = { await yieldTo.waitUntil(present: false); return .yieldOver }
+                    until = { await yieldTo.waitUntil(present: false) ? .yieldOver : .watchLost }
                 } else if opened.polledInstead, let spec = opened.iio {
                     until = { await waitUntilFree(spec); return .bufferFree }
                 }
@@ -103,6 +108,9 @@ public struct SensorSupervisor: Sendable {
                     log.notice("\(yieldName) appeared on the bus: leaving the IIO buffer to it and polling at \(config.polledFallbackHz) Hz")
                 case .yieldOver:
                     log.notice("\(yieldName) left the bus: back to buffered capture")
+                    held = nil
+                case .watchLost:
+                    log.notice("\(yieldName) is not watched while the watch connects again: back to buffered capture meanwhile")
                     held = nil
                 }
             } catch is CancellationError {
@@ -121,6 +129,26 @@ public struct SensorSupervisor: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64(retry * 1e9))
                 retry = min(retry * 2, Self.longestRetrySeconds)
             }
+        }
+    }
+
+    /// Seconds to wait for an earlier capture to let go of its device: it reads the block it is
+    /// in (one hand-over, `HandOver.seconds`) and destroys its buffer; twice that plus a second
+    /// for a slow machine (a TCG guest reads an i2c-stub block in about that).
+    static var releaseSeconds: Double { 2 * HandOver.seconds + 1 }
+
+    /// Waits until no capture thread of this process runs (the one a cancelled supervisor left,
+    /// still reading its last block), up to `releaseSeconds`; then says so and goes on (a
+    /// buffer still held is then polled meanwhile, as another reader's would be).
+    func waitForEarlierCaptures() async {
+        let deadline = BootClock.nowSeconds() + Self.releaseSeconds
+        while CaptureThread.runningCount > 0 {
+            if Task.isCancelled { return }
+            guard BootClock.nowSeconds() < deadline else {
+                log.warning("the previous capture did not end within \(Self.hz(Self.releaseSeconds)) s: opening the sensor anyway")
+                return
+            }
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 
@@ -199,12 +227,24 @@ public struct SensorSupervisor: Sendable {
     }
 
     /// Sleeps until a read-only probe finds the buffer of `spec` free (or the task is cancelled).
+    /// The IMU's device is found once (one IIO context); each probe then reads `buffer/enable`
+    /// and tries to open its /dev node. No IMU any more also returns (the reopen decides).
     /// Through iiod (`ip:`) no probe can tell, and trying the buffer would stop the other reader's
     /// capture (iiod disables the buffer before it finds it busy): it stays polled until Reset.
     private func waitUntilFree(_ spec: IIOSourceSpec) async {
+        var id: String?
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(Self.bufferProbeSeconds * 1e9))
-            if case .some(.some(false)) = try? await Self.blocking({ try IIOSource.bufferHeldByAnotherReader(spec: spec) }) { return }
+            guard spec.uri == "local:" else { continue }
+            if id == nil {
+                do {
+                    guard let found = try await Self.blocking({ try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
+                    id = found
+                } catch {
+                    continue   // no context now: tried again at the next probe
+                }
+            }
+            if let id, (try? await Self.blocking({ IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
         }
     }
 

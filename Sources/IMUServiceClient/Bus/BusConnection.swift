@@ -47,11 +47,20 @@ public final class BusConnection {
     deinit { sd_bus_flush_close_unref(raw) }
 
     /// Does anyone own `name` on this bus?
-    public func hasOwner(_ name: String) throws -> Bool {
-        let r = name.withCString { sd_bus_get_name_creds(raw, $0, 0, nil) }
-        if r >= 0 { return true }
-        if r == -ENXIO || r == -ESRCH || r == -ENOENT { return false }
-        throw BusError(.failed, "asking the bus who owns \(name): \(Errno.text(-r))")
+    public func hasOwner(_ name: String) throws -> Bool { try owner(of: name) != nil }
+
+    /// The unique name (":1.42") of `name`'s owner, nil when nobody owns it (the bus daemon's
+    /// `GetNameOwner`, which sd_bus_get_name_creds(3) asks).
+    public func owner(of name: String) throws -> String? {
+        var creds: OpaquePointer?
+        let r = name.withCString { sd_bus_get_name_creds(raw, $0, UInt64(SD_BUS_CREDS_UNIQUE_NAME), &creds) }
+        defer { if let creds { sd_bus_creds_unref(creds) } }
+        if r == -ENXIO || r == -ESRCH || r == -ENOENT { return nil }
+        guard r >= 0 else { throw BusError(.failed, "asking the bus who owns \(name): \(Errno.text(-r))") }
+        var unique: UnsafePointer<CChar>?
+        // A unique name owns itself; the bus daemon's own name has no unique name to report.
+        guard sd_bus_creds_get_unique_name(creds, &unique) >= 0, let unique else { return name }
+        return String(cString: unique)
     }
 
     /// A blocking method call with a timeout in seconds. `fill` appends the arguments.

@@ -1,5 +1,4 @@
 import CSystemd
-import Synchronization
 
 /// Notes that a signal arrived (the handler runs inside `BusConnection.process()` on the same
 /// thread). Keeps the match alive as long as the watcher lives.
@@ -22,11 +21,4 @@ final class SignalWatcher {
         defer { fired = false }
         return fired
     }
-}
-
-/// A stop request from another thread (a consumer's cancellation).
-final class StopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .releasing) }
-    var isSet: Bool { flag.load(ordering: .acquiring) }
 }

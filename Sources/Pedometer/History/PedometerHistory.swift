@@ -63,9 +63,10 @@ public struct PedometerHistory: Sendable {
             averageActivePace: total.distanceMeters > 0 ? total.activeSeconds / total.distanceMeters : nil)
     }
 
-    /// Totals for the local day containing `date` (midnight to midnight in `timeZone`).
-    public func today(containing date: Date, in timeZone: TimeZone = .current) -> PedometerData {
-        let day = LocalDay.interval(containing: date, in: timeZone)
+    /// Totals for the local day containing `date` (midnight to midnight in `timeZone`; nil: this
+    /// process's zone, `LocalDay.interval(containing:)`).
+    public func today(containing date: Date, in timeZone: TimeZone? = nil) -> PedometerData {
+        let day = timeZone.map { LocalDay.interval(containing: date, in: $0) } ?? LocalDay.interval(containing: date)
         return query(from: day.start, to: day.end)
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 final class PrivateBus {
     let directory: String
     let address: String
-    private let process = Process()
+    private var process = Process()
+    private let configPath: String
+    private let socket: String
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -21,7 +23,7 @@ final class PrivateBus {
         directory = NSTemporaryDirectory() + "imukit-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)
-        let socket = directory + "/bus"
+        socket = directory + "/bus"
         let policy = Self.packageRoot.appendingPathComponent("data/io.github.imukit.StepService1.conf").path
         let config = """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -50,23 +52,41 @@ final class PrivateBus {
           <include>\(policy)</include>
         </busconfig>
         """
-        let configPath = directory + "/bus.conf"
+        configPath = directory + "/bus.conf"
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        address = "unix:path=\(socket)"
+        try launch()
+    }
+
+    private func launch() throws {
+        process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file=\(configPath)", "--nofork", "--nopidfile"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        address = "unix:path=\(socket)"
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
         chmod(socket, 0o777)
     }
 
-    deinit {
+    /// Kills the bus daemon (as a crash or `systemctl restart dbus` would): every connection drops.
+    func kill9() {
+        guard process.isRunning else { return }
         // dbus-daemon with <type>system</type> ignores SIGTERM (it expects systemd to stop it).
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
+    /// Starts the bus daemon again on the same address after `kill9()`.
+    func restart() throws {
+        kill9()
+        try launch()
+    }
+
+    deinit {
+        kill9()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
