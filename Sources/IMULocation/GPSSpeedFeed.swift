@@ -22,9 +22,10 @@ public final class GPSSpeedFeed: Sendable {
     /// A reading older than this is no fix, s: gpsd reports at 1 Hz, three missed reports are a
     /// dropout (the activity vote's freshness, docs/activity.md).
     public static let freshness = 3.0
-    /// Readings kept for the consumer, newest last: 8 s at gpsd's 1 Hz, more than the longest
-    /// hand-over of samples (`imu-stepd` takes 2 s batches), so every reading of a batch's span
-    /// can be placed among its samples (`GroundSpeedInput.process`).
+    /// Readings kept for the consumer, newest last: 8 s at gpsd's 1 Hz, far more than a hand-over
+    /// of samples (`HandOver.seconds`, 1 s, for every source, `imu-stepd` included), so every
+    /// reading of a batch's span can be placed among its samples (`GroundSpeedInput.process`),
+    /// even when a busy consumer takes a batch a few seconds late.
     static let backlogLimit = 8
     /// Longest a read waits before the thread looks at `wanted` and `stop` again, s.
     static let pollInterval = 0.25

@@ -40,7 +40,6 @@ public struct Pedometer: Sendable {
     // MARK: cycling and ground speed (issue 15)
     private var cycling = CyclingDetector(rateHz: Pedometer.internalRateHz)
     private var vote = ActivityVote()
-    private var held = StepHold()
     private var lastRecordedSpeed: (speed: Double, time: Double)?
     private var firstTime: Double?
     private var lastTickTime = 0.0
@@ -137,8 +136,8 @@ public struct Pedometer: Sendable {
         var resampler = self.resampler
         resampler.flush { handle($0, into: &events) }
         self.resampler = resampler
-        holdingSteps(&events) { $0.finish(into: &$1) }
-        held.releaseAll(into: &events)   // issue 15: the stream's last steps, held or not, are committed
+        stepCounter.finish()
+        stepCounter.ledger.commit(through: .infinity, into: &events)   // issue 15: the stream's last steps are committed
         takeFloors(at: lastTickTime, into: &events)
         floors.finish()
         segmenter.finish(at: state.time, into: &events)
@@ -150,12 +149,12 @@ public struct Pedometer: Sendable {
     /// Totals and current state.
     public var snapshot: PedometerSnapshot {
         var s = state
-        // Committed steps only: those still held (`StepHold`) may yet turn out to be pedalling.
-        s.steps = stepCounter.steps - held.count
-        s.distanceMeters = Swift.max(0, stepCounter.distanceMeters - held.distance)
+        // Committed steps only (`StepLedger`): pending ones may yet turn out to be pedalling.
+        s.steps = stepCounter.steps
+        s.distanceMeters = stepCounter.distanceMeters
         s.floorsAscended = floors.ascended
         s.floorsDescended = floors.descended
-        s.activeDuration = Swift.max(0, stepCounter.activeDuration - held.active)
+        s.activeDuration = stepCounter.activeDuration
         s.duration = firstTime.map { state.time - $0 } ?? 0
         if !finished, let cadence = stepCounter.currentCadence {
             s.currentCadence = cadence
@@ -172,7 +171,7 @@ public struct Pedometer: Sendable {
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment {
-            holdingSteps(&events) { $0.startSegment(at: tick.time, into: &$1) }
+            stepCounter.startSegment(at: tick.time)
             gravity.reset()
             altimeter.reset()
             cycling.reset()   // issue 15
@@ -186,22 +185,20 @@ public struct Pedometer: Sendable {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
         }
-        let altitude = currentAltitude
-        let analysed = holdingSteps(&events) { $0.process(user, altitude: altitude, into: &$1) }
-        if let window = analysed {
+        if let window = stepCounter.process(user, altitude: currentAltitude) {
             takeFloors(at: tick.time, into: &events)
             windowCount += 1
             lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            // MARK: steps held until the ride detector has seen them (issue 15, `StepHold`).
+            // MARK: steps pending until the ride detector has seen them (issue 15, `StepLedger`).
             let wasRiding = cycling.isRiding
             cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
+            stepCounter.rideEvidenceUntil = cycling.lastRideWindow ?? -.infinity
             if !wasRiding, cycling.isRiding,
                let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
                                              hopSeconds: stepCounter.settings.bout.hopSeconds) {
-                let removed = held.retract(from: start)
-                stepCounter.retract(steps: removed.steps, distanceMeters: removed.distance, activeSeconds: removed.active)
+                stepCounter.ledger.retract(from: start)
             }
-            if !cycling.mayBeStarting { held.release(through: window.end - StepHold.seconds, into: &events) }
+            if !cycling.mayBeStarting { stepCounter.ledger.commit(through: window.end - StepLedger.holdSeconds, into: &events) }
             if window.counted { lastCountedWindow = window.end }
             let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
             let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
@@ -214,21 +211,6 @@ public struct Pedometer: Sendable {
             labelledUntil = Swift.max(from, centre)
             stepCounter.inVehicle = segmenter.current?.activity == .vehicle
         }
-    }
-
-    /// Runs `body` on the step counter; the steps it appends go into the hold (`StepHold`)
-    /// with the distance and walked time they added, instead of into `events`.
-    @inline(__always)
-    private mutating func holdingSteps<R>(_ events: inout [PedometerEvent],
-                                          _ body: (inout StepCounter, inout [PedometerEvent]) -> R) -> R {
-        let mark = events.count, distance = stepCounter.distanceMeters, active = stepCounter.activeDuration
-        let result = body(&stepCounter, &events)
-        // Most ticks append nothing (`take` would return at once): no call then.
-        if events.count > mark {
-            held.take(from: mark, distance: stepCounter.distanceMeters - distance, active: stepCounter.activeDuration - active,
-                      events: &events)
-        }
-        return result
     }
 
     // MARK: ground speed (issue 15)

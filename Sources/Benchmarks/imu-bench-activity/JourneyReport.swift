@@ -40,6 +40,8 @@ enum JourneyReport {
         var cyclingSteps = [false: 0, true: 0], drivingSteps = [false: 0, true: 0]
         var demandAgree = 0, demandTotal = 0, demandOn = 0.0, demandSeconds = 0.0
         let only = ProcessInfo.processInfo.environment["IMU_JOURNEY"]
+        // Diagnostics: truth, live and history one letter a second, and where steps fall.
+        let labels = ProcessInfo.processInfo.environment["IMU_LABELS"] != nil
         for journey in JourneyCatalogue.all where only.map({ journey.name.contains($0) }) ?? true {
             var matrices = [false: (history: Matrix(), live: Matrix()), true: (history: Matrix(), live: Matrix())]
             var pedalled = [false: 0, true: 0], driven = [false: 0, true: 0]
@@ -50,7 +52,7 @@ enum JourneyReport {
                 for gps in [false, true] {
                     let run = ActivityRun(samples: sim.samples, capabilities: SensorCapabilities(accelerometer: true),
                                           speeds: gps ? speeds : [])
-                    if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil {
+                    if labels {
                         // Diagnostics: truth, live and history, one letter a second (s w r c v u).
                         func letters(_ a: [String]) -> String { a.map { String($0.prefix(1)) }.joined() }
                         print("seed \(seed) gps \(gps)\n  truth   " + letters(sim.truth) + "\n  live    " + letters(run.perSecond.map(\.rawValue))
@@ -63,7 +65,7 @@ enum JourneyReport {
                         switch leg.kind {
                         case .cycle:
                             pedalled[gps]! += counted
-                            if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil, counted > 0 {
+                            if labels, counted > 0 {
                                 // Diagnostics: where the steps counted while pedalling fall, s into the ride.
                                 print("  steps while pedalling, s into the ride: " + run.stepTimes.filter { range.contains($0) }
                                     .map { String(format: "%.1f", $0 - range.lowerBound) }.joined(separator: " "))
@@ -71,7 +73,7 @@ enum JourneyReport {
                         case .drive: driven[gps]! += counted
                         default:
                             walkedSteps[gps]! += counted
-                            if ProcessInfo.processInfo.environment["IMU_LABELS"] != nil {
+                            if labels {
                                 // Diagnostics: each leg on foot, counted against its truth, and its last steps.
                                 let leg = sim.legTimes.firstIndex(of: range) ?? 0
                                 print("  leg \(leg): counted \(counted) of \(sim.legSteps[leg]); last steps, s before its end: "

@@ -1,7 +1,8 @@
 import Foundation
 @_spi(Diagnostics) import Pedometer
 
-/// One pass of a pedometer over samples with optional ground-speed readings merged in time order:
+/// One pass of a pedometer over samples with optional ground-speed readings merged in time order
+/// (`Pedometer.process(contentsOf:speeds:into:)`, as the tools do):
 /// the final snapshot and the activity of every second (label of the segment in progress).
 struct ActivityRun {
     var steps = 0
@@ -30,24 +31,33 @@ struct ActivityRun {
         let trace = ProcessInfo.processInfo.environment["IMU_TRACE"] != nil
         pedometer.measuresEveryWindow = trace
         var windows = 0
-        for sample in samples {
-            while next < speeds.count, speeds[next].time <= sample.time {
-                if wanted { pedometer.observe(speeds[next]) }
+        // Batches of a second of samples, as the tools hand them over (`HandOver`), each ending
+        // with the first sample of the next whole second, when the activity of the second is read.
+        var start = 0
+        while start < samples.count {
+            var end = start
+            while end < samples.count - 1, samples[end].time - first < Double(second + 1) { end += 1 }
+            let batch = Array(samples[start...end])
+            let last = samples[end].time
+            var readings: [GroundSpeed] = []
+            while next < speeds.count, speeds[next].time <= last {
+                if wanted { readings.append(speeds[next]) }
                 next += 1
             }
             let before = events.count
-            pedometer.process(sample, into: &events)
+            pedometer.process(contentsOf: batch, speeds: readings, into: &events)
             if trace, pedometer.windowCount != windows {
                 windows = pedometer.windowCount
                 let stepsNow = events[before...].filter { if case .step = $0 { return true } else { return false } }.count
                 print(pedometer.lastWindow.description, pedometer.snapshot.activity.rawValue, pedometer.lastPedalling, stepsNow > 0 ? "+\(stepsNow)" : "")
             }
-            while sample.time - first >= Double(second + 1) {
+            while last - first >= Double(second + 1) {
                 let snapshot = pedometer.snapshot
                 perSecond.append(snapshot.activity)
                 second += 1
-                if onDemand { wanted = demand.update(time: sample.time, activity: snapshot.activity, confidence: snapshot.confidence) }
+                if onDemand { wanted = demand.update(time: last, activity: snapshot.activity, confidence: snapshot.confidence) }
             }
+            start = end + 1
         }
         pedometer.finish(into: &events)
         if onDemand { dutyCycle = demand.dutyCycle }

@@ -29,12 +29,12 @@ public struct GroundSpeedInput: Sendable {
     /// Whether gpsd answers now: ground speed is a capability while it does.
     public var isAvailable: Bool { feed.status.connection == .connected }
 
-    /// Runs `batch` through `pedometer` with gpsd's readings placed among its samples, then
-    /// updates the demand. A batch arrives after its span (2 s in `imu-stepd`, 0.5 s from a FIFO),
-    /// and the readings of that span are waiting by then: each goes in at its own time, so the
-    /// vote's speed is as fresh inside the batch as a sample-by-sample feed would make it (with
-    /// only the newest reading after the batch, windows late in the next batch judged by a
-    /// reading up to 3 s old, `ActivityVote.freshness`, and fell back to the IMU).
+    /// Runs `batch` through `pedometer` with gpsd's readings placed among its samples
+    /// (`Pedometer.process(contentsOf:speeds:into:)`), then updates the demand. A batch arrives
+    /// after its span (`HandOver.seconds`), and the readings of that span are waiting by then:
+    /// each goes in at its own time (with only the newest reading after the batch, windows late in
+    /// the next batch were judged by a reading up to 3 s old, `ActivityVote.freshness`, and fell
+    /// back to the IMU).
     public mutating func process(_ batch: [MotionSample], pedometer: inout Pedometer, into events: inout [PedometerEvent]) {
         guard let last = batch.last?.time else { return }
         let now = BootClock.nowSeconds()
@@ -46,15 +46,7 @@ public struct GroundSpeedInput: Sendable {
             lastStamp = stamp
             readings.append(GroundSpeed(time: stamp, metersPerSecond: reading.metersPerSecond, accuracy: reading.accuracy))
         }
-        var next = 0
-        for sample in batch {
-            while next < readings.count, readings[next].time <= sample.time {
-                pedometer.observe(readings[next])
-                next += 1
-            }
-            pedometer.process(sample, into: &events)
-        }
-        for reading in readings[next...] { pedometer.observe(reading) }
+        pedometer.process(contentsOf: batch, speeds: readings, into: &events)
         used += readings.count
         let snapshot = pedometer.snapshot
         feed.setWanted(demand.update(time: snapshot.time, activity: snapshot.activity, confidence: snapshot.confidence))

@@ -44,25 +44,34 @@ struct CyclingDetector: Sendable {
     private var evidenceKind = Evidence.thigh
     private enum Evidence { case thigh, seated, handlebar }
     /// End of the first window, s, of the latest run of ride hints (pedalling, maybe pedalling,
-    /// a seated rhythm, vibration) with no `memory` windows between them; nil without one.
+    /// a seated rhythm, vibration) with no `memory` windows between them, since the latest start
+    /// or end of a ride or gap; nil without one. A ride's start or end closes the run: a walk
+    /// between two rides is its own (the next ride's hints start afresh after it).
     private(set) var hintsSince: Double?
     private var sinceHint = 0
     /// The first hint of that run was a seated rider's rhythm alone (`rideStart`).
     private var firstHintIsSeated = false
+    /// The run of hints that started the ride in progress (`rideStart`), kept when the run closes.
+    private var startingHint: (end: Double, seated: Bool)?
 
-    /// Where the ride that may be starting began, at the earliest, s (`StepHold` retracts the steps
-    /// from there). A window shows a rhythm once the rhythm outweighs what else it holds: a
+    /// Where the ride in progress began, at the earliest, s (the pedometer retracts the pending
+    /// steps from there, `StepLedger`). A window shows a rhythm once the rhythm outweighs what else it holds: a
     /// thigh's pedalling (0.2 to 0.5 g) and a handlebar's vibration (0.2 to 0.4 g) are as strong
     /// as the walk before them and show once they fill about half the window; a seated rider's
     /// bob (0.01 to 0.1 g) is a sixteenth of a walk's energy or less and shows only once the walk
     /// has left the window entirely. One hop more for the analysis' alignment.
     func rideStart(windowSeconds: Double, hopSeconds: Double) -> Double? {
-        hintsSince.map { $0 - (firstHintIsSeated ? windowSeconds : windowSeconds / 2) - hopSeconds }
+        guard isRiding, let hint = startingHint else { return nil }
+        return hint.end - (hint.seated ? windowSeconds : windowSeconds / 2) - hopSeconds
     }
-    /// A ride may be starting: hints, and no ride yet (`StepHold` commits no step meanwhile).
+    /// A ride may be starting: hints, and no ride yet (the pedometer commits no step meanwhile, `StepLedger`).
     var mayBeStarting: Bool { !isRiding && hintsSince != nil }
     /// A ride is in progress.
     private(set) var isRiding = false
+    /// End of the latest window that read as the bicycle's (pedalling, a seated rhythm, or
+    /// vibration without gait) during a ride, s; nil before any. The walk away from the ride
+    /// began after it (`StepCounter.rideEvidenceUntil`).
+    private(set) var lastRideWindow: Double?
     /// The latest window's analysis.
     private(set) var latest = PedallingWindow()
 
@@ -79,8 +88,19 @@ struct CyclingDetector: Sendable {
         set { analyser.measuresEverything = newValue }
     }
 
-    /// Forgets the signal history (a gap); a ride in progress goes on.
-    mutating func reset() { analyser.reset() }
+    /// Forgets the signal history (a gap); a ride in progress goes on. A run of ride hints ends
+    /// at the gap: what follows it is judged afresh.
+    mutating func reset() {
+        analyser.reset()
+        closeHints()
+    }
+
+    /// Ends the run of ride hints (a ride started or ended, or a gap).
+    private mutating func closeHints() {
+        hintsSince = nil
+        sinceHint = 0
+        firstHintIsSeated = false
+    }
 
     /// Feeds one tick of specific force (g, device frame). Returns true when a window completed:
     /// `latest` describes it, and `noteGait` must follow with the step counter's verdict on it.
@@ -98,7 +118,7 @@ struct CyclingDetector: Sendable {
         let vibration = latest.isRideVibration && !isGait
         let pedals = latest.isPedalling || latest.seated.isPedalling
         let hit = pedals || vibration
-        // Any hint of a ride (`StepHold`): remembered until `memory` windows pass without one.
+        // Any hint of a ride (pending steps, `StepLedger`): remembered until `memory` windows pass without one.
         if hit || latest.mayBePedalling {
             if hintsSince == nil {
                 hintsSince = end
@@ -118,15 +138,20 @@ struct CyclingDetector: Sendable {
             isRiding = true
             gaitRun = 0
             strikeRun = 0
+            startingHint = hintsSince.map { (end: $0, seated: firstHintIsSeated) }
+            closeHints()
         } else if isRiding, idle >= Self.releaseIdle {
             isRiding = false
+            closeHints()
         }
+        if isRiding, hit { lastRideWindow = end }
         let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
         strikeRun = walking && leftTheSaddle ? strikeRun + 1 : 0
         if isRiding, strikeRun >= Self.releaseGait || gaitRun >= Self.releaseSmoothGait {
             isRiding = false
             recent = 0
+            closeHints()
         }
     }
 

@@ -70,6 +70,13 @@ struct StepCounter: Sendable {
     /// Set by the pedometer while the window shakes like a bicycle's frame (`CyclingDetector`):
     /// a window that is not gait then ends a walk where counting stopped instead of bridging it.
     var rideVibration = false
+    /// Set by the pedometer: end of the latest window that read as the bicycle's during a ride,
+    /// s (`CyclingDetector.lastRideWindow`). A walk is not back-filled before it: the walk away
+    /// from a bicycle breaks the window's rhythm or vibration within a second (on the simulated
+    /// handlebar ride, one second of walk takes the window's impact share from 0.84 to 0.59,
+    /// below the vibration's 0.6), while a handlebar's vibration or a bag's bob offers the onset
+    /// search and the first-step chain peaks as strong as a walk's.
+    var rideEvidenceUntil = -Double.infinity
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -104,9 +111,9 @@ struct StepCounter: Sendable {
     @inline(__always) private func time(_ index: Int) -> Double { origin + Double(index) * interval }
 
     /// Starts a new segment at `time` (first tick, or first tick after a gap).
-    mutating func startSegment(at time: Double, into events: inout [PedometerEvent]) {
+    mutating func startSegment(at time: Double) {
         // A gap ends any walk, a short one between pauses too.
-        if gait.count > 0 { endBout(into: &events); countChain(end: gait.count, streamEnded: true, into: &events) }
+        if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
         hopSum = 0; hopSquares = 0; hopsDone = 0
         envelope.removeAll()
@@ -124,8 +131,7 @@ struct StepCounter: Sendable {
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
     @inline(__always)
-    mutating func process(_ user: UserAcceleration, altitude meters: Double,
-                          into events: inout [PedometerEvent]) -> GaitWindow? {
+    mutating func process(_ user: UserAcceleration, altitude meters: Double) -> GaitWindow? {
         let v = user.magnitude
         altitude.append(meters)
         gait.append(v)
@@ -156,7 +162,7 @@ struct StepCounter: Sendable {
         hopSum = 0
         hopSquares = 0
         guard n >= window else { return nil }
-        var report = analyse(into: &events)
+        var report = analyse()
         report.counted = inBout
         return report
     }
@@ -167,7 +173,7 @@ struct StepCounter: Sendable {
         return envelope[max(envelope.oldestIndex, centre)]
     }
 
-    private mutating func analyse(into events: inout [PedometerEvent]) -> GaitWindow {
+    private mutating func analyse() -> GaitWindow {
         let n = gait.count
         let start = n - window
         gait.copy(from: start, count: window, into: &scratch)
@@ -247,7 +253,7 @@ struct StepCounter: Sendable {
             for i in (n - 2 * hop)..<n { level += envelope[i] }
             level /= Double(2 * hop)
             if !inBout {
-                open(level: level, windowStart: start, end: n, into: &events)
+                open(level: level, windowStart: start, end: n)
             } else {
                 boutLevel = 0.8 * boutLevel + 0.2 * level   // follows the walk over about 5 s
             }
@@ -256,27 +262,27 @@ struct StepCounter: Sendable {
             let threshold = rules.envelopeFraction * boutLevel
             let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks,
                                             minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
-            credit(to: min(creditEnd, walkedTo), into: &events)
+            credit(to: min(creditEnd, walkedTo))
         case .bridge:
-            credit(to: creditEnd, into: &events)
+            credit(to: creditEnd)
         case .close:
-            endBout(into: &events)
+            endBout()
         case .closeWithoutTail:
-            endBout(creditingTail: false, into: &events)
+            endBout(creditingTail: false)
         }
-        if !machine.isWalking { countChain(end: n, into: &events) }
+        if !machine.isWalking { countChain(end: n) }
         return report
     }
 
     /// Opens a bout whose window starts at tick `start` and ends at `n`: finds its onset (where
     /// strides begin to repeat) and counts the stride before that impact by impact.
-    private mutating func open(level: Double, windowStart start: Int, end n: Int, into events: inout [PedometerEvent]) {
+    private mutating func open(level: Double, windowStart start: Int, end n: Int) {
         inBout = true
         boutLevel = level
         let threshold = rules.envelopeFraction * boutLevel
         // After a confirming second window, the walk may have begun in the window before.
         let earliest = max(gait.oldestIndex, start - hop)
-        let floor = max(ledger.until, shapeRejectedUntil)
+        let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
         let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n, stride: strideTicks,
                                     minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
         ledger.until = onset
@@ -287,22 +293,27 @@ struct StepCounter: Sendable {
         let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
         let early = waving.wavedRecently(end: n, window: 2 * window) ? []
             : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
-        events.append(.resume(time: time(min(onset, early.last ?? onset))))
-        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events) }
+        ledger.note(.resume(time: time(min(onset, early.last ?? onset))))
+        for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin) }
     }
 
     /// A short walk between pauses that the rhythm could not see (`ImpactChain`): counted strike
     /// by strike once it is over. Not in a vehicle, not while pedalling, not into waving.
-    private mutating func countChain(end n: Int, streamEnded: Bool = false, into events: inout [PedometerEvent]) {
-        let floor = max(ledger.until, shapeRejectedUntil)
+    private mutating func countChain(end n: Int, streamEnded: Bool = false) {
+        let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
         guard n > chain.quietTicks, let ticks = chain.completed(after: floor, in: gait, streamEnded: streamEnded),
               !inVehicle, !cycling, !waving.wavedRecently(end: n, window: 2 * window),
               let first = ticks.first, let last = ticks.last else { return }
         let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))
-        events.append(.resume(time: time(first)))
-        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin, into: &events) }
+        ledger.note(.resume(time: time(first)))
+        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin) }
         ledger.until = last + 1
-        events.append(.pause(time: time(last)))
+        ledger.note(.pause(time: time(last)))
+    }
+
+    /// The first tick after `rideEvidenceUntil` (0 before this segment).
+    private var rideFloor: Int {
+        rideEvidenceUntil > origin ? Int(((rideEvidenceUntil - origin) * rateHz).rounded(.up)) : 0
     }
 
     /// Mean energy over ticks `a..<b`, g².
@@ -321,7 +332,7 @@ struct StepCounter: Sendable {
 
     /// Ends a bout: credits from where counting stopped up to the last tick with gait energy
     /// (unless `creditingTail` is false: the tail is known not to be gait).
-    private mutating func endBout(creditingTail: Bool = true, into events: inout [PedometerEvent]) {
+    private mutating func endBout(creditingTail: Bool = true) {
         guard inBout else { return }
         var offset = ledger.until
         if creditingTail {
@@ -332,18 +343,18 @@ struct StepCounter: Sendable {
             }
             offset = min(offset, ledger.until + lagBehind + hop)
         }
-        credit(to: offset, into: &events)
+        credit(to: offset)
         var end = max(offset - 1, 0)
         if creditingTail, let last = ledger.lastStepTick {
             // The last steps before stopping, one by one.
             for tick in strikes.after(last, ceiling: gait.count - 1, period: stepTicks, level: boutLevel.squareRoot(),
                                       rateHz: rateHz, in: gait) {
-                ledger.strike(at: tick, cadence: boutCadence, origin: origin, into: &events)
+                ledger.strike(at: tick, cadence: boutCadence, origin: origin)
                 end = max(end, tick)
                 ledger.until = max(ledger.until, tick + 1)
             }
         }
-        events.append(.pause(time: time(end)))
+        ledger.note(.pause(time: time(end)))
         inBout = false
         machine.reset()
     }
@@ -357,22 +368,14 @@ struct StepCounter: Sendable {
     }
 
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
-    private mutating func credit(to end: Int, into events: inout [PedometerEvent]) {
-        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin, into: &events)
-    }
-
-    // MARK: retraction (issue 15)
-    /// Takes back steps that were counted but never committed (`StepHold`: the pedometer held
-    /// them, and a ride turned out to have begun before them). Only the totals change; the
-    /// bout's state is the cycling input's business.
-    mutating func retract(steps: Int, distanceMeters: Double, activeSeconds: Double) {
-        ledger.retract(steps: steps, distanceMeters: distanceMeters, activeSeconds: activeSeconds)
+    private mutating func credit(to end: Int) {
+        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin)
     }
 
     /// Ends the stream: flushes the bout in progress.
-    mutating func finish(into events: inout [PedometerEvent]) {
-        endBout(into: &events)
-        countChain(end: gait.count, streamEnded: true, into: &events)
+    mutating func finish() {
+        endBout()
+        countChain(end: gait.count, streamEnded: true)
     }
 
     private static func deviation(_ x: [Double], count n: Int) -> Double {
