@@ -77,6 +77,8 @@ struct StepCounter: Sendable {
     /// below the vibration's 0.6), while a handlebar's vibration or a bag's bob offers the onset
     /// search and the first-step chain peaks as strong as a walk's.
     var rideEvidenceUntil = -Double.infinity
+    /// The previous window was analysed while `cycling` kept it from counting.
+    private var blockedByRide = false
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -271,6 +273,7 @@ struct StepCounter: Sendable {
             endBout(creditingTail: false)
         }
         if !machine.isWalking { countChain(end: n) }
+        blockedByRide = cycling
         return report
     }
 
@@ -280,8 +283,13 @@ struct StepCounter: Sendable {
         inBout = true
         boutLevel = level
         let threshold = rules.envelopeFraction * boutLevel
-        // After a confirming second window, the walk may have begun in the window before.
-        let earliest = max(gait.oldestIndex, start - hop)
+        // After a confirming second window, the walk may have begun in the window before. Right
+        // after a ride (`blockedByRide`, its last window still held), the windows that released it
+        // were gait the ride kept from opening a walk; there are `CyclingDetector.releaseGait` of
+        // them or more (a window half walk, half ride is neither), so the walk may have begun as
+        // early as the ride's last window (`rideEvidenceUntil`).
+        let afterRide = blockedByRide && rideFloor > gait.oldestIndex
+        let earliest = max(gait.oldestIndex, afterRide ? min(start - hop, rideFloor) : start - hop)
         let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
         let onset = BoutEdges.onset(gait, from: max(earliest, floor), to: n, stride: strideTicks,
                                     minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
