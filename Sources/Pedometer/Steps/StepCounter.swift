@@ -98,7 +98,9 @@ struct StepCounter: Sendable {
         window = Int((settings.bout.windowSeconds / settings.bout.hopSeconds).rounded()) * hop   // whole hops
         lagBehind = (window - hop) / 2
         envelopeLength = Int((settings.bout.envelopeSeconds * rateHz).rounded())
-        let capacity = window + 2 * hop + envelopeLength
+        // A window, two hops of onset search before it, and the ride's release windows: a walk
+        // opened right after a ride is back-filled to the ride's last window (`open`).
+        let capacity = window + (2 + CyclingDetector.releaseGait) * hop + envelopeLength
         gait = RingBuffer(minimumCapacity: capacity)
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
         horizontalSquares = horizontalSums
