@@ -121,7 +121,9 @@ import Testing
             return
         }
         let fake = try GPSFake(log: Self.log(speed: 5, seconds: 30))
-        let answer = await GPSProbe.check(host: "127.0.0.1", port: fake.port, wait: 10)
+        // gpsfake starts its replay only once gpsd has the device: on a loaded 2-core machine (the
+        // whole suite in parallel) that took over 10 s once, so the probe may wait most of the log.
+        let answer = await GPSProbe.check(host: "127.0.0.1", port: fake.port, wait: 25)
         guard case .fix(let speed) = answer else {
             Issue.record("gpsd with a fix at 5 m/s, yet the probe said \(answer)")
             return
