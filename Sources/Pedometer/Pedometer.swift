@@ -122,11 +122,31 @@ public struct Pedometer: Sendable {
     /// is read where it lies in the array instead of being copied out first (a 145-byte copy per
     /// sample, 5 % of the core's time in `perf`).
     public mutating func process(contentsOf batch: [MotionSample], into events: inout [PedometerEvent]) {
+        process(contentsOf: batch, speeds: [], into: &events)
+    }
+
+    // MARK: ground speed among a batch's samples (issue 15)
+    /// Feeds a batch of samples in order with the ground-speed readings of its span: each reading
+    /// is observed before the first sample at or after its time, so the vote's speed is as fresh
+    /// inside the batch as a feed sample by sample would make it (a batch arrives after its span,
+    /// `HandOver.seconds`, and its readings are waiting by then). Readings later than the batch's
+    /// last sample are observed after it. `speeds` must be in time order. The one place where
+    /// readings and samples are merged: `GroundSpeedInput` (tools, daemon) and the benchmarks.
+    public mutating func process(contentsOf batch: [MotionSample], speeds: [GroundSpeed], into events: inout [PedometerEvent]) {
+        var next = 0
+        // The resampler stays in a local variable for the batch (a reading reaches only the vote).
         var resampler = self.resampler
         batch.withUnsafeBufferPointer { samples in
-            for i in samples.indices { process(samples[i], resampler: &resampler, into: &events) }
+            for i in samples.indices {
+                while next < speeds.count, speeds[next].time <= samples[i].time {
+                    observe(speeds[next])
+                    next += 1
+                }
+                process(samples[i], resampler: &resampler, into: &events)
+            }
         }
         self.resampler = resampler
+        for reading in speeds[next...] { observe(reading) }
     }
 
     /// Ends the stream: flushes pending steps, floors and the final activity segment.
