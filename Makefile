@@ -63,7 +63,7 @@ install-udev:
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" != 0 ]; then echo "install-udev needs root: sudo make install-udev"; exit 1; fi
 	install -D -m 0644 udev/60-imukit.rules $(DESTDIR)/etc/udev/rules.d/60-imukit.rules
 	@if [ -z "$(DESTDIR)" ]; then groupadd -f i2c && groupadd -f iio; \
-	  udevadm control --reload && udevadm trigger || echo "udev is not running here: the rules apply from the next boot"; fi
+	  udevadm control --reload && udevadm trigger --settle || echo "udev is not running here: the rules apply from the next boot"; fi
 	@echo "Sensor access is for members of groups i2c and iio. Add yourself, then log out and in again:"
 	@echo "  sudo usermod -aG i2c,iio $${SUDO_USER:-$$(id -un)}"
 
