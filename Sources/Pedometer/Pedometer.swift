@@ -269,6 +269,7 @@ public struct Pedometer: Sendable {
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
     public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
+    public var impactCoupling = 0.0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
         end = w.end
@@ -284,11 +285,13 @@ public struct Pedometer: Sendable {
         rmsFrequency = w.shape.rmsFrequency
         isGait = w.isGait
         self.steps = steps
+        impactCoupling = w.impactCoupling
     }
     public var description: String {
         String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
                regularity, strongest) + (wasStride ? "S" : " ")
             + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
                      cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
+            + (impactCoupling != 0 ? String(cFormat: " coupling=%+.2f", impactCoupling) : "")
     }
 }
