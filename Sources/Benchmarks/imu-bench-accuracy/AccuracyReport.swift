@@ -5,17 +5,25 @@ enum AccuracyReport {
     /// Counts steps in each recording and prints name, truth, counted, error; then MAPE and worst.
     static func run(title: String, _ recordings: [LabelledRecording]) {
         print("== \(title): \(recordings.count) recordings")
-        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%   seed²  error%  cycles¹")
+        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%   seed²  error%  cycles¹  in its walks³")
         var errors: [Double] = []
+        // The counter against the step cycles inside the walks it counted (³), steps.
+        var rhythm: [(name: String, counted: Int, cycles: Int)] = []
         var doubtful: [String] = []
         var seedErrors: [Double] = []
         for recording in recordings {
-            let counted = count(recording.samples, capabilities: recording.capabilities).snapshot.steps
+            let (snapshot, events) = count(recording.samples, capabilities: recording.capabilities)
+            let counted = snapshot.steps
+            var inWalks = "      -"
+            if let cycles = ReferenceCheck.stepCycles(recording.samples, within: ReferenceCheck.walkSpans(events))?.cycles {
+                inWalks = String(format: "%7d", cycles)
+                rhythm.append((recording.name, counted, cycles))
+            }
             let error = Double(counted - recording.trueSteps) / Double(recording.trueSteps) * 100
             errors.append(abs(error))
-            var check = "      -"
+            var check = "      -  " + inWalks
             if let cycles = ReferenceCheck.stepCycles(recording.samples)?.cycles {
-                check = String(format: "%7d", cycles)
+                check = String(format: "%7d  ", cycles) + inWalks
                 // A reference more than 4% above every cycle the phone felt is itself in doubt.
                 if Double(recording.trueSteps) > 1.04 * Double(cycles) {
                     check += "  reference above the recording's cycles"
@@ -48,6 +56,19 @@ enum AccuracyReport {
                      seedErrors.reduce(0, +) / Double(seedErrors.count), seedErrors.max()!))
         print("¹ step cycles in the recording itself (band-passed |a| zero crossings while moving; an independent")
         print("  estimate that also counts handling, so pockets read high): a check on the reference, not the pedometer")
+        if !rhythm.isEmpty {
+            // How well the counter reads the rhythm, apart from where its walks start and stop.
+            let differences = rhythm.map { $0.counted - $0.cycles }
+            let largest = rhythm.max { abs($0.counted - $0.cycles) < abs($1.counted - $1.cycles) }!
+            let percent = rhythm.map { abs(Double($0.counted - $0.cycles)) / Double($0.cycles) * 100 }
+            print(String(format: "³ step cycles (¹) only from the first to the last step of each walk the counter found: the counter against them reads %.2f%% (mean |difference| %.1f steps, signed mean %+.1f, largest %+d on %@); against the reference the same cycles read %.2f%%: what the counter misses beyond its rhythm is where its walks start and stop, or the reference",
+                         percent.reduce(0, +) / Double(percent.count),
+                         Double(differences.map(abs).reduce(0, +)) / Double(differences.count),
+                         Double(differences.reduce(0, +)) / Double(differences.count),
+                         largest.counted - largest.cycles, largest.name,
+                         zip(rhythm, recordings.filter { r in rhythm.contains { $0.name == r.name } })
+                            .map { abs(Double($0.cycles - $1.trueSteps)) / Double($1.trueSteps) * 100 }.reduce(0, +) / Double(rhythm.count)))
+        }
         if !doubtful.isEmpty {
             print("  reference more than 4% above the recording's cycles: \(doubtful.joined(separator: ", "))")
         }
