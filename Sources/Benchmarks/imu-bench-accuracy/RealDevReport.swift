@@ -173,7 +173,8 @@ enum RealDevReport {
             let seed = SeedBaseline.count(r.samples)
             let seedError = Double(seed - r.trueSteps) / Double(r.trueSteps) * 100
             let cycles = ReferenceCheck.stepCycles(r.samples).map { String(format: "%7d", $0.cycles) } ?? "      -"
-            let lag = -impactOffset(stepTimes(events).map { $0...$0 }, samples: r.samples).median
+            // Rounded to the printed millisecond, + 0 so that a lag of −0.0004 s prints as +0.000.
+            let lag = (-impactOffset(stepTimes(events).map { $0...$0 }, samples: r.samples).median * 1000).rounded() / 1000 + 0
             rows.append(Row(error: error, f1: given.f1, alignedF1: aligned.f1, offsets: aligned.offsets, seedError: seedError, tuned: r.tuned, lag: lag))
             print(r.name.padding(toLength: 44, withPad: " ", startingAt: 0), r.tuned ? "tuned" : "held ",
                   String(format: "%6d %7d %+7.2f %9.3f %7.3f %+15.3f    %+.2f±%.2f / %+.2f±%.2f %6d %+7.2f", r.trueSteps, snapshot.steps, error,
