@@ -145,6 +145,27 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
         #expect(w.isPedalling)
     }
 
+    /// A ride's starting hints belong to that ride: once it ends (here parked, `releaseIdle`) they
+    /// are gone, so nothing of it is left for the next ride's start.
+    @Test func theStartingHintEndsWithTheRide() {
+        var detector = CyclingDetector(rateHz: 50)
+        func feed(_ samples: [MotionSample]) {
+            for s in samples {
+                let a = s.acceleration!
+                if detector.add(a, gait: (a.x * a.x + a.y * a.y + a.z * a.z).squareRoot() - 1) {
+                    detector.noteGait(false, at: s.time)
+                }
+            }
+        }
+        feed(pedalling(seconds: 30, rateHz: 50))
+        #expect(detector.isRiding)
+        #expect(detector.startingHint != nil)
+        let parked = Double(CyclingDetector.releaseIdle + 10)
+        feed((0..<Int(parked * 50)).map { MotionSample(time: 30 + Double($0) / 50, acceleration: Vector3(0, 0, 1)) })
+        #expect(!detector.isRiding)
+        #expect(detector.startingHint == nil)
+    }
+
     /// The analyser skips a figure only where no verdict can depend on it: pedalling, seated
     /// riding, a bus and still stretches give the same verdicts measured both ways, and every
     /// figure the lazy analyser did measure equals the full measurement.
