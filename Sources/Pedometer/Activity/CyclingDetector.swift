@@ -83,12 +83,6 @@ struct CyclingDetector: Sendable {
     /// Pedalling windows among the remembered ones.
     var evidence: Int { (recent & ((1 << UInt32(Self.memory)) - 1)).nonzeroBitCount }
 
-    /// Measure every figure of every window (`PedallingAnalyser.measuresEverything`), for tuning traces.
-    var measuresEverything: Bool {
-        get { analyser.measuresEverything }
-        set { analyser.measuresEverything = newValue }
-    }
-
     /// Forgets the signal history (a gap); a ride in progress goes on. A run of ride hints ends
     /// at the gap: what follows it is judged afresh.
     mutating func reset() {
