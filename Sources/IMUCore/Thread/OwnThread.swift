@@ -32,7 +32,8 @@ public enum OwnThread {
     /// `noThread`'s error when the system gives no thread. After a successful `setUp` the thread
     /// goes on with `body`, handed what `setUp` made; that value never leaves the thread, so it
     /// need not be `Sendable`. `finished`, when given, is signalled as the thread ends, after
-    /// `body` returns or `setUp` failed, so that a `stop` can wait for it.
+    /// `body` returns or `setUp` failed, so that a `stop` can wait for it. The caller's thread
+    /// blocks while `setUp` runs.
     public static func start<Resource, Failure: Error>(
         name: String, noThread: (OwnThreadError) -> Failure, finished: DispatchSemaphore? = nil,
         setUp: sending @escaping () throws(Failure) -> Resource,
