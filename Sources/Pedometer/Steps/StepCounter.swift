@@ -79,7 +79,13 @@ struct StepCounter: Sendable {
     /// below the vibration's 0.6), while a handlebar's vibration or a bag's bob offers the onset
     /// search and the first-step chain peaks as strong as a walk's.
     var rideEvidenceUntil = -Double.infinity
-    /// The previous window was analysed while `cycling` kept it from counting.
+    /// The previous window was analysed while `cycling` kept it from counting: the previous
+    /// window's `cycling`. Stored, as it cannot be derived when `open` needs it: the pedometer sets
+    /// `cycling` from the `CyclingDetector` window that completes on the same tick as this
+    /// counter's window, just before it is analysed (both hop on the same 1 s grid from each
+    /// segment start, `PedallingAnalyser`), so `cycling` already holds this window's verdict; and
+    /// the detector keeps no earlier one (`blocksSteps` reads its latest window, its ride state and
+    /// `inBout` as they are now).
     private var blockedByRide = false
 
     /// Step events and totals of the credited (walked) time.
