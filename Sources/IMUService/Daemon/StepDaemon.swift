@@ -37,14 +37,14 @@ public enum StepDaemon {
         let board = StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: wakeup)
         let engine = StepEngine(board: board)
         let supervisor = SupervisorSlot()
-        let yieldTo = watchYieldName(config, log: log)
+        let yieldTo = await watchYieldName(config, log: log)
         let sensor = SensorSupervisor(config: config, engine: engine, log: log, yieldTo: yieldTo)
-        try engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
+        try await engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
                          onReset: { supervisor.restart(sensor) })
         let bus = BusLoop(wakeup: wakeup)
         let stopped = AsyncStream<String>.makeStream()
         do {
-            try bus.start(config: config, engine: engine, notifier: notifier, log: log,
+            try await bus.start(config: config, engine: engine, notifier: notifier, log: log,
                           onFailure: { stopped.continuation.yield("D-Bus connection lost: \($0)") })
         } catch {
             _ = engine.stop(waitingUpTo: 10)
@@ -88,12 +88,12 @@ public enum StepDaemon {
     /// IIO (no watch for i2c:, sim: or a replay: nothing to yield). Without the watch the daemon
     /// still runs: it says so and never yields, as with `yield_to = no`. A watch that loses its
     /// bus says so here and connects again by itself.
-    static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) -> BusNameWatch? {
+    static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) async -> BusNameWatch? {
         guard !config.yieldTo.isEmpty, config.sourceCanBeIIO else { return nil }
         do {
-            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus,
-                                         onFailure: { log.warning($0) },
-                                         onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
+            let watch = try await BusNameWatch(name: config.yieldTo, bus: config.bus,
+                                               onFailure: { log.warning($0) },
+                                               onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
             if watch.isPresent { log.notice("\(config.yieldTo) is on the bus: its IIO buffer is left to it (polled capture)") }
             return watch
         } catch {

@@ -141,10 +141,9 @@ public struct StepServiceClient: Sendable {
         }
     }
 
-    /// Runs blocking sd-bus work on a Dispatch thread, not on the cooperative pool.
+    /// Runs blocking sd-bus work on a thread of its own (`OwnThread.run`), not on the cooperative
+    /// pool (on Linux, Dispatch's global queues share their threads with it).
     private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        try await OwnThread.run(name: "imukit-bus-call", work)
     }
 }
