@@ -72,48 +72,85 @@ import Glibc
         #expect(!ran)
     }
 
-    /// Whether the task that starts a thread is suspended while `setUp` runs, rather than holding
-    /// its thread of the concurrency pool: an actor's next call can only run meanwhile when the
-    /// actor's thread was let go.
-    actor Starter {
-        /// Starts a thread whose set-up waits (up to 5 s) for `gate`, which the test opens only
-        /// once `ping` has run on this actor.
-        func start(_ gate: Gate) async throws(SetUpFailed) {
-            try await OwnThread.start(name: "imukit-test", noThread: { SetUpFailed(reason: $0.description) }) { () throws(SetUpFailed) in
-                gate.setUpRunning.store(true, ordering: .releasing)
-                guard gate.open.wait(timeout: .now() + 5) == .success else {
-                    throw SetUpFailed(reason: "the starting actor stayed busy while the set-up ran: start blocked its thread")
+    /// A pool of `width` threads of its own for tasks that prefer it (SE-0417), standing in for
+    /// the cooperative pool: a start that held its thread would leave the other tasks waiting.
+    final class SmallPool: TaskExecutor, Sendable {
+        private let jobs = Mutex<(queue: [UnownedJob], stopping: Bool)>(([], false))
+        private let pending = DispatchSemaphore(value: 0)
+        private let ended = DispatchSemaphore(value: 0)
+        let width: Int
+
+        init(width: Int) throws {
+            self.width = width
+            for _ in 0..<width {
+                try OwnThread.start(name: "imukit-pool") { [self] in
+                    defer { ended.signal() }
+                    while true {
+                        pending.wait()
+                        guard let job = jobs.withLock({ $0.stopping ? nil : $0.queue.removeFirst() }) else { return }
+                        job.runSynchronously(on: asUnownedTaskExecutor())
+                    }
                 }
-                return Owned(name: OwnThreadTests.threadName())
-            } then: { _ in }
+            }
         }
 
-        func ping() {}
-    }
-
-    final class Gate: Sendable {
-        let setUpRunning = Atomic<Bool>(false)
-        let open = DispatchSemaphore(value: 0)
-        var isSetUpRunning: Bool { setUpRunning.load(ordering: .acquiring) }
-    }
-
-    @Test func theStartingTaskIsSuspendedWhileTheSetUpRuns() async throws {
-        let starter = Starter()
-        let gate = Gate()
-        async let started: Void = starter.start(gate)
-        let deadline = BootClock.nowSeconds() + 5
-        while !gate.isSetUpRunning && BootClock.nowSeconds() < deadline {
-            try await Task.sleep(nanoseconds: 1_000_000)
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            jobs.withLock { $0.queue.append(job) }
+            pending.signal()
         }
-        #expect(gate.isSetUpRunning, "the set-up never ran")
-        // Runs at once when `start` suspended the actor's task; only after the set-up gave up
-        // (5 s) when `start` held the actor's thread.
-        let before = BootClock.nowSeconds()
-        await starter.ping()
-        let waited = BootClock.nowSeconds() - before
-        gate.open.signal()
-        try await started
-        #expect(waited < 2, "the actor was busy for \(waited) s while the set-up ran")
+
+        func shutDown() {
+            jobs.withLock { $0.stopping = true }
+            for _ in 0..<width { pending.signal() }
+            for _ in 0..<width { _ = ended.wait(timeout: .now() + 5) }
+        }
+    }
+
+    /// Counts the set-ups under way; each waits (up to 5 s) until `expected` run at once.
+    final class Barrier: Sendable {
+        let arrived = Atomic<Int>(0)
+        let expected: Int
+        init(expected: Int) { self.expected = expected }
+
+        func arriveAndWait() -> Bool {
+            arrived.add(1, ordering: .acquiringAndReleasing)
+            let deadline = BootClock.nowSeconds() + 5
+            while arrived.load(ordering: .acquiring) < expected {
+                if BootClock.nowSeconds() > deadline { return false }
+                usleep(1_000)
+            }
+            return true
+        }
+    }
+
+    /// Eight starts from tasks on a pool of two threads: their set-ups can only all run at once
+    /// when each start suspends its task and lets its thread go (a start that waited on its thread
+    /// would leave at most two set-ups under way, and they would give up after 5 s).
+    @Test func startsFromAPoolOfTwoThreadsAllRunTheirSetUpsAtOnce() async throws {
+        let pool = try SmallPool(width: 2)
+        defer { pool.shutDown() }
+        let starts = 8
+        let barrier = Barrier(expected: starts)
+        let met = await withTaskExecutorPreference(pool) {
+            await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<starts {
+                    group.addTask {
+                        do {
+                            try await OwnThread.start(name: "imukit-test", noThread: { SetUpFailed(reason: $0.description) }) { () throws(SetUpFailed) in
+                                guard barrier.arriveAndWait() else { throw SetUpFailed(reason: "not every set-up ran at once") }
+                                return Owned(name: OwnThreadTests.threadName())
+                            } then: { _ in }
+                            return true
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+        }
+        #expect(met == starts, "\(met) of \(starts) starts saw every set-up under way at once (\(barrier.arrived.load(ordering: .acquiring)) arrived)")
     }
 
     @Test func runHandsBackTheResultOfWorkOnANamedThreadOfItsOwn() async throws {
