@@ -4,8 +4,8 @@ import Pedometer
 
 /// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
 ///
-/// Every call opens its own connection on a Dispatch thread (sd-bus blocks; the cooperative pool
-/// never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
+/// Every call opens its own connection on a thread of its own (`OwnThread.run`: sd-bus blocks;
+/// the cooperative pool never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
 public struct StepServiceClient: Sendable {
     public let bus: BusAddress
     /// The longest a call may take, in seconds. The daemon's own deadline is shorter (2 s).
