@@ -47,7 +47,7 @@ public enum StepDaemon {
             try await bus.start(config: config, engine: engine, notifier: notifier, log: log,
                           onFailure: { stopped.continuation.yield("D-Bus connection lost: \($0)") })
         } catch {
-            _ = engine.stop(waitingUpTo: 10)
+            _ = await stopping { engine.stop(waitingUpTo: 10) }
             throw error
         }
         let mqtt: MQTTBridge?
@@ -56,8 +56,7 @@ public enum StepDaemon {
                 try MQTTBridge(settings: $0, board: board, log: log, softwareVersion: StepDaemon.softwareVersion)
             }
         } catch {
-            bus.stop(waitingUpTo: 2)
-            _ = engine.stop(waitingUpTo: 10)
+            _ = await stopping { bus.stop(waitingUpTo: 2); return engine.stop(waitingUpTo: 10) }
             throw error
         }
         log.notice("serving \(StepServiceNames.busName) on the \(config.bus) bus; history in \(config.resolvedDatabasePath)")
@@ -70,10 +69,12 @@ public enum StepDaemon {
         _ = trap
         notifier.stopping()
         supervisor.cancel()
-        yieldTo?.stop()
-        mqtt?.stop()
-        let flushed = engine.stop(waitingUpTo: 10)
-        bus.stop(waitingUpTo: 2)
+        let flushed = await stopping {
+            yieldTo?.stop()
+            mqtt?.stop()
+            defer { bus.stop(waitingUpTo: 2) }
+            return engine.stop(waitingUpTo: 10)
+        }
         withExtendedLifetime(lock) {}
         if !flushed { log.error("the engine did not finish its last commit within 10 s") }
         if !reason.isEmpty {
@@ -82,6 +83,12 @@ public enum StepDaemon {
         }
         log.notice("stopped; totals committed")
         return .success
+    }
+
+    /// Runs `stop`, which waits for threads to end (seconds at most), on a thread of its own so
+    /// that no thread of the cooperative pool waits; in place when the system gives no thread.
+    static func stopping<T: Sendable>(_ stop: @escaping @Sendable () -> T) async -> T {
+        (try? await OwnThread.run(name: "imukit-stop", stop)) ?? stop()
     }
 
     /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus, for a source that can be
