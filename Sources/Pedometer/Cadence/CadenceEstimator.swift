@@ -57,25 +57,34 @@ struct CadenceEstimator: Sendable {
         let mean = window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
         var energy = 0.0
         // Written through a pointer: element-wise array stores cost a uniqueness check each
-        // (54 M runtime calls in the callgrind profile of the speed benchmark). Two energy sums
-        // alternate so each addition need not wait for the one before (see `WindowSums`).
-        centred.withUnsafeMutableBufferPointer { centred in
-            var even = 0.0, odd = 0.0
-            var i = 0
-            while i + 1 < n {
-                let x0 = window[i] - mean, x1 = window[i + 1] - mean
-                centred[i] = Float(x0)
-                centred[i + 1] = Float(x1)
-                even += x0 * x0
-                odd += x1 * x1
-                i += 2
+        // (54 M runtime calls in the callgrind profile of the speed benchmark). Four values at a
+        // time, with four energy sums, so each addition need not wait for the one before (see
+        // `WindowSums`).
+        precondition(n <= window.count && n <= centred.count, "CadenceEstimator: window longer than its storage")
+        window.withUnsafeBufferPointer { window in
+            centred.withUnsafeMutableBufferPointer { centred in
+                let source = UnsafeRawPointer(window.baseAddress!)
+                let m = SIMD4<Double>(repeating: mean)
+                var lanes = SIMD4<Double>()
+                var i = 0
+                while i + 4 <= n {
+                    let x = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self) - m
+                    centred[i] = Float(x[0])
+                    centred[i + 1] = Float(x[1])
+                    centred[i + 2] = Float(x[2])
+                    centred[i + 3] = Float(x[3])
+                    lanes += x * x
+                    i += 4
+                }
+                var sum = lanes.sum()
+                while i < n {
+                    let x = window[i] - mean
+                    centred[i] = Float(x)
+                    sum += x * x
+                    i += 1
+                }
+                energy = sum
             }
-            if i < n {
-                let x = window[i] - mean
-                centred[i] = Float(x)
-                even += x * x
-            }
-            energy = even + odd
         }
         guard energy > 1e-12 else { return nil }
         // A trimmed window (a short walk between stops) holds fewer samples: lags up to half of it.

@@ -58,16 +58,18 @@ struct GaitShape: Sendable, Equatable {
         let k = 2 * cosine2
         var a1 = 0.0, a2 = 0.0, b1 = 0.0, b2 = 0.0
         var i = 0
+        // Each step adds k·s1 last: the chain from one value to the next is one multiplication
+        // and one addition; the sample less the value before (s2, known a step earlier) is ready.
         while i + 1 < n {
-            let a0 = (x[i] - mean) + k * a1 - a2
+            let a0 = ((x[i] - mean) - a2) + k * a1
             a2 = a1; a1 = a0
-            let b0 = (x[i + 1] - mean) + k * b1 - b2
+            let b0 = ((x[i + 1] - mean) - b2) + k * b1
             b2 = b1; b1 = b0
             i += 2
         }
         var oddPhase = -sine
         if i < n {
-            let a0 = (x[i] - mean) + k * a1 - a2
+            let a0 = ((x[i] - mean) - a2) + k * a1
             a2 = a1; a1 = a0
             oddPhase = sine
         }
