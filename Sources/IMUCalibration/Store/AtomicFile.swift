@@ -6,9 +6,10 @@ import Glibc
 /// Writes a file so that readers see the old content or the new, never a mix: write a temporary
 /// file in the same directory, fsync it, rename it over the target (rename(2) is atomic within a
 /// file system), then fsync the directory so the rename itself survives a crash.
-enum AtomicFile {
-    static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
-        let directory = Self.directory(of: path)
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
+        // A bare file name lives in the current directory ("" would put the temporary file in /).
+        let directory = Self.directory(of: path).isEmpty ? "." : Self.directory(of: path)
         let temporary = directory + "/.\(path.split(separator: "/").last ?? "").tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, operation: "create", errno: errno) }

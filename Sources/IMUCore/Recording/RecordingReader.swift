@@ -54,9 +54,12 @@ public final class RecordingReader {
             return
         }
         let opened = open(path, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw RecordingError(file: path, line: 0, message: "cannot open recording: \(reason)")
+        guard opened >= 0 else { throw RecordingError.access(path, errno: errno, creating: false) }
+        // A directory opens, then fails at the first read: say what it is instead.
+        var st = stat()
+        if fstat(opened, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = Glibc.close(opened)
+            throw RecordingError.access(path, errno: EISDIR, creating: false)
         }
         try self.init(descriptor: opened, owned: true, name: path)
     }

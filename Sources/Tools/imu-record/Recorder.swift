@@ -29,7 +29,7 @@ struct Recorder {
             if gps != nil { capabilities.gnssSpeed = true }
             writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: capabilities),
                                          comments: comments)
-        } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
+        } catch let error as RecordingError where error.errorNumber == 0 {   // not an open(2) failure
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
         var gaps = GapDetector()

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The tools tried with bad input as a new user would (issue: bad-input audit of the tools):
+/// output that cannot be written, files that cannot be read, text that must not reach a terminal raw.
+@Suite struct BadInputAuditTests {
+    /// `runuser -u nobody --` when this test runs as root (root reads every file), else nothing;
+    /// nil when the permission check cannot be made here.
+    static func unprivileged() -> String? {
+        guard getuid() == 0 else { return "" }
+        return FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") || FileManager.default.isExecutableFile(atPath: "/sbin/runuser")
+            ? "runuser -u nobody -- " : nil
+    }
+
+    /// The file type bits of `path` itself (lstat: a link is a link).
+    static func kind(_ path: String) -> mode_t {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
+    }
+
+    // MARK: Output that does not arrive
+
+    @Test func versionOnAFullDiskIsAFailure() throws {
+        let r = try ShellRunner.run("\"$BIN/imu-steps\" --version > /dev/full")
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("No space left on device"), "stderr: \(r.stderr)")
+    }
+
+    @Test func aPlotRefusedByStandardOutputIsNotClaimedWritten() throws {
+        let r = try ShellRunner.run("\"$BIN/imu-plot\" --simulate walk -o - > /dev/full")
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("wrote"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("No space left on device"), "stderr: \(r.stderr)")
+    }
+
+    /// `-o` naming a FIFO or a symbolic link writes through it: renaming the plot over it would
+    /// replace the node (as root, `-o /dev/null` replaced /dev/null with a regular file).
+    @Test func aPlotIsWrittenThroughAFIFOAndALinkNotOverThem() throws {
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            mkfifo p && ln -s target.svg link.svg && echo old > target.svg &&
+            { cat p > got & } && "$BIN/imu-plot" --simulate walk -o p && wait &&
+            "$BIN/imu-plot" --simulate walk -o link.svg
+            """, directory: dir)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(Self.kind(dir + "/p") == S_IFIFO)
+        #expect(try String(contentsOfFile: dir + "/got", encoding: .utf8).contains("<svg"))
+        #expect(Self.kind(dir + "/link.svg") == S_IFLNK)
+        #expect(try String(contentsOfFile: dir + "/target.svg", encoding: .utf8).contains("<svg"))
+    }
+
+    @Test func aPlotThatMayNotBeWrittenExits3InPlainWords() throws {
+        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN/imu-plot\" --simulate walk -o ro/x.svg", directory: dir)
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot write ro/x.svg: Permission denied"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("NSPOSIXErrorDomain"), "stderr: \(r.stderr)")
+    }
+
+    @Test func aPlotSaysWhichSamplesItDroppedForARepeatedTime() throws {
+        let path = try ToolRunner.temporaryFile("rep.csv", "t,ax,ay,az\n1,0,0,1\n1,0,0,1\n2,0,0,1\n")
+        let r = try ToolRunner.run("imu-plot", ["--replay", path, "-o", path + ".svg"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("dropped 1 sample whose t repeated"), "stderr: \(r.stderr)")
+    }
+
+    @Test func aPlotsNotesAreEscaped() throws {
+        let dir = try scratchDirectory()
+        let r = try ToolRunner.run("imu-plot", ["--simulate", "walk", "-o", dir + "/a\u{1B}[31m.svg"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}"), "raw ESC on stderr: \(r.stderr.debugDescription)")
+        #expect(r.stderr.contains(#"\x1B[31m"#), "stderr: \(r.stderr)")
+    }
+
+    // MARK: Recordings that cannot be opened or created
+
+    @Test func anUnreadableRecordingExits3WithTheFix() throws {
+        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        let dir = try scratchDirectory()
+        for tool in ["imu-steps --replay", "imu-plot -o x.svg --replay", "imu-calibrate -6 --from-recording"] {
+            let r = try ShellRunner.run("printf 't,ax,ay,az\\n' > secret.csv && chmod 600 secret.csv && \(user)\"$BIN\"/\(tool) secret.csv", directory: dir)
+            #expect(r.status == 3, "\(tool): \(r.stderr)")
+            #expect(r.stderr.contains("secret.csv: cannot open recording: Permission denied"), "\(tool): \(r.stderr)")
+            #expect(r.stderr.contains("fix: give yourself read access"), "\(tool): \(r.stderr)")
+        }
+    }
+
+    @Test func aRecordingThatMayNotBeCreatedExits3WithTheFix() throws {
+        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN/imu-record\" --simulate walk -d 1 -o ro/x.csv", directory: dir)
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot create recording: Permission denied"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: record where you may write"), "stderr: \(r.stderr)")
+    }
+
+    @Test func aDirectoryIsNamedNotRead() throws {
+        let dir = try scratchDirectory()
+        let r = try ToolRunner.run("imu-steps", ["--replay", dir, "--json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(dir): is a directory, not a recording"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: name a file inside it"), "stderr: \(r.stderr)")
+        let w = try ToolRunner.run("imu-record", ["--simulate", "walk", "-d", "1", "--force", "-o", dir])
+        #expect(w.status == 2, "stderr: \(w.stderr)")
+        #expect(w.stderr.contains("is a directory"), "stderr: \(w.stderr)")
+        #expect(!w.stderr.contains("everything before this point"), "stderr: \(w.stderr)")
+    }
+}
