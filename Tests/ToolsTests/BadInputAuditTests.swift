@@ -107,3 +107,47 @@ import Testing
         #expect(!w.stderr.contains("everything before this point"), "stderr: \(w.stderr)")
     }
 }
+
+/// The bad-input audit, second part: counters that said zero, keys and file text on a terminal.
+@Suite struct BadInputAuditCountTests {
+    /// The JSON summary said `"dropped_time_not_increasing":0` (and imu-record "dropped 0") while
+    /// the reader had dropped samples for a repeated t: the count now comes from the reader.
+    @Test func samplesDroppedForARepeatedTimeAreCountedInTheSummaries() throws {
+        let path = try ToolRunner.temporaryFile("rep.csv", "t,ax,ay,az\n1,0,0,1\n1,0,0,1\n2,0,0,1\n2,0,0,1\n3,0,0,1\n")
+        for extra in [[], ["--realtime", "--speed", "100"]] {
+            let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"] + extra)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let summary = try #require(try jsonObjects(r).last)
+            #expect(summary["dropped_time_not_increasing"] as? Int == 2, "\(extra): \(summary)")
+            #expect(summary["dropped_samples"] as? Int == 2, "\(extra): \(summary)")
+        }
+        let w = try ToolRunner.run("imu-record", ["--replay", path, "-o", path + ".out.csv"])
+        #expect(w.status == 0, "stderr: \(w.stderr)")
+        #expect(w.stderr.contains("dropped 2 (time not increasing 2)"), "stderr: \(w.stderr)")
+    }
+
+    @Test func aCalibrationKeyAndASavedFilesTextAreEscaped() throws {
+        let dir = try scratchDirectory()
+        let env = ["XDG_CONFIG_HOME": dir]
+        let missing = try ToolRunner.run("imu-calibrate", ["--show", "--key", "\u{1B}[31mred"], environment: env)
+        #expect(missing.status == 1)
+        #expect(!missing.stderr.contains("\u{1B}"), "raw ESC: \(missing.stderr.debugDescription)")
+        let reset = try ToolRunner.run("imu-calibrate", ["--reset", "--key", "\u{1B}[31mred"], environment: env)
+        #expect(!reset.stdout.contains("\u{1B}"), "raw ESC: \(reset.stdout.debugDescription)")
+        // One field, one line: a newline in the file's "created" does not start a fake line.
+        try FileManager.default.createDirectory(atPath: dir + "/imukit/calibration", withIntermediateDirectories: true)
+        try #"{"version":1,"accel_bias_g":[0,0,0],"accel_scale":[1,1,1],"created":"x\n  accelerometer bias   fake"}"#
+            .write(toFile: dir + "/imukit/calibration/k.json", atomically: true, encoding: .utf8)
+        let shown = try ToolRunner.run("imu-calibrate", ["--show", "--key", "k"], environment: env)
+        #expect(shown.status == 0, "stderr: \(shown.stderr)")
+        #expect(shown.stdout.contains(#"x\n  accelerometer bias   fake"#), "stdout: \(shown.stdout)")
+    }
+
+    @Test func anUnreadableConfigExits3() throws {
+        guard let user = BadInputAuditTests.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("echo 'rate = 100' > c.conf && chmod 600 c.conf && \(user)\"$BIN/imu-stepd\" --config c.conf", directory: dir)
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("c.conf: cannot be read: Permission denied"), "stderr: \(r.stderr)")
+    }
+}
