@@ -151,3 +151,26 @@ import Testing
         #expect(r.stderr.contains("c.conf: cannot be read: Permission denied"), "stderr: \(r.stderr)")
     }
 }
+
+/// The bad-input audit, third part: options that were ignored or named nothing.
+@Suite struct BadInputAuditOptionTests {
+    /// `--rate`/`--mount` with `--replay`, `--mount` with the simulator: ignored without a word.
+    @Test func optionsASourceWouldIgnoreAreRefused() throws {
+        let path = try ToolRunner.temporaryFile("w.csv", "t,ax,ay,az\n1,0,0,1\n2,0,0,1\n")
+        for args in [["--replay", path, "--rate", "50"], ["--replay", path, "--mount", "0,1,0;-1,0,0;0,0,1"],
+                     ["--simulate", "walk", "--mount", "0,1,0;-1,0,0;0,0,1"]] {
+            let r = try ToolRunner.run("imu-steps", args + ["--json"])
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("goes with a sensor"), "\(args): \(r.stderr)")
+        }
+    }
+
+    @Test func emptyAndTwiceGivenValuesAreUsageErrors() throws {
+        let empty = try ToolRunner.run("imu-steps", ["--replay", "", "--json"])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("--replay needs a value (FILE), got an empty one"), "stderr: \(empty.stderr)")
+        let twice = try ToolRunner.run("imu-record", ["--simulate", "walk", "-d", "1", "-o", "a.csv", "-o", "b.csv"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("--out given twice"), "stderr: \(twice.stderr)")
+    }
+}
