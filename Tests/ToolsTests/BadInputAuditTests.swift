@@ -174,3 +174,23 @@ import Testing
         #expect(twice.stderr.contains("--out given twice"), "stderr: \(twice.stderr)")
     }
 }
+
+extension BadInputAuditOptionTests {
+    /// imu-record's summary line printed the --out name raw.
+    @Test func imuRecordsSummaryEscapesTheFileName() throws {
+        let dir = try scratchDirectory()
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk", "-d", "1", "-o", dir + "/\u{1B}[2J.csv"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}"), "raw ESC: \(r.stderr.debugDescription)")
+        #expect(r.stderr.contains(#"\x1B[2J.csv"#), "stderr: \(r.stderr)")
+    }
+}
+
+extension BadInputAuditOptionTests {
+    /// `-o -` on a full disk was reported as "-: write failed … is on disk".
+    @Test func imuRecordNamesStandardOutputWhenItFills() throws {
+        let r = try ShellRunner.run("\"$BIN/imu-record\" --simulate walk -d 5 -o - > /dev/full")
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("imu-record: standard output: write failed: No space left on device"), "stderr: \(r.stderr)")
+    }
+}

@@ -83,7 +83,10 @@ struct Recorder {
 /// (docs/CONTRACTS.md §4), not a bad file given by the user.
 struct RecordWriteError: DiagnosableError {
     var underlying: RecordingError
-    var description: String { underlying.description + "; everything before this point is on disk, in whole lines" }
+    var description: String {
+        underlying.file == "-" ? "standard output: \(underlying.message); everything before this point was written, in whole lines"
+            : underlying.description + "; everything before this point is on disk, in whole lines"
+    }
     var exitStatus: ExitStatus { .runtimeFailure }
     var fix: String? { "free space on the disk or record to another one (--out)" }
 }
