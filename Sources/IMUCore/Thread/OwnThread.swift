@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +25,42 @@ public enum OwnThread {
             throw OwnThreadError(name: name, errno: r)
         }
         pthread_detach(thread)
+    }
+
+    /// Starts a thread called `name` that first runs `setUp` (opening what the thread will own: a
+    /// bus connection, a database), and returns once `setUp` has: throws what it threw, or
+    /// `noThread`'s error when the system gives no thread. After a successful `setUp` the thread
+    /// goes on with `body`, handed what `setUp` made; that value never leaves the thread, so it
+    /// need not be `Sendable`. `finished`, when given, is signalled as the thread ends, after
+    /// `body` returns or `setUp` failed, so that a `stop` can wait for it. The caller's thread
+    /// blocks while `setUp` runs.
+    public static func start<Resource, Failure: Error>(
+        name: String, noThread: (OwnThreadError) -> Failure, finished: DispatchSemaphore? = nil,
+        setUp: sending @escaping () throws(Failure) -> Resource,
+        then body: sending @escaping (Resource) -> Void
+    ) throws(Failure) {
+        let outcome = Mutex<Result<Void, Failure>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        do throws(OwnThreadError) {
+            try start(name: name) {
+                defer { finished?.signal() }
+                let resource: Resource
+                do throws(Failure) {
+                    resource = try setUp()
+                } catch {
+                    outcome.withLock { $0 = .failure(error) }
+                    ready.signal()
+                    return
+                }
+                outcome.withLock { $0 = .success(()) }
+                ready.signal()
+                body(resource)
+            }
+        } catch {
+            throw noThread(error)
+        }
+        ready.wait()
+        try outcome.withLock { $0 }?.get()
     }
 
     /// Carries the closure to the new thread; only that thread calls it.

@@ -47,36 +47,26 @@ public final class BusNameWatch: Sendable {
             throw BusError(.failed, "'\(Printable.escape(name))' is not a D-Bus name", fix: "name a service, e.g. net.hadess.SensorProxy")
         }
         self.name = name
-        let started = Mutex<Result<Void, BusError>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        do {
-            try OwnThread.start(name: "imukit-names") { [self] in
-                defer { finished.signal() }
-                var watched: Watched
-                do {
-                    watched = try connect(bus, onChange)
-                    update(watched.owner)
-                    started.withLock { $0 = .success(()) }
-                    ready.signal()
-                } catch {
-                    started.withLock { $0 = .failure(error as? BusError ?? BusError(.failed, "\(error)")) }
-                    ready.signal()
-                    return
-                }
-                while let failure = serve(watched.connection) {
-                    lose(failure, bus: bus, onFailure)
-                    guard let again = reconnect(bus, onChange) else { return }
-                    watched = again
-                    onRestored()
-                    update(watched.owner)
-                }
-                withExtendedLifetime(watched) {}
+        try OwnThread.start(name: "imukit-names", noThread: { BusError(.failed, $0.description, fix: $0.fix) },
+                            finished: finished) { [self] () throws(BusError) in
+            do {
+                let watched = try connect(bus, onChange)
+                update(watched.owner)
+                return watched
+            } catch {
+                throw error as? BusError ?? BusError(.failed, "\(error)")
             }
-        } catch {
-            throw BusError(.failed, error.description, fix: error.fix)
+        } then: { [self] first in
+            var watched = first
+            while let failure = serve(watched.connection) {
+                lose(failure, bus: bus, onFailure)
+                guard let again = reconnect(bus, onChange) else { return }
+                watched = again
+                onRestored()
+                update(watched.owner)
+            }
+            withExtendedLifetime(watched) {}
         }
-        ready.wait()
-        if case let .failure(e)? = started.withLock({ $0 }) { throw e }
     }
 
     /// The unique name of the current owner ("" when nobody owns it, or while the watch is

@@ -108,11 +108,16 @@ struct SampleFeed {
     }
 }
 
-/// Runs blocking work on a thread of its own and hands back its result to the awaiting task.
-enum OwnThread {
+extension OwnThread {
+    /// Runs blocking work (drawing, writing the file) on a thread of its own, off the Swift
+    /// concurrency pool, and hands back its result to the awaiting task.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
+            do {
+                try OwnThread.start(name: "imu-plot") { continuation.resume(with: Result { try work() }) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
         }
     }
 }
