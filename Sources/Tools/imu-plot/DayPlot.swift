@@ -28,8 +28,9 @@ enum DayPlot {
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
         let html = DayReport.render(data)
         let out = options.out
-        guard try await OwnThread.run({ try OutputFile.write(html, to: out) }) else { return }
+        try await OwnThread.run { try OutputFile.write(html, to: out) }
         let name = options.out == "-" ? "standard output" : options.out
+        guard out != "-" || Terminal.standardOutput.failure == nil else { return }   // refused: ToolMain says so
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")
         } else {

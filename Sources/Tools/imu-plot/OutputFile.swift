@@ -30,6 +30,7 @@ enum OutputFile {
     /// replace the node itself (/dev/null, a link to elsewhere).
     /// Returns false when standard output refused the text (full disk, closed): `ToolMain` says
     /// so at exit (exit 1), and the tool must not claim to have written it.
+    @discardableResult
     static func write(_ text: String, to path: String) throws -> Bool {
         if path == "-" {
             Terminal.standardOutput.write(text)

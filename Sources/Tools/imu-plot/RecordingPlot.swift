@@ -17,7 +17,7 @@ enum RecordingPlot {
         if let profileMessage { note(profileMessage) }
         let raw = args.flag("raw"), command = args.command
         let summary = try await OwnThread.run { try draw(options, configuration: config, raw: raw, command: command) }
-        if let summary { note(summary) }
+        note(summary)
     }
 
     /// Reads, plots and writes; returns the line for the user (nil when standard output refused the plot).
@@ -70,6 +70,9 @@ enum RecordingPlot {
         line += chart.pressureReadings > 0 ? ", floors ↑\(chart.floorsUpInView) ↓\(chart.floorsDownInView)" : ", no barometer readings"
         return line
     }
+
+    /// A note when there is one to give (nil: the plot went nowhere, as `ToolMain` reports).
+    static func note(_ text: String?) { if let text { note(text) } }
 
     /// Escaped: notes quote file names, calibration keys and a recording's own text.
     static func note(_ text: String) {
