@@ -12,6 +12,13 @@ import Testing
             ? "runuser -u nobody -- " : nil
     }
 
+    /// Runs `command` (a tool and its arguments) as a user who may not write in the directory
+    /// `ro` beside it; nil (skipped, with a message) when that cannot be arranged here.
+    static func inReadOnlyDirectory(_ command: String) throws -> ToolResult? {
+        guard let user = unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return nil }
+        return try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN\"/\(command)", directory: try scratchDirectory())
+    }
+
     /// The file type bits of `path` itself (lstat: a link is a link).
     static func kind(_ path: String) -> mode_t {
         var st = stat()
@@ -50,9 +57,7 @@ import Testing
     }
 
     @Test func aPlotThatMayNotBeWrittenExits3InPlainWords() throws {
-        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
-        let dir = try scratchDirectory()
-        let r = try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN/imu-plot\" --simulate walk -o ro/x.svg", directory: dir)
+        guard let r = try Self.inReadOnlyDirectory("imu-plot --simulate walk -o ro/x.svg") else { return }
         #expect(r.status == 3, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("cannot write ro/x.svg: Permission denied"), "stderr: \(r.stderr)")
         #expect(!r.stderr.contains("NSPOSIXErrorDomain"), "stderr: \(r.stderr)")
@@ -87,9 +92,7 @@ import Testing
     }
 
     @Test func aRecordingThatMayNotBeCreatedExits3WithTheFix() throws {
-        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
-        let dir = try scratchDirectory()
-        let r = try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN/imu-record\" --simulate walk -d 1 -o ro/x.csv", directory: dir)
+        guard let r = try Self.inReadOnlyDirectory("imu-record --simulate walk -d 1 -o ro/x.csv") else { return }
         #expect(r.status == 3, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("cannot create recording: Permission denied"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("fix: record where you may write"), "stderr: \(r.stderr)")

@@ -45,16 +45,7 @@ enum OutputFile {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw OutputError(path: path, errorNumber: errno) }
         defer { close(fd) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(path: path, errorNumber: errno)
-            }
-            offset += n
-        }
+        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) { throw OutputError(path: path, errorNumber: e) }
         return true
     }
 }
