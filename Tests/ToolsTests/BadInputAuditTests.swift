@@ -197,3 +197,17 @@ extension BadInputAuditOptionTests {
         #expect(r.stderr.contains("imu-record: standard output: write failed: No space left on device"), "stderr: \(r.stderr)")
     }
 }
+
+extension BadInputAuditOptionTests {
+    /// A spreadsheet's "Unicode text" export was "binary data (a NUL byte at offset 3)".
+    @Test func aUTF16FileIsNamedWithTheConversion() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for u in "t,ax,ay,az\n1,0,0,1\n".utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        let path = try ToolRunner.temporaryFile("u16.csv", "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("this is UTF-16 text"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("iconv -f UTF-16 -t UTF-8"), "stderr: \(r.stderr)")
+    }
+}

@@ -163,6 +163,11 @@ public final class RecordingReader {
             throw RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording; "
                                  + "decompress it first: zcat \(name.escapedForTerminal) | imu-steps --replay -")
         }
+        // A UTF-16 byte-order mark (FF FE or FE FF): a spreadsheet's "Unicode text" export.
+        if (buffer[start] == 0xFF && buffer[start + 1] == 0xFE) || (buffer[start] == 0xFE && buffer[start + 1] == 0xFF) {
+            throw RecordingError(file: name, line: 1, message: "this is UTF-16 text, not a UTF-8 CSV recording; "
+                                 + "convert it first: iconv -f UTF-16 -t UTF-8 \(name.escapedForTerminal) > recording.csv")
+        }
         let probe = min(end, start + 512)
         if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
             throw RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
