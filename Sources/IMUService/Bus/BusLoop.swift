@@ -18,11 +18,12 @@ public final class BusLoop: Sendable {
     public init(wakeup: Wakeup) { self.wakeup = wakeup }
 
     /// Connects, claims the name (refusing when another process has it) and serves until `stop()`.
-    /// Returns once the name is owned; throws when it cannot be.
+    /// Returns once the name is owned (the calling task is suspended meanwhile); throws when it
+    /// cannot be.
     public func start(config: ServiceConfig, engine: StepEngine, notifier: SystemdNotifier, log: ServiceLog,
-                      onFailure: @escaping @Sendable (String) -> Void) throws {
+                      onFailure: @escaping @Sendable (String) -> Void) async throws {
         let replies = ReplyQueue(wakeup: wakeup)
-        try OwnThread.start(name: "imukit-bus", noThread: Self.serviceError, finished: finished) { () throws(ServiceError) in
+        try await OwnThread.start(name: "imukit-bus", noThread: Self.serviceError, finished: finished) { () throws(ServiceError) in
             do {
                 let connection = try BusConnection(config.bus)
                 let object = try StepServiceObject(connection: connection, engine: engine, replies: replies,

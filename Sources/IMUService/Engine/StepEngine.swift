@@ -22,13 +22,14 @@ public final class StepEngine: Sendable {
         Double(BootClock.nowNanoseconds() - heartbeat.load(ordering: .relaxed)) / 1e9
     }
 
-    /// Starts the thread and opens the store on it. Throws what opening the store threw (a corrupt
-    /// or foreign database: the error names the path and the fix).
+    /// Starts the thread and opens the store on it; the calling task is suspended meanwhile. Throws
+    /// what opening the store threw (a corrupt or foreign database: the error names the path and
+    /// the fix).
     public func start(config: ServiceConfig, clock: any WallClock, log: ServiceLog,
                       makeStore: @escaping @Sendable () throws -> any StepStore,
-                      onReset: @escaping @Sendable () -> Void) throws {
+                      onReset: @escaping @Sendable () -> Void) async throws {
         heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
-        try OwnThread.start(name: "imukit-engine", noThread: { $0 }, finished: finished) { () throws(any Error) in
+        try await OwnThread.start(name: "imukit-engine", noThread: { $0 }, finished: finished) { () throws(any Error) in
             try makeStore()
         } then: { [self] store in
             var state = EngineState(config: config, clock: clock, log: log, store: store, board: board, onReset: onReset)

@@ -37,18 +37,19 @@ public final class BusNameWatch: Sendable {
     /// D-Bus specification's rules; also what keeps the match rule's quoting intact).
     public static func isValid(_ name: String) -> Bool { sd_bus_service_name_is_valid(name) > 0 }
 
-    /// Connects to `bus`, subscribes, and learns the current owner before it returns.
+    /// Connects to `bus`, subscribes, and learns the current owner before it returns (on the watch
+    /// thread; the calling task is suspended meanwhile).
     /// `onChange(owner)` runs on the watch thread after each change ("" when the name is gone);
     /// `onFailure(reason)` when the connection fails, `onRestored()` when it is made again.
     public init(name: String, bus: BusAddress, onChange: @escaping @Sendable (String) -> Void = { _ in },
                 onFailure: @escaping @Sendable (String) -> Void = { _ in },
-                onRestored: @escaping @Sendable () -> Void = {}) throws {
+                onRestored: @escaping @Sendable () -> Void = {}) async throws {
         guard Self.isValid(name) else {
             throw BusError(.failed, "'\(Printable.escape(name))' is not a D-Bus name", fix: "name a service, e.g. net.hadess.SensorProxy")
         }
         self.name = name
-        try OwnThread.start(name: "imukit-names", noThread: { BusError(.failed, $0.description, fix: $0.fix) },
-                            finished: finished) { [self] () throws(BusError) in
+        try await OwnThread.start(name: "imukit-names", noThread: { BusError(.failed, $0.description, fix: $0.fix) },
+                                  finished: finished) { [self] () throws(BusError) in
             do {
                 let watched = try connect(bus, onChange)
                 update(watched.owner)
