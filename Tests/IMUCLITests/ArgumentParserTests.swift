@@ -89,3 +89,21 @@ let testSpec = CommandSpec(
         #expect(JSONLine.number(-12.345678, decimals: 3) == "-12.346")
     }
 }
+
+/// The bad-input audit: values that name nothing, and options given twice.
+@Suite struct ArgumentParserBadInputTests {
+    /// `--replay ""` (an unset variable) reached the reader as ": cannot open recording".
+    @Test func anEmptyValueIsAUsageError() {
+        for args in [["--replay", ""], ["--replay="], ["-r", ""]] {
+            let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(args, spec: testSpec) }
+            #expect(error?.message == "--replay needs a value (FILE), got an empty one", "\(args)")
+        }
+    }
+
+    /// `--rate 50 --rate 100` kept the last silently; the same value twice is harmless.
+    @Test func anOptionGivenTwiceWithDifferentValuesIsAUsageError() throws {
+        let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--rate", "50", "--rate=100"], spec: testSpec) }
+        #expect(error?.message == "--rate given twice ('50' and '100'); give it once")
+        #expect(try ArgumentParser.parse(["--rate", "50", "--rate", "50", "-j", "-j"], spec: testSpec).string("rate") == "50")
+    }
+}

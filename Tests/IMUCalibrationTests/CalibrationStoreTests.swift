@@ -163,3 +163,27 @@ import Foundation
         #expect(throws: CalibrationStoreError.self) { try store.save(sample()) }
     }
 }
+
+/// The bad-input audit: a saved calibration path that is not a readable file.
+@Suite struct CalibrationStoreBadInputTests {
+    /// A directory and an unbounded device were both "Permission denied" (and the device could
+    /// have been read until memory ran out).
+    @Test func aDirectoryOrADeviceAtTheSavedPathIsNamed() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-store-\(UUID().uuidString)").path
+        let store = CalibrationStore(userDirectory: base)
+        try FileManager.default.createDirectory(atPath: base + "/calibration/dir.json", withIntermediateDirectories: true)
+        #expect(throws: CalibrationStoreError.io(path: base + "/calibration/dir.json", operation: "read", errno: EISDIR)) {
+            try store.load(key: "dir")
+        }
+        try FileManager.default.createSymbolicLink(atPath: base + "/calibration/zero.json", withDestinationPath: "/dev/zero")
+        #expect(throws: CalibrationStoreError.io(path: base + "/calibration/zero.json", operation: "read", errno: EFBIG)) {
+            try store.load(key: "zero")
+        }
+    }
+
+    @Test func anUnreadableFileSaysReadableNotWritable() {
+        let e = CalibrationStoreError.io(path: "/home/u/.config/imukit/calibration/k.json", operation: "read", errno: EACCES)
+        #expect(e.fix?.contains("readable by you") == true)
+        #expect(e.exitStatus == .noSensor)
+    }
+}

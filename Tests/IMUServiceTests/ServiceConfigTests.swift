@@ -92,3 +92,51 @@ import Testing
         #expect(c.pedometer.floorHeightMeters == d.pedometer.floorHeightMeters)
     }
 }
+
+/// The bad-input audit's config files: line ends, fractions, empty paths, files that are not files.
+@Suite struct ServiceConfigBadInputTests {
+    /// A file edited on Windows: "\r\n" is one Character to Swift, so splitting on "\n" read the
+    /// whole file as one line.
+    @Test func windowsLineEndsAndAByteOrderMarkAreRead() throws {
+        let c = try ServiceConfig.parse("\u{FEFF}rate = 100\r\nheight = 1.8\r\n", path: "stepd.conf")
+        #expect(c.sourceOptions.rateHz == 100)
+        #expect(c.pedometer.userHeightMeters == 1.8)
+        #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: "rate = 'x' is not a number from 1.0 to 8000.0 Hz", fix: "e.g. rate = 1.0")) {
+            try ServiceConfig.parse("height = 1.8\r\nrate = x\r\n", path: "stepd.conf")
+        }
+    }
+
+    /// `retention_days = 0.5` became Int(0.5) = 0 days, refused later as "0 days"; 1.7 kept 1.
+    @Test func retentionDaysMustBeWhole() throws {
+        for text in ["0.5", "1.7"] {
+            #expect(throws: ConfigError.self) { try ServiceConfig.parse("retention_days = \(text)", path: "x") }
+        }
+        #expect(try ServiceConfig.parse("retention_days = 30", path: "x").retentionDays == 30)
+    }
+
+    @Test func anEmptyPathIsNamed() {
+        for key in ["state_directory", "database", "replay", "simulate"] {
+            #expect(throws: ConfigError(path: "x", line: 1, message: "\(key) has no value",
+                                        fix: "give one after '=', or leave the line out for the default")) {
+                try ServiceConfig.parse("\(key) =   # none", path: "x")
+            }
+        }
+    }
+
+    /// A directory read as "permission denied?", and /dev/zero was read until memory ran out.
+    @Test func aDirectoryOrADeviceIsNotReadAsAConfig() throws {
+        let dir = FileManager.default.temporaryDirectory.path
+        do { _ = try ServiceConfig.load(path: dir, required: true); Issue.record("a directory was accepted") } catch let e as ConfigError {
+            #expect(e.message == "is a directory, not a config file")
+            #expect(e.exitStatus == .usage)
+        }
+        do { _ = try ServiceConfig.load(path: "/dev/zero", required: true); Issue.record("/dev/zero was accepted") } catch let e as ConfigError {
+            #expect(e.message.contains("is larger than 65536 bytes"))
+        }
+    }
+
+    @Test func permissionDeniedExits3() {
+        let e = ConfigError(path: "/etc/imukit/stepd.conf", line: nil, message: "cannot be read: Permission denied", fix: nil, errorNumber: EACCES)
+        #expect(e.exitStatus == .noSensor)
+    }
+}

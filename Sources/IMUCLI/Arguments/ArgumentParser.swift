@@ -103,15 +103,25 @@ public enum ArgumentParser {
                 o = found
             }
             if o.valueName != nil {
+                let value: String
                 if let inlineValue {
-                    parsed.set(o.long, inlineValue)
+                    value = inlineValue
                 } else {
                     guard i < arguments.count else {
                         throw UsageError("--\(o.long) needs a value (\(o.valueName!))", command: spec.name)
                     }
-                    parsed.set(o.long, arguments[i])
+                    value = arguments[i]
                     i += 1
                 }
+                // `--replay ""` (an unset shell variable) would name no file: ": cannot open".
+                guard !value.isEmpty else {
+                    throw UsageError("--\(o.long) needs a value (\(o.valueName!)), got an empty one", command: spec.name)
+                }
+                // Given twice with different values, one would be dropped silently.
+                if let earlier = parsed.string(o.long), earlier != value {
+                    throw UsageError("--\(o.long) given twice ('\(earlier)' and '\(value)'); give it once", command: spec.name)
+                }
+                parsed.set(o.long, value)
             } else {
                 guard inlineValue == nil else {
                     throw UsageError("--\(o.long) takes no value", command: spec.name)

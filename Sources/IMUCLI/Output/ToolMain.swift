@@ -21,8 +21,7 @@ public enum ToolMain {
             }
             if parsed.wantsVersion {
                 Terminal.standardOutput.write(spec.versionText)
-                Terminal.standardOutput.flush()
-                exit(0)
+                exit(finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
             }
             status = try await body(parsed)
         } catch {

@@ -69,6 +69,13 @@ public enum SourceSelection {
 
     /// The source options from `--rate` and `--mount`.
     public static func sourceOptions(from args: ParsedArguments) throws -> SourceOptions {
+        // Options a recording or the simulator would ignore silently are refused instead.
+        if args.string("replay") != nil, let given = ["rate", "mount"].first(where: { args.string($0) != nil }) {
+            throw UsageError("--\(given) goes with a sensor; a recording plays at the rate and in the frame it was recorded", command: args.command)
+        }
+        if args.string("simulate") != nil || args.string("source")?.hasPrefix("sim:") == true, args.string("mount") != nil {
+            throw UsageError("--mount goes with a sensor (--source i2c:… or iio:…); the simulator has no chip axes to map", command: args.command)
+        }
         var options = SourceOptions()
         options.rateHz = try args.double("rate", in: 1...8000)
         if let text = args.string("mount") {

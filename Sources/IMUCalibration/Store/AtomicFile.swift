@@ -6,25 +6,17 @@ import Glibc
 /// Writes a file so that readers see the old content or the new, never a mix: write a temporary
 /// file in the same directory, fsync it, rename it over the target (rename(2) is atomic within a
 /// file system), then fsync the directory so the rename itself survives a crash.
-enum AtomicFile {
-    static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
-        let directory = Self.directory(of: path)
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
+        // A bare file name lives in the current directory ("" would put the temporary file in /).
+        let directory = Self.directory(of: path).isEmpty ? "." : Self.directory(of: path)
         let temporary = directory + "/.\(path.split(separator: "/").last ?? "").tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, operation: "create", errno: errno) }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd); unlink(temporary)
-                throw .io(path: path, operation: "write", errno: e)
-            }
-            offset += n
+        if let e = writeAll(Array(text.utf8), to: fd) {
+            close(fd); unlink(temporary)
+            throw .io(path: path, operation: "write", errno: e)
         }
-        bytes.removeAll()
         if fsync(fd) != 0 {
             let e = errno
             close(fd); unlink(temporary)
@@ -38,6 +30,21 @@ enum AtomicFile {
         }
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+    }
+
+    /// Writes all of `bytes` to `fd` (again after EINTR or a short write); the errno of a
+    /// failed write, nil when everything was written.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
     }
 
     /// The directory part of `path`, as NSString's `deletingLastPathComponent` gave it for the

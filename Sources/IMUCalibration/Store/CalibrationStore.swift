@@ -64,10 +64,7 @@ public struct CalibrationStore: Sendable {
     public func load(key: String) throws -> (calibration: Calibration, path: String)? {
         for path in searchPaths(for: key) {
             guard FileManager.default.fileExists(atPath: path) else { continue }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CalibrationStoreError.io(path: path, operation: "read", errno: EACCES)
-            }
-            let calibration = try Calibration(jsonData: data, path: path)
+            let calibration = try Calibration(jsonData: try CalibrationStoreError.readSmall(path), path: path)
             return (calibration, path)
         }
         return nil

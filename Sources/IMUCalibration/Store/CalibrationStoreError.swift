@@ -1,3 +1,4 @@
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,21 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
 
     var isPermission: Bool { errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS }
 
+    /// A saved file (calibration, profile: a few KiB), read whole; at most 1 MiB, so a path that
+    /// is a device or a huge file never fills memory. Failures keep their errno (EFBIG: too large).
+    static func readSmall(_ path: String) throws(CalibrationStoreError) -> Data {
+        do { return Data(try SmallFile.read(path, limit: 1 << 20)) } catch {
+            switch error {
+            case .system(let e): throw .io(path: path, operation: "read", errno: e)
+            case .tooLarge: throw .io(path: path, operation: "read", errno: EFBIG)
+            }
+        }
+    }
+
     public var fix: String? {
+        if isPermission && operation == "read" {
+            return "make \(path) readable by you (ls -l \(path) shows its owner and mode), or remove it"
+        }
         if isPermission {
             return path.hasPrefix(CalibrationStore.systemDirectory)
                 ? "the system-wide store needs root: sudo imu-calibrate --system …"

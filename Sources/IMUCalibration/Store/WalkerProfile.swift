@@ -160,10 +160,7 @@ public enum WalkerProfileStore {
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> (profile: WalkerProfile, path: String)? {
         guard let path = path(environment: environment), FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CalibrationStoreError.io(path: path, operation: "read", errno: EACCES)
-        }
-        return (try WalkerProfile(jsonData: data, path: path), path)
+        return (try WalkerProfile(jsonData: try CalibrationStoreError.readSmall(path), path: path), path)
     }
 
     /// Saves `profile` atomically; returns the path.

@@ -1,10 +1,21 @@
-/// A problem in a recording file, reported as `FILE:LINE: what is wrong` (docs/CONTRACTS.md §2).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A problem in a recording file, reported as `FILE:LINE: what is wrong` (docs/CONTRACTS.md §2),
+/// or a recording that could not be opened or created (`access`).
 public struct RecordingError: DiagnosableError, Equatable {
     /// File name as given by the user.
     public var file: String
     /// 1-based line number; 0 when the problem concerns the whole file (e.g. it cannot be opened).
     public var line: Int
     public var message: String
+    /// errno of a file that could not be opened or created (`access`); 0 for a problem in its content.
+    public var errorNumber: Int32 = 0
+    /// What to do, when the message alone does not say it.
+    public var fix: String?
 
     public init(file: String, line: Int, message: String) {
         self.file = file
@@ -12,6 +23,32 @@ public struct RecordingError: DiagnosableError, Equatable {
         self.message = message
     }
 
+    /// `file` could not be opened for reading, or created (`creating`), with `errno` `code`.
+    /// Permission problems exit 3 with the fix (docs/CONTRACTS.md §4); the rest are usage errors.
+    public static func access(_ file: String, errno code: Int32, creating: Bool) -> RecordingError {
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let isDirectory = code == EISDIR
+        var error = RecordingError(file: file, line: 0,
+                                   message: isDirectory ? "is a directory, not a recording"
+                                       : "cannot \(creating ? "create" : "open") recording: \(String(cString: strerror(code)))")
+        error.errorNumber = code
+        switch code {
+        case EACCES, EPERM, EROFS:
+            error.fix = creating ? "record where you may write, e.g. --out ~/walk.csv (ls -ld \(directory) shows who may write there)"
+                                 : "give yourself read access (ls -l \(file) shows its owner and mode), e.g. sudo chmod a+r \(file)"
+        case ENOENT:
+            error.fix = creating ? "create its directory first (mkdir -p \(directory)) or choose another place"
+                                 : "check the name (ls \(directory)); '-' reads standard input"
+        case EISDIR:
+            error.fix = "name a file inside it, e.g. \(file.hasSuffix("/") ? file : file + "/")walk.csv"
+        default:
+            break
+        }
+        return error
+    }
+
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-    public var exitStatus: ExitStatus { .usage }
+    public var exitStatus: ExitStatus {
+        errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS ? .noSensor : .usage
+    }
 }

@@ -54,9 +54,12 @@ public final class RecordingReader {
             return
         }
         let opened = open(path, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw RecordingError(file: path, line: 0, message: "cannot open recording: \(reason)")
+        guard opened >= 0 else { throw RecordingError.access(path, errno: errno, creating: false) }
+        // A directory opens, then fails at the first read: say what it is instead.
+        var st = stat()
+        if fstat(opened, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = Glibc.close(opened)
+            throw RecordingError.access(path, errno: EISDIR, creating: false)
         }
         try self.init(descriptor: opened, owned: true, name: path)
     }
@@ -159,6 +162,11 @@ public final class RecordingReader {
         if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
             throw RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording; "
                                  + "decompress it first: zcat \(name.escapedForTerminal) | imu-steps --replay -")
+        }
+        // A UTF-16 byte-order mark (FF FE or FE FF): a spreadsheet's "Unicode text" export.
+        if (buffer[start] == 0xFF && buffer[start + 1] == 0xFE) || (buffer[start] == 0xFE && buffer[start + 1] == 0xFF) {
+            throw RecordingError(file: name, line: 1, message: "this is UTF-16 text, not a UTF-8 CSV recording; "
+                                 + "convert it first: iconv -f UTF-16 -t UTF-8 \(name.escapedForTerminal) > recording.csv")
         }
         let probe = min(end, start + 512)
         if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {

@@ -22,6 +22,8 @@ public struct RecordingSource: SampleSource {
     public let report: @Sendable (String) -> Void
     /// The reader opened by `init`, handed to the first `batches()`.
     private let opened: ReaderHandOff
+    /// Samples dropped for a repeated `t`, counted once the file has been read (`losses`).
+    private let counter = LossCounter()
     /// Samples per batch when reading as fast as possible: large enough that per-batch costs
     /// vanish (1024 × 160 bytes); at most three batches exist at a time (`ReadAhead`).
     static let fastBatch = 1024
@@ -40,14 +42,19 @@ public struct RecordingSource: SampleSource {
         opened = ReaderHandOff(reader)
     }
 
+    /// The samples the file's repeated times dropped (docs/CONTRACTS.md §2), as `nonIncreasingTime`:
+    /// the JSON summary's `dropped_time_not_increasing` and imu-record's summary count them.
+    public var losses: SampleLosses { counter.snapshot }
+
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
-        let path = self.path, speed = self.speed, report = self.report, opened = self.opened
+        let path = self.path, speed = self.speed, report = self.report, opened = self.opened, counter = self.counter
         if speed.isInfinite {
             // As fast as the consumer takes them, one batch read ahead (`ReadAhead`): the stream
             // asks for each batch, so memory stays constant however slow the consumer is.
             let ahead = ReadAhead(path: path, opened: opened)
             return AsyncThrowingStream(unfolding: {
                 if let batch = try await ahead.next() { return batch }
+                counter.add(nonIncreasingTime: ahead.repeatedTimes)
                 if !Task.isCancelled, let note = ahead.endNote { report(note) }
                 return nil
             })
@@ -55,7 +62,10 @@ public struct RecordingSource: SampleSource {
         // Paced: a thread of its own reads and sleeps until each batch is due (`PacedStream`).
         // A second playback reopens the file: fine for a regular file; a pipe is empty by then
         // and says so ("missing header line").
-        let player = PacedReplay(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: report)
+        let player = PacedReplay(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: { note, dropped in
+            counter.add(nonIncreasingTime: dropped)
+            report(note)
+        })
         return PacedStream.make(source: info.name) { try player.next() }
     }
 
@@ -114,6 +124,8 @@ private final class ReadAhead: Sendable {
 
     /// The reader's note at the end of the file (repeated times), if any.
     var endNote: String? { reader.withLock { $0?.endNote } }
+    /// Samples the reader dropped for a repeated time so far.
+    var repeatedTimes: Int { reader.withLock { $0?.repeatedTimes ?? 0 } }
 
     /// The next batch, nil at the end of the file.
     func next() async throws -> [MotionSample]? {
@@ -150,14 +162,15 @@ private final class ReadAhead: Sendable {
 /// time, each due when the wall clock has advanced by its last sample's time / `speed`.
 private final class PacedReplay {
     let open: () throws -> RecordingReader
-    let report: @Sendable (String) -> Void
+    /// Receives the reader's end note and the samples it dropped.
+    let report: @Sendable (String, Int) -> Void
     private var reader: RecordingReader?
     private var pace: PaceClock
     /// The error that ended the file, thrown after the samples before it.
     private var failure: (any Error)?
     private var ended = false
 
-    init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String) -> Void) {
+    init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String, Int) -> Void) {
         pace = PaceClock(speed: speed)
         self.open = open
         self.report = report
@@ -180,7 +193,7 @@ private final class PacedReplay {
             return (batch, pace.dueNs(first: batch[0].time, last: last.time))
         }
         ended = true
-        if let note = reader.endNote { report(note) }
+        if let note = reader.endNote { report(note, reader.repeatedTimes) }
         guard let last = batch.last else { return nil }
         return (batch, pace.dueNs(first: batch[0].time, last: last.time))
     }

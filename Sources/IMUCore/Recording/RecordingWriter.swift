@@ -42,7 +42,7 @@ public final class RecordingWriter {
             // replace the node itself (/dev/full, /dev/stdout, a link to elsewhere).
             let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard opened >= 0 else {
-                throw RecordingError(file: path, line: 0, message: "cannot create recording: \(String(cString: strerror(errno)))")
+                throw RecordingError.access(path, errno: errno, creating: true)
             }
             fd = opened
             ownsDescriptor = true
@@ -83,7 +83,7 @@ public final class RecordingWriter {
             let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if opened >= 0 { return (opened, temporary) }
             if errno == EEXIST && attempt < 100 { attempt += 1; continue }
-            throw RecordingError(file: path, line: 0, message: "cannot create recording: \(String(cString: strerror(errno)))")
+            throw RecordingError.access(path, errno: errno, creating: true)
         }
     }
 

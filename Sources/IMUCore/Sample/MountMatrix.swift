@@ -36,7 +36,8 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         func row(_ v: Vector3) -> String { "\(fmt(v.x)), \(fmt(v.y)), \(fmt(v.z))" }
-        func fmt(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        // Range-checked before Int(_:): a matrix read from sysfs or a config may hold 1e300.
+        func fmt(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
         return "\(row(rows.0)); \(row(rows.1)); \(row(rows.2))"
     }
 }

@@ -70,11 +70,17 @@ public struct ServiceConfig: Sendable {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
             return ServiceConfig()
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(path: path, line: nil, message: "cannot be read (permission denied?)", fix: "sudo chmod 0644 \(path)")
-        }
-        guard data.count <= 65_536 else {
-            throw ConfigError(path: path, line: nil, message: "is \(data.count) bytes; a config file is a few lines", fix: "use data/stepd.conf as the template")
+        let data: [UInt8]
+        do { data = try SmallFile.read(path, limit: 65_536) } catch {
+            switch error {
+            case .tooLarge(let limit):
+                throw ConfigError(path: path, line: nil, message: "is larger than \(limit) bytes; a config file is a few lines", fix: "use data/stepd.conf as the template")
+            case .system(EISDIR):
+                throw ConfigError(path: path, line: nil, message: "is a directory, not a config file", fix: "name the file, e.g. --config \(path)/stepd.conf")
+            case .system(let e):
+                throw ConfigError(path: path, line: nil, message: "cannot be read: \(String(cString: strerror(e)))",
+                                  fix: "sudo chmod 0644 \(path)", errorNumber: e)
+            }
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path)
     }
@@ -83,7 +89,10 @@ public struct ServiceConfig: Sendable {
         var c = ServiceConfig()
         var simulate: String?, replay: String?, speed: Double?
         var mqttValues: [String: String] = [:], mqttLine: Int?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line end (a file edited on Windows has CRLF: "\r\n" is one Character, never "\n"),
+        // and a byte-order mark before the first line is skipped, as the recording reader does.
+        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
+        for (index, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -107,6 +116,9 @@ public struct ServiceConfig: Sendable {
                 default: throw bad("\(key) = '\(Printable.escape(value))' is not yes or no", "write \(key) = yes or \(key) = no")
                 }
             }
+            if value.isEmpty && ["state_directory", "database", "simulate", "replay"].contains(key) {
+                throw bad("\(key) has no value", "give one after '=', or leave the line out for the default")
+            }
             switch key {
             case "source":
                 c.source = value == "auto" || value.isEmpty ? .automatic(fallbackToSimulation: false) : .spec(value)
@@ -125,6 +137,7 @@ public struct ServiceConfig: Sendable {
             case "database": c.databasePath = value
             case "retention_days":
                 let v = try number(0...36_500, "days")
+                guard v == v.rounded() else { throw bad("retention_days = '\(Printable.escape(value))' is not a whole number of days", "e.g. retention_days = 365, or 0 to keep everything") }
                 c.retentionDays = v == 0 ? nil : Int(v)
             case "commit_seconds": c.commitSeconds = try number(0.5...10, "s (issue #16: at most 10 s may be lost)")
             case "method_deadline": c.methodDeadlineSeconds = try number(0.1...20, "s")
@@ -180,6 +193,8 @@ public struct ConfigError: DiagnosableError, Equatable {
     public var line: Int?
     public var message: String
     public var fix: String?
+    /// errno when the file could not be read; permission denied exits 3 (docs/CONTRACTS.md §4).
+    public var errorNumber: Int32 = 0
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
-    public var exitStatus: ExitStatus { .usage }
+    public var exitStatus: ExitStatus { errorNumber == EACCES || errorNumber == EPERM ? .noSensor : .usage }
 }

@@ -126,6 +126,12 @@ public struct SensorSupervisor: Sendable {
                 if Task.isCancelled { return }
                 held = nil
                 engine.send(.sensor(.lost(Self.describe(error))))
+                // A malformed line in a replayed recording does not mend itself: played again, the
+                // samples before it would be counted again every retry. (A missing file is retried.)
+                if let bad = error as? RecordingError, bad.line > 0 {
+                    log.error("\(bad.file): not replayed again; fix the recording, then call Reset (docs/service.md) or restart imu-stepd")
+                    return
+                }
                 try? await Task.sleep(nanoseconds: UInt64(retry * 1e9))
                 retry = min(retry * 2, Self.longestRetrySeconds)
             }

@@ -6,9 +6,11 @@ enum CalibrationReport {
     static func text(_ c: Calibration, path: String?) -> String {
         func row(_ v: Vector3, _ d: Int = 5) -> String { "\(signed(v.x, d))  \(signed(v.y, d))  \(signed(v.z, d))" }
         let q = c.quality
-        // Key, sensor name and date come from files (a recording's comments, a saved calibration): escaped.
-        var out = "Calibration for \(c.key.escapedForTerminal)\(c.sourceName.isEmpty ? "" : " (\(c.sourceName.escapedForTerminal))")\n"
-        if !c.created.isEmpty { out += "  made                 \(c.created.escapedForTerminal)\n" }
+        // Key, sensor name and date come from files (a recording's comments, a saved calibration):
+        // escaped, a newline too (each is one field on one line).
+        func shown(_ text: String) -> String { text.escapedForTerminal.replacing("\n", with: "\\n") }
+        var out = "Calibration for \(shown(c.key))\(c.sourceName.isEmpty ? "" : " (\(shown(c.sourceName)))")\n"
+        if !c.created.isEmpty { out += "  made                 \(shown(c.created))\n" }
         out += "  accelerometer bias   \(row(c.accelerometerBias)) g\n"
         out += "  accelerometer scale  \(row(c.accelerometerScale))\n"
         let m = c.misalignment

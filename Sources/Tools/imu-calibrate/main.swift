@@ -75,7 +75,8 @@ func sensorKey(_ args: ParsedArguments) throws -> String {
 func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
     let key = try sensorKey(args)
     guard let (c, path) = try store.load(key: key) else {
-        Terminal.standardError.write("imu-calibrate: no calibration saved for \(key) (looked in \(store.searchPaths(for: key).joined(separator: ", ")))\n"
+        // The key comes from --key or a device's name: escaped.
+        Terminal.standardError.write("imu-calibrate: no calibration saved for \(key.escapedForTerminal) (looked in \(store.searchPaths(for: key).joined(separator: ", ")))\n"
                                      + "  fix: imu-calibrate --six-position\n")
         Terminal.standardError.flush()
         return .runtimeFailure
@@ -93,7 +94,7 @@ func reset(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatu
     if let removed = try store.reset(key: key) {
         Terminal.standardOutput.write("removed \(removed)\n")
     } else {
-        Terminal.standardOutput.write("nothing to remove: no calibration for \(key) at \(store.path(for: key) ?? "(no home directory)")\n")
+        Terminal.standardOutput.write("nothing to remove: no calibration for \(key.escapedForTerminal) at \(store.path(for: key) ?? "(no home directory)")\n")
     }
     if let (_, other) = try store.load(key: key) {
         Terminal.standardOutput.write("note: \(other) still applies (\(other.hasPrefix(store.systemDirectory) ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset") removes it)\n")

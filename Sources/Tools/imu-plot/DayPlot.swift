@@ -30,6 +30,7 @@ enum DayPlot {
         let out = options.out
         try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
         let name = options.out == "-" ? "standard output" : options.out
+        guard out != "-" || Terminal.standardOutput.failure == nil else { return }   // refused: ToolMain says so
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")
         } else {

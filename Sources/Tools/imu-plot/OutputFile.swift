@@ -1,29 +1,51 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import IMUCalibration
 import IMUCLI
 
-/// The output file could not be written (exit 1; nothing half-written is left behind).
+/// The output file could not be written (exit 1, or 3 when permission is denied; nothing
+/// half-written is left behind in a regular file).
 struct OutputError: DiagnosableError {
     var path: String
+    /// errno of the failing call.
+    var errorNumber: Int32
     var reason: String
+    init(path: String, errorNumber: Int32) {
+        self.path = path
+        self.errorNumber = errorNumber
+        reason = String(cString: strerror(errorNumber))
+    }
+    var isPermission: Bool { errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS }
     var description: String { "cannot write \(path): \(reason)" }
-    var exitStatus: ExitStatus { .runtimeFailure }
+    /// Permission denied exits 3 (docs/CONTRACTS.md §4); other I/O errors 1.
+    var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
     var fix: String? { "choose a writable place with -o, e.g. -o /tmp/plot.svg" }
 }
 
 enum OutputFile {
     /// Writes `text` whole: to a temporary file beside `path`, renamed over it at the end, so a
     /// failure (full disk, no permission) never leaves an empty or cut-off plot. "-" is stdout.
-    static func write(_ text: String, to path: String) throws {
+    /// A device, FIFO or symbolic link that exists is written in place: renaming over it would
+    /// replace the node itself (/dev/null, a link to elsewhere).
+    /// Returns false when standard output refused the text (full disk, closed): `ToolMain` says
+    /// so at exit (exit 1), and the tool must not claim to have written it.
+    @discardableResult
+    static func write(_ text: String, to path: String) throws -> Bool {
         if path == "-" {
             Terminal.standardOutput.write(text)
             Terminal.standardOutput.flush()
-            return
+            return Terminal.standardOutput.failure == nil
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? error.localizedDescription
-            throw OutputError(path: path, reason: reason)
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG else {
+            do { try AtomicFile.write(text, to: path) } catch { throw OutputError(path: path, errorNumber: error.errorNumber) }
+            return true
         }
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { throw OutputError(path: path, errorNumber: errno) }
+        defer { close(fd) }
+        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) { throw OutputError(path: path, errorNumber: e) }
+        return true
     }
 }

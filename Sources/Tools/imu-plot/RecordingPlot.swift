@@ -20,9 +20,9 @@ enum RecordingPlot {
         note(summary)
     }
 
-    /// Reads, plots and writes; returns the line for the user.
+    /// Reads, plots and writes; returns the line for the user (nil when standard output refused the plot).
     private static func draw(_ options: PlotOptions, configuration: PedometerConfiguration, raw: Bool,
-                             command: String) throws -> String {
+                             command: String) throws -> String? {
         var feed: SampleFeed
         var title: String
         var clock: ClockAnchor?
@@ -58,19 +58,25 @@ enum RecordingPlot {
         var plotter = RecordingPlotter(pedometer: Pedometer(configuration: configuration, capabilities: feed.capabilities),
                                        width: options.width, span: options.span)
         while let sample = try feed.next() { plotter.process(sample) }
+        // Samples dropped for a repeated t are counted and said (docs/CONTRACTS.md §2), as imu-steps does.
+        if let dropped = feed.endNote { note(dropped) }
         plotter.finish()
         if let truth { plotter.overlay(truth) }
         let chart = try plotter.chart(title: title, clock: clock)
         let svg = RecordingSVG.render(chart)
-        try OutputFile.write(svg, to: options.out)
+        guard try OutputFile.write(svg, to: options.out) else { return nil }
         var line = "wrote \(options.out == "-" ? "standard output" : options.out) (\(svg.utf8.count / 1024) KiB): "
         line += chart.accelerationReadings > 0 ? "\(chart.stepsInView) steps" : "no accelerometer readings"
         line += chart.pressureReadings > 0 ? ", floors ↑\(chart.floorsUpInView) ↓\(chart.floorsDownInView)" : ", no barometer readings"
         return line
     }
 
+    /// A note when there is one to give (nil: the plot went nowhere, as `ToolMain` reports).
+    static func note(_ text: String?) { if let text { note(text) } }
+
+    /// Escaped: notes quote file names, calibration keys and a recording's own text.
     static func note(_ text: String) {
-        Terminal.standardError.write("imu-plot: \(text)\n")
+        Terminal.standardError.write("imu-plot: \(text.escapedForTerminal)\n")
         Terminal.standardError.flush()
     }
 }
@@ -92,6 +98,9 @@ struct SampleFeed {
         self.simulator = simulator
         capabilities = simulator.options.capabilities
     }
+
+    /// The reader's note on samples dropped for a repeated t, once the file is read; nil otherwise.
+    var endNote: String? { reader?.endNote }
 
     mutating func next() throws -> MotionSample? {
         if let reader {

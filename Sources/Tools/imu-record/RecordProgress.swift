@@ -43,7 +43,7 @@ final class RecordProgress {
         if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
         let speed = gnssRows.map { ", gnss_speed on \($0) of \(g.count) samples" } ?? ""
-        Terminal.standardError.write("recorded " + line(g, losses) + "\(largest)\(speed) → \(path == "-" ? "standard output" : path)\n")
+        Terminal.standardError.write("recorded " + line(g, losses) + "\(largest)\(speed) → \(path == "-" ? "standard output" : path.escapedForTerminal)\n")
         Terminal.standardError.flush()
     }
 

@@ -29,7 +29,7 @@ struct Recorder {
             if gps != nil { capabilities.gnssSpeed = true }
             writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: capabilities),
                                          comments: comments)
-        } catch let error as RecordingError where !error.message.hasPrefix("cannot create") {
+        } catch let error as RecordingError where error.errorNumber == 0 {   // not an open(2) failure
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
         var gaps = GapDetector()
@@ -83,7 +83,10 @@ struct Recorder {
 /// (docs/CONTRACTS.md §4), not a bad file given by the user.
 struct RecordWriteError: DiagnosableError {
     var underlying: RecordingError
-    var description: String { underlying.description + "; everything before this point is on disk, in whole lines" }
+    var description: String {
+        underlying.file == "-" ? "standard output: \(underlying.message); everything before this point was written, in whole lines"
+            : underlying.description + "; everything before this point is on disk, in whole lines"
+    }
     var exitStatus: ExitStatus { .runtimeFailure }
     var fix: String? { "free space on the disk or record to another one (--out)" }
 }
