@@ -9,4 +9,16 @@ import IMUCore
         #expect(m.description == "1e+300, 0, 0; 0, -1e+20, 0; 0, 0, 1")
         #expect(MountMatrix.identity.description == "1, 0, 0; 0, 1, 0; 0, 0, 1")
     }
+
+    /// A zero or scaled matrix scales gravity away (0 steps without a word); 45° written to four
+    /// decimals, as device trees do, is still a rotation; a reflection keeps unit rows too.
+    @Test func onlyUnitRowsAtRightAnglesAreARotation() throws {
+        for (text, rotation) in [("0, 1, 0; -1, 0, 0; 0, 0, 1", true), ("-1, 0, 0; 0, 1, 0; 0, 0, 1", true),
+                                 ("0.7071, -0.7071, 0; 0.7071, 0.7071, 0; 0, 0, 1", true),
+                                 ("0, 0, 0; 0, 0, 0; 0, 0, 0", false), ("2, 0, 0; 0, 2, 0; 0, 0, 2", false),
+                                 ("1, 0, 0; 1, 0, 0; 0, 0, 1", false), ("1, 0, 0; 0, 1, 0; 0, 0, 0.9", false)] {
+            let m = try #require(MountMatrix(kernelText: text))
+            #expect(m.isRotation == rotation, "\(text)")
+        }
+    }
 }

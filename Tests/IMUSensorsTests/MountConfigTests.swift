@@ -28,6 +28,10 @@ import Testing
         }
     }
 
+    @Test func aMatrixThatIsNoRotationIsRefused() {
+        #expect(throws: MountConfigError.self) { try MountConfig(text: "mpu6050 = 0, 0, 0; 0, 0, 0; 0, 0, 0", path: "m") }
+    }
+
     @Test func missingFileIsEmpty() throws {
         #expect(try MountConfig.load(path: "/nonexistent/imukit/mount.conf").entries.isEmpty)
     }

@@ -47,7 +47,8 @@ import Testing
         for (text, line, words) in [("rate = fast", 1, "rate"), ("\n\ncommit_seconds = 60", 3, "10 s"),
                                     ("colour = blue", 1, "unknown setting"), ("just words", 1, "key = value"),
                                     ("polled_fallback_hz = 10", 1, "25 Hz"), ("bus = tcp:host=x", 1, "bus"),
-                                    ("yield_to = iio-sensor-proxy", 1, "D-Bus name"), ("yield_to = net..SensorProxy", 1, "D-Bus name")] {
+                                    ("yield_to = iio-sensor-proxy", 1, "D-Bus name"), ("yield_to = net..SensorProxy", 1, "D-Bus name"),
+                                    ("mount = 0,0,0; 0,0,0; 0,0,0", 1, "not a rotation")] {
             do {
                 _ = try ServiceConfig.parse(text, path: "/etc/imukit/stepd.conf")
                 Issue.record("accepted: \(text)")

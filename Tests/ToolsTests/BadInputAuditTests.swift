@@ -168,6 +168,13 @@ import Testing
         }
     }
 
+    /// A zero matrix was taken and scaled gravity away: 0 steps without a word.
+    @Test func aMountThatIsNoRotationIsAUsageError() throws {
+        let r = try ToolRunner.run("imu-steps", ["--source", "i2c:/dev/i2c-99", "--mount", "0,0,0;0,0,0;0,0,0", "--json"])
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("is not a rotation"), "stderr: \(r.stderr)")
+    }
+
     @Test func emptyAndTwiceGivenValuesAreUsageErrors() throws {
         let empty = try ToolRunner.run("imu-steps", ["--replay", "", "--json"])
         #expect(empty.status == 2)

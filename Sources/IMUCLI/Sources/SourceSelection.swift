@@ -80,7 +80,10 @@ public enum SourceSelection {
         options.rateHz = try args.double("rate", in: 1...8000)
         if let text = args.string("mount") {
             guard let m = MountMatrix(kernelText: text) else {
-                throw UsageError("--mount needs three rows of three numbers, e.g. \"0,1,0; -1,0,0; 0,0,1\", got '\(text)'", command: args.command)
+                throw UsageError("--mount needs three rows of three numbers, e.g. \"0,1,0; -1,0,0; 0,0,1\", got '\(text.escapedForTerminal)'", command: args.command)
+            }
+            guard m.isRotation else {
+                throw UsageError("--mount '\(text.escapedForTerminal)' is not a rotation: each row must be a unit vector at right angles to the others, e.g. \"0,1,0; -1,0,0; 0,0,1\"", command: args.command)
             }
             options.mountMatrix = m
         }

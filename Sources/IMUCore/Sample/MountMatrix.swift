@@ -30,6 +30,22 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
 
     public var isIdentity: Bool { self == .identity }
 
+    /// True when the rows are unit vectors at right angles (a rotation or a reflection), as the
+    /// kernel's ABI describes a mount matrix. A zero or scaled matrix would scale gravity away and
+    /// count no steps without a word, so a matrix a user writes must pass this.
+    ///
+    /// Tolerance 0.01 on each row's length and on each pair's dot product: device trees write
+    /// 45° as "0.7071" (error 1e-5), and 0.01 is 0.6° of skew, far below what any wrong matrix is.
+    public var isRotation: Bool {
+        let r = [rows.0, rows.1, rows.2]
+        let tolerance = 0.01
+        for i in 0..<3 {
+            guard abs((r[i] * r[i]).sum() - 1) <= tolerance else { return false }
+            for j in (i + 1)..<3 where abs((r[i] * r[j]).sum()) > tolerance { return false }
+        }
+        return true
+    }
+
     public static func == (a: MountMatrix, b: MountMatrix) -> Bool {
         a.rows.0 == b.rows.0 && a.rows.1 == b.rows.1 && a.rows.2 == b.rows.2
     }

@@ -36,7 +36,7 @@ public struct MountConfig: Sendable {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard !line.trimmedWhitespace.isEmpty else { continue }
             guard let eq = line.firstIndex(of: "="),
-                  let m = MountMatrix(kernelText: String(line[line.index(after: eq)...])) else {
+                  let m = MountMatrix(kernelText: String(line[line.index(after: eq)...])), m.isRotation else {
                 throw MountConfigError(path: path, line: i + 1, text: String(raw))
             }
             entries[line[..<eq].trimmedWhitespace] = m
@@ -62,7 +62,7 @@ public struct MountConfigError: DiagnosableError {
     public var path: String
     public var line: Int
     public var text: String
-    public var description: String { "\(path):\(line): not a mount matrix line: '\(text)'" }
+    public var description: String { "\(path.escapedForTerminal):\(line): not a mount matrix line (three rows of three numbers forming a rotation): '\(text.escapedForTerminal)'" }
     public var exitStatus: ExitStatus { .usage }
     public var fix: String? { "write KEY = r1c1, r1c2, r1c3; r2c1, r2c2, r2c3; r3c1, r3c2, r3c3 (e.g. mpu6050 = 0, 1, 0; -1, 0, 0; 0, 0, 1)" }
 }

@@ -130,6 +130,9 @@ public struct ServiceConfig: Sendable {
                 guard let m = MountMatrix(kernelText: value) else {
                     throw bad("mount = '\(Printable.escape(value))' is not three rows of three numbers", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
                 }
+                guard m.isRotation else {
+                    throw bad("mount = '\(Printable.escape(value))' is not a rotation (each row a unit vector at right angles to the others)", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
+                }
                 c.sourceOptions.mountMatrix = m
             case "height": c.pedometer.userHeightMeters = try number(0.5...2.5, "m")
             case "floor_height": c.pedometer.floorHeightMeters = try number(1...10, "m")
