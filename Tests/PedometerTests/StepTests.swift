@@ -42,6 +42,31 @@ import IMUSimulation
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
     }
 
+    /// A step event is stamped at the foot strike, not at a filter-delayed peak. The counter
+    /// reads the gait signal through zero-phase stages only (the resampler's box average is
+    /// centred on its tick; the strike is the highest tick within a quarter step), so its
+    /// events lag the simulator's foot contacts by the heel-strike spike's own lag behind
+    /// contact (0.3 rad of step phase: 0.027 s at 1.8 steps/s, `GroundTruth.stepTimes`) and by
+    /// at most one internal tick (0.02 s) either way. A causal filter of the 3 to 5 Hz kind a
+    /// step detector would use delays by 0.05 to 0.1 s and would fall outside.
+    @Test(arguments: [25.0, 100.0, 400.0])
+    func stepEventsAreNotDelayedByFiltering(rate: Double) {
+        let sim = simulate("walk") { $0.sampleRateHz = rate }
+        let (events, _) = runPedometer(sim.samples, capabilities: sim.options.capabilities)
+        let truth = sim.truth.stepTimes
+        let period = 1 / 1.8
+        var offsets: [Double] = []
+        for t in stepTimes(events) {
+            guard let nearest = truth.min(by: { abs($0 - t) < abs($1 - t) }), abs(nearest - t) < period / 2 else { continue }
+            offsets.append(t - nearest)
+        }
+        #expect(offsets.count >= 200, "\(offsets.count) matched steps")
+        let median = offsets.sorted()[offsets.count / 2]
+        let spikeLag = 0.3 / (2 * Double.pi) * period
+        let tick = 0.02
+        #expect(abs(median - spikeLag) <= tick, "median step time − foot contact \(median) s at \(rate) Hz; the spike lags contact by \(spikeLag) s")
+    }
+
     @Test func syntheticDayWithinOnePercent() {
         let sim = simulate("day")
         let (events, snapshot) = runPedometer(sim.samples, capabilities: sim.options.capabilities)

@@ -5,17 +5,25 @@ enum AccuracyReport {
     /// Counts steps in each recording and prints name, truth, counted, error; then MAPE and worst.
     static func run(title: String, _ recordings: [LabelledRecording]) {
         print("== \(title): \(recordings.count) recordings")
-        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%   seed²  error%  cycles¹")
+        print("recording".padding(toLength: 36, withPad: " ", startingAt: 0), " truth counted  error%   seed²  error%  cycles¹  in its walks³")
         var errors: [Double] = []
+        // The counter against the step cycles inside the walks it counted (³), steps.
+        var rhythm: [(name: String, counted: Int, cycles: Int)] = []
         var doubtful: [String] = []
         var seedErrors: [Double] = []
         for recording in recordings {
-            let counted = count(recording.samples, capabilities: recording.capabilities).snapshot.steps
+            let (snapshot, events) = count(recording.samples, capabilities: recording.capabilities)
+            let counted = snapshot.steps
+            var inWalks = "      -"
+            if let cycles = ReferenceCheck.stepCycles(recording.samples, within: ReferenceCheck.walkSpans(events))?.cycles {
+                inWalks = String(format: "%7d", cycles)
+                rhythm.append((recording.name, counted, cycles))
+            }
             let error = Double(counted - recording.trueSteps) / Double(recording.trueSteps) * 100
             errors.append(abs(error))
-            var check = "      -"
+            var check = "      -  " + inWalks
             if let cycles = ReferenceCheck.stepCycles(recording.samples)?.cycles {
-                check = String(format: "%7d", cycles)
+                check = String(format: "%7d  ", cycles) + inWalks
                 // A reference more than 4% above every cycle the phone felt is itself in doubt.
                 if Double(recording.trueSteps) > 1.04 * Double(cycles) {
                     check += "  reference above the recording's cycles"
@@ -48,6 +56,19 @@ enum AccuracyReport {
                      seedErrors.reduce(0, +) / Double(seedErrors.count), seedErrors.max()!))
         print("¹ step cycles in the recording itself (band-passed |a| zero crossings while moving; an independent")
         print("  estimate that also counts handling, so pockets read high): a check on the reference, not the pedometer")
+        if !rhythm.isEmpty {
+            // How well the counter reads the rhythm, apart from where its walks start and stop.
+            let differences = rhythm.map { $0.counted - $0.cycles }
+            let largest = rhythm.max { abs($0.counted - $0.cycles) < abs($1.counted - $1.cycles) }!
+            let percent = rhythm.map { abs(Double($0.counted - $0.cycles)) / Double($0.cycles) * 100 }
+            print(String(format: "³ step cycles (¹) only from the first to the last step of each walk the counter found: the counter against them reads %.2f%% (mean |difference| %.1f steps, signed mean %+.1f, largest %+d on %@); against the reference the same cycles read %.2f%%: what the counter misses beyond its rhythm is where its walks start and stop, or the reference",
+                         percent.reduce(0, +) / Double(percent.count),
+                         Double(differences.map(abs).reduce(0, +)) / Double(differences.count),
+                         Double(differences.reduce(0, +)) / Double(differences.count),
+                         largest.counted - largest.cycles, largest.name,
+                         zip(rhythm, recordings.filter { r in rhythm.contains { $0.name == r.name } })
+                            .map { abs(Double($0.cycles - $1.trueSteps)) / Double($1.trueSteps) * 100 }.reduce(0, +) / Double(rhythm.count)))
+        }
         if !doubtful.isEmpty {
             print("  reference more than 4% above the recording's cycles: \(doubtful.joined(separator: ", "))")
         }
@@ -70,8 +91,14 @@ enum AccuracyReport {
         for rate in rates {
             var errors: [Double] = []
             var worst: [(name: String, error: Double)] = []
+            var inWalks: [Double] = []   // |counted − step cycles inside its walks| (³), %
             for recording in recordings {
-                let steps = count(decimated(recording.samples, rateHz: rate), capabilities: recording.capabilities).snapshot.steps
+                let samples = decimated(recording.samples, rateHz: rate)
+                let (snapshot, events) = count(samples, capabilities: recording.capabilities)
+                let steps = snapshot.steps
+                if let cycles = ReferenceCheck.stepCycles(samples, within: ReferenceCheck.walkSpans(events))?.cycles, cycles > 0 {
+                    inWalks.append(abs(Double(steps - cycles)) / Double(cycles) * 100)
+                }
                 let error = Double(steps - recording.trueSteps) / Double(recording.trueSteps) * 100
                 errors.append(abs(error))
                 worst.append((recording.name, error))
@@ -80,8 +107,9 @@ enum AccuracyReport {
             // The walks that carry the figure: the four largest errors at this rate.
             let carriers = worst.sorted { abs($0.error) > abs($1.error) }.prefix(4)
                 .map { String(format: "%@ %+.2f%%", $0.name, $0.error) }.joined(separator: ", ")
-            print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%  (largest: %@)",
-                         rate, errors.reduce(0, +) / Double(errors.count), errors.max()!, carriers))
+            print(String(format: "same walks averaged down to %.0f Hz: MAPE %.2f%%  worst %.2f%%  (largest: %@); inside its walks, against their step cycles³: %.2f%%",
+                         rate, errors.reduce(0, +) / Double(errors.count), errors.max()!, carriers,
+                         inWalks.reduce(0, +) / Double(max(1, inWalks.count))))
         }
     }
 

@@ -158,7 +158,10 @@ enum RealDevReport {
         print("   split: tuned on subjects \(tunedWalkSubjects.sorted().joined(separator: ", ")); the rest held out")
         print("recording".padding(toLength: 44, withPad: " ", startingAt: 0),
               "part   truth counted  error%  F1 given aligned  strike−truth s  impact offset s given / aligned   seed²  error%  cycles¹")
-        struct Row { var error: Double; var f1: Double; var alignedF1: Double; var offsets: [Double]; var seedError: Double; var tuned: Bool }
+        struct Row { var error: Double; var f1: Double; var alignedF1: Double; var offsets: [Double]; var seedError: Double; var tuned: Bool
+            /// Our strike − the nearest |a| peak, median over the trial's steps, s: how far our
+            /// events lag the impact they sit on (a filter delay would show here).
+            var lag: Double }
         var rows: [Row] = []
         for r in recordings {
             let (snapshot, events) = count(r.samples, capabilities: r.capabilities)
@@ -170,7 +173,9 @@ enum RealDevReport {
             let seed = SeedBaseline.count(r.samples)
             let seedError = Double(seed - r.trueSteps) / Double(r.trueSteps) * 100
             let cycles = ReferenceCheck.stepCycles(r.samples).map { String(format: "%7d", $0.cycles) } ?? "      -"
-            rows.append(Row(error: error, f1: given.f1, alignedF1: aligned.f1, offsets: aligned.offsets, seedError: seedError, tuned: r.tuned))
+            // Rounded to the printed millisecond, + 0 so that a lag of −0.0004 s prints as +0.000.
+            let lag = (-impactOffset(stepTimes(events).map { $0...$0 }, samples: r.samples).median * 1000).rounded() / 1000 + 0
+            rows.append(Row(error: error, f1: given.f1, alignedF1: aligned.f1, offsets: aligned.offsets, seedError: seedError, tuned: r.tuned, lag: lag))
             print(r.name.padding(toLength: 44, withPad: " ", startingAt: 0), r.tuned ? "tuned" : "held ",
                   String(format: "%6d %7d %+7.2f %9.3f %7.3f %+15.3f    %+.2f±%.2f / %+.2f±%.2f %6d %+7.2f", r.trueSteps, snapshot.steps, error,
                          given.f1, aligned.f1, median(aligned.offsets), impactGiven.median, impactGiven.spread,
@@ -179,17 +184,18 @@ enum RealDevReport {
         func summary(_ label: String, _ part: [Row]) -> String {
             guard !part.isEmpty else { return label + ": no recordings" }
             let n = Double(part.count)
-            return String(format: "%@ (%d): MAPE %.2f%%  worst %.2f%%  step-time F1 (±%.1f s) %.3f on the samples' clock (%.3f on the times as given); strike − truth median %+.3f s  | seed² MAPE %.2f%%",
+            return String(format: "%@ (%d): MAPE %.2f%%  worst %.2f%%  step-time F1 (±%.1f s) %.3f on the samples' clock (%.3f on the times as given); strike − truth median %+.3f s, strike − its |a| peak %+.3f s  | seed² MAPE %.2f%%",
                          label, part.count, part.map { abs($0.error) }.reduce(0, +) / n, part.map { abs($0.error) }.max()!,
                          matchTolerance, part.map(\.alignedF1).reduce(0, +) / n, part.map(\.f1).reduce(0, +) / n,
-                         median(part.flatMap(\.offsets)), part.map { abs($0.seedError) }.reduce(0, +) / n)
+                         median(part.flatMap(\.offsets)), median(part.map(\.lag)), part.map { abs($0.seedError) }.reduce(0, +) / n)
         }
         Headline.say("real-dev slow walks", summary("held out", rows.filter { !$0.tuned }))
         print(summary("tuned part       ", rows.filter(\.tuned)))
         print(summary("all              ", rows))
         print("   targets: MAPE ≤ 2.5%, F1 ≥ 0.95 (seed² = the pedometer seed's peak detector; cycles¹ = the independent step-cycle check)")
         print("   F1 aligned = against the truth steps on the samples' clock (RealDevReport.alignedTimes: the given times drift late by")
-        print("   the packets lost before them); impact offset = nearest |a| peak − truth step, median ± spread, from the recording alone")
+        print("   the packets lost before them); impact offset = nearest |a| peak − truth step, median ± spread, from the recording alone;")
+        print("   strike − its |a| peak = our step time − the nearest |a| peak (±0.15 s), median over trials: 0 when no filter delays our steps")
         // A second view: leave one subject out over all 15 trials.
         let walks = recordings.compactMap { r -> LeaveOnePersonOut.Walk? in
             guard let subject = r.name.split(separator: "_").first(where: { $0.count == 3 && $0.hasPrefix("s") }) else { return nil }

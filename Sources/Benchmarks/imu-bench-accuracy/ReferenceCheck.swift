@@ -1,5 +1,6 @@
 import Foundation
 import IMUCore
+import Pedometer
 
 /// An independent estimate of how many step cycles a recording holds, to judge its reference
 /// count rather than the pedometer: the acceleration magnitude, band-passed around the
@@ -22,8 +23,20 @@ enum ReferenceCheck {
     struct Result { var cycles: Int; var frequency: Double }
 
     static func stepCycles(_ samples: [MotionSample]) -> Result? {
+        stepCycles(samples, within: nil)
+    }
+
+    /// The step cycles inside `spans` only (s, on the samples' clock), each widened by half a
+    /// step period either side (a span from the first to the last counted step holds one cycle
+    /// fewer than steps). With the spans of the counter's own walks, this separates how the
+    /// counter reads the rhythm (its count against these cycles) from where it says a walk
+    /// starts and stops and from the reference itself (these cycles against the reference).
+    /// Handling outside the walks no longer counts here, so pockets no longer read high. Inside a
+    /// span every crossing counts: the span is the walk, and the moving gate (`movingRMS`) drops
+    /// parts of a soft walk (the Samsung in-hand walk of jamie strikes about 0.15 g).
+    static func stepCycles(_ samples: [MotionSample], within spans: [ClosedRange<Double>]?) -> Result? {
         let x = resampledMagnitude(samples)
-        guard x.count > Int(10 * rateHz) else { return nil }
+        guard x.count > Int(10 * rateHz), let start = samples.first?.time else { return nil }
         let f0 = dominantFrequency(x)
         var y = bandPass(x, frequency: f0)
         y.reverse()
@@ -32,12 +45,41 @@ enum ReferenceCheck {
         let half = Int(0.25 * rateHz)
         var squares = [Double](repeating: 0, count: x.count + 1)   // prefix sums of x²
         for i in x.indices { squares[i + 1] = squares[i] + x[i] * x[i] }
+        // Grid index ranges of the spans (the grid starts at the first sample).
+        let widen = 0.5 / f0
+        let ranges = spans.map { spans in
+            spans.map { Int(((($0.lowerBound - widen) - start) * rateHz).rounded(.down))...Int(((($0.upperBound + widen) - start) * rateHz).rounded(.up)) }
+        }
         var cycles = 0
         for i in 1..<y.count where y[i - 1] < 0 && y[i] >= 0 {
+            if let ranges {
+                if ranges.contains(where: { $0.contains(i) }) { cycles += 1 }
+                continue
+            }
             let lo = max(0, i - half), hi = min(x.count, i + half)
             if (squares[hi] - squares[lo]) / Double(hi - lo) > movingRMS * movingRMS { cycles += 1 }
         }
         return Result(cycles: cycles, frequency: f0)
+    }
+
+    /// From the first to the last step of each walk in `events` (a walk ends at a pause).
+    static func walkSpans(_ events: [PedometerEvent]) -> [ClosedRange<Double>] {
+        var spans: [ClosedRange<Double>] = []
+        var first: Double?, last: Double?
+        for event in events {
+            switch event {
+            case .step(let t):
+                first = first ?? t
+                last = t
+            case .pause:
+                if let a = first, let b = last { spans.append(a...b) }
+                first = nil; last = nil
+            default:
+                break
+            }
+        }
+        if let a = first, let b = last { spans.append(a...b) }
+        return spans
     }
 
     /// |a| (g) linearly interpolated onto a `rateHz` grid, mean removed.
