@@ -67,7 +67,7 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$ROOT/lib64/"
 # Our tools load libsystemd, SQLite and libgps with dlopen on first use (Sources/CSystemd, CSQLite,
 # CGPS), so ldd does not list them: imu-stepd needs the first two in the guest.
 for lib in libsystemd.so.0 libsqlite3.so.0 libgps.so.28; do
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')
     [ -n "$path" ] && { mkdir -p "$ROOT$(dirname "$path")"; copy_with_libs "$path" "$path"; }
 done
 shopt -s nullglob
