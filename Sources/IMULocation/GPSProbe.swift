@@ -22,12 +22,10 @@ public enum GPSProbe {
     /// (with `wait` 0 it only connects: `.noFix` means reachable). Runs on a thread of its own:
     /// the socket calls block.
     public static func check(host: String, port: String, wait: Double = defaultWait) async -> GPSAvailability {
-        await withCheckedContinuation { continuation in
-            do {
-                try OwnThread.start(name: "gpsd-probe") { continuation.resume(returning: checkBlocking(host: host, port: port, wait: wait)) }
-            } catch {
-                continuation.resume(returning: .unreachable("\(error)"))
-            }
+        do {
+            return try await OwnThread.run(name: "gpsd-probe") { checkBlocking(host: host, port: port, wait: wait) }
+        } catch {
+            return .unreachable("\(error)")
         }
     }
 

@@ -47,18 +47,26 @@ public final class MQTTPublisher: Sendable {
         }
         let discovery = HomeAssistantDiscovery.messages(for: settings, softwareVersion: softwareVersion)
         // The session and the loop are made on the thread that uses them and never leave it.
-        let thread = Thread { [self] in
-            do {
-                let session = try MosquittoSession(clientID: "imukit-\(settings.deviceID)", settings: settings, credentials: credentials)
-                Worker(settings: settings, session: session, discovery: discovery, log: log, publisher: self).run()
-            } catch {
-                log("MQTT: \(error); publishing is off")
-                self.record { $0.problem = "\(error)"; $0.problemsLogged += 1 }
-                self.markFinished()
+        do {
+            try OwnThread.start(name: "imukit-mqtt") { [self] in
+                do {
+                    let session = try MosquittoSession(clientID: "imukit-\(settings.deviceID)", settings: settings, credentials: credentials)
+                    Worker(settings: settings, session: session, discovery: discovery, log: log, publisher: self).run()
+                } catch {
+                    turnOff(error, log: log)
+                }
             }
+        } catch {
+            turnOff(error, log: log)
         }
-        thread.name = "imukit-mqtt"
-        thread.start()
+    }
+
+    /// Publishing cannot start (no session, no thread): said once in the log and in the status;
+    /// the service goes on counting without it.
+    private func turnOff(_ error: any Error, log: @Sendable (String) -> Void) {
+        log("MQTT: \(error); publishing is off")
+        record { $0.problem = "\(error)"; $0.problemsLogged += 1 }
+        markFinished()
     }
 
     /// The newest state; sent when it differs from the last one sent, at most once a second.

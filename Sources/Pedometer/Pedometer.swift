@@ -52,22 +52,20 @@ public struct Pedometer: Sendable {
     /// The latest analysed window and how many there were, for tuning tools.
     @_spi(Diagnostics) public private(set) var windowCount = 0
     @_spi(Diagnostics) public private(set) var lastWindow = WindowDiagnostics()
-    /// The latest pedalling analysis and ride state, for tuning tools (issue 15).
+    /// The latest pedalling analysis and ride state, for tuning tools (issue 15). A figure the
+    /// analyser did not measure, since a cheaper rule had already settled every verdict
+    /// (`PedallingAnalyser.analyse`), prints as "-".
     @_spi(Diagnostics) public var lastPedalling: String {
-        let w = cycling.latest
-        return String(cFormat: "dev=%.3f imp=%.2f f=%.2f r=%.2f half=%+.2f tilt=%+.2f ", w.deviation, w.impactShare,
-                      w.crankFrequency, w.regularity, w.halfPeriodCorrelation, w.tiltCorrelation) + (w.isPedalling ? "P" : "-")
+        let w = cycling.latest, s = w.seated
+        let impact = w.deviation >= PedallingWindow.Limit.minimumDeviation ? String(cFormat: "imp=%.2f", w.impactShare) : "imp=-"
+        let crank = w.mayPedal ? String(cFormat: "f=%.2f r=%.2f half=%+.2f", w.crankFrequency, w.regularity, w.halfPeriodCorrelation)
+            : "f=- r=- half=-"
+        let tilt = w.looksLikePedalling ? String(cFormat: "tilt=%+.2f", w.tiltCorrelation) : "tilt=-"
+        let stroke = s.mayPedal ? String(cFormat: "f=%.2f r=%+.2f", s.strokeFrequency, s.strokeRegularity) : "f=- r=-"
+        let rock = s.rhythmFits ? String(cFormat: "rock=%+.2f/%+.2f", s.rockPerRevolution, s.rockPerStroke) : "rock=-/-"
+        return String(cFormat: "dev=%.3f ", w.deviation) + impact + " " + crank + " " + tilt + " " + (w.isPedalling ? "P" : "-")
             + (w.isRideVibration ? "V" : "-") + " riding=" + (cycling.isRiding ? "Y" : "n")
-            + String(cFormat: " seated dev=%.3f f=%.2f r=%+.2f rock=%+.2f/%+.2f", w.seated.deviation, w.seated.strokeFrequency,
-                     w.seated.strokeRegularity, w.seated.rockPerRevolution, w.seated.rockPerStroke)
-    }
-
-    /// Measure every pedalling figure of every window, also those no verdict needs (slower; the
-    /// counts and labels are the same either way): for tuning traces that print `lastPedalling`,
-    /// which otherwise shows 0 for a figure that was not measured (`PedallingAnalyser.analyse`).
-    @_spi(Diagnostics) public var measuresEveryWindow: Bool {
-        get { cycling.measuresEverything }
-        set { cycling.measuresEverything = newValue }
+            + String(cFormat: " seated dev=%.3f ", s.deviation) + stroke + " " + rock
     }
 
     public init(configuration: PedometerConfiguration = .init(), capabilities: SensorCapabilities) {
@@ -269,6 +267,7 @@ public struct Pedometer: Sendable {
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
     public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
+    public var impactCoupling = 0.0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
         end = w.end
@@ -284,11 +283,13 @@ public struct Pedometer: Sendable {
         rmsFrequency = w.shape.rmsFrequency
         isGait = w.isGait
         self.steps = steps
+        impactCoupling = w.impactCoupling
     }
     public var description: String {
         String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
                regularity, strongest) + (wasStride ? "S" : " ")
             + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
                      cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
+            + (impactCoupling != 0 ? String(cFormat: " coupling=%+.2f", impactCoupling) : "")
     }
 }

@@ -19,13 +19,13 @@ struct EngineHarness {
     let faults = StoreFaults()
     let clock = JumpingClock()
 
-    init(config: ServiceConfig = ServiceConfig()) throws {
+    init(config: ServiceConfig = ServiceConfig()) async throws {
         var config = config
         config.commitSeconds = 0.5
         engine = StepEngine(board: StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: Wakeup()))
         let faults = self.faults
-        try engine.start(config: config, clock: clock, log: ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"]),
-                         makeStore: { MemoryStepStore(faults: faults) }, onReset: {})
+        try await engine.start(config: config, clock: clock, log: ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"]),
+                               makeStore: { MemoryStepStore(faults: faults) }, onReset: {})
     }
 
     /// The simulator's batches for `scenario` (e.g. "walk:60").
@@ -80,7 +80,7 @@ struct EngineHarness {
 
 @Suite struct EngineTests {
     @Test func aFullDiskKeepsCountingSaysSoAndWritesWhenSpaceReturns() async throws {
-        let h = try EngineHarness()
+        let h = try await EngineHarness()
         h.faults.diskFull.withLock { $0 = true }
         try await h.play("walk:60")
         let full = h.status { $0.storageState == "full" }
@@ -97,7 +97,7 @@ struct EngineHarness {
     }
 
     @Test func wallClockJumpsNeitherLoseNorDoubleSteps() async throws {
-        let h = try EngineHarness()
+        let h = try await EngineHarness()
         let (info, batches) = try await EngineHarness.batches("walk:90")
         let third = batches.count / 3
         h.engine.send(.sensor(.running(info, captureMode: "simulated")))
@@ -119,7 +119,7 @@ struct EngineHarness {
     }
 
     @Test func pausedEngineCountsNothing() async throws {
-        let h = try EngineHarness()
+        let h = try await EngineHarness()
         let done = Mutex(false)
         h.engine.send(.control(.pause, reply: { _ in done.withLock { $0 = true } }))
         try await h.play("walk:30")

@@ -11,9 +11,9 @@ import Testing
         var config = ServiceConfig()
         config.bus = .address(bus.address)
         config.methodDeadlineSeconds = 1
-        let h = try EngineHarness(config: config)
+        let h = try await EngineHarness(config: config)
         let loop = BusLoop(wakeup: h.engine.board.wakeup)
-        try loop.start(config: config, engine: h.engine, notifier: SystemdNotifier(), log: ServiceLog(environment: [:]), onFailure: { _ in })
+        try await loop.start(config: config, engine: h.engine, notifier: SystemdNotifier(), log: ServiceLog(environment: [:]), onFailure: { _ in })
         defer { loop.stop(waitingUpTo: 2) }
         h.faults.stallQueriesSeconds.withLock { $0 = 4 }
 

@@ -60,7 +60,7 @@ import Testing
     @Test func theWatchFollowsAnotherProcessTakingAndLeavingTheName() async throws {
         guard let bus = try start() else { return }
         let changes = ChangeLog()
-        let watch = try BusNameWatch(name: Self.proxyName, bus: .address(bus.address), onChange: { changes.add($0) })
+        let watch = try await BusNameWatch(name: Self.proxyName, bus: .address(bus.address), onChange: { changes.add($0) })
         defer { watch.stop() }
         #expect(!watch.isPresent && watch.owner.isEmpty)
         // Nobody owns it: waiting for it to be absent returns at once, for it to appear does not.
@@ -84,7 +84,7 @@ import Testing
         guard let bus = try start() else { return }
         let owner = try NameOwner(Self.proxyName, on: bus)
         #expect(PrivateBus.waitFor(10) { (try? bus.busctl(["status", Self.proxyName]).status) == 0 })
-        let watch = try BusNameWatch(name: Self.proxyName, bus: .address(bus.address))
+        let watch = try await BusNameWatch(name: Self.proxyName, bus: .address(bus.address))
         defer { watch.stop() }
         #expect(watch.isPresent, "GetNameOwner at start")
         owner.kill9()
@@ -95,7 +95,7 @@ import Testing
         guard let bus = try PrivateBus.start(allowOwning: [Self.proxyName, "org.example.Other"]),
               FileManager.default.isExecutableFile(atPath: Self.testTool) else { return print("skipped: dbus-daemon or dbus-test-tool missing") }
         let changes = ChangeLog()
-        let watch = try BusNameWatch(name: Self.proxyName, bus: .address(bus.address), onChange: { changes.add($0) })
+        let watch = try await BusNameWatch(name: Self.proxyName, bus: .address(bus.address), onChange: { changes.add($0) })
         defer { watch.stop() }
         let other = try NameOwner("org.example.Other", on: bus)
         #expect(PrivateBus.waitFor(10) { (try? bus.busctl(["status", "org.example.Other"]).status) == 0 })
@@ -112,8 +112,8 @@ import Testing
         let failures = ChangeLog(), restored = ChangeLog()
         let owner = try NameOwner(Self.proxyName, on: bus)
         #expect(PrivateBus.waitFor(10) { (try? bus.busctl(["status", Self.proxyName]).status) == 0 })
-        let watch = try BusNameWatch(name: Self.proxyName, bus: .address(bus.address),
-                                     onFailure: { failures.add($0) }, onRestored: { restored.add("") })
+        let watch = try await BusNameWatch(name: Self.proxyName, bus: .address(bus.address),
+                                           onFailure: { failures.add($0) }, onRestored: { restored.add("") })
         defer { watch.stop() }
         #expect(watch.isPresent)
         // The supervisor's wait while it polls for iio-sensor-proxy.
@@ -141,15 +141,15 @@ import Testing
         #expect(restored.all.count == 1 && failures.all.count == 1, "restored \(restored.all), failures \(failures.all)")
     }
 
-    @Test func aNameThatIsNotADBusNameIsRefused() throws {
+    @Test func aNameThatIsNotADBusNameIsRefused() async throws {
         for bad in ["", "net..SensorProxy", "net.hadess.Sensor'Proxy", "1net.hadess"] {
             #expect(!BusNameWatch.isValid(bad), "\(bad)")
-            #expect(throws: BusError.self) { try BusNameWatch(name: bad, bus: .address("unix:path=/nonexistent")) }
+            await #expect(throws: BusError.self) { try await BusNameWatch(name: bad, bus: .address("unix:path=/nonexistent")) }
         }
         #expect(BusNameWatch.isValid(Self.proxyName))
     }
 
-    @Test func onlyASourceThatCanBeIIOIsWatched() throws {
+    @Test func onlyASourceThatCanBeIIOIsWatched() async throws {
         for (text, iio) in [("", true), ("source = iio:local:", true), ("source = i2c:/dev/i2c-1@0x68", false),
                             ("simulate = walk", false), ("replay = /tmp/x.csv", false)] {
             #expect(try ServiceConfig.parse(text, path: "x").sourceCanBeIIO == iio, "\(text)")
@@ -157,17 +157,17 @@ import Testing
         guard let bus = try start() else { return }
         let log = ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"])
         var config = try ServiceConfig.parse("source = iio:local:\nbus = \(bus.address)", path: "x")
-        let watch = StepDaemon.watchYieldName(config, log: log)
+        let watch = await StepDaemon.watchYieldName(config, log: log)
         #expect(watch?.name == Self.proxyName, "an IIO source watches \(Self.proxyName)")
         watch?.stop()
         config.yieldTo = ""
-        #expect(StepDaemon.watchYieldName(config, log: log) == nil, "yield_to = no")
+        #expect(await StepDaemon.watchYieldName(config, log: log) == nil, "yield_to = no")
         config = try ServiceConfig.parse("simulate = walk\nbus = \(bus.address)", path: "x")
-        #expect(StepDaemon.watchYieldName(config, log: log) == nil, "a simulation has no IIO buffer to leave")
+        #expect(await StepDaemon.watchYieldName(config, log: log) == nil, "a simulation has no IIO buffer to leave")
     }
 
     @Test func everySharingStateIsShownWithItsReason() async throws {
-        let h = try EngineHarness()
+        let h = try await EngineHarness()
         let (info, _) = try await EngineHarness.batches("walk:1")
         let supervisor = SensorSupervisor(config: ServiceConfig(), engine: h.engine, log: ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"]))
         let yielding = supervisor.polledReason(.yielding)

@@ -145,33 +145,25 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
         #expect(w.isPedalling)
     }
 
-    /// The analyser skips a figure only where no verdict can depend on it: pedalling, seated
-    /// riding, a bus and still stretches give the same verdicts measured both ways, and every
-    /// figure the lazy analyser did measure equals the full measurement.
-    @Test func measuringLessChangesNoVerdict() {
-        var lazy = PedallingAnalyser(rateHz: 50), full = PedallingAnalyser(rateHz: 50)
-        full.measuresEverything = true
-        let still = (0..<1000).map { MotionSample(time: Double($0) / 50, acceleration: Vector3(0, 0, 1)) }
-        var input = pedalling(seconds: 30, rateHz: 50) + seatedRiding(seconds: 30, rateHz: 50) + busRiding(seconds: 60, rateHz: 50)
-        input += still
-        var windows = 0, skipped = 0, verdicts = Set<String>()
-        for s in input {
-            let a = lazy.add(s.acceleration!), b = full.add(s.acceleration!)
-            #expect((a == nil) == (b == nil))
-            guard let a, let b else { continue }
-            windows += 1
-            #expect(a.isPedalling == b.isPedalling && a.mayBePedalling == b.mayBePedalling
-                    && a.isRideVibration == b.isRideVibration && a.seated.isPedalling == b.seated.isPedalling)
-            #expect(a.deviation == b.deviation && a.impactShare == b.impactShare && a.seated.deviation == b.seated.deviation)
-            if a.crankFrequency != 0 { #expect(a.crankFrequency == b.crankFrequency && a.regularity == b.regularity) }
-            if a.tiltCorrelation != 0 { #expect(a.tiltCorrelation == b.tiltCorrelation) }
-            if a.seated.strokeFrequency != 0 { #expect(a.seated.strokeRegularity == b.seated.strokeRegularity) }
-            if a.seated.rockPerStroke != 0 { #expect(a.seated.rockPerRevolution == b.seated.rockPerRevolution) }
-            if a != b { skipped += 1 }
-            verdicts.insert("\(b.isPedalling)\(b.seated.isPedalling)")
+    /// A ride's starting hints belong to that ride: once it ends (here parked, `releaseIdle`) they
+    /// are gone, so nothing of it is left for the next ride's start.
+    @Test func theStartingHintEndsWithTheRide() {
+        var detector = CyclingDetector(rateHz: 50)
+        func feed(_ samples: [MotionSample]) {
+            for s in samples {
+                let a = s.acceleration!
+                if detector.add(a, gait: (a.x * a.x + a.y * a.y + a.z * a.z).squareRoot() - 1) {
+                    detector.noteGait(false, at: s.time)
+                }
+            }
         }
-        // Both kinds of pedalling and neither occur, and some windows were measured less.
-        #expect(windows > 100 && skipped > 0 && verdicts.count >= 3, "\(windows) windows, \(skipped) measured less, \(verdicts)")
+        feed(pedalling(seconds: 30, rateHz: 50))
+        #expect(detector.isRiding)
+        #expect(detector.startingHint != nil)
+        let parked = Double(CyclingDetector.releaseIdle + 10)
+        feed((0..<Int(parked * 50)).map { MotionSample(time: 30 + Double($0) / 50, acceleration: Vector3(0, 0, 1)) })
+        #expect(!detector.isRiding)
+        #expect(detector.startingHint == nil)
     }
 
     @Test func kalmanWeighsEachFixByItsError() {

@@ -77,3 +77,43 @@ import Testing
         #expect(copy == [-13, -14, -15, -16, -17, -18])
     }
 }
+
+/// `ImpactCoupling`: heel strikes that jolt the phone horizontally as they lift it correlate; a
+/// bounce and an independent sway do not.
+@Suite struct ImpactCouplingTests {
+    func rings(_ gait: [Double], _ horizontal: [Double]) -> (RingBuffer, RingBuffer) {
+        var g = RingBuffer(minimumCapacity: gait.count), h = RingBuffer(minimumCapacity: gait.count)
+        for (a, b) in zip(gait, horizontal) { g.append(a); h.append(b) }
+        return (g, h)
+    }
+
+    @Test func stepsThatJoltBothWaysAreCoupled() {
+        // 4 s at 50 Hz, 1.6 steps/s: a sharp impact each step, vertical 0.3 g, horizontal 0.1 g,
+        // on top of a horizontal sway at half the cadence (one per stride).
+        let n = 200, rate = 50.0, cadence = 1.6
+        var gait: [Double] = [], horizontal: [Double] = []
+        for i in 0..<n {
+            let t = Double(i) / rate
+            let phase = (t * cadence).truncatingRemainder(dividingBy: 1)
+            let impact = exp(-pow((phase - 0.2) / 0.05, 2))
+            gait.append(0.3 * impact - 0.05 * cos(2 * .pi * cadence * t))
+            horizontal.append(0.05 + 0.1 * impact + 0.03 * abs(sin(.pi * cadence * t)))
+        }
+        let (g, h) = rings(gait, horizontal)
+        let c = ImpactCoupling.correlation(gait: g, horizontal: h, from: 0, count: n)
+        #expect(c >= GaitGate().minimumImpactCoupling, "coupling \(c)")
+    }
+
+    @Test func aBounceAndAnIndependentSwayAreNot() {
+        // Vertical bounce at 1.5 Hz, horizontal sway at 0.9 Hz: incommensurate over 4 s (3.6
+        // periods of the sway), so their correlation is near 0.
+        let n = 200, rate = 50.0
+        let gait = (0..<n).map { 0.08 * sin(2 * .pi * 1.5 * Double($0) / rate) }
+        let horizontal = (0..<n).map { 0.05 + 0.04 * sin(2 * .pi * 0.9 * Double($0) / rate + 1) }
+        let (g, h) = rings(gait, horizontal)
+        let c = ImpactCoupling.correlation(gait: g, horizontal: h, from: 0, count: n)
+        #expect(abs(c) < GaitGate().minimumImpactCoupling, "coupling \(c)")
+        let flat = rings(gait, [Double](repeating: 0.05, count: n))
+        #expect(ImpactCoupling.correlation(gait: flat.0, horizontal: flat.1, from: 0, count: n) == 0)
+    }
+}

@@ -6,7 +6,6 @@ enum Trace {
     static func run(_ recording: LabelledRecording) {
         print("== trace \(recording.name): truth \(recording.trueSteps)")
         var pedometer = Pedometer(capabilities: recording.capabilities)
-        pedometer.measuresEveryWindow = true
         var events: [PedometerEvent] = []
         var seen = 0
         for sample in recording.samples {

@@ -29,7 +29,6 @@ struct ActivityRun {
         guard let first = samples.first?.time else { return }
         var second = 0
         let trace = ProcessInfo.processInfo.environment["IMU_TRACE"] != nil
-        pedometer.measuresEveryWindow = trace
         var windows = 0
         // Batches of a second of samples, as the tools hand them over (`HandOver`), each ending
         // with the first sample of the next whole second, when the activity of the second is read.

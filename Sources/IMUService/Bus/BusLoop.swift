@@ -18,41 +18,36 @@ public final class BusLoop: Sendable {
     public init(wakeup: Wakeup) { self.wakeup = wakeup }
 
     /// Connects, claims the name (refusing when another process has it) and serves until `stop()`.
-    /// Returns once the name is owned; throws when it cannot be.
+    /// Returns once the name is owned (the calling task is suspended meanwhile); throws when it
+    /// cannot be.
     public func start(config: ServiceConfig, engine: StepEngine, notifier: SystemdNotifier, log: ServiceLog,
-                      onFailure: @escaping @Sendable (String) -> Void) throws {
-        let started = Mutex<Result<Void, ServiceError>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
+                      onFailure: @escaping @Sendable (String) -> Void) async throws {
         let replies = ReplyQueue(wakeup: wakeup)
-        let body = { [self] in
-            defer { finished.signal() }
-            let connection: BusConnection, object: StepServiceObject
+        try await OwnThread.start(name: "imukit-bus", noThread: Self.serviceError, finished: finished) { () throws(ServiceError) in
             do {
-                connection = try BusConnection(config.bus)
-                object = try StepServiceObject(connection: connection, engine: engine, replies: replies,
-                                               deadlineSeconds: config.methodDeadlineSeconds)
+                let connection = try BusConnection(config.bus)
+                let object = try StepServiceObject(connection: connection, engine: engine, replies: replies,
+                                                   deadlineSeconds: config.methodDeadlineSeconds)
                 try Self.claimName(connection, bus: config.bus)
-                started.withLock { $0 = .success(()) }
-                ready.signal()
+                return (connection, object)
             } catch {
-                let e = error as? ServiceError ?? .bus("\(error)", fix: (error as? any DiagnosableError)?.fix ?? "check the D-Bus daemon")
-                started.withLock { $0 = .failure(e) }
-                ready.signal()
-                return
+                throw Self.serviceError(error)
             }
+        } then: { [self] (opened: (connection: BusConnection, object: StepServiceObject)) in
             do {
-                try serve(connection, object, engine: engine, notifier: notifier)
+                try serve(opened.connection, opened.object, engine: engine, notifier: notifier)
             } catch {
                 log.error("D-Bus connection lost: \(error)")
                 onFailure("\(error)")
             }
-            withExtendedLifetime(object) {}
+            withExtendedLifetime(opened.object) {}
         }
-        do { try OwnThread.start(name: "imukit-bus", body) } catch {
-            throw ServiceError.bus(error.description, fix: error.fix ?? "")
-        }
-        ready.wait()
-        if case let .failure(e)? = started.withLock({ $0 }) { throw e }
+    }
+
+    /// `error` as the service reports it: a `ServiceError` as it is, anything else (a bus call, no
+    /// thread) as a D-Bus failure with its fix.
+    private static func serviceError(_ error: any Error) -> ServiceError {
+        error as? ServiceError ?? .bus("\(error)", fix: (error as? any DiagnosableError)?.fix ?? "check the D-Bus daemon")
     }
 
     public func stop(waitingUpTo seconds: Double) {

@@ -37,17 +37,17 @@ public enum StepDaemon {
         let board = StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: wakeup)
         let engine = StepEngine(board: board)
         let supervisor = SupervisorSlot()
-        let yieldTo = watchYieldName(config, log: log)
+        let yieldTo = await watchYieldName(config, log: log)
         let sensor = SensorSupervisor(config: config, engine: engine, log: log, yieldTo: yieldTo)
-        try engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
+        try await engine.start(config: config, clock: clock, log: log, makeStore: { try makeStore(config) },
                          onReset: { supervisor.restart(sensor) })
         let bus = BusLoop(wakeup: wakeup)
         let stopped = AsyncStream<String>.makeStream()
         do {
-            try bus.start(config: config, engine: engine, notifier: notifier, log: log,
+            try await bus.start(config: config, engine: engine, notifier: notifier, log: log,
                           onFailure: { stopped.continuation.yield("D-Bus connection lost: \($0)") })
         } catch {
-            _ = engine.stop(waitingUpTo: 10)
+            _ = await stopping { engine.stop(waitingUpTo: 10) }
             throw error
         }
         let mqtt: MQTTBridge?
@@ -56,8 +56,7 @@ public enum StepDaemon {
                 try MQTTBridge(settings: $0, board: board, log: log, softwareVersion: StepDaemon.softwareVersion)
             }
         } catch {
-            bus.stop(waitingUpTo: 2)
-            _ = engine.stop(waitingUpTo: 10)
+            _ = await stopping { bus.stop(waitingUpTo: 2); return engine.stop(waitingUpTo: 10) }
             throw error
         }
         log.notice("serving \(StepServiceNames.busName) on the \(config.bus) bus; history in \(config.resolvedDatabasePath)")
@@ -70,10 +69,12 @@ public enum StepDaemon {
         _ = trap
         notifier.stopping()
         supervisor.cancel()
-        yieldTo?.stop()
-        mqtt?.stop()
-        let flushed = engine.stop(waitingUpTo: 10)
-        bus.stop(waitingUpTo: 2)
+        let flushed = await stopping {
+            yieldTo?.stop()
+            mqtt?.stop()
+            defer { bus.stop(waitingUpTo: 2) }
+            return engine.stop(waitingUpTo: 10)
+        }
         withExtendedLifetime(lock) {}
         if !flushed { log.error("the engine did not finish its last commit within 10 s") }
         if !reason.isEmpty {
@@ -84,16 +85,22 @@ public enum StepDaemon {
         return .success
     }
 
+    /// Runs `stop`, which waits for threads to end (seconds at most), on a thread of its own so
+    /// that no thread of the cooperative pool waits; in place when the system gives no thread.
+    static func stopping<T: Sendable>(_ stop: @escaping @Sendable () -> T) async -> T {
+        (try? await OwnThread.run(name: "imukit-stop", stop)) ?? stop()
+    }
+
     /// Watches `yield_to` (iio-sensor-proxy's name) on the daemon's bus, for a source that can be
     /// IIO (no watch for i2c:, sim: or a replay: nothing to yield). Without the watch the daemon
     /// still runs: it says so and never yields, as with `yield_to = no`. A watch that loses its
     /// bus says so here and connects again by itself.
-    static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) -> BusNameWatch? {
+    static func watchYieldName(_ config: ServiceConfig, log: ServiceLog) async -> BusNameWatch? {
         guard !config.yieldTo.isEmpty, config.sourceCanBeIIO else { return nil }
         do {
-            let watch = try BusNameWatch(name: config.yieldTo, bus: config.bus,
-                                         onFailure: { log.warning($0) },
-                                         onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
+            let watch = try await BusNameWatch(name: config.yieldTo, bus: config.bus,
+                                               onFailure: { log.warning($0) },
+                                               onRestored: { log.notice("watching \(config.yieldTo) on the \(config.bus) bus again") })
             if watch.isPresent { log.notice("\(config.yieldTo) is on the bus: its IIO buffer is left to it (polled capture)") }
             return watch
         } catch {

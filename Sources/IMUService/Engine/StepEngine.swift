@@ -22,35 +22,19 @@ public final class StepEngine: Sendable {
         Double(BootClock.nowNanoseconds() - heartbeat.load(ordering: .relaxed)) / 1e9
     }
 
-    /// Starts the thread and opens the store on it. Throws what opening the store threw (a corrupt
-    /// or foreign database: the error names the path and the fix).
+    /// Starts the thread and opens the store on it; the calling task is suspended meanwhile. Throws
+    /// what opening the store threw (a corrupt or foreign database: the error names the path and
+    /// the fix).
     public func start(config: ServiceConfig, clock: any WallClock, log: ServiceLog,
                       makeStore: @escaping @Sendable () throws -> any StepStore,
-                      onReset: @escaping @Sendable () -> Void) throws {
-        let opened = Mutex<Result<Void, any Error>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
+                      onReset: @escaping @Sendable () -> Void) async throws {
         heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
-        let thread = Thread { [self] in
-            ThreadName.set("imukit-engine")
-            let store: any StepStore
-            do {
-                store = try makeStore()
-                opened.withLock { $0 = .success(()) }
-                ready.signal()
-            } catch {
-                opened.withLock { $0 = .failure(error) }
-                ready.signal()
-                finished.signal()
-                return
-            }
+        try await OwnThread.start(name: "imukit-engine", noThread: { $0 }, finished: finished) { () throws(any Error) in
+            try makeStore()
+        } then: { [self] store in
             var state = EngineState(config: config, clock: clock, log: log, store: store, board: board, onReset: onReset)
             state.run(mailbox: mailbox, heartbeat: heartbeat)
-            finished.signal()
         }
-        thread.name = "imukit-engine"
-        thread.start()
-        ready.wait()
-        if case let .failure(error)? = opened.withLock({ $0 }) { throw error }
     }
 
     /// Asks the thread to commit and stop; waits up to `seconds`.

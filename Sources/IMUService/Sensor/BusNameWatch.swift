@@ -37,46 +37,37 @@ public final class BusNameWatch: Sendable {
     /// D-Bus specification's rules; also what keeps the match rule's quoting intact).
     public static func isValid(_ name: String) -> Bool { sd_bus_service_name_is_valid(name) > 0 }
 
-    /// Connects to `bus`, subscribes, and learns the current owner before it returns.
+    /// Connects to `bus`, subscribes, and learns the current owner before it returns (on the watch
+    /// thread; the calling task is suspended meanwhile).
     /// `onChange(owner)` runs on the watch thread after each change ("" when the name is gone);
     /// `onFailure(reason)` when the connection fails, `onRestored()` when it is made again.
     public init(name: String, bus: BusAddress, onChange: @escaping @Sendable (String) -> Void = { _ in },
                 onFailure: @escaping @Sendable (String) -> Void = { _ in },
-                onRestored: @escaping @Sendable () -> Void = {}) throws {
+                onRestored: @escaping @Sendable () -> Void = {}) async throws {
         guard Self.isValid(name) else {
             throw BusError(.failed, "'\(Printable.escape(name))' is not a D-Bus name", fix: "name a service, e.g. net.hadess.SensorProxy")
         }
         self.name = name
-        let started = Mutex<Result<Void, BusError>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        do {
-            try OwnThread.start(name: "imukit-names") { [self] in
-                defer { finished.signal() }
-                var watched: Watched
-                do {
-                    watched = try connect(bus, onChange)
-                    update(watched.owner)
-                    started.withLock { $0 = .success(()) }
-                    ready.signal()
-                } catch {
-                    started.withLock { $0 = .failure(error as? BusError ?? BusError(.failed, "\(error)")) }
-                    ready.signal()
-                    return
-                }
-                while let failure = serve(watched.connection) {
-                    lose(failure, bus: bus, onFailure)
-                    guard let again = reconnect(bus, onChange) else { return }
-                    watched = again
-                    onRestored()
-                    update(watched.owner)
-                }
-                withExtendedLifetime(watched) {}
+        try await OwnThread.start(name: "imukit-names", noThread: { BusError(.failed, $0.description, fix: $0.fix) },
+                                  finished: finished) { [self] () throws(BusError) in
+            do {
+                let watched = try connect(bus, onChange)
+                update(watched.owner)
+                return watched
+            } catch {
+                throw error as? BusError ?? BusError(.failed, "\(error)")
             }
-        } catch {
-            throw BusError(.failed, error.description, fix: error.fix)
+        } then: { [self] first in
+            var watched = first
+            while let failure = serve(watched.connection) {
+                lose(failure, bus: bus, onFailure)
+                guard let again = reconnect(bus, onChange) else { return }
+                watched = again
+                onRestored()
+                update(watched.owner)
+            }
+            withExtendedLifetime(watched) {}
         }
-        ready.wait()
-        if case let .failure(e)? = started.withLock({ $0 }) { throw e }
     }
 
     /// The unique name of the current owner ("" when nobody owns it, or while the watch is

@@ -180,12 +180,11 @@ public struct SensorSupervisor: Sendable {
         return d.fix.map { "\(d.description) (fix: \($0))" } ?? d.description
     }
 
-    /// Runs blocking work (device probing, context creation) on a Dispatch thread, never the
-    /// cooperative pool.
+    /// Runs blocking work (device probing, context creation) on a thread of its own
+    /// (`OwnThread.run`), never the cooperative pool (on Linux, Dispatch's global queues share
+    /// their threads with it).
     private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        try await OwnThread.run(name: "imukit-open", work)
     }
 
     private func open(polled: Bool) async throws -> Opened {

@@ -4,8 +4,8 @@ import Pedometer
 
 /// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
 ///
-/// Every call opens its own connection on a Dispatch thread (sd-bus blocks; the cooperative pool
-/// never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
+/// Every call opens its own connection on a thread of its own (`OwnThread.run`: sd-bus blocks;
+/// the cooperative pool never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
 public struct StepServiceClient: Sendable {
     public let bus: BusAddress
     /// The longest a call may take, in seconds. The daemon's own deadline is shorter (2 s).
@@ -141,10 +141,9 @@ public struct StepServiceClient: Sendable {
         }
     }
 
-    /// Runs blocking sd-bus work on a Dispatch thread, not on the cooperative pool.
+    /// Runs blocking sd-bus work on a thread of its own (`OwnThread.run`), not on the cooperative
+    /// pool (on Linux, Dispatch's global queues share their threads with it).
     private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        try await OwnThread.run(name: "imukit-bus-call", work)
     }
 }

@@ -51,8 +51,9 @@ struct CyclingDetector: Sendable {
     private var sinceHint = 0
     /// The first hint of that run was a seated rider's rhythm alone (`rideStart`).
     private var firstHintIsSeated = false
-    /// The run of hints that started the ride in progress (`rideStart`), kept when the run closes.
-    private var startingHint: (end: Double, seated: Bool)?
+    /// The run of hints that started the ride in progress (`rideStart`), kept when the run closes;
+    /// nil outside a ride (`endRide`).
+    private(set) var startingHint: (end: Double, seated: Bool)?
 
     /// Where the ride in progress began, at the earliest, s (the pedometer retracts the pending
     /// steps from there, `StepLedger`). A window shows a rhythm once the rhythm outweighs what else it holds: a
@@ -81,12 +82,6 @@ struct CyclingDetector: Sendable {
 
     /// Pedalling windows among the remembered ones.
     var evidence: Int { (recent & ((1 << UInt32(Self.memory)) - 1)).nonzeroBitCount }
-
-    /// Measure every figure of every window (`PedallingAnalyser.measuresEverything`), for tuning traces.
-    var measuresEverything: Bool {
-        get { analyser.measuresEverything }
-        set { analyser.measuresEverything = newValue }
-    }
 
     /// Forgets the signal history (a gap); a ride in progress goes on. A run of ride hints ends
     /// at the gap: what follows it is judged afresh.
@@ -141,18 +136,23 @@ struct CyclingDetector: Sendable {
             startingHint = hintsSince.map { (end: $0, seated: firstHintIsSeated) }
             closeHints()
         } else if isRiding, idle >= Self.releaseIdle {
-            isRiding = false
-            closeHints()
+            endRide()
         }
         if isRiding, hit { lastRideWindow = end }
         let walking = isGait && !pedals
         gaitRun = walking ? gaitRun + 1 : 0
         strikeRun = walking && leftTheSaddle ? strikeRun + 1 : 0
         if isRiding, strikeRun >= Self.releaseGait || gaitRun >= Self.releaseSmoothGait {
-            isRiding = false
+            endRide()
             recent = 0
-            closeHints()
         }
+    }
+
+    /// The ride is over: its starting hints go with it, and the run of hints closes.
+    private mutating func endRide() {
+        isRiding = false
+        startingHint = nil
+        closeHints()
     }
 
     /// A gait window that the ride's own evidence cannot explain: heel strikes; or, on a ride

@@ -30,9 +30,6 @@ struct PedallingAnalyser: Sendable {
         static let x = 3, y = 4, z = 5
         static let count = 6
     }
-    /// Measure every figure of every window, also those that cannot change the window's verdict
-    /// (`analyse`), for the tuning traces (`Pedometer.measuresEveryWindow`).
-    var measuresEverything = false
     private var smoothed: LowPass3
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
@@ -140,8 +137,8 @@ struct PedallingAnalyser: Sendable {
     /// the lag searches and the tilt cost most of the pedometer's time, and most windows (walks,
     /// rides in a vehicle, standing) fail a cheaper bound first (strength, impact share, stroke
     /// rate). The rules asked are the verdicts' own (`mayPedal`, `rhythmFits`…), so a figure is
-    /// skipped exactly where every verdict is the same without it; skipped figures stay 0.
-    /// `measuresEverything` (tuning traces) measures them all.
+    /// skipped exactly where every verdict is the same without it; skipped figures stay 0 (the
+    /// tuning traces print them as "-", `Pedometer.lastPedalling`).
     private mutating func analyse() -> PedallingWindow {
         let start = history.count - window
         tiltReady = false
@@ -157,7 +154,7 @@ struct PedallingAnalyser: Sendable {
         var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
-        guard measuresEverything || result.mayPedal else { return result }
+        guard result.mayPedal else { return result }
         Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         // Strongest repeat in the crank band.
         let band = PedallingWindow.Limit.crankBand
@@ -176,7 +173,7 @@ struct PedallingAnalyser: Sendable {
         result.crankFrequency = rateHz / Double(bestLag)
         result.regularity = best
         result.halfPeriodCorrelation = half
-        guard measuresEverything || result.looksLikePedalling else { return result }
+        guard result.looksLikePedalling else { return result }
         detrendTilt(start: start)
         result.tiltCorrelation = tiltCorrelation(lag: bestLag)
         return result
@@ -185,7 +182,7 @@ struct PedallingAnalyser: Sendable {
     /// The seated rider's rhythm (`SeatedRhythm`): the strongest repeat of the low-passed magnitude
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
     /// stroke later; each only while the rhythm can still pass (`SeatedRhythm.mayPedal`,
-    /// `rhythmFits`) unless `measuresEverything`.
+    /// `rhythmFits`).
     /// `levelScratch` holds the window's centred level, whose deviation is `deviation`; the
     /// window starts at tick `start`.
     private mutating func seatedRhythm(deviation: Double, start: Int) -> SeatedRhythm {
@@ -193,12 +190,12 @@ struct PedallingAnalyser: Sendable {
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        guard result.deviation > 0, 2 * longest < window, measuresEverything || result.mayPedal else { return result }
+        guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
         Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
         let (bestLag, best) = Self.strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
-        guard measuresEverything || result.rhythmFits else { return result }
+        guard result.rhythmFits else { return result }
         detrendTilt(start: start)
         result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag)
         result.rockPerStroke = tiltCorrelation(lag: bestLag)

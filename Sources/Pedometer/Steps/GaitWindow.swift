@@ -18,4 +18,7 @@ struct GaitWindow: Sendable {
     /// The step counter is counting steps at the end of this window (a bout is open): only
     /// then is the time labelled walking or running.
     var counted = false
+    /// Correlation of the gait signal and the horizontal acceleration's size over the window
+    /// (`ImpactCoupling`), measured only where a walk's start needs it (0 otherwise).
+    var impactCoupling = 0.0
 }

@@ -34,6 +34,8 @@ struct StepCounter: Sendable {
 
 
     private var gait: RingBuffer
+    /// Size of the horizontal acceleration at each tick, g (`ImpactCoupling`).
+    private var horizontal: RingBuffer
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
     /// for its deviation without keeping every sample.
     private var horizontalSums: [Double]
@@ -77,7 +79,13 @@ struct StepCounter: Sendable {
     /// below the vibration's 0.6), while a handlebar's vibration or a bag's bob offers the onset
     /// search and the first-step chain peaks as strong as a walk's.
     var rideEvidenceUntil = -Double.infinity
-    /// The previous window was analysed while `cycling` kept it from counting.
+    /// The previous window was analysed while `cycling` kept it from counting: the previous
+    /// window's `cycling`. Stored, as it cannot be derived when `open` needs it: the pedometer sets
+    /// `cycling` from the `CyclingDetector` window that completes on the same tick as this
+    /// counter's window, just before it is analysed (both hop on the same 1 s grid from each
+    /// segment start, `PedallingAnalyser`), so `cycling` already holds this window's verdict; and
+    /// the detector keeps no earlier one (`blocksSteps` reads its latest window, its ride state and
+    /// `inBout` as they are now).
     private var blockedByRide = false
 
     /// Step events and totals of the credited (walked) time.
@@ -102,6 +110,7 @@ struct StepCounter: Sendable {
         // opened right after a ride is back-filled to the ride's last window (`open`).
         let capacity = window + (2 + CyclingDetector.releaseGait) * hop + envelopeLength
         gait = RingBuffer(minimumCapacity: capacity)
+        horizontal = RingBuffer(minimumCapacity: capacity)
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
         horizontalSquares = horizontalSums
         envelope = RingBuffer(minimumCapacity: capacity)
@@ -119,6 +128,7 @@ struct StepCounter: Sendable {
         // A gap ends any walk, a short one between pauses too.
         if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
+        horizontal.removeAll()
         hopSum = 0; hopSquares = 0; hopsDone = 0
         envelope.removeAll()
         altitude.removeAll()
@@ -139,6 +149,7 @@ struct StepCounter: Sendable {
         let v = user.magnitude
         altitude.append(meters)
         gait.append(v)
+        horizontal.append(user.horizontal)
         hopSum += user.horizontal
         hopSquares += user.horizontal * user.horizontal
         // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index).
@@ -225,7 +236,7 @@ struct StepCounter: Sendable {
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
         // (waving right before walking off); allow half a hop of overlap.
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
-        let report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
+        var report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape || verdict == .vibration)
         let creditEnd = n - lagBehind
@@ -237,9 +248,14 @@ struct StepCounter: Sendable {
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
             && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
                 || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
-        // The same three signs of steps as in a vehicle, with a smaller least horizontal motion.
+        // The same three signs of steps as in a vehicle, with a smaller least horizontal motion;
+        // a weak window that moves the phone less than walks do must move it with its impacts.
         facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
             || (gaitDeviation >= gate.vibrationDeviation && (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+        if !walking, isGait, facts.movesLikeSteps, gate.needsImpactCoupling(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
+            report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: horizontal, from: start, count: window)
+            facts.movesLikeSteps = report.impactCoupling >= gate.minimumImpactCoupling
+        }
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }

@@ -28,7 +28,7 @@ enum DayPlot {
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
         let html = DayReport.render(data)
         let out = options.out
-        try await OwnThread.run { try OutputFile.write(html, to: out) }
+        try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
         let name = options.out == "-" ? "standard output" : options.out
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")

@@ -16,7 +16,7 @@ enum RecordingPlot {
         let (config, profileMessage) = try WalkerSettings.configuration(from: args)
         if let profileMessage { note(profileMessage) }
         let raw = args.flag("raw"), command = args.command
-        let summary = try await OwnThread.run { try draw(options, configuration: config, raw: raw, command: command) }
+        let summary = try await OwnThread.run(name: "imu-plot") { try draw(options, configuration: config, raw: raw, command: command) }
         note(summary)
     }
 
@@ -99,14 +99,5 @@ struct SampleFeed {
             return calibration?.apply(s) ?? s
         }
         return simulator?.next()
-    }
-}
-
-/// Runs blocking work on a thread of its own and hands back its result to the awaiting task.
-enum OwnThread {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
     }
 }

@@ -68,6 +68,8 @@ final class PrivateBus {
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
         chmod(socket, 0o777)
+        // The daemon binds the socket before it listens: until then a connection is refused.
+        _ = Self.waitFor(max(0, deadline.timeIntervalSinceNow)) { (try? busctl(["list"], timeout: 5).status) == 0 }
     }
 
     /// Kills the bus daemon (as a crash or `systemctl restart dbus` would): every connection drops.
