@@ -82,7 +82,8 @@ targets += [
 
 // MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
 targets += [
-    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // SQLite (Debian libsqlite3-dev to build, libsqlite3-0 to run), loaded on first use: Sources/CSQLite/include/CSQLite.h.
+    .target(name: "CSQLite"),
     .systemLibrary(name: "CClock"),
     .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
     .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
@@ -112,7 +113,8 @@ targets += [
 
 // MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
 targets += [
-    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    // libgps (Debian libgps-dev to build, libgps28 to run), loaded on first use: Sources/CGPS/include/CGPS.h.
+    .target(name: "CGPS"),
     .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
     .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
     .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
@@ -126,7 +128,8 @@ for t in targets where ["IMULocationTests", "ToolsTests", "IMUServiceTests"].con
 
 // MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
 targets += [
-    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    // libsystemd (Debian libsystemd-dev to build, libsystemd0 to run), loaded on first use: Sources/CSystemd/include/CSystemd.h.
+    .target(name: "CSystemd"),
     .target(name: "IMUServiceClient", dependencies: ["CSystemd", "IMUCore", "Pedometer", "IMUHistory"]),
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),

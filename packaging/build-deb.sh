@@ -108,7 +108,8 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:De
 # GLIBC_ABI_DT_RELR, a version without symbols that dpkg-shlibdeps does not map to libc6.
 if readelf -d "${binaries[0]}" | grep -q '(RELR)'; then shlibs=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<<"$shlibs"); fi
 # libiio is loaded with dlopen on the first IIO source (Sources/CLibIIO), so no binary names it as NEEDED.
-depends="$shlibs, libiio0, adduser"
+# libsystemd, SQLite and libgps likewise on first use (Sources/CSystemd, CSQLite, CGPS).
+depends="$shlibs, libiio0, libsystemd0, libsqlite3-0, libgps28, adduser"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@MAINTAINER@/$maintainer/" \

@@ -17,4 +17,17 @@ import Testing
         let foundation = needed.filter { $0.contains("[libFoundation.so]") || $0.contains("FoundationInternationalization") || $0.contains("_FoundationICU") }
         #expect(foundation.isEmpty, "\(tool) links \(foundation)")
     }
+
+    /// libsystemd, SQLite and libgps are loaded with dlopen on first use (Sources/CSystemd, CSQLite,
+    /// CGPS), so no tool names them, nor what they load, among its NEEDED libraries: a replay or a
+    /// simulation maps none of them (issue #11 parts 3 and 5, docs/memory.md).
+    @Test(arguments: essentialsOnly + ["imu-plot", "imu-stepd"]) func loadsServiceLibrariesOnDemand(tool: String) throws {
+        guard onPath("readelf") else { print("FoundationLinkTests: skipped, readelf (binutils) is not installed"); return }
+        let r = try runCommand("/usr/bin/env", ["readelf", "-d", ToolRunner.path(tool)])
+        #expect(r.status == 0, "readelf: \(r.stderr)")
+        let needed = r.lines.filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libc.so") }, "readelf lists the NEEDED libraries: \(needed)")
+        let loadedOnDemand = needed.filter { line in ["libsystemd", "libsqlite3", "libgps", "libdbus"].contains { line.contains("[\($0)") } }
+        #expect(loadedOnDemand.isEmpty, "\(tool) links \(loadedOnDemand)")
+    }
 }

@@ -64,6 +64,12 @@ copy_with_libs /usr/sbin/iiod /usr/sbin/iiod
 # dbus-test-tool (dbus-tests) owns iio-sensor-proxy's name there, standing in for it.
 for tool in dbus-daemon busctl dbus-test-tool; do [ -x "/usr/bin/$tool" ] && copy_with_libs "/usr/bin/$tool" "/usr/bin/$tool"; done
 cp -L /lib64/ld-linux-x86-64.so.2 "$ROOT/lib64/"
+# Our tools load libsystemd, SQLite and libgps with dlopen on first use (Sources/CSystemd, CSQLite,
+# CGPS), so ldd does not list them: imu-stepd needs the first two in the guest.
+for lib in libsystemd.so.0 libsqlite3.so.0 libgps.so.28; do
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')
+    [ -n "$path" ] && { mkdir -p "$ROOT$(dirname "$path")"; copy_with_libs "$path" "$path"; }
+done
 shopt -s nullglob
 ours=("${IMU_BIN:-$REPO/.build/release}"/imu-*)
 for exe in "${ours[@]}"; do

@@ -37,7 +37,8 @@ public struct JSONLine: Sendable {
 
     private mutating func separator(_ key: String) {
         if !body.isEmpty { body += "," }
-        body += JSONLine.quote(key) + ":"
+        body += JSONLine.quote(key)
+        body += ":"
     }
 
     /// `s` as a JSON string (`JSONString`'s compact form: `/` as is).
@@ -45,14 +46,15 @@ public struct JSONLine: Sendable {
 
     public static func number(_ value: Double?, decimals: Int) -> String {
         guard let value, value.isFinite else { return "null" }
+        // Trimmed as bytes, then made a String once (a JSON line holds several numbers).
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
         RecordingWriter.appendFixed(value, decimals: decimals, to: &bytes)
-        var s = String(decoding: bytes, as: UTF8.self)
-        if s.contains(".") {
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
+        if bytes.contains(UInt8(ascii: ".")) {
+            while bytes.last == UInt8(ascii: "0") { bytes.removeLast() }
+            if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
         }
-        if s == "-0" { s = "0" }
-        return s
+        if bytes.count == 2 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0") { return "0" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

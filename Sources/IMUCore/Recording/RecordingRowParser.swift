@@ -46,6 +46,7 @@ struct RecordingRowParser {
                 // spaces, then a comma or the end of the line.
                 var i = fs
                 while i < b && bytes[i] == Self.space { i += 1 }
+                let valueStart = i
                 let sign = i < b ? bytes[i] : 0
                 let negative = sign == Self.minus
                 if negative || sign == Self.plus { i += 1 }
@@ -62,6 +63,11 @@ struct RecordingRowParser {
                     // Exact as in `DecimalParser.parse` (Clinger 1990); at most 19 fraction digits.
                     let magnitude = Double(mantissa) / DecimalParser.powerOfTen(fractionDigits)
                     value = negative ? -magnitude : magnitude
+                    fe = i
+                } else if i == valueStart && (i == b || bytes[i] == Self.comma) {
+                    // Empty (or only spaces): no value, as the general path below decides; a
+                    // 25 Hz barometer column is empty in three rows of four at 100 Hz.
+                    has = false
                     fe = i
                 } else {
                     // Anything else (empty, exponents, long or malformed numbers): the general

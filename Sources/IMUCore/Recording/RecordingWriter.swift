@@ -195,14 +195,15 @@ public final class RecordingWriter {
         }
         var n = UInt64(scaled)
         if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
-        var digits: [UInt8] = []
+        // Digits from the last, appended to `out` and then turned around in place.
+        let first = out.count
         var written = 0
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(n % 10))
+            out.append(UInt8(ascii: "0") + UInt8(n % 10))
             n /= 10
             written += 1
-            if written == decimals { digits.append(UInt8(ascii: ".")) }
+            if written == decimals { out.append(UInt8(ascii: ".")) }
         } while n > 0 || written <= decimals
-        out.append(contentsOf: digits.reversed())
+        out[first...].reverse()
     }
 }

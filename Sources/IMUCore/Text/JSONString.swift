@@ -14,6 +14,12 @@ public enum JSONString {
     /// `s` in double quotes, escaped as `style` says.
     public static func quoted(_ s: String, style: Style = .compact) -> String {
         let foundation = style == .jsonSerialization
+        // Most strings (keys, words, file names) need no escape: one copy between the quotes.
+        // A byte below 0x20, `"`, `\` or (for `foundation`) `/` is what the loop below escapes;
+        // the bytes of a multi-byte UTF-8 sequence are all 0x80 or above.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (foundation && $0 == UInt8(ascii: "/")) }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
