@@ -8,7 +8,9 @@ var targets: [Target] = []
 // MARK: C layer: the only C in the project. No logic, only what Swift cannot call itself.
 targets += [
     // libiio (Debian libiio-dev to build, libiio0 to run), loaded on first use: Sources/CLibIIO/include/CLibIIO.h.
-    .target(name: "CLibIIO"),
+    // dlopen on first use, shared by the four library targets below: Sources/COnDemand/include/COnDemand.h.
+    .target(name: "COnDemand"),
+    .target(name: "CLibIIO", dependencies: ["COnDemand"]),
     .target(name: "CI2C", linkerSettings: [.linkedLibrary("i2c")]),
 ]
 
@@ -83,7 +85,7 @@ targets += [
 // MARK: History: minute bins in SQLite (Debian libsqlite3-dev), the wall-clock sync state, async queries.
 targets += [
     // SQLite (Debian libsqlite3-dev to build, libsqlite3-0 to run), loaded on first use: Sources/CSQLite/include/CSQLite.h.
-    .target(name: "CSQLite"),
+    .target(name: "CSQLite", dependencies: ["COnDemand"]),
     .systemLibrary(name: "CClock"),
     .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
     .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
@@ -114,7 +116,7 @@ targets += [
 // MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
 targets += [
     // libgps (Debian libgps-dev to build, libgps28 to run), loaded on first use: Sources/CGPS/include/CGPS.h.
-    .target(name: "CGPS"),
+    .target(name: "CGPS", dependencies: ["COnDemand"]),
     .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
     .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
     .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
@@ -129,7 +131,7 @@ for t in targets where ["IMULocationTests", "ToolsTests", "IMUServiceTests"].con
 // MARK: Step service (imu-stepd): daemon core, D-Bus through sd-bus, clients. docs/service.md.
 targets += [
     // libsystemd (Debian libsystemd-dev to build, libsystemd0 to run), loaded on first use: Sources/CSystemd/include/CSystemd.h.
-    .target(name: "CSystemd"),
+    .target(name: "CSystemd", dependencies: ["COnDemand"]),
     .target(name: "IMUServiceClient", dependencies: ["CSystemd", "IMUCore", "Pedometer", "IMUHistory"]),
     .target(name: "IMUService", dependencies: ["IMUServiceClient", "IMUCLI", "Pedometer", "IMUHistory", "CSystemd", "IMUPublish"]),
     .executableTarget(name: "imu-stepd", dependencies: ["IMUService"], path: "Sources/Tools/imu-stepd"),

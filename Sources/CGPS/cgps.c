@@ -4,10 +4,9 @@
 // calls to its own functions never bind to them.
 #include "CGPS.h"
 
-#include <dlfcn.h>
+#include "COnDemand.h"
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CGPS_HIDDEN __attribute__((visibility("hidden")))
@@ -38,18 +37,9 @@ static char problem[512];
 static int ready;
 
 static void load(void) {
-    void *library = dlopen(CGPS_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-#define CGPS_BIND(name, ret, params, args, failed) \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {  /* POSIX's cast for dlsym */ \
-        snprintf(problem, sizeof problem, "%s has no %s", CGPS_SONAME, #name); \
-        return; \
-    }
-    CGPS_FUNCTIONS(CGPS_BIND)
-    ready = 1;
+    static const char *const names[] = { CGPS_FUNCTIONS(ONDEMAND_NAME) };
+    static void **const slots[] = { CGPS_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
+    ready = ondemand_bind(CGPS_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
 }
 
 const char *cgps_load(void) {

@@ -11,10 +11,9 @@
 #include "CLibIIO.h"
 #pragma GCC visibility pop
 
-#include <dlfcn.h>
+#include "COnDemand.h"
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /// libiio's run-time name (Debian libiio0, libiio 0.x ABI).
 #define CLIBIIO_SONAME "libiio.so.0"
@@ -75,18 +74,9 @@ static char problem[512];
 static int ready;
 
 static void load(void) {
-    void *library = dlopen(CLIBIIO_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-#define CLIBIIO_BIND(name, ret, params, args) \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {  /* POSIX's cast for dlsym */ \
-        snprintf(problem, sizeof problem, "%s has no %s", CLIBIIO_SONAME, #name); \
-        return; \
-    }
-    CLIBIIO_FUNCTIONS(CLIBIIO_BIND)
-    ready = 1;
+    static const char *const names[] = { CLIBIIO_FUNCTIONS(ONDEMAND_NAME) };
+    static void **const slots[] = { CLIBIIO_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
+    ready = ondemand_bind(CLIBIIO_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
 }
 
 const char *clibiio_load(void) {

@@ -4,9 +4,8 @@
 // exported, so SQLite's calls to its own functions never bind to them.
 #include "CSQLite.h"
 
-#include <dlfcn.h>
+#include "COnDemand.h"
 #include <pthread.h>
-#include <stdio.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CSQLITE_HIDDEN __attribute__((visibility("hidden")))
@@ -53,19 +52,9 @@ static char problem[512];
 static int ready;
 
 static void load(void) {
-    void *library = dlopen(CSQLITE_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-#define CSQLITE_BIND(name, ret, params, args, failed) \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {  /* POSIX's cast for dlsym */ \
-        snprintf(problem, sizeof problem, "%s has no %s", CSQLITE_SONAME, #name); \
-        return; \
-    }
-    CSQLITE_FUNCTIONS(CSQLITE_BIND)
-    CSQLITE_BIND(sqlite3_db_config, int, (), (), 0)
-    ready = 1;
+    static const char *const names[] = { CSQLITE_FUNCTIONS(ONDEMAND_NAME) "sqlite3_db_config", };
+    static void **const slots[] = { CSQLITE_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) (void **)&p_sqlite3_db_config, };
+    ready = ondemand_bind(CSQLITE_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
 }
 
 const char *csqlite_load(void) {

@@ -5,10 +5,9 @@
 // themselves (libdbus, loaded by libgps) bind to the real one.
 #include "CSystemd.h"
 
-#include <dlfcn.h>
+#include "COnDemand.h"
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CSYSTEMD_HIDDEN __attribute__((visibility("hidden")))
@@ -87,18 +86,9 @@ static char problem[512];
 static int ready;
 
 static void load(void) {
-    void *library = dlopen(CSYSTEMD_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-#define CSYSTEMD_BIND(name, ret, params, args) \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {  /* POSIX's cast for dlsym */ \
-        snprintf(problem, sizeof problem, "%s has no %s", CSYSTEMD_SONAME, #name); \
-        return; \
-    }
-    CSYSTEMD_FUNCTIONS(CSYSTEMD_BIND)
-    ready = 1;
+    static const char *const names[] = { CSYSTEMD_FUNCTIONS(ONDEMAND_NAME) };
+    static void **const slots[] = { CSYSTEMD_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
+    ready = ondemand_bind(CSYSTEMD_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
 }
 
 const char *csystemd_load(void) {

@@ -28,9 +28,9 @@ enum DayPlot {
         let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
         let html = DayReport.render(data)
         let out = options.out
-        try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
+        let written = try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
+        guard written else { return }   // standard output refused it: ToolMain says so
         let name = options.out == "-" ? "standard output" : options.out
-        guard out != "-" || Terminal.standardOutput.failure == nil else { return }   // refused: ToolMain says so
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")
         } else {
