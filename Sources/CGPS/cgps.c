@@ -6,7 +6,6 @@
 
 #include "COnDemand.h"
 #include <errno.h>
-#include <pthread.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CGPS_HIDDEN __attribute__((visibility("hidden")))
@@ -26,26 +25,14 @@
     X(gps_read, int, (struct gps_data_t *data, char *message, int message_len), (data, message, message_len), -1) \
     X(gps_waiting, bool, (const struct gps_data_t *data, int timeout), (data, timeout), false) \
     X(gps_stream, int, (struct gps_data_t *data, unsigned int flags, void *d), (data, flags, d), -1) \
-    X(gps_errstr, const char *, (const int code), (code), problem)
+    X(gps_errstr, const char *, (const int code), (code), cgps_load())
 
-// One pointer per function, typed from the header's own declaration; set once by load().
-#define CGPS_SLOT(name, ret, params, args, failed) static __typeof__(&name) p_##name;
-CGPS_FUNCTIONS(CGPS_SLOT)
+// One pointer per function, typed from the header's own declaration; set on first use by ondemand_load.
+CGPS_FUNCTIONS(ONDEMAND_POINTER)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char problem[512];
-static int ready;
+static struct ondemand_library library = ONDEMAND_LIBRARY(CGPS_SONAME, CGPS_FUNCTIONS);
 
-static void load(void) {
-    static const char *const names[] = { CGPS_FUNCTIONS(ONDEMAND_NAME) };
-    static void **const slots[] = { CGPS_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
-    ready = ondemand_bind(CGPS_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
-}
-
-const char *cgps_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : problem;
-}
+const char *cgps_load(void) { return ondemand_load(&library); }
 
 #define CGPS_TRAMPOLINE(name, ret, params, args, failed) \
     CGPS_HIDDEN ret name params { return cgps_load() ? (failed) : p_##name args; }

@@ -13,7 +13,6 @@
 
 #include "COnDemand.h"
 #include <errno.h>
-#include <pthread.h>
 
 /// libiio's run-time name (Debian libiio0, libiio 0.x ABI).
 #define CLIBIIO_SONAME "libiio.so.0"
@@ -65,24 +64,12 @@
 
 #define CLIBIIO_FUNCTIONS(X) CLIBIIO_CREATE(X) CLIBIIO_VALUED(X) CLIBIIO_VOID(X)
 
-// One pointer per function, typed from the header's own declaration; set once by load().
-#define CLIBIIO_POINTER(name, ret, params, args) static __typeof__(&name) p_##name;
-CLIBIIO_FUNCTIONS(CLIBIIO_POINTER)
+// One pointer per function, typed from the header's own declaration; set on first use by ondemand_load.
+CLIBIIO_FUNCTIONS(ONDEMAND_POINTER)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char problem[512];
-static int ready;
+static struct ondemand_library library = ONDEMAND_LIBRARY(CLIBIIO_SONAME, CLIBIIO_FUNCTIONS);
 
-static void load(void) {
-    static const char *const names[] = { CLIBIIO_FUNCTIONS(ONDEMAND_NAME) };
-    static void **const slots[] = { CLIBIIO_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
-    ready = ondemand_bind(CLIBIIO_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
-}
-
-const char *clibiio_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : problem;
-}
+const char *clibiio_load(void) { return ondemand_load(&library); }
 
 // Every function but the first is reached only through a context, so libiio is loaded by then.
 // Creating a context loads it too; when it cannot be loaded, that fails as libiio does (NULL and

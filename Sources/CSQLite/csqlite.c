@@ -5,7 +5,6 @@
 #include "CSQLite.h"
 
 #include "COnDemand.h"
-#include <pthread.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CSQLITE_HIDDEN __attribute__((visibility("hidden")))
@@ -18,8 +17,8 @@
 #define CSQLITE_FUNCTIONS(X) \
     X(sqlite3_open, int, (const char *filename, sqlite3 **db), (filename, db), (*db = NULL, SQLITE_CANTOPEN)) \
     X(sqlite3_open_v2, int, (const char *filename, sqlite3 **db, int flags, const char *vfs), (filename, db, flags, vfs), (*db = NULL, SQLITE_CANTOPEN)) \
-    X(sqlite3_errstr, const char *, (int code), (code), problem) \
-    X(sqlite3_errmsg, const char *, (sqlite3 *db), (db), problem) \
+    X(sqlite3_errstr, const char *, (int code), (code), csqlite_load()) \
+    X(sqlite3_errmsg, const char *, (sqlite3 *db), (db), csqlite_load()) \
     X(sqlite3_system_errno, int, (sqlite3 *db), (db), 0) \
     X(sqlite3_extended_result_codes, int, (sqlite3 *db, int onoff), (db, onoff), SQLITE_CANTOPEN) \
     X(sqlite3_get_autocommit, int, (sqlite3 *db), (db), 0) \
@@ -41,26 +40,15 @@
     X(sqlite3_column_int64, sqlite3_int64, (sqlite3_stmt *statement, int column), (statement, column), 0) \
     X(sqlite3_column_text, const unsigned char *, (sqlite3_stmt *statement, int column), (statement, column), NULL)
 
-// One pointer per function, typed from the header's own declaration; set once by load().
-#define CSQLITE_SLOT(name, ret, params, args, failed) static __typeof__(&name) p_##name;
-CSQLITE_FUNCTIONS(CSQLITE_SLOT)
+// One pointer per function, typed from the header's own declaration; set on first use by ondemand_load.
+CSQLITE_FUNCTIONS(ONDEMAND_POINTER)
 /// The variadic sqlite3_db_config, called only through csqlite_no_checkpoint_on_close.
 static __typeof__(&sqlite3_db_config) p_sqlite3_db_config;
+#define CSQLITE_BOUND(X) CSQLITE_FUNCTIONS(X) X(sqlite3_db_config)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char problem[512];
-static int ready;
+static struct ondemand_library library = ONDEMAND_LIBRARY(CSQLITE_SONAME, CSQLITE_BOUND);
 
-static void load(void) {
-    static const char *const names[] = { CSQLITE_FUNCTIONS(ONDEMAND_NAME) "sqlite3_db_config", };
-    static void **const slots[] = { CSQLITE_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) (void **)&p_sqlite3_db_config, };
-    ready = ondemand_bind(CSQLITE_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
-}
-
-const char *csqlite_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : problem;
-}
+const char *csqlite_load(void) { return ondemand_load(&library); }
 
 #define CSQLITE_TRAMPOLINE(name, ret, params, args, failed) \
     CSQLITE_HIDDEN ret name params { return csqlite_load() ? (failed) : p_##name args; }

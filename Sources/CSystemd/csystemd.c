@@ -7,7 +7,6 @@
 
 #include "COnDemand.h"
 #include <errno.h>
-#include <pthread.h>
 
 /// Marks a trampoline hidden (the header's declarations stay as they are, and so do libc's).
 #define CSYSTEMD_HIDDEN __attribute__((visibility("hidden")))
@@ -77,24 +76,12 @@
 
 #define CSYSTEMD_FUNCTIONS(X) CSYSTEMD_INT(X) CSYSTEMD_POINTER(X) CSYSTEMD_VOID(X)
 
-// One pointer per function, typed from the header's own declaration; set once by load().
-#define CSYSTEMD_SLOT(name, ret, params, args) static __typeof__(&name) p_##name;
-CSYSTEMD_FUNCTIONS(CSYSTEMD_SLOT)
+// One pointer per function, typed from the header's own declaration; set on first use by ondemand_load.
+CSYSTEMD_FUNCTIONS(ONDEMAND_POINTER)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char problem[512];
-static int ready;
+static struct ondemand_library library = ONDEMAND_LIBRARY(CSYSTEMD_SONAME, CSYSTEMD_FUNCTIONS);
 
-static void load(void) {
-    static const char *const names[] = { CSYSTEMD_FUNCTIONS(ONDEMAND_NAME) };
-    static void **const slots[] = { CSYSTEMD_FUNCTIONS(ONDEMAND_SLOT_ADDRESS) };
-    ready = ondemand_bind(CSYSTEMD_SONAME, names, slots, sizeof names / sizeof names[0], problem, sizeof problem);
-}
-
-const char *csystemd_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : problem;
-}
+const char *csystemd_load(void) { return ondemand_load(&library); }
 
 #define CSYSTEMD_INT_TRAMPOLINE(name, ret, params, args) \
     CSYSTEMD_HIDDEN ret name params { return csystemd_load() ? -ELIBACC : p_##name args; }

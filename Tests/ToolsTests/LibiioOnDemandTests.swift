@@ -40,8 +40,7 @@ import Testing
     @Test func missingLibiioIsNamedWithItsFixAndReplayStillWorks() throws {
         guard let library = Self.libiioFile else { print("LibiioOnDemandTests: skipped, libiio0 is not installed"); return }
         func hidden(_ tool: String, _ arguments: [String]) throws -> ToolResult {
-            try runCommand("/usr/bin/unshare", ["-m", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"",
-                                                library, ToolRunner.path(tool)] + arguments)
+            try Self.hiding(library, tool, arguments)
         }
         let probe = try hidden("imu-steps", ["--version"])
         guard probe.status == 0 else {
@@ -58,5 +57,32 @@ import Testing
         #expect(replay.stdout.contains("\"summary\""))
         let info = try hidden("imu-info", [])
         #expect(info.stdout.contains("cannot load libiio") || info.stderr.contains("cannot load libiio"), "imu-info: \(info.stdout)")
+    }
+
+    /// Runs `tool` with the file `library` hidden under /dev/null in a private mount namespace.
+    static func hiding(_ library: String, _ tool: String, _ arguments: [String]) throws -> ToolResult {
+        try runCommand("/usr/bin/unshare", ["-m", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"",
+                                            library, ToolRunner.path(tool)] + arguments)
+    }
+
+    /// SQLite is loaded on first use too (Sources/CSQLite): without it the daemon names the
+    /// loader's reason and the package to install, instead of blaming the state directory.
+    @Test func missingSQLiteIsNamedWithItsFix() throws {
+        guard let r = try? runCommand("/sbin/ldconfig", ["-p"]), r.status == 0,
+              let line = r.lines.first(where: { $0.contains("libsqlite3.so.0 ") && $0.contains("=> ") }),
+              let path = line.components(separatedBy: "=> ").last else {
+            print("LibiioOnDemandTests: skipped, libsqlite3-0 is not installed"); return
+        }
+        let library = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard (try Self.hiding(library, "imu-steps", ["--version"])).status == 0 else {
+            print("LibiioOnDemandTests: missing-SQLite case skipped, no private mount namespace here (needs root)"); return
+        }
+        let state = try scratchDirectory()
+        let config = state + "/stepd.conf"
+        try "simulate = walk\nstate_directory = \(state)/s\nbus = session\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Self.hiding(library, "imu-stepd", ["--config", config])
+        #expect(daemon.status == 1, "stderr: \(daemon.stderr)")
+        #expect(daemon.stderr.contains("cannot load SQLite"), "stderr: \(daemon.stderr)")
+        #expect(daemon.stderr.contains("apt install libsqlite3-0"), "stderr: \(daemon.stderr)")
     }
 }

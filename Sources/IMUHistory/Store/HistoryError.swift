@@ -23,6 +23,8 @@ public enum HistoryError: DiagnosableError, Equatable {
     case inUse(path: String)
     /// A retention of zero or fewer days.
     case invalidRetention(days: Int)
+    /// SQLite (libsqlite3.so.0, loaded on first use) cannot be loaded: the loader's reason.
+    case libraryMissing(detail: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,8 @@ public enum HistoryError: DiagnosableError, Equatable {
             "cannot read or write the history \(path): \(Self.printable(detail))."
         case .inUse(let path):
             "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
+        case .libraryMissing(let detail):
+            "cannot load SQLite for the history: \(Self.printable(detail))."
         case .invalidRetention(let days):
             "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
         }
@@ -70,13 +74,15 @@ public enum HistoryError: DiagnosableError, Equatable {
             "stop the other writer first (systemctl stop imu-stepd), or give this one another history path."
         case .invalidRetention:
             "set the retention to 1 or more days."
+        case .libraryMissing:
+            "install it: sudo apt install libsqlite3-0"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
         case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
-        case .cannotOpen, .diskFull, .io, .inUse: .runtimeFailure
+        case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
         }
     }
 

@@ -14,6 +14,7 @@ enum HistoryFile {
     /// Opens `path` for writing (creating it when absent) or, with `readOnly`, for reading only.
     /// `upTo` is the schema version to migrate to (tests use it to make old files).
     static func open(path: String, readOnly: Bool, upTo target: Int = Schema.version) throws(HistoryError) -> SQLiteConnection {
+        if let problem = csqlite_load() { throw HistoryError.libraryMissing(detail: String(cString: problem)) }
         let exists = try checkHeader(path: path, mustExist: readOnly)
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE))
         let db: SQLiteConnection
