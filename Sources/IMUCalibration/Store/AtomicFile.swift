@@ -9,7 +9,8 @@ import Glibc
 public enum AtomicFile {
     public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CalibrationStoreError) {
         // A bare file name lives in the current directory ("" would put the temporary file in /).
-        let directory = Self.directory(of: path).isEmpty ? "." : Self.directory(of: path)
+        let parent = Self.directory(of: path)
+        let directory = parent.isEmpty ? "." : parent
         let temporary = directory + "/.\(path.split(separator: "/").last ?? "").tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, operation: "create", errno: errno) }

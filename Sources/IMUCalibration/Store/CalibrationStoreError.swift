@@ -17,7 +17,7 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
         "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
     }
 
-    var isPermission: Bool { errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS }
+    var isPermission: Bool { isPermissionDenied(errno: errorNumber) }
 
     /// A saved file (calibration, profile: a few KiB), read whole; at most 1 MiB, so a path that
     /// is a device or a huge file never fills memory. Failures keep their errno (EFBIG: too large).

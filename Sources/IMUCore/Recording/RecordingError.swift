@@ -33,7 +33,7 @@ public struct RecordingError: DiagnosableError, Equatable {
                                        : "cannot \(creating ? "create" : "open") recording: \(String(cString: strerror(code)))")
         error.errorNumber = code
         switch code {
-        case EACCES, EPERM, EROFS:
+        case let c where isPermissionDenied(errno: c):
             error.fix = creating ? "record where you may write, e.g. --out ~/walk.csv (ls -ld \(directory) shows who may write there)"
                                  : "give yourself read access (ls -l \(file) shows its owner and mode), e.g. sudo chmod a+r \(file)"
         case ENOENT:
@@ -49,6 +49,6 @@ public struct RecordingError: DiagnosableError, Equatable {
 
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
     public var exitStatus: ExitStatus {
-        errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS ? .noSensor : .usage
+        isPermissionDenied(errno: errorNumber) ? .noSensor : .usage
     }
 }

@@ -199,5 +199,5 @@ public struct ConfigError: DiagnosableError, Equatable {
     /// errno when the file could not be read; permission denied exits 3 (docs/CONTRACTS.md §4).
     public var errorNumber: Int32 = 0
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
-    public var exitStatus: ExitStatus { errorNumber == EACCES || errorNumber == EPERM ? .noSensor : .usage }
+    public var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .usage }
 }

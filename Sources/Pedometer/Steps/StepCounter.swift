@@ -37,7 +37,8 @@ struct StepCounter: Sendable {
     /// Size of the horizontal acceleration at each tick, g (`ImpactCoupling`).
     private var horizontal: RingBuffer
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
-    /// for its deviation without keeping every sample.
+    /// for its deviation in one pass over the hops (`horizontal` keeps the samples too, for the
+    /// few windows that need `ImpactCoupling`).
     private var horizontalSums: [Double]
     private var horizontalSquares: [Double]
     private var hopSum = 0.0, hopSquares = 0.0, hopsDone = 0

@@ -10,16 +10,10 @@ struct OutputError: DiagnosableError {
     var path: String
     /// errno of the failing call.
     var errorNumber: Int32
-    var reason: String
-    init(path: String, errorNumber: Int32) {
-        self.path = path
-        self.errorNumber = errorNumber
-        reason = String(cString: strerror(errorNumber))
-    }
-    var isPermission: Bool { errorNumber == EACCES || errorNumber == EPERM || errorNumber == EROFS }
+    var reason: String { String(cString: strerror(errorNumber)) }
     var description: String { "cannot write \(path): \(reason)" }
     /// Permission denied exits 3 (docs/CONTRACTS.md §4); other I/O errors 1.
-    var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
+    var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .runtimeFailure }
     var fix: String? { "choose a writable place with -o, e.g. -o /tmp/plot.svg" }
 }
 
@@ -30,7 +24,6 @@ enum OutputFile {
     /// replace the node itself (/dev/null, a link to elsewhere).
     /// Returns false when standard output refused the text (full disk, closed): `ToolMain` says
     /// so at exit (exit 1), and the tool must not claim to have written it.
-    @discardableResult
     static func write(_ text: String, to path: String) throws -> Bool {
         if path == "-" {
             Terminal.standardOutput.write(text)
