@@ -9,10 +9,30 @@ import Testing
 struct SinceParsingTests {
     static let environment = ["TZ": "Europe/Berlin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"]
 
-    @Test(arguments: ["2026-03-29T03:30", "2026-03-29", "7:05", "00:00", "2026-03-29 01:59", "2026-10-25T02:30:00", "2024-02-29"])
+    @Test(arguments: ["2026-03-29T03:30", "2026-03-29", "00:00", "2026-03-29 01:59", "2026-10-25T02:30:00", "2024-02-29"])
     func acceptedTimesGoOnToTheDaemon(text: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)
         #expect(r.status == 1 && r.stderr.contains("imu-stepd is not running"), "\(text): \(r.stderr)")
+    }
+
+    /// HH:MM is today's: 7:05 is accepted, and it is in the future before 07:05 Berlin time (a
+    /// CI run after midnight there), past after it. The clock is read before and after the run,
+    /// so a run that spans 07:05 is not judged.
+    @Test func aTimeOfDayIsToday() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        func beforeSevenFive() -> Bool {
+            let now = calendar.dateComponents([.hour, .minute], from: Date())
+            return (now.hour ?? 0) * 60 + (now.minute ?? 0) < 7 * 60 + 5
+        }
+        let before = beforeSevenFive()
+        let r = try ToolRunner.run("imu-steps", ["--since", "7:05"], environment: Self.environment)
+        guard before == beforeSevenFive() else { return }
+        if before {
+            #expect(r.status == 2 && r.stderr.contains("is in the future"), "\(r.stderr)")
+        } else {
+            #expect(r.status == 1 && r.stderr.contains("imu-stepd is not running"), "\(r.stderr)")
+        }
     }
 
     @Test(arguments: ["2026-02-30", "2025-02-29", "2026-03-29T02:30", "24:00", "12:60", "12:00:00", "2026-3-5T7", "26-03-29",
