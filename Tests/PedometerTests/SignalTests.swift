@@ -76,6 +76,25 @@ import Testing
         planes.copy(plane: 1, from: 13, count: 6, into: &copy)
         #expect(copy == [-13, -14, -15, -16, -17, -18])
     }
+
+    /// A ring of several planes reads plane 0; `value(plane:at:)` and `plane(_:)` read the others
+    /// at the same ticks, across the wrap, and a view does not follow later appends.
+    @Test func aRingOfPlanesReadsEachPlane() {
+        var ring = RingBuffer(planes: 3, minimumCapacity: 5)
+        for i in 0..<20 { ring.append(SIMD8(Double(i), 100 + Double(i), -Double(i), 0, 0, 0, 0, 0)) }
+        #expect(ring.oldestIndex == 12 && ring.count == 20)
+        #expect(ring[19] == 19 && ring[12] == 12)
+        #expect(ring.value(plane: 1, at: 15) == 115 && ring.value(plane: 2, at: 16) == -16)
+        let second = ring.plane(1)
+        #expect(second[13] == 113 && second.count == 20 && second.oldestIndex == 12)
+        var copy = [Double](repeating: 0, count: 6)
+        second.copy(from: 13, count: 6, into: &copy)   // slots 5, 6, 7, 0, 1, 2
+        #expect(copy == [113, 114, 115, 116, 117, 118])
+        ring.copy(from: 13, count: 6, into: &copy)
+        #expect(copy == [13, 14, 15, 16, 17, 18])
+        ring.append(SIMD8(20, 120, -20, 0, 0, 0, 0, 0))
+        #expect(ring.value(plane: 1, at: 20) == 120 && second.count == 20 && second[12] == 112)
+    }
 }
 
 /// `ImpactCoupling`: heel strikes that jolt the phone horizontally as they lift it correlate; a

@@ -1,13 +1,37 @@
 /// A fixed-capacity history of `Double` values addressed by absolute sample index, so stages can
 /// look back over a window without allocating. Memory is constant: the oldest values are
-/// overwritten. A `RingPlanes` of one plane, under the names the step stages use.
+/// overwritten. A `RingPlanes` under the names the step stages use: one plane, or several series
+/// appended together (`init(planes:minimumCapacity:)`, one ownership check per tick for all of
+/// them), of which this ring reads one (plane 0; `plane(_:)` is a read-only view of another).
 struct RingBuffer: Sendable {
     private var ring: RingPlanes
+    /// Where the plane this ring reads starts in the storage (`RingPlanes.planeOffset`).
+    private let offset: Int
+    /// The plane this ring reads.
+    private let plane: Int
 
     /// `minimumCapacity` is rounded up to a power of two so indexing is a mask, not a division.
     init(minimumCapacity: Int) {
-        ring = RingPlanes(planes: 1, minimumCapacity: minimumCapacity)
+        self.init(planes: 1, minimumCapacity: minimumCapacity)
     }
+
+    /// `planes` series (at most 8) appended together with `append(_: SIMD8<Double>)`; reads see
+    /// plane 0.
+    init(planes: Int, minimumCapacity: Int) {
+        ring = RingPlanes(planes: planes, minimumCapacity: minimumCapacity)
+        offset = 0
+        plane = 0
+    }
+
+    private init(ring: RingPlanes, plane: Int) {
+        self.ring = ring
+        self.plane = plane
+        offset = ring.planeOffset(plane)
+    }
+
+    /// The same ticks of plane `plane`, to be read (a copy: appending to it would not change this
+    /// ring, and would copy the storage).
+    func plane(_ plane: Int) -> RingBuffer { RingBuffer(ring: ring, plane: plane) }
 
     /// Number of values ever appended; the newest value has index `count - 1`.
     var count: Int { ring.count }
@@ -16,10 +40,19 @@ struct RingBuffer: Sendable {
     /// Smallest absolute index still held.
     var oldestIndex: Int { ring.oldestIndex }
 
+    /// Appends one value to a one-plane ring.
     @inline(__always) mutating func append(_ value: Double) { ring.append(value) }
 
+    /// Appends one tick: lane p of `values` to plane p, for each plane.
+    @inline(__always) mutating func append(_ values: SIMD8<Double>) { ring.append(values) }
+
     /// The value at absolute index `index` (must be in `oldestIndex..<count`).
-    @inline(__always) subscript(index: Int) -> Double { ring[index] }
+    @inline(__always) subscript(index: Int) -> Double { ring[offset: offset, index] }
+
+    /// The value of plane `plane` at absolute index `index` (in `oldestIndex..<count`).
+    @inline(__always) func value(plane: Int, at index: Int) -> Double {
+        ring[offset: ring.planeOffset(plane), index]
+    }
 
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { ring.removeAll() }
@@ -27,6 +60,6 @@ struct RingBuffer: Sendable {
     /// Copies values `start..<start+n` (absolute, all still held) into `destination[0..<n]`: at
     /// most two contiguous block copies (before and after the wrap).
     func copy(from start: Int, count n: Int, into destination: inout [Double]) {
-        ring.copy(plane: 0, from: start, count: n, into: &destination)
+        ring.copy(plane: plane, from: start, count: n, into: &destination)
     }
 }

@@ -74,6 +74,19 @@ struct RingPlanes: Sendable {
         storage.withUnsafeBufferPointer { $0[index & mask] }
     }
 
+    /// The value at absolute tick `index` (in `oldestIndex..<count`) of the plane that starts at
+    /// `offset` in the storage (`planeOffset(_:)`). As for plane 0, `offset + (index & mask)` is
+    /// below `planes · capacity` for every index once `offset` came from `planeOffset`.
+    @inline(__always) subscript(offset offset: Int, index: Int) -> Double {
+        storage.withUnsafeBufferPointer { $0[offset &+ (index & mask)] }
+    }
+
+    /// Where plane `plane` starts in the storage, values: the `offset` of `subscript(offset:index:)`.
+    func planeOffset(_ plane: Int) -> Int {
+        precondition(plane >= 0 && plane < planes, "RingPlanes: no plane \(plane) of \(planes)")
+        return plane * capacity
+    }
+
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { count = 0 }
 

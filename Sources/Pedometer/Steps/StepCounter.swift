@@ -33,18 +33,28 @@ struct StepCounter: Sendable {
     private let envelopeLength: Int
 
 
+    /// The per-tick history, one plane per series (`Plane`), appended together: one check of the
+    /// storage's sole ownership per tick instead of one per series. Read as a `RingBuffer`, it is
+    /// the gait signal (plane 0), as the stages that look back over it expect.
     private var gait: RingBuffer
-    /// Size of the horizontal acceleration at each tick, g (`ImpactCoupling`).
-    private var horizontal: RingBuffer
+    /// The planes of `gait`.
+    private enum Plane {
+        /// The gait signal, g (what `gait[i]` reads).
+        static let gait = 0
+        /// Size of the horizontal acceleration, g (`ImpactCoupling`).
+        static let horizontal = 1
+        /// The energy envelope, g² (`energy(around:)`).
+        static let envelope = 2
+        /// Filtered altitude, m (0 without a barometer).
+        static let altitude = 3
+        static let count = 4
+    }
     /// Sum and sum of squares of the horizontal acceleration per hop (the window is whole hops),
-    /// for its deviation in one pass over the hops (`horizontal` keeps the samples too, for the
-    /// few windows that need `ImpactCoupling`).
+    /// for its deviation in one pass over the hops (the horizontal plane keeps the samples too,
+    /// for the few windows that need `ImpactCoupling`).
     private var horizontalSums: [Double]
     private var horizontalSquares: [Double]
     private var hopSum = 0.0, hopSquares = 0.0, hopsDone = 0
-    private var envelope: RingBuffer
-    /// Filtered altitude at each tick, m (0 without a barometer).
-    private var altitude: RingBuffer
     private var envelopeSum = 0.0
     private var scratch: [Double]
     private var cadenceEstimator: CadenceEstimator
@@ -110,12 +120,9 @@ struct StepCounter: Sendable {
         // A window, two hops of onset search before it, and the ride's release windows: a walk
         // opened right after a ride is back-filled to the ride's last window (`open`).
         let capacity = window + (2 + CyclingDetector.releaseGait) * hop + envelopeLength
-        gait = RingBuffer(minimumCapacity: capacity)
-        horizontal = RingBuffer(minimumCapacity: capacity)
+        gait = RingBuffer(planes: Plane.count, minimumCapacity: capacity)
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
         horizontalSquares = horizontalSums
-        envelope = RingBuffer(minimumCapacity: capacity)
-        altitude = RingBuffer(minimumCapacity: capacity)
         scratch = [Double](repeating: 0, count: window)
         cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window)
         chain = ImpactChain(rules: settings.chain, rateHz: rateHz)
@@ -129,10 +136,7 @@ struct StepCounter: Sendable {
         // A gap ends any walk, a short one between pauses too.
         if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
-        horizontal.removeAll()
         hopSum = 0; hopSquares = 0; hopsDone = 0
-        envelope.removeAll()
-        altitude.removeAll()
         envelopeSum = 0
         origin = time
         sinceHop = 0
@@ -148,19 +152,18 @@ struct StepCounter: Sendable {
     @inline(__always)
     mutating func process(_ user: UserAcceleration, altitude meters: Double) -> GaitWindow? {
         let v = user.magnitude
-        altitude.append(meters)
-        gait.append(v)
-        horizontal.append(user.horizontal)
         hopSum += user.horizontal
         hopSquares += user.horizontal * user.horizontal
-        // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index).
+        // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index,
+        // n − 1 once this tick is appended; the tick leaving the box is still held before it).
         envelopeSum += v * v
-        let n = gait.count
+        let n = gait.count + 1
         if n > envelopeLength {
             let old = gait[n - 1 - envelopeLength]
             envelopeSum -= old * old
         }
-        envelope.append(max(0, envelopeSum) / Double(min(n, envelopeLength)))
+        let envelope = max(0, envelopeSum) / Double(min(n, envelopeLength))
+        gait.append(SIMD8(v, user.horizontal, envelope, meters, 0, 0, 0, 0))
         chain.observe(gait)
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
@@ -185,8 +188,8 @@ struct StepCounter: Sendable {
 
     /// Energy around tick `index`: the box average centred on it.
     @inline(__always) private func energy(around index: Int) -> Double {
-        let centre = min(envelope.count - 1, index + envelopeLength / 2)
-        return envelope[max(envelope.oldestIndex, centre)]
+        let centre = min(gait.count - 1, index + envelopeLength / 2)
+        return gait.value(plane: Plane.envelope, at: max(gait.oldestIndex, centre))
     }
 
     private mutating func analyse() -> GaitWindow {
@@ -254,7 +257,7 @@ struct StepCounter: Sendable {
         facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
             || (gaitDeviation >= gate.vibrationDeviation && (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
         if !walking, isGait, facts.movesLikeSteps, gate.needsImpactCoupling(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
-            report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: horizontal, from: start, count: window)
+            report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: gait.plane(Plane.horizontal), from: start, count: window)
             facts.movesLikeSteps = report.impactCoupling >= gate.minimumImpactCoupling
         }
         facts.pureSine = shape.purity > gate.maximumPurity
@@ -271,7 +274,7 @@ struct StepCounter: Sendable {
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
-            for i in (n - 2 * hop)..<n { level += envelope[i] }
+            for i in (n - 2 * hop)..<n { level += gait.value(plane: Plane.envelope, at: i) }
             level /= Double(2 * hop)
             if !inBout {
                 open(level: level, windowStart: start, end: n)
@@ -396,7 +399,7 @@ struct StepCounter: Sendable {
 
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
     private mutating func credit(to end: Int) {
-        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: altitude, origin: origin)
+        ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: gait.plane(Plane.altitude), origin: origin)
     }
 
     /// Ends the stream: flushes the bout in progress.
