@@ -35,6 +35,9 @@ struct ImpactChain: Sendable {
     /// strike it ends (`ChainRules.initiationSeconds`).
     let quietTicks: Int
     let initiationTicks: Int
+    /// Ticks `observe` looks back over from the newest: the peak's two sides and the stillness
+    /// before its rise (`1 + 2·halfWidth + initiationTicks + quietTicks`).
+    private let lookBack: Int
 
     /// Standard deviation of `x[from..<from+count]`, g.
     static func deviation(_ x: RingBuffer, from: Int, count: Int) -> Double {
@@ -52,6 +55,7 @@ struct ImpactChain: Sendable {
         longestTicks = Int((rules.longestInterval * rateHz).rounded())
         longestChainTicks = Int((rules.longestChain * rateHz).rounded())
         halfWidth = max(1, shortestTicks / 2)
+        lookBack = 1 + 2 * halfWidth + initiationTicks + quietTicks
         impacts.reserveCapacity(capacity)
     }
 
@@ -60,8 +64,10 @@ struct ImpactChain: Sendable {
     /// Looks at tick `count − 1 − halfWidth` of `gait` once tick `count − 1` has arrived.
     @inline(__always)
     mutating func observe(_ gait: RingBuffer) {
+        // Every tick looked at is still held: the oldest, count − lookBack, is at least 0 and
+        // at least count − capacity.
+        guard gait.count >= lookBack, lookBack <= gait.capacity else { return }
         let i = gait.count - 1 - halfWidth
-        guard i - halfWidth - initiationTicks - quietTicks >= gait.oldestIndex else { return }
         let peak = gait[i]
         guard peak >= rules.minimumHeight else { return }
         var trough = peak

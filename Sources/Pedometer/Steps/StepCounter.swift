@@ -202,8 +202,11 @@ struct StepCounter: Sendable {
         // active part (energy above a tenth of the window's peak, at least 1.5 s).
         var analysed = window
         if gaitDeviation >= gate.minimumDeviation {
+            // The window's peak of `energy(around:)`: for ticks start..<n that is the envelope at
+            // min(n − 1, tick + envelopeLength / 2), so the peak is the envelope's over those
+            // ticks, read straight from its plane (the same maximum, without clamping each index).
             var peakEnergy = 0.0
-            for i in start..<n { peakEnergy = max(peakEnergy, energy(around: i)) }
+            for k in min(n - 1, start + envelopeLength / 2)..<n { peakEnergy = max(peakEnergy, gait.value(plane: Plane.envelope, at: k)) }
             var first = start, last = n - 1
             while first < last, energy(around: first) < rules.activeFraction * peakEnergy { first += 1 }
             while last > first, energy(around: last) < rules.activeFraction * peakEnergy { last -= 1 }
