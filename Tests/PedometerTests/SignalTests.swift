@@ -95,6 +95,20 @@ import Testing
         ring.append(SIMD8(20, 120, -20, 0, 0, 0, 0, 0))
         #expect(ring.value(plane: 1, at: 20) == 120 && second.count == 20 && second[12] == 112)
     }
+
+    /// Four planes appended as one four-lane vector land where eight-lane appends put them.
+    @Test func fourLaneAppendsFillFourPlanes() {
+        var four = RingBuffer(planes: 4, minimumCapacity: 5), eight = RingBuffer(planes: 4, minimumCapacity: 5)
+        for i in 0..<13 {
+            let x = Double(i)
+            four.append(SIMD4(x, 10 + x, 20 + x, 30 + x))
+            eight.append(SIMD8(x, 10 + x, 20 + x, 30 + x, 0, 0, 0, 0))
+        }
+        for tick in four.oldestIndex..<four.count {
+            for plane in 0..<4 { #expect(four.value(plane: plane, at: tick) == eight.value(plane: plane, at: tick)) }
+            #expect(four.value(plane: 3, at: tick) == 30 + Double(tick))
+        }
+    }
 }
 
 /// `ImpactCoupling`: heel strikes that jolt the phone horizontally as they lift it correlate; a

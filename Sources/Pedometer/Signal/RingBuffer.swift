@@ -46,6 +46,9 @@ struct RingBuffer: Sendable {
     /// Appends one tick: lane p of `values` to plane p, for each plane.
     @inline(__always) mutating func append(_ values: SIMD8<Double>) { ring.append(values) }
 
+    /// Appends one tick to a ring of exactly four planes: lane p of `values` to plane p.
+    @inline(__always) mutating func append(_ values: SIMD4<Double>) { ring.append(values) }
+
     /// The value at absolute index `index` (must be in `oldestIndex..<count`).
     @inline(__always) subscript(index: Int) -> Double { ring[offset: offset, index] }
 

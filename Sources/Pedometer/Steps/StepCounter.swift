@@ -163,7 +163,7 @@ struct StepCounter: Sendable {
             envelopeSum -= old * old
         }
         let envelope = max(0, envelopeSum) / Double(min(n, envelopeLength))
-        gait.append(SIMD8(v, user.horizontal, envelope, meters, 0, 0, 0, 0))
+        gait.append(SIMD4(v, user.horizontal, envelope, meters))
         chain.observe(gait)
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
