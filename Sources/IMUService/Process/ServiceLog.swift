@@ -1,4 +1,5 @@
 import CSystemd
+import IMUCalibration
 import IMUServiceClient
 import Foundation
 #if canImport(Glibc)
@@ -43,20 +44,9 @@ public struct ServiceLog: Sendable {
             var iov = strings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }
             if sd_journal_sendv(&iov, Int32(iov.count)) >= 0 { return }
         }
-        Self.writeStandardError("\(identifier): \(level.word): \(message)\n")
-    }
-
-    /// One write(2) loop to standard error. A failure (a closed pipe: EPIPE, SIGPIPE being
-    /// ignored by `ToolMain` and by systemd's IgnoreSIGPIPE=yes default) drops the line: the
-    /// service keeps counting steps without its log reader. (FileHandle.write traps on EPIPE.)
-    static func writeStandardError(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            offset += n
-        }
+        // write(2), not FileHandle.write, which traps on EPIPE: with standard error on a closed pipe
+        // (SIGPIPE ignored by `ToolMain`, and by systemd's IgnoreSIGPIPE=yes default) the line is
+        // dropped and the service keeps counting steps without its log reader.
+        _ = AtomicFile.writeAll(Array("\(identifier): \(level.word): \(message)\n".utf8), to: STDERR_FILENO)
     }
 }
