@@ -9,7 +9,8 @@ import Glibc
 
 /// Keeps a source open and feeds the engine: opens the configured source (or the first found),
 /// applies the saved calibration, forwards batches, and when the source fails reports "lost" and
-/// tries again with backoff (1 s doubling to 30 s), so a sensor that comes back is used again.
+/// tries again with backoff (1 s doubling to 30 s), so a sensor that comes back is used again;
+/// an error that says it is permanent (`RetryableError`, `givesUp(on:)`) ends the retries until Reset.
 ///
 /// Sharing the IIO buffer (docs/service.md, Sharing). Three ways to read an IIO IMU, chosen anew
 /// at every (re)open; the engine's pedometer and totals carry on across every switch:
@@ -126,10 +127,8 @@ public struct SensorSupervisor: Sendable {
                 if Task.isCancelled { return }
                 held = nil
                 engine.send(.sensor(.lost(Self.describe(error))))
-                // A malformed line in a replayed recording does not mend itself: played again, the
-                // samples before it would be counted again every retry. (A missing file is retried.)
-                if let bad = error as? RecordingError, bad.line > 0 {
-                    log.error("\(bad.file): not replayed again; fix the recording, then call Reset (docs/service.md) or restart imu-stepd")
+                if givesUp(on: error) {
+                    log.error("the source is not opened again, since it would fail the same way: fix it, then call Reset (docs/service.md) or restart imu-stepd")
                     return
                 }
                 try? await Task.sleep(nanoseconds: UInt64(retry * 1e9))
@@ -177,6 +176,16 @@ public struct SensorSupervisor: Sendable {
     /// SensorMessage while polled reads are refused.
     func waitingReason(_ device: String) -> String {
         "\(device) refuses direct reads while another reader's buffer runs (iio-sensor-proxy streams for screen rotation while the screen is on): not counting until that buffer stops (screen off or rotation locked; checked every \(Int(Self.waitProbeSeconds)) s)"
+    }
+
+    /// Whether `error` ends the retries: it does not mend itself (`RetryableError`: a malformed
+    /// recording, whose samples before the bad line would be counted again at every replay, a
+    /// permission, a wrong chip). With `source = auto` nothing does: the error only says why no
+    /// sensor was found yet (the first backend's problem, `SourceSelection`), and another may
+    /// appear (an IIO driver bound again while an I²C adapter refuses this user).
+    func givesUp(on error: any Error) -> Bool {
+        if case .automatic = config.source { return false }
+        return (error as? any RetryableError)?.isPermanent == true
     }
 
     static func hz(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
