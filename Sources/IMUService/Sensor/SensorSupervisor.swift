@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import IMUCLI
 import IMUCalibration
@@ -195,16 +194,13 @@ public struct SensorSupervisor: Sendable {
         return d.fix.map { "\(d.description) (fix: \($0))" } ?? d.description
     }
 
-    /// Runs blocking work (device probing, context creation) on a thread of its own
-    /// (`OwnThread.run`), never the cooperative pool (on Linux, Dispatch's global queues share
-    /// their threads with it).
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await OwnThread.run(name: "imukit-open", work)
-    }
+    /// The thread that blocking work (device probing, context creation) runs on (`OwnThread.run`),
+    /// never the cooperative pool (on Linux, Dispatch's global queues share their threads with it).
+    static let openThread = "imukit-open"
 
     private func open(polled: Bool) async throws -> Opened {
         let config = self.config
-        return try await Self.blocking {
+        return try await OwnThread.run(name: Self.openThread) {
             var options = config.sourceOptions
             var source = try SourceSelection.open(config.source, options: options, backends: CLIBackends.hardware)
             var polledInstead = false
@@ -228,7 +224,7 @@ public struct SensorSupervisor: Sendable {
     /// yielded-to name left the bus (then the next open decides). Where the buffer cannot be
     /// seen (an `ip:` context), one `bufferProbeSeconds` and try again.
     private func waitForDirectReads(_ spec: IIOSourceSpec?, yielding: Bool) async {
-        let id: String? = if let spec { (try? await Self.blocking { try IIOSource.localIMUDeviceID(spec: spec) }) ?? nil } else { nil }
+        let id: String? = if let spec { (try? await OwnThread.run(name: Self.openThread) { try IIOSource.localIMUDeviceID(spec: spec) }) ?? nil } else { nil }
         guard let id else {
             try? await Task.sleep(nanoseconds: UInt64(Self.bufferProbeSeconds * 1e9))
             return
@@ -236,7 +232,7 @@ public struct SensorSupervisor: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(Self.waitProbeSeconds * 1e9))
             if yielding && yieldTo?.isPresent != true { return }
-            if (try? await Self.blocking({ IIOSource.bufferRunning(deviceID: id) })) == false { return }
+            if (try? await OwnThread.run(name: Self.openThread, { IIOSource.bufferRunning(deviceID: id) })) == false { return }
         }
     }
 
@@ -252,13 +248,13 @@ public struct SensorSupervisor: Sendable {
             guard spec.uri == "local:" else { continue }
             if id == nil {
                 do {
-                    guard let found = try await Self.blocking({ try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
+                    guard let found = try await OwnThread.run(name: Self.openThread, { try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
                     id = found
                 } catch {
                     continue   // no context now: tried again at the next probe
                 }
             }
-            if let id, (try? await Self.blocking({ IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
+            if let id, (try? await OwnThread.run(name: Self.openThread, { IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
         }
     }
 
