@@ -15,12 +15,6 @@ public struct AtomicFileError: DiagnosableError, Equatable {
     /// errno of the failed call.
     public var errorNumber: Int32
 
-    public init(path: String, operation: String, errorNumber: Int32) {
-        self.path = path
-        self.operation = operation
-        self.errorNumber = errorNumber
-    }
-
     /// The system's text for `errorNumber`, e.g. "No space left on device".
     public var reason: String { String(cString: strerror(errorNumber)) }
 
