@@ -66,7 +66,7 @@ struct RetryableErrorTests {
         #expect(!I2CError(kind: .badResponse, bus: "/dev/i2c-1", address: 0x76, operation: "read calibration").isPermanent)
     }
 
-    @Test("IIO: a bad spec, no libiio, permission and a scan mismatch are permanent; the rest may mend")
+    @Test("IIO: a bad spec, no libiio and permission are permanent; the rest may mend")
     func iio() {
         do {
             _ = try IIOSourceSpec(parsing: "ip:")
@@ -78,13 +78,14 @@ struct RetryableErrorTests {
         }
         let permanent: [IIOError] = [
             .badSpec("local:/", reason: "r"), .libraryMissing(detail: "d"),
-            .permissionDenied(uri: "local:", what: "/sys/bus/iio/devices"), .badScan(device: "mpu6050", detail: "d"),
+            .permissionDenied(uri: "local:", what: "/sys/bus/iio/devices"),
         ]
         let transient: [IIOError] = [
             .noContext(uri: "local:", errno: ENOENT), .noContext(uri: "ip:board", errno: ECONNREFUSED),
             .timedOut(uri: "ip:board", what: "reading", seconds: 5), .linkLost(uri: "ip:board", what: "reading", errno: EPIPE),
             .noDevice(uri: "local:", name: "mpu6050", found: []), .deviceLost(device: "mpu6050", samplesDelivered: 9, waitedSeconds: 0),
             .ioFailed(device: "mpu6050", what: "read in_accel_x_raw", errno: EIO),
+            .badScan(device: "mpu6050", detail: "libiio scan size 14 bytes, scan types give 16"),
         ]
         for e in permanent { #expect(e.isPermanent, "\(e)") }
         for e in transient { #expect(!e.isPermanent, "\(e)") }

@@ -87,14 +87,15 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
     }
 
     /// Permanent (`RetryableError`): a spec that does not parse, libiio not installed, permission
-    /// denied, a buffer whose data does not match its scan types (the driver's layout, the same at
-    /// every open). Transient: no context (iiod not running yet, IIO drivers not loaded yet), no
-    /// such device (a driver unbound, or not bound yet: it is found by name when it returns), a
-    /// device lost mid-capture, a timeout, a broken link, a failed read (EIO).
+    /// denied. Transient: no context (iiod not running yet, IIO drivers not loaded yet), no such
+    /// device (a driver unbound, or not bound yet: it is found by name when it returns), a device
+    /// lost mid-capture, a timeout, a broken link, a failed read (EIO), and a scan mismatch: the
+    /// layout is read anew at each open, and a driver bound again (a module updated) may give
+    /// another; a retry costs one open at most every 30 s.
     public var isPermanent: Bool {
         switch self {
-        case .badSpec, .libraryMissing, .permissionDenied, .badScan: true
-        case .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed: false
+        case .badSpec, .libraryMissing, .permissionDenied: true
+        case .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
         }
     }
 
