@@ -16,14 +16,22 @@ public final class GPSFake {
 
     public let port: String
     public let logPath: String
-    private let process = Process()
+    private var process = Process()
     private let directory: URL
     /// Sockets of `addWatchingClient`, closed by `stop`.
     private var watchers: [Int32] = []
 
     /// Starts gpsfake replaying `log` at `cycle` seconds per sentence (a log with two sentences
-    /// per fix plays one fix a second at 0.5), on a free port, and waits until gpsd accepts
-    /// connections. gpsfake plays the log once; write it as long as the test needs.
+    /// per fix plays one fix a second at 0.5), on a free port, and returns once gpsd reports
+    /// from it to a watching client. gpsfake plays the log over and over (it stops only with
+    /// `-1`), so a test sees the log's first fix again after the wait.
+    ///
+    /// gpsd accepts clients before gpsfake has added its pty to it, and gpsfake's add is a
+    /// connect to gpsd's control socket that it silently skips when the connect fails
+    /// (gps/fake.py, `DaemonInstance.add_device`): a gpsd with no device. On a loaded CI machine
+    /// a test once got no report in 40 s (GPSSpeedFeedTests, CI of 5c55664). So a start counts
+    /// only when a report comes through, and a start that brings none in `firstReportPatience`
+    /// seconds is stopped and made again, up to `attempts` times.
     public init(log: String, cycle: Double = 0.5, port: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("imukit-gpsfake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -31,19 +39,64 @@ public final class GPSFake {
         logPath = directory.appendingPathComponent("feed.nmea").path
         try log.write(toFile: logPath, atomically: true, encoding: .utf8)
         self.port = port ?? Self.freePort()
-        // In a session of its own (setsid), so that gpsfake and the gpsd it starts stop together;
-        // -w: setsid waits for gpsfake, so the process stays the one to stop.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", Self.which("gpsfake")!, "-q", "-P", self.port, "-c", String(cycle), logPath]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(15)
-        while !Self.accepts(port: self.port), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        guard Self.accepts(port: self.port) else {
-            stop()
-            throw GPSFakeError(message: "gpsfake did not bring gpsd up on port \(self.port) within 15 s")
+        var failures: [String] = []
+        for _ in 0..<Self.attempts {
+            // In a session of its own (setsid), so that gpsfake and the gpsd it starts stop
+            // together; -w: setsid waits for gpsfake, so the process stays the one to stop.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["-w", Self.which("gpsfake")!, "-q", "-P", self.port, "-c", String(cycle), logPath]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            self.process = process
+            if let failure = Self.waitForReport(port: self.port) {
+                failures.append(failure)
+                stop()
+                continue
+            }
+            return
         }
+        throw GPSFakeError(message: "gpsfake on port \(self.port), \(Self.attempts) starts: " + failures.joined(separator: "; "))
+    }
+
+    /// Starts of gpsfake tried before a test gives up.
+    static let attempts = 3
+    /// Seconds a start may take to bring a first report: gpsd's NMEA identification takes about
+    /// 2 s here when idle; 20 s covers the loaded CI runs seen (a first report took over 10 s).
+    static let firstReportPatience = 20.0
+
+    /// Waits until gpsd on `port` accepts a client and reports to it from the device (a TPV, with
+    /// a fix or without: a log may start in a tunnel); nil then, else why not.
+    static func waitForReport(port: String) -> String? {
+        let deadline = Date().addingTimeInterval(firstReportPatience)
+        var fd: Int32?
+        while fd == nil, Date() < deadline {
+            fd = connected(port: port)
+            if fd == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        guard let fd else { return "gpsd did not accept connections" }
+        defer { close(fd) }
+        let command = "?WATCH={\"enable\":true,\"json\":true};\n"
+        guard command.utf8.withContiguousStorageIfAvailable({ write(fd, $0.baseAddress, $0.count) }) == command.utf8.count else {
+            return "cannot send WATCH"
+        }
+        // Bytes, not a String: gpsd ends its lines with CR LF, one Character to Swift's split.
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 250) > 0 else { continue }
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { return "gpsd closed the connection before a report" }
+            pending += buffer[0..<n]
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<end], as: UTF8.self)
+                pending.removeSubrange(...end)
+                if line.contains("\"class\":\"TPV\"") { return nil }
+            }
+        }
+        return "no report from gpsd within \(Int(firstReportPatience)) s"
     }
 
     deinit {

@@ -181,11 +181,34 @@ import IMUCore
         var text = "t,ax,ay,az\n"
         for i in 0..<300 { text += "\(i),0,0,1\n" }
         text += "1e19,0,0,1\n1.00000000000001e19,0,0,1\n"
-        let input = dir + "/jump.csv"
+        let (r, input) = try replayRefused(tool, text, in: dir)
+        #expect(r.stderr.contains("\(input):302:"), "stderr: \(r.stderr)")
+    }
+
+    /// Replays `text` with `tool` (imu-record into `out.csv`), expecting exit 2; the result and the input's path.
+    func replayRefused(_ tool: String, _ text: String, in dir: String) throws -> (ToolResult, String) {
+        let input = dir + "/input.csv"
         try text.write(toFile: input, atomically: true, encoding: .utf8)
         let args = tool == "imu-steps" ? ["--replay", input, "--json"] : ["--replay", input, "-q", "-o", dir + "/out.csv"]
         let r = try ToolRunner.run(tool, args)
         #expect(r.status == 2, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("\(input):302:"), "stderr: \(r.stderr)")
+        return (r, input)
+    }
+
+    /// A sensor value no sensor gives (RecordingLimits): FILE:LINE, the column, the value, the fix;
+    /// imu-record keeps the samples before it.
+    @Test(arguments: [("imu-steps", "az", "1e300"), ("imu-record", "gx", "1e30"), ("imu-steps", "p", "-5"), ("imu-record", "gnss_speed", "1e9")])
+    func implausibleSensorValueIsAUsageError(tool: String, column: String, value: String) throws {
+        let dir = try scratchDirectory()
+        let header = ["t", "ax", "ay", "az", "gx", "gy", "gz", "p", "gnss_speed"]
+        var text = header.joined(separator: ",") + "\n"
+        for i in 0..<300 { text += "\(Double(i) * 0.01),0,0,1,0,0,0,1000,1\n" }
+        var bad = ["3", "0", "0", "1", "0", "0", "0", "1000", "1"]
+        bad[header.firstIndex(of: column)!] = value
+        text += bad.joined(separator: ",") + "\n"
+        let (r, input) = try replayRefused(tool, text, in: dir)
+        #expect(r.stderr.contains("\(input):302: field '\(column)' is \(value) "), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("  fix: "), "stderr: \(r.stderr)")
+        if tool == "imu-record" { #expect(try sampleCount(dir + "/out.csv") == 300) }
     }
 }

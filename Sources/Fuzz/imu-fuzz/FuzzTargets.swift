@@ -45,6 +45,13 @@ enum FuzzTarget: String, CaseIterable {
             guard let sample = try? reader.next() else { break }
             // The contract the tools rely on: finite, increasing times within the reader's bound.
             precondition(sample.time.isFinite && sample.time > previous && abs(sample.time) <= RecordingReader.largestTime)
+            // … and sensor values some sensor can give (RecordingLimits).
+            let a = sample.acceleration ?? .zero, w = sample.rotationRate ?? .zero
+            precondition([a.x, a.y, a.z].allSatisfy { abs($0) <= RecordingLimits.acceleration }
+                         && [w.x, w.y, w.z].allSatisfy { abs($0) <= RecordingLimits.rotationRate }
+                         && sample.pressure.map { RecordingLimits.pressure.contains($0) } ?? true
+                         && sample.temperature.map { RecordingLimits.temperature.contains($0) } ?? true
+                         && (0...RecordingLimits.groundSpeed).contains(sample.gnssSpeed ?? 0))
             previous = sample.time
         }
         _ = reader.endNote

@@ -12,8 +12,12 @@ public final class OutputStream: Sendable {
     private struct State {
         /// Bytes not yet written.
         var buffer: [UInt8] = []
-        /// errno of the first write that failed (ENOSPC, EBADF, EIO…); nil while every write succeeded.
+        /// errno of the first write that failed (ENOSPC, EBADF, EPIPE, EIO…); nil while every write succeeded.
         var firstFailure: Int32?
+        /// Lines (newlines) that reached the descriptor, for "stopped after N lines".
+        var linesDelivered = 0
+        /// Called once, outside the lock, when the reader goes away (`onReaderGone`).
+        var readerGoneHandler: (@Sendable () -> Void)?
     }
     private let state: Mutex<State>
 
@@ -42,13 +46,19 @@ public final class OutputStream: Sendable {
     }
 
     public func write(_ text: String) {
-        state.withLock { s in
+        let gone = state.withLock { s -> (@Sendable () -> Void)? in
+            // The reader of a pipe never comes back: what follows is dropped without a system call.
+            guard s.firstFailure != EPIPE else { return nil }
             s.buffer.append(contentsOf: text.utf8)
-            if s.buffer.count >= limit { flushLocked(&s) }
+            return s.buffer.count >= limit ? flushLocked(&s) : nil
         }
+        gone?()
     }
 
-    public func flush() { state.withLock { flushLocked(&$0) } }
+    public func flush() {
+        let gone = state.withLock { flushLocked(&$0) }
+        gone?()
+    }
 
     /// Why output was lost (e.g. "No space left on device"), or nil when nothing was. Tools check
     /// it before exiting: output that did not arrive is a failure (exit 1), never a silent success.
@@ -56,18 +66,51 @@ public final class OutputStream: Sendable {
         state.withLock { $0.firstFailure.map { String(cString: strerror($0)) } }
     }
 
-    private func flushLocked(_ s: inout State) {
+    /// Has the program reading this pipe gone (`| head -1` that has its line, `| false`)? Tools
+    /// ignore SIGPIPE (`ToolMain`), so the write failed with EPIPE instead of killing the tool.
+    public var readerGone: Bool { state.withLock { $0.firstFailure == EPIPE } }
+
+    /// Lines that reached the descriptor so far (a line cut by a failed write is not counted).
+    public var linesDelivered: Int { state.withLock { $0.linesDelivered } }
+
+    /// Calls `handler` once when the reader goes away (at once when it already has), so a tool
+    /// that would run until stopped stops as after Ctrl-C (`SignalTrap` registers its stop here).
+    /// One handler: a later call replaces an earlier one.
+    public func onReaderGone(_ handler: @escaping @Sendable () -> Void) {
+        let goneAlready = state.withLock { s -> Bool in
+            guard s.firstFailure != EPIPE else { return true }
+            s.readerGoneHandler = handler
+            return false
+        }
+        if goneAlready { handler() }
+    }
+
+    /// Writes the buffer; returns the reader-gone handler to call (outside the lock) when this
+    /// flush found the reader gone.
+    private func flushLocked(_ s: inout State) -> (@Sendable () -> Void)? {
         var offset = 0
+        var gone: (@Sendable () -> Void)?
         while offset < s.buffer.count {
             let n = s.buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if s.firstFailure == nil { s.firstFailure = errno }
+                if s.firstFailure == nil {
+                    s.firstFailure = errno
+                    if errno == EPIPE { gone = s.readerGoneHandler; s.readerGoneHandler = nil }
+                }
                 break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
+            s.linesDelivered += s.buffer.withUnsafeBytes { Self.newlines(in: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
             offset += n
         }
         s.buffer.removeAll(keepingCapacity: true)
+        return gone
+    }
+
+    private static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        for b in bytes where b == UInt8(ascii: "\n") { count += 1 }
+        return count
     }
 }
 

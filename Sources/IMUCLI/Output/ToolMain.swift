@@ -11,6 +11,10 @@ public enum ToolMain {
         // Ctrl-\ (SIGQUIT) quits quietly, as in any Unix tool, instead of running Swift's crash
         // backtracer ("Program crashed", then a 30 s wait). Tools with a `SignalTrap` stop cleanly.
         signal(SIGQUIT, SIG_DFL)
+        // A closed pipe (`| head -1`) makes writes fail with EPIPE instead of killing the tool
+        // with status 141 and no word: the output stream stops the tool (`onReaderGone`) and
+        // `finish` says what happened (`ReaderGone`). Threads that block SIGPIPE keep doing so.
+        signal(SIGPIPE, SIG_IGN)
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
@@ -30,12 +34,15 @@ public enum ToolMain {
         exit(finish(status, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
     }
 
-    /// Flushes both streams; output lost on standard output (full disk, closed descriptor) turns
-    /// a success into exit 1 with the reason.
+    /// Flushes both streams; output lost on standard output (full disk, closed descriptor, a
+    /// reader that went away) turns a success into exit 1 with the reason.
     static func finish(_ status: ExitStatus, command: String, outputWasClosed: Bool) -> ExitStatus {
         Terminal.standardOutput.flush()
         var status = status
-        if let failure = Terminal.standardOutput.failure {
+        if Terminal.standardOutput.readerGone {
+            let gone = report(ReaderGone(delivered: Terminal.standardOutput.linesDelivered), command: command)
+            if status == .success { status = gone }
+        } else if let failure = Terminal.standardOutput.failure {
             let reason = outputWasClosed ? "it is closed" : failure
             Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n"
                                          + "  fix: free space on the disk, or send the output somewhere that accepts it\n")

@@ -7,11 +7,14 @@ import Synchronization
 /// Turns Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and SIGTERM into a clean stop: the handler runs once on a dispatch
 /// queue (not in signal context), so tools can flush files and print their summary. A second
 /// signal while stopping exits at once with 130 (128 + SIGINT, the shell convention).
+/// The reader of standard output going away (a closed pipe: SIGPIPE, which `ToolMain` turns into
+/// EPIPE) is a stop request too, so `imu-steps --json | head -1` stops instead of running on.
 public final class SignalTrap {
     private let sources: [any DispatchSourceSignal]
     private let once = Once()
 
-    /// Installs handlers for SIGINT, SIGQUIT and SIGTERM that call `onStop` once.
+    /// Installs handlers for SIGINT, SIGQUIT and SIGTERM, and for standard output's reader going
+    /// away, that call `onStop` once.
     public init(onStop: @escaping @Sendable () -> Void) {
         let once = self.once
         var sources: [any DispatchSourceSignal] = []
@@ -25,6 +28,9 @@ public final class SignalTrap {
             sources.append(source)
         }
         self.sources = sources
+        Terminal.standardOutput.onReaderGone {
+            if once.claim() { onStop() }
+        }
     }
 
     /// Has a stop been requested?

@@ -1,10 +1,10 @@
 import Dispatch
 import Synchronization
 
-/// A recording or a simulation played in real time, on a thread of its own (`CaptureThread`):
-/// the thread makes a batch, sleeps once until it is due on the boot clock (poll(2) on the stop
-/// pipe: one wake-up per batch, and at once when the consumer goes away), hands it over and makes
-/// the next. So the file reads and the waits never run on the Swift pool, and pacing costs no
+/// A recording or a simulation played in real time, or a recording read as fast as possible, on
+/// a thread of its own (`CaptureThread`): the thread makes a batch, sleeps once until it is due on
+/// the boot clock, if it has a due time (poll(2) on the stop pipe: one wake-up per batch, and at
+/// once when the consumer goes away), hands it over and makes the next. So the file reads and the waits never run on the Swift pool, and pacing costs no
 /// timer thread: `Task.sleep` cost libdispatch's timer thread and a pool thread a wake-up each
 /// per batch (docs/power.md).
 ///

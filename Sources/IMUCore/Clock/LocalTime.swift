@@ -97,12 +97,13 @@ public enum LocalTime {
         }
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        if n > 0, let name = afterZoneinfo(String(cString: buffer)), known(name) { return name }
+        if n > 0, let name = afterZoneinfo(String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)), known(name) { return name }
         if let file = fopen("/etc/timezone", "r") {
             defer { fclose(file) }
             var line = [CChar](repeating: 0, count: 256)
             if fgets(&line, Int32(line.count), file) != nil {
-                let name = String(cString: line).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+                let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let name = text.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
                 if known(name) { return name }
             }
         }

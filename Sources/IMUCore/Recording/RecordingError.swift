@@ -14,6 +14,8 @@ public struct RecordingError: DiagnosableError, Equatable {
     public var message: String
     /// errno of a file that could not be opened or created (`access`); 0 for a problem in its content.
     public var errorNumber: Int32 = 0
+    /// errno of a write or fsync that failed (ENOSPC, EFBIG, EPIPE…: `RecordingWriter`); 0 otherwise.
+    public var writeErrorNumber: Int32 = 0
     /// What to do, when the message alone does not say it.
     public var fix: String?
 

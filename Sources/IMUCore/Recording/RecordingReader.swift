@@ -283,7 +283,9 @@ public final class RecordingReader {
             if first == UInt8(ascii: "#") || ((first == UInt8(ascii: " ") || first == UInt8(ascii: "\t")) && isBlank(a, lineEnd)) { continue }
             let sample: MotionSample
             do { sample = try row.parse(base, a, lineEnd) } catch {
-                throw RecordingError(file: name, line: line, message: error.message)
+                var refused = RecordingError(file: name, line: line, message: error.message)
+                refused.fix = error.fix
+                throw refused
             }
             if sample.time == previous {
                 repeatedTimes += 1

@@ -13,6 +13,8 @@ struct RecordingRowParser {
     /// A problem with the line; the reader adds the file name and line number.
     struct Problem: Error {
         var message: String
+        /// What to do, when the message alone does not say it.
+        var fix: String? = nil
     }
 
     static let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+")
@@ -126,12 +128,39 @@ struct RecordingRowParser {
         let accel = present & 0b1110, gyro = present & 0b111_0000
         guard accel == 0 || accel == 0b1110 else { throw Problem(message: "ax,ay,az must be all present or all empty in one sample") }
         guard gyro == 0 || gyro == 0b111_0000 else { throw Problem(message: "gx,gy,gz must be all present or all empty in one sample") }
+        // Values no sensor gives (RecordingLimits), refused before anything converts them.
+        guard RecordingLimits.contains(ax: ax, ay: ay, az: az, gx: gx, gy: gy, gz: gz, p: p, hasPressure: present & (1 << 7) != 0,
+                                       temp: temp, speed: speed) else {
+            throw outOfRange(bytes, a, b, values: [t, ax, ay, az, gx, gy, gz, p, temp, speed])
+        }
         return MotionSample(time: t,
                             acceleration: accel != 0 ? Vector3(ax, ay, az) : nil,
                             rotationRate: gyro != 0 ? Vector3(gx, gy, gz) : nil,
                             pressure: present & (1 << 7) != 0 ? p : nil,
                             temperature: present & (1 << 8) != 0 ? temp : nil,
                             gnssSpeed: present & (1 << 9) != 0 ? speed : nil)
+    }
+
+    /// The first field of the line `a..<b`, in file order, beyond `RecordingLimits`: its column,
+    /// its text as written (escaped, cut) and the fix. `values` are the parsed values by column
+    /// code − 1. Only on the error path.
+    @inline(never)
+    func outOfRange(_ bytes: UnsafeRawBufferPointer, _ a: Int, _ b: Int, values: [Double]) -> Problem {
+        var fs = a, field = 0
+        while field < codes.count {
+            var fe = fs
+            while fe < b && bytes[fe] != Self.comma { fe += 1 }
+            let code = Int(codes[field])
+            let (s, e) = Self.trimmed(bytes, fs, fe)
+            if code > 0 && s < e,
+               let found = RecordingLimits.problem(RecordingColumn.allCases[code - 1], values[code - 1], shown: Self.shown(bytes, s, e)) {
+                return Problem(message: found.message, fix: found.fix)
+            }
+            if fe >= b { break }
+            fs = fe + 1
+            field += 1
+        }
+        return Problem(message: "a value beyond the limits of docs/file-formats.md")   // not reached: `contains` said one is
     }
 
     /// Appends the run of decimal digits at `bytes[i]` (before `end`) to `mantissa`, moving `i`

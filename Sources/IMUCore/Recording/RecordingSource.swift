@@ -25,7 +25,8 @@ public struct RecordingSource: SampleSource {
     /// Samples dropped for a repeated `t`, counted once the file has been read (`losses`).
     private let counter = LossCounter()
     /// Samples per batch when reading as fast as possible: large enough that per-batch costs
-    /// vanish (1024 × 160 bytes); at most three batches exist at a time (`ReadAhead`).
+    /// vanish (1024 × 160 bytes); at most `PacedStream.ahead` + 2 exist at a time (queued, being
+    /// read, and the consumer's), about 1 MB.
     static let fastBatch = 1024
 
     /// Opens the file and reads its header now, so a missing or malformed header fails before any output.
@@ -47,22 +48,14 @@ public struct RecordingSource: SampleSource {
     public var losses: SampleLosses { counter.snapshot }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
-        let path = self.path, speed = self.speed, report = self.report, opened = self.opened, counter = self.counter
-        if speed.isInfinite {
-            // As fast as the consumer takes them, one batch read ahead (`ReadAhead`): the stream
-            // asks for each batch, so memory stays constant however slow the consumer is.
-            let ahead = ReadAhead(path: path, opened: opened)
-            return AsyncThrowingStream(unfolding: {
-                if let batch = try await ahead.next() { return batch }
-                counter.add(nonIncreasingTime: ahead.repeatedTimes)
-                if !Task.isCancelled, let note = ahead.endNote { report(note) }
-                return nil
-            })
-        }
-        // Paced: a thread of its own reads and sleeps until each batch is due (`PacedStream`).
-        // A second playback reopens the file: fine for a regular file; a pipe is empty by then
-        // and says so ("missing header line").
-        let player = PacedReplay(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: { note, dropped in
+        let path = self.path, opened = self.opened, counter = self.counter, report = self.report
+        // A thread of its own reads (and, paced, sleeps until each batch is due): file and pipe
+        // reads block, so they never run on the Swift pool (`PacedStream`). As fast as possible,
+        // the thread reads at most `PacedStream.ahead` batches ahead of the consumer, so parsing
+        // and the pedometer overlap on two cores in constant memory. A second playback reopens
+        // the file: fine for a regular file; a pipe is empty by then and says so ("missing
+        // header line").
+        let player = ReplayPlayer(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: { note, dropped in
             counter.add(nonIncreasingTime: dropped)
             report(note)
         })
@@ -96,82 +89,23 @@ private final class ReaderHandOff: Sendable {
     }
 }
 
-/// Reads a recording for `RecordingSource`'s fast playback, batch by batch on demand: while the
-/// consumer works on one batch, the next is read on another task, so parsing and the pedometer
-/// overlap on two cores. Nothing more is read ahead, so at most three batches exist at a time
-/// (the one read ahead, the consumer's, and the one it just dropped): constant memory for any
-/// file length and consumer speed, and malloc reuses the same few blocks (no fresh pages).
-private final class ReadAhead: Sendable {
-    /// A batch, and the error that ended it early (its samples come first).
-    private struct Chunk: Sendable {
-        var samples: [MotionSample]
-        var error: (any Error)?
-    }
-
-    private let path: String
-    private let opened: ReaderHandOff
-    /// Opened on the first read: the reader `RecordingSource.init` opened, or the file again.
-    private let reader = Mutex<RecordingReader?>(nil)
-    /// The read in flight for the next batch.
-    private let pending = Mutex<Task<Chunk, Never>?>(nil)
-    /// An error to throw once the samples before it have been handed over.
-    private let failure = Mutex<(any Error)?>(nil)
-
-    init(path: String, opened: ReaderHandOff) {
-        self.path = path
-        self.opened = opened
-    }
-
-    /// The reader's note at the end of the file (repeated times), if any.
-    var endNote: String? { reader.withLock { $0?.endNote } }
-    /// Samples the reader dropped for a repeated time so far.
-    var repeatedTimes: Int { reader.withLock { $0?.repeatedTimes ?? 0 } }
-
-    /// The next batch, nil at the end of the file.
-    func next() async throws -> [MotionSample]? {
-        if let error = failure.withLock({ $0.take() }) { throw error }
-        if Task.isCancelled { return nil }
-        let read = pending.withLock { $0.take() } ?? Task { self.read() }
-        let chunk = await read.value
-        if let error = chunk.error {
-            if chunk.samples.isEmpty { throw error }
-            failure.withLock { $0 = error }
-        } else if !chunk.samples.isEmpty {
-            pending.withLock { $0 = Task { self.read() } }
-        }
-        return chunk.samples.isEmpty ? nil : chunk.samples
-    }
-
-    private func read() -> Chunk {
-        reader.withLock { reader -> Chunk in
-            var batch: [MotionSample] = []
-            do {
-                let source = try reader ?? opened.take() ?? RecordingReader(path: path)
-                reader = source
-                batch.reserveCapacity(RecordingSource.fastBatch)
-                try source.read(into: &batch, maximum: RecordingSource.fastBatch)
-                return Chunk(samples: batch, error: nil)
-            } catch {
-                return Chunk(samples: batch, error: error)
-            }
-        }
-    }
-}
-
-/// A recording read on `PacedStream`'s thread, in batches of `HandOver.seconds` of recording
-/// time, each due when the wall clock has advanced by its last sample's time / `speed`.
-private final class PacedReplay {
+/// A recording read on `PacedStream`'s thread. Paced, in batches of `HandOver.seconds` of
+/// recording time, each due when the wall clock has advanced by its last sample's time / `speed`;
+/// as fast as possible (`speed` infinite), in batches of `RecordingSource.fastBatch` samples
+/// through the reader's bulk path, due at once.
+private final class ReplayPlayer {
     let open: () throws -> RecordingReader
     /// Receives the reader's end note and the samples it dropped.
     let report: @Sendable (String, Int) -> Void
     private var reader: RecordingReader?
-    private var pace: PaceClock
+    /// nil: as fast as possible.
+    private var pace: PaceClock?
     /// The error that ended the file, thrown after the samples before it.
     private var failure: (any Error)?
     private var ended = false
 
     init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String, Int) -> Void) {
-        pace = PaceClock(speed: speed)
+        pace = speed.isInfinite ? nil : PaceClock(speed: speed)
         self.open = open
         self.report = report
     }
@@ -181,6 +115,8 @@ private final class PacedReplay {
         if ended { return nil }
         let reader = try self.reader ?? open()
         self.reader = reader
+        guard var pace else { return try fast(reader) }
+        defer { self.pace = pace }
         var batch: [MotionSample] = []
         do {
             while let s = try reader.next() {
@@ -192,9 +128,32 @@ private final class PacedReplay {
             failure = error
             return (batch, pace.dueNs(first: batch[0].time, last: last.time))
         }
-        ended = true
-        if let note = reader.endNote { report(note, reader.repeatedTimes) }
+        end(reader)
         guard let last = batch.last else { return nil }
         return (batch, pace.dueNs(first: batch[0].time, last: last.time))
+    }
+
+    /// Up to `RecordingSource.fastBatch` samples, due at once; nil at the end.
+    private func fast(_ reader: RecordingReader) throws -> (batch: [MotionSample], dueNs: Int64?)? {
+        var batch: [MotionSample] = []
+        batch.reserveCapacity(RecordingSource.fastBatch)
+        do {
+            try reader.read(into: &batch, maximum: RecordingSource.fastBatch)
+        } catch {
+            guard !batch.isEmpty else { throw error }
+            failure = error
+            return (batch, nil)
+        }
+        guard !batch.isEmpty else {
+            end(reader)
+            return nil
+        }
+        return (batch, nil)
+    }
+
+    /// The file was read to its end: the reader's note, once.
+    private func end(_ reader: RecordingReader) {
+        ended = true
+        if let note = reader.endNote { report(note, reader.repeatedTimes) }
     }
 }

@@ -22,6 +22,10 @@ public final class RecordingWriter {
     private var temporaryPath: String?
     /// Bytes in the file: every one of them belongs to a whole line.
     private var bytesInFile: Int64 = 0
+    /// Samples (rows after the header) that reached the file or pipe whole.
+    public private(set) var rowsWritten = 0
+    /// Samples in `pending`.
+    private var pendingRows = 0
 
     /// Creates `path` ("-" for standard output) and writes the comments and header.
     ///
@@ -117,6 +121,7 @@ public final class RecordingWriter {
             if let value { Self.appendFixed(value, decimals: column.decimals, to: &pending) }
         }
         pending.append(UInt8(ascii: "\n"))
+        pendingRows += 1
         if pending.count >= Self.flushThreshold { try flush() }
     }
 
@@ -129,13 +134,16 @@ public final class RecordingWriter {
             let n = pending.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
+                var error = RecordingError(file: path, line: 0, message: "write failed: \(String(cString: strerror(errno)))")
+                error.writeErrorNumber = errno
                 cutBackToWholeLine(written: offset)
-                throw RecordingError(file: path, line: 0, message: "write failed: \(reason)")
+                throw error
             }
             offset += n
         }
         bytesInFile += Int64(offset)
+        rowsWritten += pendingRows
+        pendingRows = 0
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -143,6 +151,9 @@ public final class RecordingWriter {
     private func cutBackToWholeLine(written: Int) {
         var keep = written
         while keep > 0 && pending[keep - 1] != UInt8(ascii: "\n") { keep -= 1 }
+        // The whole lines kept are the last rows of `pending` (comments and header come first).
+        rowsWritten += min(pendingRows, pending[..<keep].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
+        pendingRows = 0
         pending.removeAll(keepingCapacity: true)
         guard ownsDescriptor else { bytesInFile += Int64(written); return }   // a pipe cannot be cut
         if keep < written { _ = ftruncate(fd, off_t(bytesInFile + Int64(keep))) }
@@ -155,7 +166,9 @@ public final class RecordingWriter {
     public func sync() throws {
         try flush()
         if ownsDescriptor && fsync(fd) != 0 {
-            throw RecordingError(file: path, line: 0, message: "fsync failed: \(String(cString: strerror(errno)))")
+            var error = RecordingError(file: path, line: 0, message: "fsync failed: \(String(cString: strerror(errno)))")
+            error.writeErrorNumber = errno
+            throw error
         }
         try publish()
     }

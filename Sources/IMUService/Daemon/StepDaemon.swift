@@ -26,10 +26,14 @@ public enum StepDaemon {
     public static func run(_ args: ParsedArguments, clock: (any WallClock)? = nil,
                            makeStore: @escaping @Sendable (ServiceConfig) throws -> any StepStore) async throws -> ExitStatus {
         let path = args.string("config") ?? ServiceConfig.defaultPath
-        let config = try ServiceConfig.load(path: path, required: args.string("config") != nil)
+        let required = args.string("config") != nil
+        // File reads, a mkdir and a flock: blocking calls, on a thread of their own.
+        let (config, lock) = try await OwnThread.run(name: "stepd-start") {
+            let config = try ServiceConfig.load(path: path, required: required)
+            try prepareStateDirectory(config.stateDirectory)
+            return (config, try InstanceLock(path: config.lockPath))
+        }
         let log = ServiceLog()
-        try prepareStateDirectory(config.stateDirectory)
-        let lock = try InstanceLock(path: config.lockPath)
         let clock = clock ?? SystemWallClock(trust: config.trustWallClock)
         let notifier = SystemdNotifier()
 

@@ -8,7 +8,7 @@ import Glibc
 /// One daemon per state directory: an exclusive flock(2) on STATE/imu-stepd.lock, held for the
 /// process's life (the kernel drops it when the process dies, also on SIGKILL). The file holds
 /// the owner's PID so that the second daemon can name it.
-public final class InstanceLock {
+public final class InstanceLock: Sendable {
     private let fd: Int32
     public let path: String
 

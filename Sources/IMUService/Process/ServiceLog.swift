@@ -1,4 +1,5 @@
 import CSystemd
+import IMUCalibration
 import IMUServiceClient
 import Foundation
 #if canImport(Glibc)
@@ -43,6 +44,9 @@ public struct ServiceLog: Sendable {
             var iov = strings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }
             if sd_journal_sendv(&iov, Int32(iov.count)) >= 0 { return }
         }
-        FileHandle.standardError.write(Data("\(identifier): \(level.word): \(message)\n".utf8))
+        // write(2), not FileHandle.write, which traps on EPIPE: with standard error on a closed pipe
+        // (SIGPIPE ignored by `ToolMain`, and by systemd's IgnoreSIGPIPE=yes default) the line is
+        // dropped and the service keeps counting steps without its log reader.
+        _ = AtomicFile.writeAll(Array("\(identifier): \(level.word): \(message)\n".utf8), to: STDERR_FILENO)
     }
 }

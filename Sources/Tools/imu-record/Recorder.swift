@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import IMUCLI
 import IMULocation
 
@@ -56,13 +59,13 @@ struct Recorder {
                         lastSync = now
                     }
                 } catch let error as RecordingError {
-                    throw RecordWriteError(underlying: error)
+                    throw RecordWriteError(underlying: error, rowsWritten: writer.rowsWritten)
                 }
                 progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordWriteError {
             try? writer.close()
-            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
@@ -73,20 +76,30 @@ struct Recorder {
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
-        do { try writer.close() } catch let error as RecordingError { throw RecordWriteError(underlying: error) }
+        do { try writer.close() } catch let error as RecordingError {
+            throw RecordWriteError(underlying: error, rowsWritten: writer.rowsWritten)
+        }
         progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
         return Summary(gaps: gaps, path: path)
     }
 }
 
-/// Writing the recording failed mid-way (disk full, medium removed): an I/O error, exit 1
-/// (docs/CONTRACTS.md §4), not a bad file given by the user.
+/// Writing the recording failed mid-way (disk full, medium removed, the reader of `--out -`
+/// gone): an I/O error, exit 1 (docs/CONTRACTS.md §4), not a bad file given by the user.
 struct RecordWriteError: DiagnosableError {
     var underlying: RecordingError
+    /// Samples that reached the file or pipe, in whole lines.
+    var rowsWritten = 0
+    /// `--out -` and the program reading it ended (`| head`): said as `ReaderGone` says it.
+    private var readerGone: ReaderGone? {
+        guard underlying.file == "-", underlying.writeErrorNumber == EPIPE else { return nil }
+        return ReaderGone(delivered: rowsWritten, unit: "samples", keepAll: "record to a file (--out FILE)")
+    }
     var description: String {
-        underlying.file == "-" ? "standard output: \(underlying.message); everything before this point was written, in whole lines"
+        if let readerGone { return readerGone.description }
+        return underlying.file == "-" ? "standard output: \(underlying.message); everything before this point was written, in whole lines"
             : underlying.description + "; everything before this point is on disk, in whole lines"
     }
     var exitStatus: ExitStatus { .runtimeFailure }
-    var fix: String? { "free space on the disk or record to another one (--out)" }
+    var fix: String? { readerGone?.fix ?? "free space on the disk or record to another one (--out)" }
 }

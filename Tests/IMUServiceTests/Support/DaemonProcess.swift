@@ -19,7 +19,9 @@ final class DaemonProcess {
     static func tool(_ name: String) -> String { binDirectory.appendingPathComponent(name).path }
 
     /// `settings` are extra stepd.conf lines; the bus and a fresh state directory are filled in.
-    init(bus: PrivateBus, stateDirectory: String, settings: [String]) throws {
+    /// `logReaderGone`: standard output and error on a pipe whose reader has already gone (the
+    /// log is then lost, `log` stays empty).
+    init(bus: PrivateBus, stateDirectory: String, settings: [String], logReaderGone: Bool = false) throws {
         configPath = stateDirectory + "-\(UUID().uuidString.prefix(6)).conf"
         let lines = ["bus = \(bus.address)", "state_directory = \(stateDirectory)", "clock = trust"] + settings
         try lines.joined(separator: "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -34,6 +36,13 @@ final class DaemonProcess {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = log
         process.standardError = log
+        var fds: [Int32] = [0, 0]
+        if logReaderGone && pipe(&fds) == 0 {
+            close(fds[0])
+            let gone = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+            process.standardOutput = gone
+            process.standardError = gone
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
