@@ -77,14 +77,16 @@ public struct I2CError: DiagnosableError, RetryableError, Equatable {
         }
     }
 
-    /// Not worth reopening the source later (`RetryableError`, seconds apart): permission denied,
-    /// a kernel driver that owns the address, a transfer the adapter cannot do. An adapter that is
-    /// gone or missing (a USB adapter unplugged, i2c-dev not loaded yet) may come back, and so may
-    /// a chip that NACKs, holds the bus or gives impossible data (power, wiring, a reset).
+    /// Not worth reopening the source later (`RetryableError`, seconds apart): a kernel driver
+    /// that owns the address, a transfer the adapter cannot do. An adapter that is gone or missing
+    /// (a USB adapter unplugged, i2c-dev not loaded yet) may come back, and so may a chip that
+    /// NACKs, holds the bus or gives impossible data (power, wiring, a reset). Permission denied
+    /// may mend without a person at the service: udev gives an adapter that appears to group i2c
+    /// only milliseconds after it appears, and `make install-udev` mends it for a running daemon.
     public var isPermanent: Bool {
         switch kind {
-        case .permissionDenied, .ownedByKernel, .unsupported: return true
-        case .noAcknowledge, .busStuck, .io, .adapterGone, .noSuchAdapter, .badResponse: return false
+        case .ownedByKernel, .unsupported: return true
+        case .permissionDenied, .noAcknowledge, .busStuck, .io, .adapterGone, .noSuchAdapter, .badResponse: return false
         }
     }
 

@@ -86,16 +86,17 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
         }
     }
 
-    /// Permanent (`RetryableError`): a spec that does not parse, libiio not installed, permission
-    /// denied. Transient: no context (iiod not running yet, IIO drivers not loaded yet), no such
+    /// Permanent (`RetryableError`): a spec that does not parse, libiio not installed. Transient:
+    /// permission denied (udev gives a device bound again to group iio milliseconds after it
+    /// appears, and `make install-udev` mends it for a running daemon), no context (iiod not running yet, IIO drivers not loaded yet), no such
     /// device (a driver unbound, or not bound yet: it is found by name when it returns), a device
     /// lost mid-capture, a timeout, a broken link, a failed read (EIO), and a scan mismatch: the
     /// layout is read anew at each open, and a driver bound again (a module updated) may give
     /// another; a retry costs one open at most every 30 s.
     public var isPermanent: Bool {
         switch self {
-        case .badSpec, .libraryMissing, .permissionDenied: true
-        case .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
+        case .badSpec, .libraryMissing: true
+        case .permissionDenied, .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
         }
     }
 
