@@ -125,8 +125,9 @@ public struct SensorSupervisor: Sendable {
             } catch {
                 if Task.isCancelled { return }
                 held = nil
-                engine.send(.sensor(.lost(Self.describe(error))))
-                if givesUp(on: error) {
+                let permanent = givesUp(on: error)
+                engine.send(.sensor(.lost(Self.describe(error), retrying: !permanent)))
+                if permanent {
                     log.error("the source is not opened again, since it would fail the same way: fix it, then call Reset (docs/service.md) or restart imu-stepd")
                     return
                 }
