@@ -181,6 +181,20 @@ import Foundation
         }
     }
 
+    /// A failed save keeps AtomicFile's path, step and errno in the store's own error (and its fix).
+    @Test func aFailedSaveIsAStoreErrorWithTheStepThatFailed() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-store-\(UUID().uuidString)").path
+        let store = CalibrationStore(userDirectory: base)
+        let path = try #require(store.path(for: "k"))
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(throws: CalibrationStoreError.io(path: path, operation: "rename", errno: EISDIR)) {
+            try store.save(CalibrationStoreTests().sample(key: "k"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/calibration") == ["k.json"])
+        let denied = CalibrationStoreError.io(path: path, operation: "create", errno: EACCES)
+        #expect(denied.fix?.contains("XDG_CONFIG_HOME") == true && denied.exitStatus == .noSensor)
+    }
+
     @Test func anUnreadableFileSaysReadableNotWritable() {
         let e = CalibrationStoreError.io(path: "/home/u/.config/imukit/calibration/k.json", operation: "read", errno: EACCES)
         #expect(e.fix?.contains("readable by you") == true)

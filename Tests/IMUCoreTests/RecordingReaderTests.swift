@@ -223,6 +223,24 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(text.contains("-0.00001,0.00000,1.00000,0.00000,0.00000,0.00000,,\n"))
     }
 
+    /// A barometer's read glitch (pressure or temperature outside `RecordingLimits`, or not a
+    /// number) is written as an empty field and counted, so the reader never refuses a file the
+    /// writer made: the rest of the recording stays readable.
+    @Test func implausibleBarometerReadingsAreLeftEmptyAndCounted() throws {
+        let path = try temporaryRecording("")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az, .p, .temp])
+        let readings: [(p: Double, temp: Double)] = [(1013.25, 21), (5000, 21), (.nan, 21), (1013.3, 400), (249.9, -101)]
+        for (i, r) in readings.enumerated() {
+            try writer.write(MotionSample(time: Double(i), acceleration: Vector3(0, 0, 1), pressure: r.p, temperature: r.temp))
+        }
+        try writer.close()
+        #expect(writer.blankedReadings == 5)
+        let back = try readAll(path)
+        #expect(back.count == readings.count)
+        #expect(back.map(\.pressure) == [1013.25, nil, nil, 1013.3, nil])
+        #expect(back.map(\.temperature) == [21, 21, 21, nil, nil])
+    }
+
     /// A regular file appears only whole: under a temporary name until the first sync or close.
     @Test func fileAppearsAtItsNameOnSync() throws {
         let path = try temporaryRecording("old content\n")

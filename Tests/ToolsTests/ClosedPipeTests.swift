@@ -31,7 +31,7 @@ import IMUCore
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let errPath = NSTemporaryDirectory() + "tool-err-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errPath) }
         let writeEnd = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
         process.standardOutput = writeEnd

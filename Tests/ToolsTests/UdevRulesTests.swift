@@ -94,7 +94,7 @@ import Foundation
         for f in writable + untouched {
             let path = dir + "/" + f
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data("0\n".utf8), attributes: [.posixPermissions: 0o644])
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("0\n".utf8), attributes: [.posixPermissions: 0o644]), "\(path)")
         }
         let script = run.replacingOccurrences(of: "/bin/sh -c '", with: "").dropLast()
             .replacingOccurrences(of: "%S%p", with: dir).replacingOccurrences(of: "$$", with: "$")

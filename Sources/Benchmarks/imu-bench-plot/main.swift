@@ -113,7 +113,7 @@ if let chromium, let day = svgs.last {
             p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(work.path)/profile",
                            "--enable-logging=stderr", "--virtual-time-budget=20000", "--dump-dom", harness.absoluteString]
             let log = work.appendingPathComponent("chromium.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             p.standardOutput = FileHandle.nullDevice
             p.standardError = try FileHandle(forWritingTo: log)
             try p.run()

@@ -78,7 +78,7 @@ public struct CalibrationStore: Sendable {
         }
         let directory = AtomicFile.directory(of: path)
         try Self.makeDirectories(directory)
-        try AtomicFile.write(calibration.jsonText(pretty: true), to: path)
+        try CalibrationStoreError.writeAtomically(calibration.jsonText(pretty: true), to: path)
         return path
     }
 

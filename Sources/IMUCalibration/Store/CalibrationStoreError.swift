@@ -30,6 +30,14 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
         }
     }
 
+    /// Writes a saved file (calibration, profile) with `AtomicFile`; its failure becomes this
+    /// error with the same path, step and errno, so the message and the store's fix are kept.
+    static func writeAtomically(_ text: String, to path: String) throws(CalibrationStoreError) {
+        do { try AtomicFile.write(text, to: path) } catch {
+            throw .io(path: error.path, operation: error.operation, errno: error.errorNumber)
+        }
+    }
+
     public var fix: String? {
         if isPermission && operation == "read" {
             return "make \(path) readable by you (ls -l \(path) shows its owner and mode), or remove it"

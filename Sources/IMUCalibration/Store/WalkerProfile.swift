@@ -175,7 +175,7 @@ public enum WalkerProfileStore {
         } catch {
             throw CalibrationStoreError.io(path: directory, operation: "create", errno: EACCES)
         }
-        try AtomicFile.write(profile.jsonText, to: path)
+        try CalibrationStoreError.writeAtomically(profile.jsonText, to: path)
         return path
     }
 }

@@ -24,6 +24,11 @@ public final class RecordingWriter {
     private var bytesInFile: Int64 = 0
     /// Samples (rows after the header) that reached the file or pipe whole.
     public private(set) var rowsWritten = 0
+    /// Pressure and temperature readings left empty because they lie outside `RecordingLimits`:
+    /// a barometer's read glitch (a register read mid-update), which the reader would refuse and
+    /// with it the whole rest of the file. Motion and speed cannot: the drivers' 16-bit registers
+    /// times their scale stay within the limits, and gpsd's speed is checked on arrival.
+    public private(set) var blankedReadings = 0
     /// Samples in `pending`.
     private var pendingRows = 0
 
@@ -114,8 +119,8 @@ public final class RecordingWriter {
             case .gx: value = s.rotationRate?.x
             case .gy: value = s.rotationRate?.y
             case .gz: value = s.rotationRate?.z
-            case .p: value = s.pressure
-            case .temp: value = s.temperature
+            case .p: value = plausible(s.pressure, within: RecordingLimits.pressure)
+            case .temp: value = plausible(s.temperature, within: RecordingLimits.temperature)
             case .gnssSpeed: value = s.gnssSpeed
             }
             if let value { Self.appendFixed(value, decimals: column.decimals, to: &pending) }
@@ -123,6 +128,14 @@ public final class RecordingWriter {
         pending.append(UInt8(ascii: "\n"))
         pendingRows += 1
         if pending.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// `value`, or nil (an empty field, counted) when it lies outside `range` or is not a number.
+    private func plausible(_ value: Double?, within range: ClosedRange<Double>) -> Double? {
+        guard let value else { return nil }
+        if range.contains(value) { return value }
+        blankedReadings += 1
+        return nil
     }
 
     /// Writes buffered rows to the file (no fsync). When a write fails part-way (disk full, file

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A failed I²C operation, with errno's meaning for an I²C adapter (Documentation/i2c/fault-codes.rst).
-public struct I2CError: DiagnosableError, Equatable {
+public struct I2CError: DiagnosableError, RetryableError, Equatable {
     public enum Kind: String, Sendable, Equatable {
         /// ENXIO / EREMOTEIO: nothing acknowledged the address (absent chip, wrong address, wiring).
         case noAcknowledge = "no ACK"
@@ -68,11 +68,25 @@ public struct I2CError: DiagnosableError, Equatable {
         self.init(kind: I2CError.kind(forErrno: e), bus: bus, address: address, operation: operation, errno: e)
     }
 
-    /// Worth retrying: a NACK burst (chip busy, e.g. during reset), a stuck bus that may clear, EIO.
+    /// Worth retrying the transfer at once (`RetryPolicy`, milliseconds apart): a NACK burst (chip
+    /// busy, e.g. during reset), a stuck bus that may clear, EIO.
     public var isTransient: Bool {
         switch kind {
         case .noAcknowledge, .busStuck, .io: return true
         case .permissionDenied, .adapterGone, .noSuchAdapter, .ownedByKernel, .unsupported, .badResponse: return false
+        }
+    }
+
+    /// Not worth reopening the source later (`RetryableError`, seconds apart): a kernel driver
+    /// that owns the address, a transfer the adapter cannot do. An adapter that is gone or missing
+    /// (a USB adapter unplugged, i2c-dev not loaded yet) may come back, and so may a chip that
+    /// NACKs, holds the bus or gives impossible data (power, wiring, a reset). Permission denied
+    /// may mend without a person at the service: udev gives an adapter that appears to group i2c
+    /// only milliseconds after it appears, and `make install-udev` mends it for a running daemon.
+    public var isPermanent: Bool {
+        switch kind {
+        case .ownedByKernel, .unsupported: return true
+        case .permissionDenied, .noAcknowledge, .busStuck, .io, .adapterGone, .noSuchAdapter, .badResponse: return false
         }
     }
 

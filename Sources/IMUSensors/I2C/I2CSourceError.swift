@@ -1,5 +1,5 @@
 /// Why an I²C source could not be opened or stopped.
-public struct I2CSourceError: DiagnosableError {
+public struct I2CSourceError: DiagnosableError, RetryableError {
     public enum Reason: Sendable, Equatable {
         /// The `--source` text is not an I²C spec.
         case badSpec
@@ -18,6 +18,16 @@ public struct I2CSourceError: DiagnosableError {
         self.reason = reason
         self.message = message
         self.suggestedFix = fix
+    }
+
+    /// Permanent (`RetryableError`): a spec that does not parse, a chip that answers with an ID no
+    /// driver knows (another chip at that address). Transient: nothing answered (a loose wire, a
+    /// sensor not powered yet) and a sensor lost mid-run.
+    public var isPermanent: Bool {
+        switch reason {
+        case .badSpec, .unsupported: return true
+        case .noSensor, .lost: return false
+        }
     }
 
     public var description: String { message }

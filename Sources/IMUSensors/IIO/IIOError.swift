@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Everything that can go wrong with an IIO source, each with the thing it concerns and the fix.
-public enum IIOError: DiagnosableError, Equatable {
+public enum IIOError: DiagnosableError, RetryableError, Equatable {
     /// The `--source iio:…` text is not a spec this backend understands.
     case badSpec(String, reason: String)
     /// libiio could not be loaded (libiio0 not installed, or not the 0.x ABI): `detail` is the loader's text.
@@ -83,6 +83,20 @@ public enum IIOError: DiagnosableError, Equatable {
             e == EIO ? "check the chip's power and wiring; run imu-info to see whether the driver still answers" : nil
         case .badScan:
             "report this with the output of iio_info for the device"
+        }
+    }
+
+    /// Permanent (`RetryableError`): a spec that does not parse, libiio not installed. Transient:
+    /// permission denied (udev gives a device bound again to group iio milliseconds after it
+    /// appears, and `make install-udev` mends it for a running daemon), no context (iiod not running yet, IIO drivers not loaded yet), no such
+    /// device (a driver unbound, or not bound yet: it is found by name when it returns), a device
+    /// lost mid-capture, a timeout, a broken link, a failed read (EIO), and a scan mismatch: the
+    /// layout is read anew at each open, and a driver bound again (a module updated) may give
+    /// another; a retry costs one open at most every 30 s.
+    public var isPermanent: Bool {
+        switch self {
+        case .badSpec, .libraryMissing: true
+        case .permissionDenied, .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
         }
     }
 

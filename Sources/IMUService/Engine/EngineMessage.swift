@@ -20,8 +20,9 @@ public enum SensorReport: Sendable, Equatable {
     /// The sensor is there but cannot be read for now, for the reason given (another reader's
     /// buffer runs and the driver refuses direct reads); the supervisor resumes by itself.
     case waiting(String)
-    /// The source failed or vanished; the supervisor tries again.
-    case lost(String)
+    /// The source failed or vanished, and whether the supervisor tries again (false: the error is
+    /// permanent, `RetryableError`, and only Reset reopens it).
+    case lost(String, retrying: Bool)
     /// A finite source (a simulation) ended.
     case ended
 }

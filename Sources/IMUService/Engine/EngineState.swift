@@ -162,9 +162,9 @@ struct EngineState {
             status.sensorState = "waiting"
             status.sensorMessage = message
             status.cadence = 0
-        case let .lost(message):
+        case let .lost(message, retrying):
             if status.sensorState != "lost" || status.sensorMessage != message {
-                log.warning("sensor lost: \(message); totals are kept, retrying")
+                log.warning("sensor lost: \(message); totals are kept" + (retrying ? ", retrying" : ""))
             }
             status.sensorState = "lost"
             status.sensorMessage = message

@@ -1,5 +1,5 @@
 import CSystemd
-import IMUCalibration
+import IMUCore
 import IMUServiceClient
 import Foundation
 #if canImport(Glibc)

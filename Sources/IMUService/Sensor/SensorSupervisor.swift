@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import IMUCLI
 import IMUCalibration
@@ -9,7 +8,8 @@ import Glibc
 
 /// Keeps a source open and feeds the engine: opens the configured source (or the first found),
 /// applies the saved calibration, forwards batches, and when the source fails reports "lost" and
-/// tries again with backoff (1 s doubling to 30 s), so a sensor that comes back is used again.
+/// tries again with backoff (1 s doubling to 30 s), so a sensor that comes back is used again;
+/// an error that says it is permanent (`RetryableError`, `givesUp(on:)`) ends the retries until Reset.
 ///
 /// Sharing the IIO buffer (docs/service.md, Sharing). Three ways to read an IIO IMU, chosen anew
 /// at every (re)open; the engine's pedometer and totals carry on across every switch:
@@ -125,11 +125,10 @@ public struct SensorSupervisor: Sendable {
             } catch {
                 if Task.isCancelled { return }
                 held = nil
-                engine.send(.sensor(.lost(Self.describe(error))))
-                // A malformed line in a replayed recording does not mend itself: played again, the
-                // samples before it would be counted again every retry. (A missing file is retried.)
-                if let bad = error as? RecordingError, bad.line > 0 {
-                    log.error("\(bad.file): not replayed again; fix the recording, then call Reset (docs/service.md) or restart imu-stepd")
+                let permanent = givesUp(on: error)
+                engine.send(.sensor(.lost(Self.describe(error), retrying: !permanent)))
+                if permanent {
+                    log.error("the source is not opened again, since it would fail the same way: fix it, then call Reset (docs/service.md) or restart imu-stepd")
                     return
                 }
                 try? await Task.sleep(nanoseconds: UInt64(retry * 1e9))
@@ -179,6 +178,16 @@ public struct SensorSupervisor: Sendable {
         "\(device) refuses direct reads while another reader's buffer runs (iio-sensor-proxy streams for screen rotation while the screen is on): not counting until that buffer stops (screen off or rotation locked; checked every \(Int(Self.waitProbeSeconds)) s)"
     }
 
+    /// Whether `error` ends the retries: it does not mend itself (`RetryableError`: a malformed
+    /// recording, whose samples before the bad line would be counted again at every replay, a
+    /// permission, a wrong chip). With `source = auto` nothing does: the error only says why no
+    /// sensor was found yet (the first backend's problem, `SourceSelection`), and another may
+    /// appear (an IIO driver bound again while an I²C adapter refuses this user).
+    func givesUp(on error: any Error) -> Bool {
+        if case .automatic = config.source { return false }
+        return (error as? any RetryableError)?.isPermanent == true
+    }
+
     static func hz(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     static func describe(_ error: any Error) -> String {
@@ -186,16 +195,13 @@ public struct SensorSupervisor: Sendable {
         return d.fix.map { "\(d.description) (fix: \($0))" } ?? d.description
     }
 
-    /// Runs blocking work (device probing, context creation) on a thread of its own
-    /// (`OwnThread.run`), never the cooperative pool (on Linux, Dispatch's global queues share
-    /// their threads with it).
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await OwnThread.run(name: "imukit-open", work)
-    }
+    /// The thread that blocking work (device probing, context creation) runs on (`OwnThread.run`),
+    /// never the cooperative pool (on Linux, Dispatch's global queues share their threads with it).
+    static let openThread = "imukit-open"
 
     private func open(polled: Bool) async throws -> Opened {
         let config = self.config
-        return try await Self.blocking {
+        return try await OwnThread.run(name: Self.openThread) {
             var options = config.sourceOptions
             var source = try SourceSelection.open(config.source, options: options, backends: CLIBackends.hardware)
             var polledInstead = false
@@ -219,7 +225,7 @@ public struct SensorSupervisor: Sendable {
     /// yielded-to name left the bus (then the next open decides). Where the buffer cannot be
     /// seen (an `ip:` context), one `bufferProbeSeconds` and try again.
     private func waitForDirectReads(_ spec: IIOSourceSpec?, yielding: Bool) async {
-        let id: String? = if let spec { (try? await Self.blocking { try IIOSource.localIMUDeviceID(spec: spec) }) ?? nil } else { nil }
+        let id: String? = if let spec { (try? await OwnThread.run(name: Self.openThread) { try IIOSource.localIMUDeviceID(spec: spec) }) ?? nil } else { nil }
         guard let id else {
             try? await Task.sleep(nanoseconds: UInt64(Self.bufferProbeSeconds * 1e9))
             return
@@ -227,7 +233,7 @@ public struct SensorSupervisor: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(Self.waitProbeSeconds * 1e9))
             if yielding && yieldTo?.isPresent != true { return }
-            if (try? await Self.blocking({ IIOSource.bufferRunning(deviceID: id) })) == false { return }
+            if (try? await OwnThread.run(name: Self.openThread, { IIOSource.bufferRunning(deviceID: id) })) == false { return }
         }
     }
 
@@ -243,13 +249,13 @@ public struct SensorSupervisor: Sendable {
             guard spec.uri == "local:" else { continue }
             if id == nil {
                 do {
-                    guard let found = try await Self.blocking({ try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
+                    guard let found = try await OwnThread.run(name: Self.openThread, { try IIOSource.localIMUDeviceID(spec: spec) }) else { return }
                     id = found
                 } catch {
                     continue   // no context now: tried again at the next probe
                 }
             }
-            if let id, (try? await Self.blocking({ IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
+            if let id, (try? await OwnThread.run(name: Self.openThread, { IIOSource.bufferHeldByAnotherReader(deviceID: id) })) == false { return }
         }
     }
 

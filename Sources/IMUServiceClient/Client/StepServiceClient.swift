@@ -1,15 +1,18 @@
-import Dispatch
 import FoundationEssentials
 import Pedometer
 
 /// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
 ///
-/// Every call opens its own connection on a thread of its own (`OwnThread.run`: sd-bus blocks;
-/// the cooperative pool never does), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
+/// Every call opens its own connection on a thread of its own (`OwnThread.run`, named
+/// `callThread`: sd-bus blocks; the cooperative pool never does, and on Linux Dispatch's global
+/// queues share its threads), so the client is freely Sendable. Calls answer within `timeoutSeconds` or throw.
 public struct StepServiceClient: Sendable {
     public let bus: BusAddress
     /// The longest a call may take, in seconds. The daemon's own deadline is shorter (2 s).
     public let timeoutSeconds: Double
+
+    /// The name of the threads that make the calls.
+    static let callThread = "imukit-bus-call"
 
     public init(bus: BusAddress = .system, timeoutSeconds: Double = 5) {
         self.bus = bus
@@ -18,7 +21,7 @@ public struct StepServiceClient: Sendable {
 
     /// Is the daemon on the bus? False also when there is no bus at all.
     public func isRunning() async -> Bool {
-        (try? await blocking { try BusConnection(bus).hasOwner(StepServiceNames.busName) }) ?? false
+        (try? await OwnThread.run(name: Self.callThread) { try BusConnection(bus).hasOwner(StepServiceNames.busName) }) ?? false
     }
 
     /// Totals over [from, to), like `queryPedometerData(from:to:)`.
@@ -68,7 +71,7 @@ public struct StepServiceClient: Sendable {
     /// Today's totals, the current activity, cadence, sensor and storage state.
     public func status() async throws -> ServiceStatus {
         let timeout = timeoutSeconds, bus = self.bus
-        return try await blocking {
+        return try await OwnThread.run(name: Self.callThread) {
             try Self.getAll(BusConnection(bus), timeout: timeout)
         }
     }
@@ -134,16 +137,10 @@ public struct StepServiceClient: Sendable {
     private func method<T: Sendable>(_ member: String, fill: @escaping @Sendable (BusMessage) throws -> Void,
                                      read: @escaping @Sendable (BusMessage) throws -> T) async throws -> T {
         let bus = self.bus, timeout = timeoutSeconds
-        return try await blocking {
+        return try await OwnThread.run(name: Self.callThread) {
             try BusConnection(bus).call(destination: StepServiceNames.busName, path: StepServiceNames.objectPath,
                                         interface: StepServiceNames.interface, member: member, timeoutSeconds: timeout,
                                         fill: fill, read: read)
         }
-    }
-
-    /// Runs blocking sd-bus work on a thread of its own (`OwnThread.run`), not on the cooperative
-    /// pool (on Linux, Dispatch's global queues share their threads with it).
-    private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await OwnThread.run(name: "imukit-bus-call", work)
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IMUCalibration
 import IMUCLI
 
 /// The output file could not be written (exit 1, or 3 when permission is denied; nothing

@@ -39,13 +39,15 @@ final class RecordProgress {
 
     /// `gnssRows`: rows with a ground speed, when the recording has the column (docs/gps.md);
     /// `written`: the samples that reached the file, when a write failed (fewer than received).
-    func finish(_ g: GapDetector, path: String, losses: SampleLosses, gnssRows: Int? = nil, written: Int? = nil) {
+    /// `blanked`: barometer readings left empty as implausible (`RecordingWriter.blankedReadings`).
+    func finish(_ g: GapDetector, path: String, losses: SampleLosses, gnssRows: Int? = nil, written: Int? = nil, blanked: Int = 0) {
         guard !quiet else { return }
         if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
         let speed = gnssRows.map { ", gnss_speed on \($0) of \(g.count) samples" } ?? ""
         let kept = written.map { "\($0) of " } ?? ""
-        Terminal.standardError.write("recorded " + kept + line(g, losses) + "\(largest)\(speed) → \(path == "-" ? "standard output" : path.escapedForTerminal)\n")
+        let glitches = blanked > 0 ? ", \(blanked) pressure or temperature readings no barometer gives left empty" : ""
+        Terminal.standardError.write("recorded " + kept + line(g, losses) + "\(largest)\(speed)\(glitches) → \(path == "-" ? "standard output" : path.escapedForTerminal)\n")
         Terminal.standardError.flush()
     }
 

@@ -65,21 +65,21 @@ struct Recorder {
             }
         } catch let error as RecordWriteError {
             try? writer.close()
-            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten, blanked: writer.blankedReadings)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
             if gaps.count == 0 { writer.discard() } else { try? writer.close() }
-            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: writer.blankedReadings)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
         do { try writer.close() } catch let error as RecordingError {
             throw RecordWriteError(underlying: error, rowsWritten: writer.rowsWritten)
         }
-        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil)
+        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: writer.blankedReadings)
         return Summary(gaps: gaps, path: path)
     }
 }

@@ -36,8 +36,8 @@ enum BuiltTool {
         process.environment = env
         let tmp = FileManager.default.temporaryDirectory
         let out = tmp.appendingPathComponent("plot-out-\(UUID().uuidString)"), err = tmp.appendingPathComponent("plot-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

@@ -26,7 +26,7 @@ final class DaemonProcess {
         let lines = ["bus = \(bus.address)", "state_directory = \(stateDirectory)", "clock = trust"] + settings
         try lines.joined(separator: "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
         logPath = configPath + ".log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.tool("imu-stepd"))
         process.arguments = ["--config", configPath]
         var env = ProcessInfo.processInfo.environment

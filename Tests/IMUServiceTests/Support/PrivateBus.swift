@@ -138,8 +138,8 @@ struct Run {
         for (k, v) in environment { env[k] = v }
         p.environment = env
         let out = NSTemporaryDirectory() + "run-out-\(UUID().uuidString)", err = out + ".err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
         p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))

@@ -22,8 +22,8 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
     if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let dir = try scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    FileManager.default.createFile(atPath: dir + "/out", contents: nil)
-    FileManager.default.createFile(atPath: dir + "/err", contents: nil)
+    _ = FileManager.default.createFile(atPath: dir + "/out", contents: nil)
+    _ = FileManager.default.createFile(atPath: dir + "/err", contents: nil)
     p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/out"))
     p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/err"))
     p.standardInput = FileHandle.nullDevice

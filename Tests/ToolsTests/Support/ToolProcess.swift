@@ -17,10 +17,10 @@ final class ToolProcess {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         stderrPath = NSTemporaryDirectory() + "tool-err-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         stdoutPath = NSTemporaryDirectory() + "tool-out-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         if let terminal {
             process.standardOutput = terminal.slave

@@ -44,8 +44,8 @@ enum ToolRunner {
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-out-\(UUID().uuidString)")
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("tool-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)
