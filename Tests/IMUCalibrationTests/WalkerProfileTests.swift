@@ -68,4 +68,20 @@ import Testing
         #expect(try WalkerProfileStore.load(environment: env)?.profile == WalkerProfile(heightMeters: 1.82))
         #expect(WalkerProfileStore.path(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/imukit/profile.json")
     }
+
+    /// A config directory that cannot be made says why with its own errno: a file where the
+    /// directory should be is ENOTDIR, not "permission denied" (which names another fix).
+    @Test func aConfigDirectoryThatCannotBeMadeSaysWhy() throws {
+        let home = NSTemporaryDirectory() + "imukit-walker-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try "not a directory".write(toFile: home + "/.config", atomically: true, encoding: .utf8)
+        do {
+            try WalkerProfileStore.save(WalkerProfile(heightMeters: 1.82), environment: ["HOME": home])
+            Issue.record("saved under a file")
+        } catch let error as CalibrationStoreError {
+            #expect(error.errorNumber == ENOTDIR, "\(error)")
+            #expect(!error.isPermission, "\(error)")
+        }
+    }
 }

@@ -170,11 +170,7 @@ public enum WalkerProfileStore {
             throw NoConfigDirectoryError(what: "your walker profile (--remember)")
         }
         let directory = AtomicFile.directory(of: path)
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CalibrationStoreError.io(path: directory, operation: "create", errno: EACCES)
-        }
+        try CalibrationStore.makeDirectories(directory)   // the real errno: a full disk is not "permission denied"
         try CalibrationStoreError.writeAtomically(profile.jsonText, to: path)
         return path
     }
