@@ -51,7 +51,7 @@ targets += [
 targets += [
     .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
-    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI"]),
+    .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI", "Pedometer"]),
     .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUServiceClient"], path: "Sources/Tools/imu-steps"),
     .testTarget(name: "ToolsTests", dependencies: ["IMUCore", "IMUSimulation"]),
     .executableTarget(name: "imu-record", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-record"),

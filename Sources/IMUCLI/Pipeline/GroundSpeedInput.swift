@@ -37,6 +37,17 @@ public struct GroundSpeedInput: Sendable {
     /// back to the IMU).
     public mutating func process(_ batch: [MotionSample], pedometer: inout Pedometer, into events: inout [PedometerEvent]) {
         guard let last = batch.last?.time else { return }
+        let readings = newReadings(endingAt: last)
+        pedometer.process(contentsOf: batch, speeds: readings, into: &events)
+        used += readings.count
+        let snapshot = pedometer.snapshot
+        feed.setWanted(demand.update(time: snapshot.time, activity: snapshot.activity, confidence: snapshot.confidence))
+    }
+
+    /// gpsd's readings since the last call, stamped on the samples' clock for a batch that ends at
+    /// sample time `last`: `last` less each reading's age on `BootClock` (at most the freshness),
+    /// strictly increasing. The readings of a batch's span are waiting when the batch arrives.
+    public mutating func newReadings(endingAt last: Double) -> [GroundSpeed] {
         let now = BootClock.nowSeconds()
         var readings: [GroundSpeed] = []
         for reading in feed.newReadings(after: &seen) {
@@ -46,10 +57,7 @@ public struct GroundSpeedInput: Sendable {
             lastStamp = stamp
             readings.append(GroundSpeed(time: stamp, metersPerSecond: reading.metersPerSecond, accuracy: reading.accuracy))
         }
-        pedometer.process(contentsOf: batch, speeds: readings, into: &events)
-        used += readings.count
-        let snapshot = pedometer.snapshot
-        feed.setWanted(demand.update(time: snapshot.time, activity: snapshot.activity, confidence: snapshot.confidence))
+        return readings
     }
 
     /// Seconds of sample time with reports requested from gpsd.

@@ -40,14 +40,15 @@ struct Recorder {
         var speedRows = 0
         let gnss = gps != nil || source.info.capabilities.gnssSpeed
         var lastSync = BootClock.nowSeconds()
+        // gpsd's readings, each from its own time on while fresh; empty without one.
+        var speedColumn = gps.map(GroundSpeedColumn.init)
         do {
-            recording: for try await batch in source.batches() {
+            recording: for try await received in source.batches() {
                 do {
-                    // The speed now, on every row of the batch until the next fix; empty without one.
-                    let speed = gps.map { $0.currentSpeed()?.metersPerSecond }
-                    for var sample in batch {
+                    var batch = received
+                    speedColumn?.fill(&batch)
+                    for sample in batch {
                         if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
-                        if let speed { sample.gnssSpeed = speed }
                         try writer.write(sample)
                         if sample.gnssSpeed != nil { speedRows += 1 }
                         if let gap = gaps.add(sample.time) { progress.report(gap) }
