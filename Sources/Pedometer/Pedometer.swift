@@ -267,6 +267,8 @@ public struct Pedometer: Sendable {
     public var cadence = 0.0, regularity = 0.0, strongest = 0.0, wasStride = false
     public var skewness = 0.0, kurtosis = 0.0, purity = 0.0, rmsFrequency = 0.0
     public var isGait = false, steps = 0
+    /// The shape figures were measured (`GaitWindow.shapeMeasured`); printed as "-" otherwise.
+    public var shapeMeasured = true
     public var impactCoupling = 0.0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
@@ -281,6 +283,7 @@ public struct Pedometer: Sendable {
         kurtosis = w.shape.kurtosis
         purity = w.shape.purity
         rmsFrequency = w.shape.rmsFrequency
+        shapeMeasured = w.shapeMeasured
         isGait = w.isGait
         self.steps = steps
         impactCoupling = w.impactCoupling
@@ -288,8 +291,9 @@ public struct Pedometer: Sendable {
     public var description: String {
         String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
                regularity, strongest) + (wasStride ? "S" : " ")
-            + String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
-                     cadence > 0 ? rmsFrequency / cadence : 0.0) + (isGait ? "GAIT" : "----") + " steps=\(steps)"
+            + (shapeMeasured ? String(cFormat: " skew=%+.2f kurt=%.2f pur=%.2f frms/cad=%.2f ", skewness, kurtosis, purity,
+                                      cadence > 0 ? rmsFrequency / cadence : 0.0) : " skew=- kurt=- pur=- frms/cad=- ")
+            + (isGait ? "GAIT" : "----") + " steps=\(steps)"
             + (impactCoupling != 0 ? String(cFormat: " coupling=%+.2f", impactCoupling) : "")
     }
 }

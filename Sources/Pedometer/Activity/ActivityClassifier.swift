@@ -15,6 +15,13 @@ struct ActivityClassifier: Sendable {
     /// Thresholds (`StepSettings.activity`).
     var rules = ActivityRules()
 
+    /// Whether `classify` may read the shape (`GaitWindow.shape`) of a window that is not gait:
+    /// only motion of a vehicle's strength is told from standing in an elevator by it. The step
+    /// counter measures a window's shape only where this or its own gate needs it.
+    func readsShape(gaitDeviation: Double, horizontalDeviation: Double) -> Bool {
+        rules.vehicleDeviation.contains(max(gaitDeviation, horizontalDeviation))
+    }
+
     /// `justWalked`: a walk or run was being counted within the window (it ended in it).
     func classify(_ window: GaitWindow, justWalked: Bool = false) -> (ActivityClass, ActivityConfidence) {
         if window.counted, let estimate = window.estimate {
@@ -27,7 +34,7 @@ struct ActivityClassifier: Sendable {
         let strongest = max(window.gaitDeviation, window.horizontalDeviation)
         if strongest < rules.stillDeviation { return (.stationary, .high) }
         if strongest < 2 * rules.stillDeviation { return (.stationary, .medium) }
-        if rules.vehicleDeviation.contains(strongest) {
+        if readsShape(gaitDeviation: window.gaitDeviation, horizontalDeviation: window.horizontalDeviation) {
             // Standing in an elevator: smooth, weak acceleration.
             if window.shape.rmsFrequency < rules.smoothFrequency { return (.stationary, .medium) }
             // Right after a walk or run, horizontal motion alone with the gait signal at the

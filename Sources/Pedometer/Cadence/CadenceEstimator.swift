@@ -38,65 +38,107 @@ struct CadenceEstimator: Sendable {
     /// Longest stride considered, s (two of the longest steps, plus margin).
     let maximumStridePeriod = 2.2
 
-    /// The centred window in single precision for the products (see `correlate`).
-    private var centred: [Float]
+    /// The window's raw values in single precision for the products (`LagProducts`), then
+    /// `padding` zeros.
+    private var values: [Float]
+    private let padding: Int
+    /// Running sums of the window's values, `prefix[k]` = Σ x[i] for i < k (the centring of the
+    /// lagged products, `correlate`).
+    private var prefix: [Double]
+    /// The window's lagged products, per lag, and the part kept for the next window.
+    private var products: LagProducts
+    private var sums: [Double]
+    /// 1/(N − ℓ) for a whole window of N = `windowSamples` values, per lag ℓ (N + 1 entries).
+    private let overlapReciprocals: [Double]
     private var correlation: [Double]
     private let minimumLag: Int
     private let maximumLag: Int
 
-    init(rateHz: Double, windowSamples: Int) {
+    /// `hopSamples`: ticks between consecutive windows (`estimate`'s `end`); nil sums every window
+    /// whole.
+    init(rateHz: Double, windowSamples: Int, hopSamples: Int? = nil) {
         self.rateHz = rateHz
-        centred = [Float](repeating: 0, count: windowSamples)
+        prefix = [Double](repeating: 0, count: windowSamples + 1)
         minimumLag = max(2, Int((minimumPeriod * rateHz).rounded(.down)))
         maximumLag = min(windowSamples / 2, Int((maximumStridePeriod * rateHz).rounded(.up)))
+        padding = LagProducts.padding
+        values = [Float](repeating: 0, count: windowSamples + padding)
         correlation = [Double](repeating: 0, count: maximumLag + 2)
+        sums = correlation
+        overlapReciprocals = (0...windowSamples).map { $0 < windowSamples ? 1 / Double(windowSamples - $0) : 0 }
+        products = LagProducts(hop: hopSamples ?? windowSamples, window: windowSamples, maximumLag: maximumLag + 1)
     }
 
-    /// Estimates the cadence of `window` (`count` values). Returns nil for a flat window.
-    mutating func estimate(_ window: [Double], count n: Int) -> CadenceEstimate? {
+    /// Forgets the products kept from the previous window (a gap in the samples).
+    mutating func forget() { products.forget() }
+
+    /// Estimates the cadence of `window` (`count` values). Returns nil for a flat window. `end`:
+    /// the absolute index one past the window's last tick when `window` holds a whole analysis
+    /// window, nil for a part of one (`LagProducts` reuses a whole window's sums in the next).
+    mutating func estimate(_ window: [Double], count n: Int, end: Int? = nil) -> CadenceEstimate? {
         let mean = window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
         var energy = 0.0
         // Written through a pointer: element-wise array stores cost a uniqueness check each
         // (54 M runtime calls in the callgrind profile of the speed benchmark). Four values at a
         // time, with four energy sums, so each addition need not wait for the one before (see
         // `WindowSums`).
-        precondition(n <= window.count && n <= centred.count, "CadenceEstimator: window longer than its storage")
+        precondition(n <= window.count && n <= values.count, "CadenceEstimator: window longer than its storage")
         window.withUnsafeBufferPointer { window in
-            centred.withUnsafeMutableBufferPointer { centred in
+            values.withUnsafeMutableBufferPointer { values in
                 let source = UnsafeRawPointer(window.baseAddress!)
                 let m = SIMD4<Double>(repeating: mean)
                 var lanes = SIMD4<Double>()
                 var i = 0
                 while i + 4 <= n {
-                    let x = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self) - m
-                    centred[i] = Float(x[0])
-                    centred[i + 1] = Float(x[1])
-                    centred[i + 2] = Float(x[2])
-                    centred[i + 3] = Float(x[3])
+                    let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                    values[i] = Float(v[0])
+                    values[i + 1] = Float(v[1])
+                    values[i + 2] = Float(v[2])
+                    values[i + 3] = Float(v[3])
+                    let x = v - m
                     lanes += x * x
                     i += 4
                 }
                 var sum = lanes.sum()
                 while i < n {
+                    values[i] = Float(window[i])
                     let x = window[i] - mean
-                    centred[i] = Float(x)
                     sum += x * x
                     i += 1
                 }
                 energy = sum
+                // A trimmed window leaves an earlier window's values after its end.
+                for k in n..<Swift.max(n, Swift.min(values.count - padding, n + padding)) { values[k] = 0 }
             }
         }
         guard energy > 1e-12 else { return nil }
         // A trimmed window (a short walk between stops) holds fewer samples: lags up to half of it.
         let maximumLag = Swift.min(self.maximumLag, n / 2 - 1)
         guard maximumLag > minimumLag + 1 else { return nil }
-        let lo = minimumLag - 1, hi = maximumLag + 1
-        centred.withUnsafeBufferPointer { xs in
-            correlation.withUnsafeMutableBufferPointer { r in
-                guard let x = xs.baseAddress else { return }
-                Self.correlate(x, count: n, energy: energy, lags: lo...hi, into: r)
+        let lags = (minimumLag - 1)...(maximumLag + 1)
+        values.withUnsafeBufferPointer { xs in
+            sums.withUnsafeMutableBufferPointer { s in
+                products.sums(xs.baseAddress!, count: n, end: end, lags: lags, into: s)
             }
         }
+        window.withUnsafeBufferPointer { x in
+            prefix.withUnsafeMutableBufferPointer { WindowSums.prefixSums(count: n, into: $0) { x[$0] } }
+        }
+        prefix.withUnsafeBufferPointer { prefix in
+            sums.withUnsafeBufferPointer { sums in
+                overlapReciprocals.withUnsafeBufferPointer { reciprocals in
+                    correlation.withUnsafeMutableBufferPointer { r in
+                        Self.correlate(sums, prefix: prefix, count: n, mean: mean, energy: energy, lags: lags,
+                                       overlapReciprocals: reciprocals, into: r)
+                    }
+                }
+            }
+        }
+        return estimate(n: n, maximumLag: maximumLag)
+    }
+
+    /// The cadence from `correlation` over lags `minimumLag`...`maximumLag` (and one either side).
+    private func estimate(n: Int, maximumLag: Int) -> CadenceEstimate? {
         // Strongest local maximum over the whole range.
         var best = -1
         var bestValue = -Double.infinity
@@ -145,71 +187,26 @@ struct CadenceEstimator: Sendable {
                                halfRepeat: halfRepeat, wasStride: false)
     }
 
-    /// r(ℓ) for every ℓ in `lags` into `r[ℓ]`, from the centred `x[0..<n]` of total `energy`.
+    /// r(ℓ) for every ℓ in `lags` into `r[ℓ]`, from the raw lagged products `sums[ℓ]`
+    /// (`LagProducts`) of a window of `n` values with mean `mean`, running sums `prefix` and
+    /// centred energy `energy`.
     ///
-    /// This is most of the analysis cost (callgrind: about 60% of `Pedometer.process` at 25 Hz
-    /// input). The products are taken in single precision, eight at a time: a sum holds at most
-    /// a few hundred products of values below a few g, so its relative error (about 1e-6) is far
-    /// below the differences the peak tests compare, and each instruction does twice the work.
-    /// Six lags share each load of x[i..<i+8] (register blocking).
+    /// Σ (x[i] − m)(x[i+ℓ] − m) over i < n − ℓ is Σ x[i]·x[i+ℓ] − m·(Σ x[i<n−ℓ] + Σ x[i≥ℓ]) + (n − ℓ)·m²:
+    /// the centring in double precision on the single-precision sums. The gait signal's mean is
+    /// a few hundredths of a g against a deviation of at least 0.065 g (`GaitGate`) where the
+    /// estimate is asked for, so the raw sums are of the centred ones' size.
     @inline(__always)
-    private static func correlate(_ x: UnsafePointer<Float>, count n: Int, energy: Double,
-                                  lags: ClosedRange<Int>, into r: UnsafeMutableBufferPointer<Double>) {
-        let raw = UnsafeRawPointer(x)
-        let size = MemoryLayout<Float>.stride
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
-            raw.loadUnaligned(fromByteOffset: i * size, as: SIMD8<Float>.self)
-        }
-        /// Completes Σ x[i]·x[i+lag] from index `i` with the partial lanes `sum8`, normalised.
-        @inline(__always) func finish(_ sum8: SIMD8<Float>, from start: Int, lag: Int) -> Double {
-            var sum8 = sum8
-            var i = start
-            let end = n - lag
-            while i + 8 <= end {
-                sum8 += load(i) * load(i + lag)
-                i += 8
-            }
-            var sum = sum8.sum()
-            while i < end {
-                sum += x[i] * x[i + lag]
-                i += 1
-            }
-            return Double(sum) / energy * Double(n) / Double(end)
-        }
-        var lag = lags.lowerBound
-        // Six lags per pass (twelve SSE accumulators plus the shared load fit the sixteen
-        // registers). Each lag's lanes still add the same products in the same order as
-        // `finish` alone would (8-sample chunks from i = 0), so the sums do not depend on the
-        // blocking: the benchmark outputs are bit-for-bit those of four lags per pass.
-        while lag + 5 <= lags.upperBound {
-            var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
-            var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
-            var i = 0
-            let jointEnd = n - (lag + 5)    // all six lags still have eight products here
-            while i + 8 <= jointEnd {
-                let a = load(i)
-                s0 += a * load(i + lag)
-                s1 += a * load(i + lag + 1)
-                s2 += a * load(i + lag + 2)
-                s3 += a * load(i + lag + 3)
-                s4 += a * load(i + lag + 4)
-                s5 += a * load(i + lag + 5)
-                i += 8
-            }
-            r[lag] = finish(s0, from: i, lag: lag)
-            r[lag + 1] = finish(s1, from: i, lag: lag + 1)
-            r[lag + 2] = finish(s2, from: i, lag: lag + 2)
-            r[lag + 3] = finish(s3, from: i, lag: lag + 3)
-            r[lag + 4] = finish(s4, from: i, lag: lag + 4)
-            r[lag + 5] = finish(s5, from: i, lag: lag + 5)
-            lag += 6
-        }
-        while lag <= lags.upperBound {
-            r[lag] = finish(SIMD8<Float>(), from: 0, lag: lag)
-            lag += 1
+    private static func correlate(_ sums: UnsafeBufferPointer<Double>, prefix: UnsafeBufferPointer<Double>, count n: Int,
+                                  mean: Double, energy: Double, lags: ClosedRange<Int>,
+                                  overlapReciprocals: UnsafeBufferPointer<Double>, into r: UnsafeMutableBufferPointer<Double>) {
+        let total = prefix[n], scale = Double(n) / energy
+        for lag in lags {
+            let overlap = Double(n - lag)
+            let centred = sums[lag] - mean * (prefix[n - lag] + (total - prefix[lag])) + overlap * mean * mean
+            // N/(N − ℓ) from a table for a whole window (a division per lag was a tenth of the estimate's time).
+            r[lag] = centred * scale * (n == overlapReciprocals.count - 1 ? overlapReciprocals[lag] : 1 / overlap)
         }
     }
-
     /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.
     static let multipleTolerance = 0.85
     /// Minimum correlation at half the strongest lag for it to count as the step.

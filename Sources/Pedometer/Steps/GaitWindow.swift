@@ -9,8 +9,12 @@ struct GaitWindow: Sendable {
     var horizontalDeviation: Double
     /// Cadence estimate, nil when the window is flat.
     var estimate: CadenceEstimate?
-    /// Shape statistics of the vertical signal.
+    /// Shape statistics of the vertical signal; all 0 where no rule reads them (`shapeMeasured`).
     var shape: GaitShape
+    /// `shape` was measured: the window has a cadence estimate (`GaitGate`), or the activity
+    /// classifier reads its shape (`ActivityClassifier.readsShape`). Tuning traces print an
+    /// unmeasured shape as "-".
+    var shapeMeasured = true
     /// The verdict: this window is walking or running.
     var isGait: Bool
     /// Rhythmic and strong but judged not gait (waving, sway, vibration).

@@ -31,6 +31,8 @@ struct StepCounter: Sendable {
     private let lagBehind: Int
     /// Ticks of the energy envelope's box average (0.5 s: about one step).
     private let envelopeLength: Int
+    /// 1 / `envelopeLength`.
+    private let envelopeReciprocal: Double
 
 
     /// The per-tick history, one plane per series (`Plane`), appended together: one check of the
@@ -117,6 +119,7 @@ struct StepCounter: Sendable {
         window = Int((settings.bout.windowSeconds / settings.bout.hopSeconds).rounded()) * hop   // whole hops
         lagBehind = (window - hop) / 2
         envelopeLength = Int((settings.bout.envelopeSeconds * rateHz).rounded())
+        envelopeReciprocal = 1 / Double(envelopeLength)
         // A window, two hops of onset search before it, and the ride's release windows: a walk
         // opened right after a ride is back-filled to the ride's last window (`open`).
         let capacity = window + (2 + CyclingDetector.releaseGait) * hop + envelopeLength
@@ -124,7 +127,7 @@ struct StepCounter: Sendable {
         horizontalSums = [Double](repeating: 0, count: max(1, window / hop))
         horizontalSquares = horizontalSums
         scratch = [Double](repeating: 0, count: window)
-        cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window)
+        cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window, hopSamples: hop)
         chain = ImpactChain(rules: settings.chain, rateHz: rateHz)
     }
 
@@ -136,6 +139,7 @@ struct StepCounter: Sendable {
         // A gap ends any walk, a short one between pauses too.
         if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
+        cadenceEstimator.forget()
         hopSum = 0; hopSquares = 0; hopsDone = 0
         envelopeSum = 0
         origin = time
@@ -162,7 +166,8 @@ struct StepCounter: Sendable {
             let old = gait[n - 1 - envelopeLength]
             envelopeSum -= old * old
         }
-        let envelope = max(0, envelopeSum) / Double(min(n, envelopeLength))
+        // The box's reciprocal once full (no division per tick; the same to a rounding).
+        let envelope = max(0, envelopeSum) * (n >= envelopeLength ? envelopeReciprocal : 1 / Double(n))
         gait.append(SIMD4(v, user.horizontal, envelope, meters))
         chain.observe(gait)
         sinceHop += 1
@@ -217,7 +222,8 @@ struct StepCounter: Sendable {
             }
         }
         // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
-        var estimate = gaitDeviation >= gate.minimumDeviation ? cadenceEstimator.estimate(scratch, count: analysed) : nil
+        var estimate = gaitDeviation >= gate.minimumDeviation
+            ? cadenceEstimator.estimate(scratch, count: analysed, end: analysed == window ? n : nil) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
         if inBout, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
@@ -225,10 +231,14 @@ struct StepCounter: Sendable {
             e.wasStride = true
             estimate = e
         }
-        let shape = GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence)
         let count = Double(horizontalSums.count * hop)
         let meanHorizontal = horizontalSums.reduce(0, +) / count
         let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
+        // The shape is read by the gate only with a cadence estimate, and by the activity
+        // classifier only for motion of a vehicle's strength: most flat windows need none of it.
+        let shapeMeasured = estimate != nil
+            || ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation)
+        let shape = shapeMeasured ? GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence) : GaitShape()
         var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape, inBout: inBout)
         // A window at the rhythm of a phone waved just before cannot start a walk (`WavingMemory`).
         // It does not move `shapeRejectedUntil` either: the walk's own first window finds the
@@ -245,7 +255,8 @@ struct StepCounter: Sendable {
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
         var report = GaitWindow(end: time(n - 1), gaitDeviation: gaitDeviation,
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
-                                shape: shape, isGait: isGait, wasRhythmic: verdict == .wrongShape || verdict == .vibration)
+                                shape: shape, shapeMeasured: shapeMeasured, isGait: isGait,
+                                wasRhythmic: verdict == .wrongShape || verdict == .vibration)
         let creditEnd = n - lagBehind
         // The bout state machine decides; this carries out its action.
         let walking = machine.isWalking
