@@ -51,6 +51,10 @@ struct PedallingAnalyser: Sendable {
     private var impactScratch: [Double]
     /// The window's |low-passed specific force| (`Plane.length`), for the tilt.
     private var lengthScratch: [Double]
+    /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`).
+    private var singles: [Float]
+    /// The searches' lagged products per lag, in eight partial sums.
+    private var lagSums: [SIMD8<Float>]
     /// `residuals` hold the current window's tilt (`detrendTilt` ran for it).
     private var tiltReady = false
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
@@ -72,6 +76,10 @@ struct PedallingAnalyser: Sendable {
         residualSquares = scratchSquares
         impactScratch = scratch
         lengthScratch = scratch
+        // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
+        let longestLag = Int((rateHz / PedallingWindow.Limit.crankBand.lowerBound).rounded(.down))
+        singles = [Float](repeating: 0, count: window + LagProducts.padding)
+        lagSums = [SIMD8<Float>](repeating: .zero, count: longestLag + 1)
         let centre = Double(window - 1) / 2
         tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
     }
@@ -145,22 +153,24 @@ struct PedallingAnalyser: Sendable {
         history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
         history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch)
         Self.subtractOne(&levelScratch, count: window)
-        let variance = Self.centre(&scratch, count: window)
-        let levelVariance = Self.centre(&levelScratch, count: window)
+        // Means and variances in one pass each; the series are centred only for a search.
+        let (mean, variance) = Self.moments(scratch, count: window)
+        let (levelMean, levelVariance) = Self.moments(levelScratch, count: window)
         var result = PedallingWindow(deviation: variance.squareRoot())
-        result.seated = seatedRhythm(deviation: levelVariance.squareRoot(), start: start)
+        result.seated = seatedRhythm(deviation: levelVariance.squareRoot(), mean: levelMean, start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
         history.copy(plane: Plane.impact, from: start, count: window, into: &impactScratch)
         var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
         impactMean /= Double(window)
         result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
         guard result.mayPedal else { return result }
+        Self.subtract(mean, from: &scratch, count: window)
         Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         // Strongest repeat in the crank band.
         let band = PedallingWindow.Limit.crankBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        let (bestLag0, best0) = Self.strongestRepeat(scratch, squares: scratchSquares, count: window, lags: shortest...longest, none: 0)
+        let (bestLag0, best0) = strongestRepeat(scratch, squares: scratchSquares, count: window, lags: shortest...longest, none: 0)
         var bestLag = bestLag0, best = best0
         var half = halfCorrelation(bestLag)
         // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
@@ -183,16 +193,17 @@ struct PedallingAnalyser: Sendable {
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
     /// stroke later; each only while the rhythm can still pass (`SeatedRhythm.mayPedal`,
     /// `rhythmFits`).
-    /// `levelScratch` holds the window's centred level, whose deviation is `deviation`; the
-    /// window starts at tick `start`.
-    private mutating func seatedRhythm(deviation: Double, start: Int) -> SeatedRhythm {
+    /// `levelScratch` holds the window's level, whose mean is `mean` and deviation `deviation`
+    /// (centred here when searched); the window starts at tick `start`.
+    private mutating func seatedRhythm(deviation: Double, mean: Double, start: Int) -> SeatedRhythm {
         var result = SeatedRhythm(deviation: deviation)
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
         guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
+        Self.subtract(mean, from: &levelScratch, count: window)
         Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
-        let (bestLag, best) = Self.strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
+        let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
         guard result.rhythmFits else { return result }
@@ -209,9 +220,19 @@ struct PedallingAnalyser: Sendable {
         }
     }
 
-    /// Subtracts from each of the first `count` values of `x` their mean; returns their variance.
-    private static func centre(_ x: inout [Double], count: Int) -> Double {
-        x.withUnsafeMutableBufferPointer { WindowSums.centre($0, count: count) }
+    /// The mean and the variance (Σ x²/n − mean², at least 0) of the first `count` values of `x`.
+    /// `sumAndSquares` adds the values in `WindowSums.sum`'s order: the same mean as centring by it.
+    private static func moments(_ x: [Double], count: Int) -> (mean: Double, variance: Double) {
+        let (sum, squares) = x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: count) }
+        let mean = sum / Double(count)
+        return (mean, max(0, squares / Double(count) - mean * mean))
+    }
+
+    /// Subtracts `mean` from each of the first `count` values of `x`.
+    private static func subtract(_ mean: Double, from x: inout [Double], count: Int) {
+        x.withUnsafeMutableBufferPointer { x in
+            for i in 0..<count { x[i] -= mean }
+        }
     }
 
     /// Running sums of squares of the first `count` values of `x` (`WindowSums.prefixSquares`).
@@ -245,40 +266,34 @@ struct PedallingAnalyser: Sendable {
     /// correlation is NaN) and that correlation.
     ///
     /// The energies come from the running sums of squares (`normalised`); only the lagged
-    /// products are summed per lag. Eight lags are summed in one pass, one vector lane each, so
-    /// eight sums advance at once instead of waiting on one another (these sums were most of the
-    /// pedometer's time).
-    private static func strongestRepeat(_ x: [Double], squares: [Double], count: Int, lags: ClosedRange<Int>,
-                                        none: Int) -> (lag: Int, correlation: Double) {
-        var bestLag = none, best = -Double.infinity
-        var lag = lags.lowerBound
+    /// products are summed per lag, in single precision (`LagProducts.add`: eight products per
+    /// instruction pair, six lags sharing each load; these sums were most of the pedometer's
+    /// time). Their relative error (about 1e-7) only matters where two lags tie that closely; the
+    /// chosen lag's correlation is then summed again in double precision, so the figure the
+    /// verdicts compare is the double-precision one.
+    private mutating func strongestRepeat(_ x: [Double], squares: [Double], count: Int, lags: ClosedRange<Int>,
+                                          none: Int) -> (lag: Int, correlation: Double) {
+        precondition(count + LagProducts.padding <= singles.count && lags.upperBound < lagSums.count,
+                     "PedallingAnalyser: lags beyond the search storage")
         x.withUnsafeBufferPointer { x in
-            squares.withUnsafeBufferPointer { squares in
-                let raw = UnsafeRawPointer(x.baseAddress!)
-                while lag + 7 <= lags.upperBound {
-                    var low = SIMD4<Double>(), high = SIMD4<Double>()   // lags lag…lag+3, lag+4…lag+7
-                    let common = max(0, count - lag - 7)   // every lane's overlap includes 0..<common
-                    for i in 0..<common {
-                        let xi = SIMD4<Double>(repeating: x[i])
-                        low += xi * raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
-                        high += xi * raw.loadUnaligned(fromByteOffset: (i + lag + 4) * 8, as: SIMD4<Double>.self)
-                    }
-                    for lane in 0..<8 {
-                        var xy = lane < 4 ? low[lane] : high[lane - 4]
-                        for i in common..<(count - lag - lane) { xy += x[i] * x[i + lag + lane] }
-                        let r = normalised(xy, squares: squares, count: count, lag: lag + lane)
-                        if r > best { best = r; bestLag = lag + lane }
-                    }
-                    lag += 8
+            singles.withUnsafeMutableBufferPointer { singles in
+                for i in 0..<count { singles[i] = Float(x[i]) }
+                lagSums.withUnsafeMutableBufferPointer { sums in
+                    LagProducts.add(singles.baseAddress!, count: count, from: 0, to: count, lags: lags, into: sums, replacing: true)
                 }
             }
         }
-        while lag <= lags.upperBound {
-            let r = correlation(x, squares: squares, count: count, lag: lag)
-            if r > best { best = r; bestLag = lag }
-            lag += 1
+        var bestLag = none, best = -Double.infinity
+        lagSums.withUnsafeBufferPointer { sums in
+            squares.withUnsafeBufferPointer { squares in
+                for lag in lags {
+                    let r = Self.normalised(Double(LagProducts.total(sums[lag])), squares: squares, count: count, lag: lag)
+                    if r > best { best = r; bestLag = lag }
+                }
+            }
         }
-        return (bestLag, best)
+        guard best > -Double.infinity else { return (bestLag, best) }
+        return (bestLag, Self.correlation(x, squares: squares, count: count, lag: bestLag))
     }
 
     /// The tilt of the window starting at tick `start` (direction of the low-passed specific

@@ -2,7 +2,7 @@
 ///
 /// A single running sum waits for the previous addition (about 4 cycles) on every sample, so a
 /// 200-sample window costs 800 cycles per sum however little else happens; independent lanes keep
-/// the adders busy. `sum`, `sumAndSquares` and `centre` keep eight lanes (two four-lane vectors:
+/// the adders busy. `sum` and `sumAndSquares` keep eight lanes (two four-lane vectors:
 /// on a baseline x86-64 build a four-lane vector is two two-lane registers, so four lanes still
 /// waited on one addition every two samples). The order of additions differs from a
 /// left-to-right loop only in rounding (about 1e-16 relative), far below any threshold the stages
@@ -91,35 +91,6 @@ enum WindowSums {
             i += 1
         }
         return (squares, cubes, fourths, differences)
-    }
-
-    /// Subtracts the mean from each of `x[0..<n]`; returns the variance (Σ d² / n).
-    @inline(__always)
-    static func centre(_ x: UnsafeMutableBufferPointer<Double>, count n: Int) -> Double {
-        guard let base = x.baseAddress, n > 0 else { return 0 }
-        let mean = sum(UnsafeBufferPointer(x), count: n) / Double(n)
-        let raw = UnsafeMutableRawPointer(base)
-        let m = SIMD4<Double>(repeating: mean)
-        var low = SIMD4<Double>(), high = SIMD4<Double>()
-        var i = 0
-        while i + 8 <= n {
-            let d = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self) - m
-            let e = raw.loadUnaligned(fromByteOffset: (i + 4) * 8, as: SIMD4<Double>.self) - m
-            raw.storeBytes(of: d, toByteOffset: i * 8, as: SIMD4<Double>.self)
-            raw.storeBytes(of: e, toByteOffset: (i + 4) * 8, as: SIMD4<Double>.self)
-            low += d * d
-            high += e * e
-            i += 8
-        }
-        if i + 4 <= n {
-            let d = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self) - m
-            raw.storeBytes(of: d, toByteOffset: i * 8, as: SIMD4<Double>.self)
-            low += d * d
-            i += 4
-        }
-        var squares = (low + high).sum()
-        while i < n { base[i] -= mean; squares += base[i] * base[i]; i += 1 }
-        return squares / Double(n)
     }
 
     /// Running sums of squares: `squares[k]` = Σ x[i]² for i < k, for k in 0...n (`squares`
