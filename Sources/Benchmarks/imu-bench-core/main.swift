@@ -76,8 +76,13 @@ func minimalPedometer(_ samples: [MotionSample]) -> Int {
 
 /// Samples per CPU second through `Pedometer.process` (repeated to at least two million samples)
 /// and through the anchor, on the same samples.
+/// Samples each timed run feeds at least: two million (about a third of a second of the core), or
+/// `IMU_BENCH_CORE_SAMPLES` (fewer make an instruction count under `valgrind --tool=callgrind`
+/// quicker: docs/replay-speed.md).
+let minimumSamples = ProcessInfo.processInfo.environment["IMU_BENCH_CORE_SAMPLES"].flatMap(Int.init).map { max(1, $0) } ?? 2_000_000
+
 func core(_ samples: [MotionSample], _ capabilities: SensorCapabilities) -> (core: Double, anchor: Double, steps: Int) {
-    let repeats = max(1, 2_000_000 / max(1, samples.count))
+    let repeats = max(1, minimumSamples / max(1, samples.count))
     var steps = 0
     let timed = best {
         var events: [PedometerEvent] = []
