@@ -82,7 +82,7 @@ struct CadenceEstimator: Sendable {
         // (54 M runtime calls in the callgrind profile of the speed benchmark). Four values at a
         // time, with four energy sums, so each addition need not wait for the one before (see
         // `WindowSums`).
-        precondition(n <= window.count && n <= values.count, "CadenceEstimator: window longer than its storage")
+        precondition(n <= window.count && n + padding <= values.count, "CadenceEstimator: window longer than its storage")
         window.withUnsafeBufferPointer { window in
             values.withUnsafeMutableBufferPointer { values in
                 let source = UnsafeRawPointer(window.baseAddress!)

@@ -12,8 +12,8 @@
 ///
 /// The products are of the raw values (the window's mean is not removed: it changes from window to
 /// window, the products of a tick pair do not); `CadenceEstimator` centres the sums afterwards.
-/// Each run adds in eight single-precision lanes (as `CadenceEstimator.correlate` did for the
-/// whole window), the runs' lanes are added, and the eight lanes of a lag are added last.
+/// Each run adds in eight single-precision lanes (as the estimator summed its whole window
+/// before), the runs' lanes are added, and the eight lanes of a lag are added last.
 struct LagProducts: Sendable {
     /// Ticks per hop, and per window (a whole number of hops, at least two).
     let hop: Int
