@@ -57,8 +57,8 @@ public struct RecordingSource: SampleSource {
         let path = self.path, opened = self.opened, counter = self.counter, report = self.report
         // A thread of its own reads (and, paced, sleeps until each batch is due): file and pipe
         // reads block, so they never run on the Swift pool (`PacedStream`). As fast as possible,
-        // the thread reads at most `PacedStream.ahead` batches ahead of the consumer, so parsing
-        // and the pedometer overlap on two cores in constant memory. A second playback reopens
+        // the thread reads a bounded number of batches ahead of the consumer (`fastGather`), so
+        // parsing and the pedometer overlap on two cores in constant memory. A second playback reopens
         // the file: fine for a regular file; a pipe is empty by then and says so ("missing
         // header line").
         let reader = opened.take()
