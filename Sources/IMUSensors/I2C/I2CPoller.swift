@@ -10,7 +10,7 @@
 /// thread wakes about once a second at 100 Hz. Without a FIFO every sample is a wake-up.
 ///
 /// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
-/// repeated. A chip that stops answering is reconfigured after its bus-level retries fail; when
+/// repeated; a reading outside `BarometerRange` is left out and counted in `losses`. A chip that stops answering is reconfigured after its bus-level retries fail; when
 /// that fails too, a lost IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
 /// while a lost barometer beside an IMU only ends pressure: floors stop and are reported in
 /// `losses.lostSensors`, steps go on.
@@ -119,7 +119,10 @@ public final class I2CPoller {
         if let barometer, !barometerLost, nowNs >= baroDueNs {
             do {
                 let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
-                if let r = readings.last { pendingBarometer = r }
+                // Out of range: left out and counted, the sample goes without pressure (BarometerRange).
+                let usable = readings.filter { BarometerRange.accepts(pressure: $0.pressure ?? .nan, temperature: $0.temperature) }
+                losses.add(outOfRangePressure: readings.count - usable.count)
+                if let r = usable.last { pendingBarometer = r }
             } catch let error as I2CSourceError where imu != nil {
                 // Optional beside an IMU: floors stop, steps go on.
                 barometerLost = true
