@@ -10,8 +10,9 @@
 /// thread wakes about once a second at 100 Hz. Without a FIFO every sample is a wake-up.
 ///
 /// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
-/// repeated; a reading outside `BarometerRange` is left out and counted in `losses`. A chip that stops answering is reconfigured after its bus-level retries fail; when
-/// that fails too, a lost IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
+/// repeated; a reading outside `BarometerRange` is left out and counted in `losses`. A chip that
+/// stops answering is reconfigured after its bus-level retries fail; when that fails too, a lost
+/// IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
 /// while a lost barometer beside an IMU only ends pressure: floors stop and are reported in
 /// `losses.lostSensors`, steps go on.
 public final class I2CPoller {

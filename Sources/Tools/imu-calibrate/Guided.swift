@@ -22,7 +22,8 @@ func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) asyn
     let enter = try EnterKey()
     var readerGone = false
     loop: for try await batch in source.batches() {
-        // Between batches (about ten a second): a live session never ends by itself.
+        // Between batches (a hand-over at most, 1 s: `HandOver.seconds`): a live session never
+        // ends by itself.
         if OutputReader.isGone { readerGone = true; break }
         for sample in batch {
             if enter.takePress() { session.confirm() }
