@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import IMUSensors
 import ChipEmulators
@@ -42,6 +43,20 @@ struct BarometerRangeTests {
         #expect(abs(Double(reads) - 3 * hz) <= 1, "\(pressures.count) + \(dropped) at \(hz) Hz")
         #expect(rig.poller.recoveries == 0 && !rig.poller.barometerLost)
         #expect(rig.poller.losses.snapshot.total == 0, "no sample is lost: only pressures")
+    }
+
+    /// The first reading left out is said at once (a barometer that keeps reading nonsense would
+    /// otherwise count no floors without a word until the end), the later ones only counted.
+    @Test func theFirstReadingLeftOutIsWarnedOnce() throws {
+        let rig = try PollerRig(imu: "mpu6050", barometer: "lps22hb",
+                                motion: Self.walk(glitch: 1900, windows: [51.0..<51.35, 52.0..<52.25]))
+        let warnings = Mutex<[String]>([])
+        rig.poller.warn = { message in warnings.withLock { $0.append(message) } }
+        _ = try rig.run(3)
+        let said = warnings.withLock { $0 }
+        #expect(said.count == 1 && said[0].hasPrefix("lps22hb on /dev/i2c-")
+                    && said[0].contains(": pressure 1900.0 hPa is outside 250–1300 hPa: left out"), "\(said)")
+        #expect(rig.poller.losses.snapshot.outOfRangePressure > 1)
     }
 
     /// A lone barometer: no sample for a reading left out (it would hold nothing), no error.

@@ -21,4 +21,12 @@ enum BarometerRange {
     static func accepts(pressure hPa: Double, temperature celsius: Double?) -> Bool {
         RecordingLimits.pressure.contains(hPa) && (celsius.map { RecordingLimits.temperature.contains($0) } ?? true)
     }
+
+    /// The warning given once per source at the first reading left out, so a barometer that
+    /// keeps reading nonsense (floors never count) is said at once, not only in the end count.
+    static func warning(_ hPa: Double?, chip: String) -> String {
+        let p = RecordingLimits.pressure
+        return "\(chip): pressure \(hPa.map { String($0) } ?? "none") hPa is outside \(Int(p.lowerBound))–\(Int(p.upperBound)) hPa: "
+            + "left out (read mid-update, or a failing sensor); further ones are only counted"
+    }
 }

@@ -57,7 +57,7 @@ final class IIOPolledReader {
         let s = sensors
         let (a, g, accelM, gyroM) = (accel, gyro, accelMatrix, gyroMatrix)
         let (p, t) = slow ? (pressure, temperature) : ([], [])
-        let losses = self.losses
+        let (losses, uri) = (self.losses, context.uri)
         return try context.withContext("reading \(s.deviceNames.joined(separator: "+"))") { _ in
             var sample = MotionSample(time: 0)
             if let sensor = s.accelerometer {
@@ -76,8 +76,11 @@ final class IIOPolledReader {
             // Out of range (a driver's glitch, a scale misread): left out and counted, as on I²C.
             // The kernel driver compensated the pressure already, and the temperature may be
             // another chip's (an IMU's die): the pressure alone is checked.
-            if let hPa = sample.pressure, !BarometerRange.accepts(pressure: hPa, temperature: nil) {
+            if let hPa = sample.pressure, let barometer = s.barometer, !BarometerRange.accepts(pressure: hPa, temperature: nil) {
                 sample.pressure = nil
+                if losses.snapshot.outOfRangePressure == 0 {
+                    CaptureWarning.standardError(BarometerRange.warning(hPa, chip: "\(barometer.deviceName) on \(uri)"))
+                }
                 losses.add(outOfRangePressure: 1)
             }
             return sample
