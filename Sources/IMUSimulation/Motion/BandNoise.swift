@@ -28,6 +28,21 @@ struct BandNoise: Sendable {
         amplitudes = weights.map { $0 * scale }
     }
 
+    /// `count` components over `band` (Hz) shaped by a one-sided PSD `psd(f)` (unit²/Hz): the band
+    /// is cut into `count` log-spaced bins, each holding one sinusoid at a random frequency inside
+    /// it whose variance is the PSD's over the bin (amplitude √(2·PSD·Δf)); its total RMS is the
+    /// PSD's over the band.
+    init(spectrum psd: (Double) -> Double, band: ClosedRange<Double>, count: Int, random: inout Xoshiro256StarStar) {
+        let low = log(band.lowerBound), step = (log(band.upperBound) - low) / Double(count)
+        for i in 0..<count {
+            let f = exp(low + step * (Double(i) + random.uniform()))
+            let width = exp(low + step * Double(i + 1)) - exp(low + step * Double(i))
+            frequencies.append(2 * Double.pi * f)
+            amplitudes.append((2 * psd(f) * width).squareRoot())
+            phases.append(random.uniform(0...(2 * Double.pi)))
+        }
+    }
+
     @inline(__always) func value(at tau: Double) -> Double {
         var sum = 0.0
         for i in frequencies.indices { sum += amplitudes[i] * sin(frequencies[i] * tau + phases[i]) }

@@ -22,8 +22,17 @@ extension PlannedSegment {
         var body = Vector3.zero
         body.z = m * bounce.value + mRate * bounce.integral
             + wheels * (rumble.value + bumps.acceleration) + wheelsRate * (rumble.integral + bumps.velocity)
+        if let topHz = shaking.engineTopHz {
+            // An engine whose firing frequency rises with speed (`BusVibration.engineTopHz`): its
+            // phase is the integral of the frequency, idle plus a share of the distance covered.
+            let rise = (topHz - shaking.engineHz) / bus.topSpeed
+            let angle = 2 * Double.pi * (shaking.engineHz * tau + rise * bus.distance(at: tau))
+            let omega = 2 * Double.pi * (shaking.engineHz + rise * speed)
+            body.z += Easing.oscillation(amplitude: shaking.engineG, omega: omega, phase: angle - omega * tau, tau: tau, envelope: fade)
+        } else {
             // Engine vibration (`BusVibration.engine`).
-            + Easing.oscillation(amplitude: shaking.engineG, omega: 2 * .pi * shaking.engineHz, phase: 0, tau: tau, envelope: fade)
+            body.z += Easing.oscillation(amplitude: shaking.engineG, omega: 2 * .pi * shaking.engineHz, phase: 0, tau: tau, envelope: fade)
+        }
         let swaySpeed = m * lateral.integral, surgeSpeed = m * surge.integral          // g·s
         body.x = accel / g + m * surge.value + mRate * surge.integral - turnRate * swaySpeed
         // Centripetal acceleration in turns, for the bus's speed and the sway riding on it.

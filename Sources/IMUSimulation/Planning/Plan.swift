@@ -107,7 +107,7 @@ struct Plan: Sendable {
             p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
             p.busVibration = BusVibration(duration: duration, random: &random)
         case .ride(let vehicle):
-            p.bus = BusProfile(duration: duration, random: &random, turns: &turns)
+            p.bus = BusProfile(duration: duration, habits: vehicle == .coach ? .coach : .cityBus, random: &random, turns: &turns)
             p.busVibration = BusVibration(vehicle: vehicle, duration: duration, random: &random)
         case .still, .wave, .face, .transition:
             break

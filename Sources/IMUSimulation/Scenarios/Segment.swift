@@ -39,6 +39,10 @@ public struct Segment: Sendable, Equatable {
         case metro
         /// A car: firm suspension (1.2–1.8 Hz), engine at 20–40 Hz, road texture.
         case car
+        /// A diesel bus modelled from physics, apart from the city bus: a random road (ISO 8608
+        /// class B to C) under a 1 Hz air suspension, a six-cylinder engine whose firing rises
+        /// with speed, longer stops (`RoadRide`). A check nothing was tuned on.
+        case coach
     }
 
     public var kind: Kind

@@ -33,11 +33,11 @@ struct BoutStateMachine: Sendable {
         /// Weaker than `GaitGate.vibrationDeviation`, where vibration lives.
         var weak = false
         /// Strong enough to be a walk during a vehicle ride (`GaitGate.vehicleWalkHorizontal`,
-        /// `vehicleWalkDeviation`, `vehicleWalkRegularity`).
+        /// `vehicleWalkDeviation`, `walksLikeSteps`).
         var walkInVehicle = false
         /// Moves the phone horizontally as steps do (`GaitGate.walkStartHorizontal`), or is
-        /// strong (`GaitGate.vehicleWalkDeviation`) or self-sustained (`vehicleWalkRegularity`)
-        /// enough that it need not: required of every window that opens a walk.
+        /// strong (`GaitGate.vehicleWalkDeviation`) or regular and skewed enough as steps are
+        /// (`GaitGate.walksLikeSteps`) that it need not: required of every window that opens a walk.
         var movesLikeSteps = false
         /// The whole window is a pure sinusoid (`GaitGate.maximumPurity`): a waved phone.
         var pureSine = false

@@ -10,7 +10,8 @@ import Foundation
 /// rich in harmonics of the cadence. A phone waved by hand is a smooth, near-sinusoidal swing
 /// (the pedometer seed's exercise suggests skewness for exactly this; on real phones skewness
 /// varies with placement and sign, so the gate uses the harmonic content — RMS frequency and
-/// purity — and keeps the moments for diagnostics).
+/// purity — and the size of the skewness only where a walk would start on its regularity alone,
+/// `GaitGate.selfSustainedSkewness`; the kurtosis is for diagnostics).
 struct GaitShape: Sendable, Equatable {
     /// Third standardised moment of the window (0 for a sine).
     var skewness: Double = 0

@@ -263,13 +263,15 @@ struct StepCounter: Sendable {
         var facts = BoutStateMachine.Window(verdict: verdict)
         facts.regularity = estimate?.regularity ?? 0
         facts.weak = gaitDeviation < gate.vibrationDeviation
+        // A walk regular enough to start without moving the phone horizontally (`GaitGate.walksLikeSteps`).
+        let selfSustained = gate.walksLikeSteps(gaitDeviation: gaitDeviation, regularity: estimate?.regularity ?? 0,
+                                                skewness: shape.skewness)
         facts.walkInVehicle = gaitDeviation >= gate.vibrationDeviation
-            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
-                || (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+            && (horizontalDeviation >= gate.vehicleWalkHorizontal || gaitDeviation >= gate.vehicleWalkDeviation || selfSustained)
         // The same three signs of steps as in a vehicle, with a smaller least horizontal motion;
         // a weak window that moves the phone less than walks do must move it with its impacts.
         facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
-            || (gaitDeviation >= gate.vibrationDeviation && (estimate?.regularity ?? 0) >= gate.vehicleWalkRegularity)
+            || selfSustained
         if !walking, isGait, facts.movesLikeSteps, gate.needsImpactCoupling(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
             report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: gait.plane(Plane.horizontal), from: start, count: window)
             facts.movesLikeSteps = report.impactCoupling >= gate.minimumImpactCoupling
