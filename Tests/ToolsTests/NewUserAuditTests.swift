@@ -17,3 +17,26 @@ import Testing
         }
     }
 }
+
+extension NewUserAuditTests {
+    /// A live run with `--json > /dev/full` played on to its end (for a sensor: until Ctrl-C),
+    /// writing nothing, and only then said so; it now stops at the first write that fails.
+    @Test func aLiveRunStopsWhenItsOutputCannotBeWritten() throws {
+        let started = Date()
+        let r = try ShellRunner.run("\"$BIN/imu-steps\" --simulate walk:90 --json > /dev/full", timeout: 80)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot write to standard output: No space left on device"), "stderr: \(r.stderr)")
+        // The walk plays in real time for 90 s; its first output is flushed within about 10 s.
+        #expect(seconds < 45, "ran \(seconds) s after its output was lost")
+    }
+
+    /// A descriptor that is not full got "fix: free space on the disk".
+    @Test func aClosedStandardOutputIsNotCalledAFullDisk() throws {
+        let path = try ToolRunner.temporaryFile("w.csv", "t,ax,ay,az\n1,0,0,1\n2,0,0,1\n")
+        let r = try ShellRunner.run("\"$BIN/imu-steps\" --replay '\(path)' --json >&-")
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot write to standard output"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("free space"), "stderr: \(r.stderr)")
+    }
+}

@@ -44,8 +44,12 @@ public enum ToolMain {
             if status == .success { status = gone }
         } else if let failure = Terminal.standardOutput.failure {
             let reason = outputWasClosed ? "it is closed" : failure
-            Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n"
-                                         + "  fix: free space on the disk, or send the output somewhere that accepts it\n")
+            let code = Terminal.standardOutput.failureCode
+            // "Free space" only where space is what is missing (a closed or read-only descriptor is not full).
+            let fix = outputWasClosed ? "run it with standard output open (no >&-), or send the output to a file (> FILE)"
+                : [ENOSPC, EDQUOT, EFBIG].contains(code) ? "free space on the disk, or send the output somewhere that accepts it"
+                : "send the output to a file (> FILE) or to a program that reads it"
+            Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n  fix: \(fix)\n")
             if status == .success { status = .runtimeFailure }
         }
         Terminal.standardError.flush()
