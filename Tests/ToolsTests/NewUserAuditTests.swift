@@ -40,3 +40,22 @@ extension NewUserAuditTests {
         #expect(!r.stderr.contains("free space"), "stderr: \(r.stderr)")
     }
 }
+
+extension NewUserAuditTests {
+    /// A recording with a header and no samples was "0 steps", exit 0, with and without --json.
+    @Test func aRecordingWithoutSamplesIsNotZeroSteps() throws {
+        let path = try ToolRunner.temporaryFile("hdr.csv", "# sensor: test\nt,ax,ay,az\n")
+        for extra in [["--json"], []] {
+            let r = try ToolRunner.run("imu-steps", ["--replay", path] + extra)
+            #expect(r.status == 2, "\(extra): \(r.stderr)")
+            #expect(r.stderr.contains("hdr.csv: the recording has no samples"), "\(extra): \(r.stderr)")
+            #expect(!r.stdout.contains("\"steps\":0"), "\(extra): \(r.stdout)")
+        }
+        let one = try ToolRunner.temporaryFile("one.csv", "t,ax,ay,az\n1,0,0,1\n")
+        #expect(try ToolRunner.run("imu-steps", ["--replay", one, "--json"]).status == 0)
+        // imu-plot said so already, with a fix about --from/--to.
+        let plot = try ToolRunner.run("imu-plot", ["--replay", path, "-o", path + ".svg"])
+        #expect(plot.status == 2)
+        #expect(!plot.stderr.contains("--from"), "stderr: \(plot.stderr)")
+    }
+}
