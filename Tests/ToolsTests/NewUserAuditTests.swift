@@ -59,3 +59,21 @@ extension NewUserAuditTests {
         #expect(!plot.stderr.contains("--from"), "stderr: \(plot.stderr)")
     }
 }
+
+extension NewUserAuditTests {
+    /// A non-UTF-8 file name reached the tools with U+FFFD in place of its bytes: `--replay` looked
+    /// for another file, and `imu-record -o` wrote one of another name.
+    @Test func aNonUTF8ArgumentIsRefusedNotReplaced() throws {
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            name=$(printf 'a\\376.csv'); printf 't,ax,ay,az\\n1,0,0,1\\n' > "$name" &&
+            "$BIN/imu-steps" --replay "$name" --json; echo "steps=$?" >&2
+            "$BIN/imu-record" --simulate walk -d 1 -o "$(printf 'b\\376.csv')"; echo "record=$?" >&2; ls
+            """, directory: dir)
+        #expect(r.stderr.contains("steps=2"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("record=2"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(#"argument 'a\xFE.csv' is not UTF-8 text"#), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(#"argument 'b\xFE.csv' is not UTF-8 text"#), "stderr: \(r.stderr)")
+        #expect(!r.stdout.contains("b"), "a recording was written under another name: \(r.stdout)")
+    }
+}

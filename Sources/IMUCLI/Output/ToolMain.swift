@@ -18,6 +18,7 @@ public enum ToolMain {
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
+            if let bad = NonUTF8Argument.first() { throw bad }
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
