@@ -41,3 +41,23 @@ import Testing
         #expect(d.stderr.contains("name the history file inside it"), "stderr: \(d.stderr)")
     }
 }
+
+extension DayHistoryAccessTests {
+    /// An unreadable history exited 1 (a runtime failure) with the fix "check that the directory
+    /// … is writable"; permission denied is 3 (docs/CONTRACTS.md §4) with a fix that gives access.
+    @Test func anUnreadableHistoryExits3WithTheFix() throws {
+        guard getuid() == 0, let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: needs root and runuser to read the history as another user"); return
+        }
+        let dir = try BuiltTool.temporaryDirectory()
+        let (history, _) = try DayToolTests.makeHistory(dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: history)
+        let r = try BuiltTool.runExecutable(runuser, ["-u", "nobody", "--", BuiltTool.directory.appendingPathComponent("imu-plot").path,
+                                                      "--day", "2026-12-01", "--history", history, "-o", "/tmp/imukit-denied-\(UUID().uuidString).html"],
+                                            environment: DayToolTests.environment, timeout: 120)
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("permission denied"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("sudo chmod a+r"), "stderr: \(r.stderr)")
+    }
+}

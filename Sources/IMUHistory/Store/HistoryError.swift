@@ -71,6 +71,8 @@ public enum HistoryError: DiagnosableError, Equatable {
             "start imu-stepd (or any writer) once: it migrates the file in place."
         case .notAFile:
             "name the history file itself (imu-stepd keeps it as /var/lib/imu-stepd/history.sqlite)."
+        case .cannotOpen(let path, let detail) where detail == "permission denied":
+            "give this user access to it (ls -l \(path); sudo chmod a+r \(path) to read it), or name a copy of it that this user owns."
         case .cannotOpen(let path, let detail) where detail == "it is a directory":
             "name the history file inside it (e.g. \(path)/history.sqlite), not the directory."
         case .cannotOpen(let path, _):
@@ -91,6 +93,8 @@ public enum HistoryError: DiagnosableError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
+        // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
+        case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
         }
     }

@@ -102,7 +102,10 @@ enum HistoryFile {
         default: throw HistoryError.notAFile(path: path, kind: "a socket")
         }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw HistoryError.cannotOpen(path: path, detail: "permission denied") }
+        guard fd >= 0 else {
+            let code = errno
+            throw HistoryError.cannotOpen(path: path, detail: code == EACCES ? "permission denied" : String(cString: strerror(code)))
+        }
         defer { Glibc.close(fd) }
         var head = [UInt8](repeating: 0, count: sqliteMagic.count)
         var got = 0
