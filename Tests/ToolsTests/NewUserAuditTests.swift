@@ -78,3 +78,14 @@ extension NewUserAuditTests {
         #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "files: \(r.stdout)")
     }
 }
+
+extension NewUserAuditTests {
+    /// `imu-info --source iio:ip:` listed the malformed spec as a "problem" and ended with exit 3
+    /// (no sensor); imu-steps says exit 2 (bad address) for the same text, as CONTRACTS §4 does.
+    @Test(arguments: ["iio:ip:", "iio:bogus", "iio:ip:host:99999"])
+    func imuInfoCallsAMalformedIIOSpecAUsageError(_ source: String) throws {
+        let r = try ToolRunner.run("imu-info", ["--no-gps", "--source", source])
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("bad IIO source"), "stderr: \(r.stderr)")
+    }
+}
