@@ -89,3 +89,26 @@ extension NewUserAuditTests {
         #expect(r.stderr.contains("bad IIO source"), "stderr: \(r.stderr)")
     }
 }
+
+extension NewUserAuditTests {
+    /// imu-stepd took `source = <typo>` and `simulate = walk:1e300` as they were, started serving,
+    /// then reported "sensor lost … retrying" (a typo never fixes itself) or trapped; and of a
+    /// setting given twice the later line silently won. All are now config errors naming the line.
+    @Test(arguments: [
+        ("source = \u{1B}[31mx", "c.conf:1: source = '\\x1B[31mx': a source needs SCHEME:WHERE"),
+        ("source = sim:nonesuch", "c.conf:1: source = 'sim:nonesuch': simulator: unknown scenario 'nonesuch'"),
+        ("source = iio:ip:", "c.conf:1: source = 'iio:ip:': bad IIO source"),
+        ("source = foo:bar", "unknown source type 'foo:'"),
+        ("simulate = walk:1e300", "c.conf:1: simulate = 'walk:1e300': simulator: bad scenario item"),
+        ("rate = 100\nrate = 200", "c.conf:2: rate is set twice (lines 1 and 2)"),
+    ])
+    func imuStepdChecksItsSourceAndRepeatedSettingsWhenItReadsTheConfig(_ text: String, _ expected: String) throws {
+        let dir = try scratchDirectory()
+        try (text + "\nbus = unix:path=\(dir)/no-bus\nstate_directory = \(dir)/state\n")
+            .write(toFile: dir + "/c.conf", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run(executable: ToolRunner.path("imu-stepd"), ["--config", "c.conf"], directory: dir, timeout: 30)
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}"), "raw ESC: \(r.stderr.debugDescription)")
+    }
+}
