@@ -112,3 +112,14 @@ extension NewUserAuditTests {
         #expect(!r.stderr.contains("\u{1B}"), "raw ESC: \(r.stderr.debugDescription)")
     }
 }
+
+extension NewUserAuditTests {
+    /// `--walked 100` on a walk with no steps said it could not give a pace, and exited 0.
+    @Test func walkedWithoutAPaceIsAFailure() throws {
+        let path = try ToolRunner.temporaryFile("still.csv", "t,ax,ay,az\n1,0,0,1\n2,0,0,1\n3,0,0,1\n")
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--walked", "100", "--json"])
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("--walked cannot give a pace"), "stderr: \(r.stderr)")
+        #expect(try jsonObjects(r).last?["type"] as? String == "summary", "the summary is still written")
+    }
+}

@@ -57,6 +57,6 @@ await ToolMain.run(spec) { args in
     var runner = PedometerRunner(configuration: config, json: json, display: display, gps: gps)
     if case let .replay(path, _) = request { runner.recordingPath = path }
     let snapshot = try await runner.run(source)
-    if let walked { WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) }
+    if let walked, !WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) { return .runtimeFailure }
     return .success
 }
