@@ -123,3 +123,30 @@ extension NewUserAuditTests {
         #expect(try jsonObjects(r).last?["type"] as? String == "summary", "the summary is still written")
     }
 }
+
+extension NewUserAuditTests {
+    /// A state directory imu-stepd may not write (or create) exited 1, a file named as one too;
+    /// CONTRACTS §4 says 3 for permission denied and 2 for a bad setting.
+    @Test func imuStepdsStateDirectoryProblemsHaveTheContractsExitCodes() throws {
+        let dir = try scratchDirectory()
+        try "x".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
+        func run(_ state: String, as user: String = "") throws -> ToolResult {
+            try ShellRunner.run("""
+                printf 'bus = unix:path=%s/no-bus\\nstate_directory = %s\\nsimulate = walk\\n' "$PWD" '\(state)' > c.conf && chmod 644 c.conf &&
+                \(user)"$BIN/imu-stepd" --config "$PWD/c.conf"
+                """, directory: dir, timeout: 30)
+        }
+        let file = try run(dir + "/file")
+        #expect(file.status == 2, "stderr: \(file.stderr)")
+        #expect(file.stderr.contains("is not a directory"), "stderr: \(file.stderr)")
+        guard let user = BadInputAuditTests.unprivileged(), !user.isEmpty else { print("skipped: runuser and root are needed to test as another user"); return }
+        try FileManager.default.createDirectory(atPath: dir + "/ro", withIntermediateDirectories: true)
+        chmod(dir, 0o755)
+        chmod(dir + "/ro", 0o755)
+        for state in [dir + "/ro", dir + "/ro/sub"] {
+            let r = try run(state, as: user)
+            #expect(r.status == 3, "\(state): \(r.stderr)")
+            #expect(r.stderr.contains("sudo install -d -o imu-stepd"), "\(state): \(r.stderr)")
+        }
+    }
+}
