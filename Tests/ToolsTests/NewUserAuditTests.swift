@@ -150,3 +150,19 @@ extension NewUserAuditTests {
         }
     }
 }
+
+extension NewUserAuditTests {
+    /// `imu-record --replay F -o -` copied F's comment lines and F's name raw into the recording it
+    /// wrote to standard output: a terminal ran their escape sequences (retitled, recoloured).
+    @Test func aReRecordingsCommentsCarryNoEscapeSequences() throws {
+        let dir = try scratchDirectory()
+        let input = dir + "/in\u{1B}[31m.csv"
+        try "# sensor: \u{1B}]0;pwned\u{07}\nt,ax,ay,az\n1,0,0,1\n2,0,0,1\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-record", ["--replay", input, "-o", "-"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{07}"), "raw control characters: \(r.stdout.debugDescription)")
+        #expect(r.stdout.contains(#"# sensor: \x1B]0;pwned\x07"#), "stdout: \(r.stdout)")
+        #expect(r.stdout.contains(#"in\x1B[31m.csv"#), "stdout: \(r.stdout)")
+        #expect(r.stdout.hasSuffix("t,ax,ay,az\n1.000000,0.00000,0.00000,1.00000\n2.000000,0.00000,0.00000,1.00000\n"), "stdout: \(r.stdout)")
+    }
+}
