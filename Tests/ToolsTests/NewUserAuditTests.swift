@@ -166,3 +166,20 @@ extension NewUserAuditTests {
         #expect(r.stdout.hasSuffix("t,ax,ay,az\n1.000000,0.00000,0.00000,1.00000\n2.000000,0.00000,0.00000,1.00000\n"), "stdout: \(r.stdout)")
     }
 }
+
+extension NewUserAuditTests {
+    /// `imu-plot -o plot.png` wrote SVG under a PNG name, `--day -o day.svg` HTML under an SVG
+    /// name, and `-o DIR` ended as an I/O error (exit 1) once the plot was drawn.
+    @Test func imuPlotRefusesAnOutputNameItCannotHonour() throws {
+        let dir = try scratchDirectory()
+        for (args, message) in [(["--simulate", "walk:5", "-o", dir + "/p.png"], "imu-plot writes SVG, not .png; name it .svg"),
+                                (["--day", "--history", dir + "/none.sqlite", "-o", dir + "/d.svg"], "imu-plot writes an HTML page, not .svg"),
+                                (["--simulate", "walk:5", "-o", dir], "is a directory; name a file inside it")] {
+            let r = try ToolRunner.run("imu-plot", args)
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        #expect(try ToolRunner.run("imu-plot", ["--simulate", "walk:5", "-o", dir + "/plot"]).status == 0, "no extension is taken as given")
+    }
+}
