@@ -183,3 +183,18 @@ extension NewUserAuditTests {
         #expect(try ToolRunner.run("imu-plot", ["--simulate", "walk:5", "-o", dir + "/plot"]).status == 0, "no extension is taken as given")
     }
 }
+
+extension NewUserAuditTests {
+    /// CONTRACTS §2 allows |gx,gy,gz| ≤ 87.3 rad/s; the reader's bound was 5000 °/s = 87.27 rad/s,
+    /// so 87.3 itself was "beyond ±87.3 rad/s". Every bound the contract writes is accepted at the
+    /// bound and refused just beyond it.
+    @Test func theContractsRangeLimitsAreInclusive() throws {
+        let path = try ToolRunner.temporaryFile("lim.csv", "t,ax,ay,az,gx,gy,gz,p,temp,gnss_speed\n"
+            + "1,-500,500,0,87.3,-87.3,0,250,-100,515\n2,0,0,1,0,0,0,1300,150,0\n")
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let beyond = try ToolRunner.temporaryFile("over.csv", "t,ax,ay,az,gx,gy,gz\n1,0,0,1,87.31,0,0\n")
+        let o = try ToolRunner.run("imu-steps", ["--replay", beyond, "--json"])
+        #expect(o.status == 2 && o.stderr.contains("over.csv:2: field 'gx' is 87.31 rad/s"), "stderr: \(o.stderr)")
+    }
+}
