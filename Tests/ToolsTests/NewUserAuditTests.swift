@@ -36,8 +36,16 @@ extension NewUserAuditTests {
         let path = try ToolRunner.temporaryFile("w.csv", "t,ax,ay,az\n1,0,0,1\n2,0,0,1\n")
         let r = try ShellRunner.run("\"$BIN/imu-steps\" --replay '\(path)' --json >&-")
         #expect(r.status == 1, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("cannot write to standard output"), "stderr: \(r.stderr)")
+        // Dispatch's epoll descriptor took number 1 before ToolMain could see it closed: "Invalid argument".
+        #expect(r.stderr.contains("cannot write to standard output: it is closed"), "stderr: \(r.stderr)")
         #expect(!r.stderr.contains("free space"), "stderr: \(r.stderr)")
+    }
+
+    /// `--replay -` with standard input closed read Dispatch's descriptor: "-:1: read failed: Invalid argument".
+    @Test func aClosedStandardInputIsNamed() throws {
+        let r = try ShellRunner.run("\"$BIN/imu-steps\" --replay - --json <&-")
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("--replay -: standard input is closed"), "stderr: \(r.stderr)")
     }
 }
 

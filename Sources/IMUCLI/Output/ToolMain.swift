@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStandardDescriptors
 
 /// Runs a tool's body: parses arguments, prints `--help` and `--version`, and turns every error into a message on
 /// standard error with its fix and the contract's exit code (docs/CONTRACTS.md §4).
@@ -81,7 +82,9 @@ public enum ToolMain {
     /// which `finish` reports.
     /// Returns the descriptors that were closed.
     static func occupyClosedStandardDescriptors() -> Set<Int32> {
-        var closedAtStart: Set<Int32> = []
+        // The constructor in CStandardDescriptors ran before Dispatch could take these numbers.
+        let early = cstd_closed_at_start()
+        var closedAtStart = Set([STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].filter { early & (1 << $0) != 0 })
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             closedAtStart.insert(fd)
             let null = open("/dev/null", O_RDONLY)
