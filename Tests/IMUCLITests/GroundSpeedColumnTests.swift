@@ -2,17 +2,19 @@ import Pedometer
 import Testing
 @testable import IMUCLI
 
-/// imu-record's `gnss_speed` column (`GroundSpeedColumn`): a reading holds from its own time on
-/// while fresh (`GPSSpeedFeed.freshness`, 3 s), as the live fusion uses it; never on rows before it.
+/// imu-record's `gnss_speed` column (`GroundSpeedColumn.place`, without gpsd): a reading holds
+/// from its own time on while fresh (`GPSSpeedFeed.freshness`, 3 s), as the live fusion uses it;
+/// never on rows before it.
 @Suite struct GroundSpeedColumnTests {
     static func rows(_ times: [Double]) -> [MotionSample] {
         times.map { MotionSample(time: $0, acceleration: Vector3(0, 0, 1)) }
     }
 
     @Test func aReadingHoldsFromItsTimeWhileFresh() {
-        var column = GroundSpeedColumn()
+        var pending = [GroundSpeed(time: 1.0, metersPerSecond: 5), GroundSpeed(time: 2.0, metersPerSecond: 6)]
+        var current: GroundSpeed?
         var batch = Self.rows([0.5, 1.0, 1.5, 2.5, 4.9, 5.1])
-        column.place([GroundSpeed(time: 1.0, metersPerSecond: 5), GroundSpeed(time: 2.0, metersPerSecond: 6)], into: &batch)
+        GroundSpeedColumn.place(&pending, current: &current, into: &batch)
         // Before the first fix: empty. From each reading's time on: its speed. 3 s after the
         // last one (5.0): empty again.
         #expect(batch.map(\.gnssSpeed) == [nil, 5, 5, 6, 6, nil])
@@ -21,21 +23,25 @@ import Testing
     /// A reading placed in one batch carries on into the next, and one that the next batch's rows
     /// have not reached yet waits for them.
     @Test func readingsCarryAcrossBatches() {
-        var column = GroundSpeedColumn()
+        var pending = [GroundSpeed(time: 0.25, metersPerSecond: 2), GroundSpeed(time: 1.2, metersPerSecond: 3)]
+        var current: GroundSpeed?
         var first = Self.rows([0, 0.5, 1.0])
-        column.place([GroundSpeed(time: 0.25, metersPerSecond: 2), GroundSpeed(time: 1.2, metersPerSecond: 3)], into: &first)
+        GroundSpeedColumn.place(&pending, current: &current, into: &first)
         #expect(first.map(\.gnssSpeed) == [nil, 2, 2])
+        #expect(pending.map(\.time) == [1.2] && current?.time == 0.25, "the reading not reached yet waits")
         var second = Self.rows([1.1, 1.2, 1.5])
-        column.place([], into: &second)
+        GroundSpeedColumn.place(&pending, current: &current, into: &second)
         #expect(second.map(\.gnssSpeed) == [2, 3, 3])
+        #expect(pending.isEmpty && current?.time == 1.2)
     }
 
     /// With gpsd, the column is gpsd's: a value the source carried is replaced, or emptied
     /// without a fresh reading.
     @Test func theSourcesOwnValueIsReplaced() {
-        var column = GroundSpeedColumn()
+        var pending: [GroundSpeed] = []
+        var current: GroundSpeed?
         var batch = [MotionSample(time: 1, acceleration: Vector3(0, 0, 1), gnssSpeed: 9)]
-        column.place([], into: &batch)
+        GroundSpeedColumn.place(&pending, current: &current, into: &batch)
         #expect(batch[0].gnssSpeed == nil)
     }
 }

@@ -195,6 +195,29 @@ import Foundation
         #expect(denied.fix?.contains("XDG_CONFIG_HOME") == true && denied.exitStatus == .noSensor)
     }
 
+    /// imu-stepd's supervisor asks whether to try again (`RetryableError`): a saved file that is
+    /// a directory, too large, damaged or unreadable stays so until the user acts (the fix names
+    /// the file); a read that failed with EIO may not.
+    @Test func aDamagedSavedFileIsPermanentAndNamesTheFileInItsFix() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-store-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let store = CalibrationStore(userDirectory: base)
+        try FileManager.default.createDirectory(atPath: base + "/calibration/dir.json", withIntermediateDirectories: true)
+        try Data("{\"version\": 1".utf8).write(to: URL(fileURLWithPath: base + "/calibration/cut.json"))
+        for (key, path) in [("dir", base + "/calibration/dir.json"), ("cut", base + "/calibration/cut.json")] {
+            do {
+                _ = try store.load(key: key)
+                Issue.record("\(key) loaded")
+            } catch let e as any RetryableError & DiagnosableError {
+                #expect(e.isPermanent, "\(key): \(e)")
+                #expect(e.description.contains(path) && e.fix?.contains(path) == true, "\(key): \(e) fix: \(e.fix ?? "none")")
+            }
+        }
+        #expect(CalibrationStoreError.io(path: base, operation: "read", errno: EACCES).isPermanent)
+        #expect(!CalibrationStoreError.io(path: base, operation: "read", errno: EIO).isPermanent)
+        #expect(!CalibrationStoreError.io(path: base, operation: "read", errno: ENOENT).isPermanent)
+    }
+
     @Test func anUnreadableFileSaysReadableNotWritable() {
         let e = CalibrationStoreError.io(path: "/home/u/.config/imukit/calibration/k.json", operation: "read", errno: EACCES)
         #expect(e.fix?.contains("readable by you") == true)

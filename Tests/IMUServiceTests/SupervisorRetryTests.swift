@@ -2,6 +2,9 @@ import Foundation
 import IMUSimulation
 import Testing
 import IMUServiceClient
+import IMUCLI
+import IMUCalibration
+import IMUSensors
 @testable import IMUService
 
 /// The supervisor ends its retries on an error that says it is permanent (`RetryableError`) and
@@ -49,6 +52,42 @@ import IMUServiceClient
         #expect(named.givesUp(on: denied) && named.givesUp(on: badLine))
         #expect(!named.givesUp(on: missing) && !named.givesUp(on: Unanswered()), "transient, or no answer at all")
         #expect(!auto.givesUp(on: denied), "with source = auto another sensor may appear")
+        #expect(h.engine.stop(waitingUpTo: 5))
+    }
+
+    /// The files a person writes beside the sensor: a damaged saved calibration or mount.conf is
+    /// permanent until the user mends the file (with `source = auto` too: whichever sensor is
+    /// found reads the same file), a read that failed for a moment is not, and no sensor found
+    /// is transient (one may be plugged in). Before `CalibrationError`, `CalibrationStoreError`,
+    /// `MountConfigError` and `NoSensorError` answered, every one of them was retried every 30 s.
+    @Test func damagedFilesArePermanentAndNoSensorIsNot() async throws {
+        let h = try await EngineHarness()
+        let log = ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"])
+        let named = SensorSupervisor(config: try ServiceConfig.parse("source = i2c:/dev/i2c-1@0x68", path: "x"), engine: h.engine, log: log)
+        let auto = SensorSupervisor(config: try ServiceConfig.parse("source = auto", path: "x"), engine: h.engine, log: log)
+        let saved = "/home/pi/.config/imukit/calibration/i2c-1-0x68-mpu6050.json"
+        let mount = "/home/pi/.config/imukit/mount.conf"
+        let permanent: [(String, any Error)] = [
+            ("malformed calibration", CalibrationError.malformedFile(path: saved, reason: "invalid JSON")),
+            ("calibration not readable", CalibrationStoreError.io(path: saved, operation: "read", errno: EACCES)),
+            ("calibration is a directory", CalibrationStoreError.io(path: saved, operation: "read", errno: EISDIR)),
+            ("calibration over 1 MiB", CalibrationStoreError.io(path: saved, operation: "read", errno: EFBIG)),
+            ("mount.conf line", MountConfigError(path: mount, line: 3, text: "mpu6050 = 1, 2, 3")),
+        ]
+        let transient: [(String, any Error)] = [
+            ("calibration read EIO", CalibrationStoreError.io(path: saved, operation: "read", errno: EIO)),
+            ("calibration gone between look and read", CalibrationStoreError.io(path: saved, operation: "read", errno: ENOENT)),
+            ("no sensor yet", NoSensorError("no sensor found on I²C or IIO", fix: "run imu-info")),
+        ]
+        for (what, error) in permanent {
+            #expect(named.givesUp(on: error) && auto.givesUp(on: error), "\(what) is permanent")
+            // What the journal and SensorMessage say names the file and the fix.
+            let said = SensorSupervisor.describe(error)
+            #expect(said.contains(what.hasPrefix("mount") ? mount : saved) && said.contains("(fix: "), "\(what): \(said)")
+        }
+        for (what, error) in transient {
+            #expect(!named.givesUp(on: error) && !auto.givesUp(on: error), "\(what) is transient")
+        }
         #expect(h.engine.stop(waitingUpTo: 5))
     }
 

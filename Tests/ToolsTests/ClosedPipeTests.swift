@@ -136,6 +136,25 @@ import IMUCore
         #expect(Date().timeIntervalSince(started) < 30, "it ran on after its reader had gone")
     }
 
+    /// The guided calibration (`imu-calibrate --six-position`) waits for a person to turn the
+    /// device: with its reader gone nobody reads the prompts (or, with `--json`, would get the
+    /// result). It used to prompt on until the session ended by itself (here a device left on
+    /// one face for 120 s, at real speed); now it stops at its next batch, computes and saves
+    /// nothing (no calibration directory appears), and exits 1 in the reader-gone words.
+    @Test(arguments: [false, true])
+    func aGuidedCalibrationStopsWhenItsReaderGoes(json: Bool) throws {
+        let dir = try scratchDirectory()
+        let started = Date()
+        let r = try Self.runWithReaderGone("imu-calibrate", ["--six-position", "--simulate", "still:120", "--speed", "1"]
+                                               + (json ? ["--json", "--save"] : []),
+                                           environment: ["XDG_CONFIG_HOME": dir + "/config", "HOME": dir], timeout: 60)
+        expectReaderGoneMessage(r, tool: "imu-calibrate")
+        #expect(r.stderr.contains("imu-calibrate: session stopped with 0 of 6 faces captured: nothing computed or saved"), "\(r.failure)")
+        #expect(r.stderr.components(separatedBy: "standard output closed").count == 2, "said once: \(r.failure)")
+        #expect(Date().timeIntervalSince(started) < 30, "it ran on after its reader had gone")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/config"), "something was saved")
+    }
+
     // MARK: `| head -1`: the reader takes its line, then goes
 
     /// More output than a pipe holds (64 KiB), so the tool meets the closed pipe part-way: the

@@ -7,7 +7,7 @@ import Pedometer
 /// uses at that sample (`GroundSpeedInput` places them the same way), so a replay of the file
 /// reproduces it; a fix is never written on rows from before it arrived.
 public struct GroundSpeedColumn: Sendable {
-    private var input: GroundSpeedInput?
+    private var input: GroundSpeedInput
     /// Placed readings the rows have not reached yet, oldest first.
     private var pending: [GroundSpeed] = []
     /// The newest reading the rows have reached.
@@ -16,20 +16,18 @@ public struct GroundSpeedColumn: Sendable {
     /// The column fed by `feed`.
     public init(feed: GPSSpeedFeed) { input = GroundSpeedInput(feed: feed) }
 
-    /// A column fed only through `place` (tests).
-    init() {}
-
     /// Fills the column of `batch` from gpsd's readings of its span.
     public mutating func fill(_ batch: inout [MotionSample]) {
-        guard let last = batch.last?.time, var input else { return }
-        let readings = input.newReadings(endingAt: last)
-        self.input = input
-        place(readings, into: &batch)
+        guard let last = batch.last?.time else { return }
+        pending += input.newReadings(endingAt: last)
+        Self.place(&pending, current: &current, into: &batch)
     }
 
-    /// Fills the column of `batch` from `readings` (stamped on the samples' clock, increasing).
-    mutating func place(_ readings: [GroundSpeed], into batch: inout [MotionSample]) {
-        pending += readings
+    /// Fills the column of `batch` (rows in increasing time) from `pending` (readings stamped on
+    /// the samples' clock, increasing): each row takes the newest reading at or before it,
+    /// starting from `current`, while fresh. The readings the rows reach leave `pending`; the
+    /// newest of them becomes `current`, for the next batch.
+    static func place(_ pending: inout [GroundSpeed], current: inout GroundSpeed?, into batch: inout [MotionSample]) {
         var reached = 0
         for k in batch.indices {
             let t = batch[k].time

@@ -16,6 +16,12 @@ public struct NoSensorError: DiagnosableError {
     public var exitStatus: ExitStatus { .noSensor }
 }
 
+extension NoSensorError: RetryableError {
+    /// Transient (`RetryableError`): no sensor yet is what a board shows before a device is
+    /// plugged in, a driver bound or a breakout powered, and the next open finds it.
+    public var isPermanent: Bool { false }
+}
+
 /// Where a tool's samples come from, chosen from its flags.
 public enum SourceRequest: Sendable, Equatable {
     /// `--source SCHEME:SPEC` (i2c:…, iio:…, sim:…).

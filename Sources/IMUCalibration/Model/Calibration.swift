@@ -138,7 +138,7 @@ public enum CalibrationError: DiagnosableError, Equatable {
         case .missingFaces(let faces):
             return "six-position calibration needs all six faces; missing: \(faces.map(\.rawValue).joined(separator: " "))"
         case .implausible(let what): return "calibration rejected: \(what)"
-        case .malformedFile(let path, let reason): return "\(path): not a calibration file: \(reason)"
+        case .malformedFile(let path, let reason): return "\(path.escapedForTerminal): not a calibration file: \(reason.escapedForTerminal)"
         }
     }
 
@@ -149,7 +149,7 @@ public enum CalibrationError: DiagnosableError, Equatable {
         case .malformedFile(let path, _):
             // Only the store's own files can be reset by key; a system file needs --system and root.
             let system = path.hasPrefix(CalibrationStore.standard().systemDirectory + "/")
-            return "remove it (\(system ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset"), or rm \(path)) and calibrate again"
+            return "remove it (\(system ? "sudo imu-calibrate --reset --system" : "imu-calibrate --reset"), or rm \(path.escapedForTerminal)) and calibrate again"
         }
     }
 
@@ -159,4 +159,12 @@ public enum CalibrationError: DiagnosableError, Equatable {
         case .malformedFile: return .usage
         }
     }
+}
+
+extension CalibrationError: RetryableError {
+    /// Always permanent (`RetryableError`): reading the same file or fitting the same faces again
+    /// gives the same answer. A damaged saved file (`malformedFile`, or one whose values are
+    /// implausible, which the reader reports as malformed) stays damaged until a person removes
+    /// it or calibrates again, as the fix says; imu-stepd stops retrying and shows that fix.
+    public var isPermanent: Bool { true }
 }

@@ -47,11 +47,27 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
                 ? "the system-wide store needs root: sudo imu-calibrate --system …"
                 : "make \(path) writable by you, or set XDG_CONFIG_HOME to a directory you own"
         }
+        if isDamagedPath {
+            return "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
+        }
         return nil
     }
 
+    /// The path names something that is not a small regular file imukit could have written: a
+    /// directory (EISDIR), a file over the 1 MiB read limit (EFBIG), a path through a file
+    /// (ENOTDIR), a symbolic-link loop (ELOOP) or a name too long (ENAMETOOLONG).
+    var isDamagedPath: Bool { [EISDIR, EFBIG, ENOTDIR, ELOOP, ENAMETOOLONG].contains(errorNumber) }
+
     /// Permission problems exit 3 (docs/CONTRACTS.md §4); other I/O errors 1.
     public var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
+}
+
+extension CalibrationStoreError: RetryableError {
+    /// Permanent (`RetryableError`) when only a person mends it: permission denied on a saved file
+    /// (no udev rule gives a configuration file to a group later, unlike a device node) and a path
+    /// that is no saved file (`isDamagedPath`). Transient: a file that vanished between the look
+    /// and the read (ENOENT), EIO, no descriptors or memory left for a moment.
+    public var isPermanent: Bool { isPermission || isDamagedPath }
 }
 
 /// Nowhere to save: neither XDG_CONFIG_HOME (absolute) nor HOME is set, so there is no

@@ -19,10 +19,16 @@ package enum PacedStream {
     /// Starts the thread. `next` runs on it only, one batch at a time: the batch and when it is
     /// due (boot clock, ns; nil: at once), or nil at the end; what it throws ends the stream after
     /// the batches before it. Dropping or cancelling the consumer stops the thread.
-    package static func make(source: String,
+    ///
+    /// `gather`: a consumer that has taken every waiting batch is woken when this many wait (or
+    /// at the end). 1 (live or paced playback) hands each batch over as soon as it is made. A
+    /// recording read from a regular file as fast as possible gives more (`PacedQueue.gathered`):
+    /// no one waits for its batches, and a consumer faster than the reader is then woken once per
+    /// `gather` batches instead of once per batch; up to `2 × gather` batches wait then.
+    package static func make(source: String, gather: Int = 1,
                              _ next: sending @escaping () throws -> (batch: [MotionSample], dueNs: Int64?)?)
         -> AsyncThrowingStream<[MotionSample], any Error> {
-        let queue = PacedQueue(capacity: ahead)
+        let queue = PacedQueue(capacity: max(ahead, 2 * gather), gather: gather)
         do {
             try CaptureThread.start(source: source) {
                 do {
@@ -53,6 +59,8 @@ private final class PacedConsumer: Sendable {
 /// The hand-over between the pacing thread and the consumer: at most `capacity` batches waiting.
 private final class PacedQueue: Sendable {
     let stop = StopSignal()
+    /// Batches that wait before a waiting consumer is woken (1 ... capacity).
+    private let gather: Int
     /// Room for batches: the thread takes one per batch, the consumer gives it back on taking it.
     private let room: DispatchSemaphore
     private struct State: Sendable {
@@ -61,61 +69,79 @@ private final class PacedQueue: Sendable {
         var end: Result<Void, any Error>?
         /// The consumer, waiting for the next batch.
         var waiter: CheckedContinuation<[MotionSample]?, any Error>?
+
+        /// What the consumer gets now: the first waiting batch, else the end (an error once,
+        /// then nil), nil once `stopped`; nil when it has to wait.
+        mutating func ready(stopped: Bool) -> Result<[MotionSample]?, any Error>? {
+            if !batches.isEmpty { return .success(batches.removeFirst()) }
+            if let end {
+                self.end = .success(())   // an error is thrown once; then the stream is over
+                return end.map { nil }
+            }
+            return stopped ? .success(nil) : nil
+        }
     }
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    init(capacity: Int, gather: Int) {
         // Made at 0 and signalled up: libdispatch traps when a semaphore is freed below the value
         // it was made with, which a stream dropped with batches in flight would otherwise be.
         room = DispatchSemaphore(value: 0)
         for _ in 0..<max(1, capacity) { room.signal() }
+        // Never more than can wait: the thread would wait for room, the consumer for batches.
+        self.gather = min(max(1, gather), max(1, capacity))
     }
 
     /// On the thread: waits for room and hands `batch` over; false once the consumer is gone.
     func put(_ batch: [MotionSample]) -> Bool {
         room.wait()
         guard !stop.isSet else { return false }
-        let waiter = state.withLock { s -> CheckedContinuation<[MotionSample]?, any Error>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w
-            }
+        let woken = state.withLock { s -> (CheckedContinuation<[MotionSample]?, any Error>, [MotionSample])? in
             s.batches.append(batch)
-            return nil
+            guard let w = s.waiter, s.batches.count >= gather else { return nil }
+            s.waiter = nil
+            return (w, s.batches.removeFirst())
         }
-        waiter?.resume(returning: batch)
+        if let (waiter, first) = woken { waiter.resume(returning: first) }
         return true
     }
 
-    /// On the thread: the end, normal (nil) or with the error that ended it.
+    /// On the thread: the end, normal (nil) or with the error that ended it. A waiting consumer
+    /// gets the batches still waiting first.
     func finish(_ error: (any Error)?) {
-        let waiter = state.withLock { s -> CheckedContinuation<[MotionSample]?, any Error>? in
+        let woken = state.withLock { s -> (CheckedContinuation<[MotionSample]?, any Error>, [MotionSample]?)? in
             s.end = error.map { .failure($0) } ?? .success(())
-            defer { s.waiter = nil }
-            return s.waiter
+            guard let w = s.waiter else { return nil }
+            s.waiter = nil
+            if !s.batches.isEmpty { return (w, s.batches.removeFirst()) }
+            s.end = .success(())   // the error is thrown below, once
+            return (w, nil)
         }
-        guard let waiter else { return }
-        if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+        guard let (waiter, first) = woken else { return }
+        if first == nil, let error { waiter.resume(throwing: error) } else { waiter.resume(returning: first) }
     }
 
-    /// The consumer: the next batch, nil at the end or once cancelled.
+    /// The consumer: the next batch, nil at the end or once cancelled. A batch that waits is
+    /// taken without suspending.
     func take() async throws -> [MotionSample]? {
-        let batch = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<[MotionSample]?, any Error>) in
-                let ready = state.withLock { s -> Result<[MotionSample]?, any Error>? in
-                    if !s.batches.isEmpty { return .success(s.batches.removeFirst()) }
-                    if let end = s.end {
-                        s.end = .success(())   // an error is thrown once; then the stream is over
-                        return end.map { nil }
+        if Task.isCancelled { cancel() }   // as the handler below would: the thread stops
+        let stopped = stop.isSet
+        let batch: [MotionSample]?
+        if let ready = state.withLock({ $0.ready(stopped: stopped) }) {
+            batch = try ready.get()
+        } else {
+            batch = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (c: CheckedContinuation<[MotionSample]?, any Error>) in
+                    let ready = state.withLock { s -> Result<[MotionSample]?, any Error>? in
+                        if let ready = s.ready(stopped: stop.isSet) { return ready }
+                        s.waiter = c
+                        return nil
                     }
-                    if stop.isSet { return .success(nil) }
-                    s.waiter = c
-                    return nil
+                    if let ready { c.resume(with: ready) }
                 }
-                if let ready { c.resume(with: ready) }
+            } onCancel: {
+                cancel()
             }
-        } onCancel: {
-            cancel()
         }
         if batch != nil { room.signal() }
         return batch

@@ -34,6 +34,11 @@ public final class RecordingReader {
     /// would overflow integer conversions downstream.
     public static let largestTime = 1e10
 
+    /// True when the file is a regular file (not a pipe, FIFO, socket or terminal): its reads
+    /// never wait for a writer, so nothing is gained by handing each batch over the moment it is
+    /// read (`RecordingSource`).
+    public let isRegularFile: Bool
+
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let buffer: UnsafeMutableRawBufferPointer
@@ -75,7 +80,10 @@ public final class RecordingReader {
         self.name = name
         fd = descriptor
         ownsDescriptor = owned
-        buffer = .allocate(byteCount: Self.chunkBytes, alignment: 16)
+        var st = stat()
+        isRegularFile = fstat(descriptor, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        // One byte more than is read into: the 0 after the data (`refill`).
+        buffer = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes + 1, alignment: 16)[0..<Self.chunkBytes])
         do { try readHeader() } catch {
             close()
             throw error
@@ -139,6 +147,10 @@ public final class RecordingReader {
                 throw RecordingError(file: name, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { eof = true } else { end += n }
+            // A 0 after the data: a last line without a newline ends there, and the row
+            // parser's scans of digits and spaces stop at the byte after each line without
+            // testing the position (`RecordingRowParser.parse`). The buffer has a byte to spare.
+            buffer.baseAddress!.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
             return
         }
     }

@@ -1,12 +1,18 @@
 /// Parses one data line of a recording in place in the read buffer, in one pass: each field's
-/// digits are converted as they are scanned (the field's end is where the number stops), straight
-/// into local values; only unusual fields (empty, exponents, long or malformed numbers) are
-/// scanned again, to their comma, and handed to `DecimalParser`. Nothing is
-/// stored in the reader per field, so the hot path has no class-property accesses (and no
-/// runtime exclusivity checks) and no per-field arrays.
+/// digits are converted as they are scanned (the field's end is where the number stops), and the
+/// value is stored by column into a small table the parser owns; only unusual fields (empty,
+/// exponents, long or malformed numbers) are scanned again, to their comma, and handed to
+/// `DecimalParser`. Nothing is stored in the reader per field, so the hot path has no
+/// class-property accesses (and no runtime exclusivity checks) and no per-field arrays.
 struct RecordingRowParser {
     /// Per header column: 0 = ignored, else the `RecordingColumn`'s index in `allCases` + 1.
     let codes: UnsafeBufferPointer<UInt8>
+    /// The line's values by `RecordingColumn` index, in `MotionSample`'s field order (t, ax…az,
+    /// gx…gz, p, temp, gnss_speed); 0 for a column that is absent or empty. Written per field,
+    /// read once per line: one store instead of a branch on the column.
+    private let values: UnsafeMutablePointer<Double>
+    /// 10^0 … 10^15, exact: the divisors of the fast path (at most 15 digits in all).
+    private let powersOfTen: UnsafeMutablePointer<Double>
     /// The header as shown in a "short row" message (escaped once).
     let headerText: String
 
@@ -19,6 +25,14 @@ struct RecordingRowParser {
 
     static let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+")
     static let point = UInt8(ascii: "."), zero = UInt8(ascii: "0")
+    /// Digits the fast path takes: 15 digits stay below 10^15 < 2^53, so the mantissa is exact
+    /// as a `Double` without a separate test. 16 to 19 digits (rare: no column is written with
+    /// more than 10) go to `DecimalParser`, whose result is the same.
+    static let fastDigits = 15
+    /// Code of the `gnss_speed` column, its index in `RecordingColumn.allCases` + 1 (a ground
+    /// speed is never negative). A literal: a computed `static let` would be checked for its
+    /// lazy initialisation at every use; `RecordingRowParserTests` checks it.
+    static var speedCode: UInt8 { 10 }
 
     init(slots: [RecordingColumn?], headerText: String) {
         let codes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, slots.count))
@@ -26,17 +40,26 @@ struct RecordingRowParser {
             codes[i] = slot.flatMap { s in RecordingColumn.allCases.firstIndex(of: s) }.map { UInt8($0 + 1) } ?? 0
         }
         self.codes = UnsafeBufferPointer(rebasing: codes[0..<slots.count])
+        values = .allocate(capacity: RecordingColumn.allCases.count)
+        values.initialize(repeating: 0, count: RecordingColumn.allCases.count)
+        powersOfTen = .allocate(capacity: Self.fastDigits + 1)
+        for e in 0...Self.fastDigits { powersOfTen[e] = DecimalParser.powerOfTen(e) }
         self.headerText = headerText
     }
 
-    func deallocate() { UnsafeMutableRawPointer(mutating: codes.baseAddress)?.deallocate() }
+    func deallocate() {
+        UnsafeMutableRawPointer(mutating: codes.baseAddress)?.deallocate()
+        values.deallocate()
+        powersOfTen.deallocate()
+    }
 
-    /// The sample on bytes `a..<b` of `base`.
+    /// The sample on bytes `a..<b` of `base`. `base[b]` must be readable and end a number: the
+    /// line's `\n` or `\r`, or the 0 the reader keeps after its data (`RecordingReader.refill`),
+    /// so the scans of digits and spaces stop there without a test of the position.
     @inline(__always)
     func parse(_ base: UnsafeRawPointer, _ a: Int, _ b: Int) throws(Problem) -> MotionSample {
-        let bytes = UnsafeRawBufferPointer(start: base, count: b)
+        let bytes = UnsafeRawBufferPointer(start: base, count: b + 1)
         let columns = codes.count
-        var t = 0.0, ax = 0.0, ay = 0.0, az = 0.0, gx = 0.0, gy = 0.0, gz = 0.0, p = 0.0, temp = 0.0, speed = 0.0
         var present: UInt16 = 0          // bit k set: the column with code k + 1 has a value
         var field = 0
         var fs = a
@@ -47,24 +70,27 @@ struct RecordingRowParser {
                 // Fast path, one pass: spaces, the exact decimal form of `DecimalParser.parse`,
                 // spaces, then a comma or the end of the line.
                 var i = fs
-                while i < b && bytes[i] == Self.space { i += 1 }
+                while bytes[i] == Self.space { i &+= 1 }
                 let valueStart = i
-                let sign = i < b ? bytes[i] : 0
+                let sign = bytes[i]
                 let negative = sign == Self.minus
-                if negative || sign == Self.plus { i += 1 }
+                i &+= negative || sign == Self.plus ? 1 : 0
                 var mantissa: UInt64 = 0
-                var digits = Self.appendDigits(bytes, &i, b, to: &mantissa), fractionDigits = 0
-                if i < b && bytes[i] == Self.point {
-                    i += 1
-                    fractionDigits = Self.appendDigits(bytes, &i, b, to: &mantissa)
-                    digits += fractionDigits
+                var digits = Self.appendDigits(bytes, &i, to: &mantissa), fractionDigits = 0
+                if bytes[i] == Self.point {
+                    i &+= 1
+                    fractionDigits = Self.appendDigits(bytes, &i, to: &mantissa)
+                    digits &+= fractionDigits
                 }
-                while i < b && bytes[i] == Self.space { i += 1 }
+                while bytes[i] == Self.space { i &+= 1 }
                 var value = 0.0, has = true
-                if (i == b || bytes[i] == Self.comma) && digits > 0 && digits <= 19 && mantissa < (1 << 53) {
-                    // Exact as in `DecimalParser.parse` (Clinger 1990); at most 19 fraction digits.
-                    let magnitude = Double(mantissa) / DecimalParser.powerOfTen(fractionDigits)
-                    value = negative ? -magnitude : magnitude
+                if (i == b || bytes[i] == Self.comma) && UInt(bitPattern: digits &- 1) < UInt(Self.fastDigits) {
+                    // Exact as in `DecimalParser.parse` (Clinger 1990): 1 to 15 digits. The
+                    // mantissa is below 2^53, so the signed conversion (one instruction) gives
+                    // the same `Double`; the sign is set as a bit (−0 stays −0), not by a branch
+                    // on the sign, which is random in most columns.
+                    let magnitude = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
+                    value = Double(bitPattern: magnitude.bitPattern | UInt64(negative ? 1 : 0) << 63)
                     fe = i
                 } else if i == valueStart && (i == b || bytes[i] == Self.comma) {
                     // Empty (or only spaces): no value, as the general path below decides; a
@@ -87,24 +113,12 @@ struct RecordingRowParser {
                 }
                 if has {
                     present |= 1 << (code - 1)
-                    switch code {
-                    case 1: t = value
-                    case 2: ax = value
-                    case 3: ay = value
-                    case 4: az = value
-                    case 5: gx = value
-                    case 6: gy = value
-                    case 7: gz = value
-                    case 8: p = value
-                    case 9: temp = value
-                    default:
-                        guard value >= 0 else {
-                            let (s, e) = Self.trimmed(bytes, fs, fe)
-                            throw Problem(message: "field 'gnss_speed' is negative (\(Self.shown(bytes, s, e))); a ground speed is ≥ 0 m/s")
-                        }
-                        speed = value
+                    if code == Self.speedCode && value < 0 {
+                        let (s, e) = Self.trimmed(bytes, fs, fe)
+                        throw Problem(message: "field 'gnss_speed' is negative (\(Self.shown(bytes, s, e))); a ground speed is ≥ 0 m/s")
                     }
                 }
+                values[Int(code) - 1] = value
             } else {
                 fe = fs
                 while fe < b && bytes[fe] != Self.comma { fe += 1 }
@@ -122,6 +136,8 @@ struct RecordingRowParser {
         guard present & 1 != 0 else {
             throw Problem(message: "field 't' is empty: every sample needs a time")
         }
+        let v = values
+        let t = v[0]
         guard abs(t) <= RecordingReader.largestTime else {
             throw Problem(message: "t=\(t) is beyond ±1e10 s (317 years); t is in seconds: was it written in milliseconds or nanoseconds?")
         }
@@ -129,16 +145,23 @@ struct RecordingRowParser {
         guard accel == 0 || accel == 0b1110 else { throw Problem(message: "ax,ay,az must be all present or all empty in one sample") }
         guard gyro == 0 || gyro == 0b111_0000 else { throw Problem(message: "gx,gy,gz must be all present or all empty in one sample") }
         // Values no sensor gives (RecordingLimits), refused before anything converts them.
-        guard RecordingLimits.contains(ax: ax, ay: ay, az: az, gx: gx, gy: gy, gz: gz, p: p, hasPressure: present & (1 << 7) != 0,
-                                       temp: temp, speed: speed) else {
-            throw outOfRange(bytes, a, b, values: [t, ax, ay, az, gx, gy, gz, p, temp, speed])
+        guard RecordingLimits.contains(ax: v[1], ay: v[2], az: v[3], gx: v[4], gy: v[5], gz: v[6], p: v[7],
+                                       hasPressure: present & (1 << 7) != 0, temp: v[8], speed: v[9]) else {
+            throw outOfRange(bytes, a, b, values: Array(UnsafeBufferPointer(start: v, count: RecordingColumn.allCases.count)))
         }
-        return MotionSample(time: t,
-                            acceleration: accel != 0 ? Vector3(ax, ay, az) : nil,
-                            rotationRate: gyro != 0 ? Vector3(gx, gy, gz) : nil,
-                            pressure: present & (1 << 7) != 0 ? p : nil,
-                            temperature: present & (1 << 8) != 0 ? temp : nil,
-                            gnssSpeed: present & (1 << 9) != 0 ? speed : nil)
+        // Absent readings are stored as 0 (every column without a value holds 0 in `values`),
+        // as `MotionSample` keeps them; its presence bits from the columns': acceleration (bit 1
+        // of `present`, all three or none, checked above), rotation (bit 4), p, temp, gnss_speed
+        // (bits 7 to 9).
+        var sample = MotionSample(time: t)
+        (sample.ax, sample.ay, sample.az) = (v[1], v[2], v[3])
+        (sample.gx, sample.gy, sample.gz) = (v[4], v[5], v[6])
+        (sample.storedPressure, sample.storedTemperature, sample.storedGNSSSpeed) = (v[7], v[8], v[9])
+        typealias Bit = MotionSample.Present
+        sample.present = UInt8(truncatingIfNeeded: (present >> 1 & UInt16(Bit.acceleration))
+                                 | (present >> 3 & UInt16(Bit.rotationRate))
+                                 | (present >> 5 & UInt16(Bit.pressure | Bit.temperature | Bit.gnssSpeed)))
+        return sample
     }
 
     /// The first field of the line `a..<b`, in file order, beyond `RecordingLimits`: its column,
@@ -163,18 +186,19 @@ struct RecordingRowParser {
         return Problem(message: "a value beyond the limits of docs/file-formats.md")   // not reached: `contains` said one is
     }
 
-    /// Appends the run of decimal digits at `bytes[i]` (before `end`) to `mantissa`, moving `i`
-    /// past it; returns how many there were. Reads both the integer and the fraction digits.
+    /// Appends the run of decimal digits at `bytes[i]` to `mantissa`, moving `i` past it;
+    /// returns how many there were. Reads both the integer and the fraction digits; the run ends
+    /// at the byte after the line at the latest (`parse`).
     @inline(__always)
-    static func appendDigits(_ bytes: UnsafeRawBufferPointer, _ i: inout Int, _ end: Int, to mantissa: inout UInt64) -> Int {
+    static func appendDigits(_ bytes: UnsafeRawBufferPointer, _ i: inout Int, to mantissa: inout UInt64) -> Int {
         let first = i
-        while i < end {
+        while true {
             let d = bytes[i] &- zero
             guard d < 10 else { break }
             mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
+            i &+= 1
         }
-        return i - first
+        return i &- first
     }
 
     /// Bytes `s..<e` without leading and trailing spaces.

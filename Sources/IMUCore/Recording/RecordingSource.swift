@@ -25,9 +25,15 @@ public struct RecordingSource: SampleSource {
     /// Samples dropped for a repeated `t`, counted once the file has been read (`losses`).
     private let counter = LossCounter()
     /// Samples per batch when reading as fast as possible: large enough that per-batch costs
-    /// vanish (1024 × 160 bytes); at most `PacedStream.ahead` + 2 exist at a time (queued, being
-    /// read, and the consumer's), about 1 MB.
+    /// vanish (1024 × 88 bytes, 90 kB).
     static let fastBatch = 1024
+    /// Batches of a regular file read as fast as possible that wait before a consumer is woken
+    /// (`PacedStream.make(gather:)`): the pedometer takes a batch in less time than the reader
+    /// makes one, so it would otherwise wait, and be woken, for every batch (350 an hour at
+    /// 100 Hz; a wake-up costs both threads a context switch). With 4, up to 8 batches wait and
+    /// about 11 exist (`ReplayPlayer.reused`): 1 MB. A pipe or FIFO hands each batch over at
+    /// once (its writer may be slow, and its reader would see samples late).
+    static let fastGather = 4
 
     /// Opens the file and reads its header now, so a missing or malformed header fails before any output.
     public init(path: String, speed: Double = .infinity,
@@ -51,15 +57,18 @@ public struct RecordingSource: SampleSource {
         let path = self.path, opened = self.opened, counter = self.counter, report = self.report
         // A thread of its own reads (and, paced, sleeps until each batch is due): file and pipe
         // reads block, so they never run on the Swift pool (`PacedStream`). As fast as possible,
-        // the thread reads at most `PacedStream.ahead` batches ahead of the consumer, so parsing
-        // and the pedometer overlap on two cores in constant memory. A second playback reopens
+        // the thread reads a bounded number of batches ahead of the consumer (`fastGather`), so
+        // parsing and the pedometer overlap on two cores in constant memory. A second playback reopens
         // the file: fine for a regular file; a pipe is empty by then and says so ("missing
         // header line").
-        let player = ReplayPlayer(speed: speed, open: { try opened.take() ?? RecordingReader(path: path) }, report: { note, dropped in
+        let reader = opened.take()
+        // A second playback reopens by path: a regular file (a pipe is empty by then, above).
+        let gather = speed.isInfinite && reader?.isRegularFile ?? true ? Self.fastGather : 1
+        let player = ReplayPlayer(speed: speed, open: { try reader ?? RecordingReader(path: path) }, report: { note, dropped in
             counter.add(nonIncreasingTime: dropped)
             report(note)
         })
-        return PacedStream.make(source: info.name) { try player.next() }
+        return PacedStream.make(source: info.name, gather: gather) { try player.next() }
     }
 
     /// Writes `note` and a newline to standard error.
@@ -103,6 +112,15 @@ private final class ReplayPlayer {
     /// The error that ended the file, thrown after the samples before it.
     private var failure: (any Error)?
     private var ended = false
+    /// The last batches handed over as fast as possible, by `handedOver % reused.count`: when
+    /// the slot comes round again the consumer has usually dropped its copy, and the batch's
+    /// storage is refilled in place (`removeAll(keepingCapacity:)` keeps it when this is the only
+    /// reference, else starts a new one). Without it each batch was fresh memory, freed on the
+    /// consumer's thread: glibc gave the pages back and the next batch faulted them in again
+    /// (about 7 % of a replay's CPU in page faults, `perf`). Slots: the most batches that can
+    /// be out at once, queued (`2 × RecordingSource.fastGather`), with the consumer and being read.
+    private var reused = [[MotionSample]](repeating: [], count: 2 * RecordingSource.fastGather + 3)
+    private var handedOver = 0
 
     init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String, Int) -> Void) {
         pace = speed.isInfinite ? nil : PaceClock(speed: speed)
@@ -135,8 +153,15 @@ private final class ReplayPlayer {
 
     /// Up to `RecordingSource.fastBatch` samples, due at once; nil at the end.
     private func fast(_ reader: RecordingReader) throws -> (batch: [MotionSample], dueNs: Int64?)? {
-        var batch: [MotionSample] = []
+        let slot = handedOver % reused.count
+        var batch = reused[slot]
+        reused[slot] = []
+        batch.removeAll(keepingCapacity: true)
         batch.reserveCapacity(RecordingSource.fastBatch)
+        defer {
+            reused[slot] = batch
+            handedOver += 1
+        }
         do {
             try reader.read(into: &batch, maximum: RecordingSource.fastBatch)
         } catch {

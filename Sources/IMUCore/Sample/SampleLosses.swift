@@ -14,6 +14,11 @@ public struct SampleLosses: Sendable, Equatable {
     /// Optional sensors that stopped mid-run, each with the reason ("barometer bmp280 on
     /// /dev/i2c-1 @0x76 stopped answering"): what they measured (floors) stops, the rest goes on.
     public var lostSensors: [String] = []
+    /// Barometer readings left out because their pressure or temperature lay outside
+    /// `RecordingLimits` (250–1300 hPa, −100…150 °C): output registers read mid-update (reported
+    /// for the ST LPS22HB) or a failing sensor. The sample they rode on carries no pressure; it
+    /// is not lost, so this is not part of `total`.
+    public var outOfRangePressure = 0
 
     public init() {}
 
@@ -24,8 +29,15 @@ public struct SampleLosses: Sendable, Equatable {
     public var summary: String {
         let parts = [("buffer overflow", bufferOverflow), ("time not increasing", nonIncreasingTime),
                      ("stalled consumer", stalledConsumer)].filter { $0.1 > 0 }
-        guard !parts.isEmpty else { return "dropped 0" }
-        return "dropped \(total) (" + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
+        let dropped = parts.isEmpty ? "dropped 0"
+            : "dropped \(total) (" + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
+        return dropped + (outOfRangePressure > 0 ? ", \(Self.pressureNote(outOfRangePressure))" : "")
+    }
+
+    /// "3 pressure readings outside 250–1300 hPa left out", from the limits themselves.
+    public static func pressureNote(_ count: Int) -> String {
+        let p = RecordingLimits.pressure
+        return "\(count) pressure reading\(count == 1 ? "" : "s") outside \(Int(p.lowerBound))–\(Int(p.upperBound)) hPa left out"
     }
 }
 
@@ -41,6 +53,7 @@ public final class LossCounter: Sendable {
     public func add(bufferOverflow n: Int) { if n > 0 { state.withLock { $0.bufferOverflow += n } } }
     public func add(nonIncreasingTime n: Int) { if n > 0 { state.withLock { $0.nonIncreasingTime += n } } }
     public func add(stalledConsumer n: Int) { if n > 0 { state.withLock { $0.stalledConsumer += n } } }
+    public func add(outOfRangePressure n: Int) { if n > 0 { state.withLock { $0.outOfRangePressure += n } } }
     public func lost(sensor reason: String) { state.withLock { $0.lostSensors.append(reason) } }
 }
 

@@ -142,7 +142,7 @@ public final class BoschBMP280Driver: ChipDriver {
         skippedReads = 0
         let (centi, tFine) = cal.temperature(adcT: adcT)
         guard let q248 = cal.pressure(adcP: adcP, tFine: tFine) else { throw badResponse("calibration block is invalid (dig_P1 = 0)") }
-        return [try plausible(pressure: Double(q248) / 256 / Units.pascalsPerHectopascal, temperature: Double(centi) / 100)]
+        return [ChipReading(pressure: Double(q248) / 256 / Units.pascalsPerHectopascal, temperature: Double(centi) / 100)]
     }
 }
 

@@ -117,15 +117,15 @@ public final class BoschBMP3Driver: ChipDriver {
     public func readBatch() throws(I2CError) -> [ChipReading] {
         guard let cal = calibration else { throw badResponse("read before configure") }
         func u24(_ b: [UInt8], _ i: Int) -> Double { Double(UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])) }
-        func reading(rawP: Double, rawT: Double) throws(I2CError) -> ChipReading {
+        func reading(rawP: Double, rawT: Double) -> ChipReading {
             let t = cal.temperature(raw: rawT)
-            return try plausible(pressure: cal.pressure(raw: rawP, temperature: t) / Units.pascalsPerHectopascal, temperature: t)
+            return ChipReading(pressure: cal.pressure(raw: rawP, temperature: t) / Units.pascalsPerHectopascal, temperature: t)
         }
         guard usesFIFO else {
             let b = try device.read(BMP3Register.pressureXLSB, count: 6)
             let rawP = u24(b, 0), rawT = u24(b, 3)
             guard rawP != 0 || rawT != 0 else { return [] }   // no conversion yet
-            return [try reading(rawP: rawP, rawT: rawT)]
+            return [reading(rawP: rawP, rawT: rawT)]
         }
         let l = try device.read(BMP3Register.fifoLength, count: 2)
         let available = min((Int(l[1]) << 8 | Int(l[0])) & 0x01FF, Self.fifoBytes)
@@ -141,7 +141,7 @@ public final class BoschBMP3Driver: ChipDriver {
             switch b[i] {
             case BMP3Register.frameTemperaturePressure:
                 guard i + 7 <= b.count else { break parsing }
-                out.append(try reading(rawP: u24(b, i + 4), rawT: u24(b, i + 1)))
+                out.append(reading(rawP: u24(b, i + 4), rawT: u24(b, i + 1)))
                 payload = 6
             case BMP3Register.frameTemperature, BMP3Register.framePressure, BMP3Register.frameSensorTime: payload = 3
             case BMP3Register.frameConfigChange, BMP3Register.frameConfigError: payload = 1

@@ -17,7 +17,9 @@ public struct ChipReading: Sendable, Equatable {
     public var acceleration: Vector3?
     /// Angular rate in rad/s, chip frame.
     public var rotationRate: Vector3?
-    /// Absolute pressure in hPa.
+    /// Absolute pressure in hPa, as decoded: a barometer driver does not range-check it (a
+    /// reading read mid-update is not the chip's failure); `BarometerRange` decides, before it
+    /// reaches a sample.
     public var pressure: Double?
     /// Die temperature in °C.
     public var temperature: Double?
@@ -95,16 +97,6 @@ extension ChipDriver {
     /// An `.badResponse` error naming this chip.
     func badResponse(_ what: String) -> I2CError {
         I2CError(kind: .badResponse, bus: device.bus.path, address: device.address, operation: "\(model.name): \(what)")
-    }
-
-    /// Checks a barometer reading against what any of the supported sensors can measure
-    /// (300…1100 hPa and −40…85 °C in their datasheets, with a margin): anything else is a
-    /// broken conversion or calibration, reported instead of passed on.
-    func plausible(pressure hPa: Double, temperature celsius: Double) throws(I2CError) -> ChipReading {
-        guard (250...1250).contains(hPa), (-60...120).contains(celsius) else {
-            throw badResponse("pressure \(hPa) hPa at \(celsius) °C is outside the sensor's range")
-        }
-        return ChipReading(pressure: hPa, temperature: celsius)
     }
 
     /// Polls `register` until `(value & mask) == expected` (a self-clearing reset bit, a ready flag),

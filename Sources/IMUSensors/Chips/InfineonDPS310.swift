@@ -113,7 +113,7 @@ public final class InfineonDPS310Driver: ChipDriver {
         if usesFIFO { return try readFIFO(c) }
         let b = try device.read(DPS310Register.pressureB2, count: 6)
         guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
-        return [try compensate(Double(Self.signed24(b, at: 0)) / Self.pressureScale,
+        return [compensate(Double(Self.signed24(b, at: 0)) / Self.pressureScale,
                                Double(Self.signed24(b, at: 3)) / Self.temperatureScale, c)]
     }
 
@@ -141,7 +141,7 @@ public final class InfineonDPS310Driver: ChipDriver {
             }
             // A pressure is compensated with the latest temperature; the first ones wait for one.
             if let t = lastScaledTemperature {
-                for p in pendingPressures { out.append(try compensate(p, t, c)) }
+                for p in pendingPressures { out.append(compensate(p, t, c)) }
                 pendingPressures = []
             }
         }
@@ -149,11 +149,11 @@ public final class InfineonDPS310Driver: ChipDriver {
     }
 
     /// §4.9.1 and §4.9.2: compensated pressure and temperature from scaled raw values.
-    private func compensate(_ p: Double, _ t: Double, _ c: DPS310Coefficients) throws(I2CError) -> ChipReading {
+    private func compensate(_ p: Double, _ t: Double, _ c: DPS310Coefficients) -> ChipReading {
         let celsius = Double(c.c0) * 0.5 + Double(c.c1) * t
         let pa = Double(c.c00) + p * (Double(c.c10) + p * (Double(c.c20) + p * Double(c.c30)))
             + t * Double(c.c01) + t * p * (Double(c.c11) + p * Double(c.c21))
-        return try plausible(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)
+        return ChipReading(pressure: pa / Units.pascalsPerHectopascal, temperature: celsius)
     }
 
     /// 24-bit two's complement, big endian, at `b[i...]`.

@@ -121,7 +121,7 @@ public final class STLPSDriver: ChipDriver {
         if usesFIFO, let fifo = variant.fifo { return try readFIFO(fifo) }
         let b = try device.read(variant.burstAddress, count: 5)
         guard b.contains(where: { $0 != 0 }) else { return [] }   // all zero: no conversion since reset
-        return [try decode(b, at: 0)]
+        return [decode(b, at: 0)]
     }
 
     /// All unread slots, oldest first.
@@ -133,19 +133,19 @@ public final class STLPSDriver: ChipDriver {
         let b = try device.read(variant.burstAddress, count: slots * fifo.slotBytes, walk: .fifoPort(wordBytes: fifo.slotBytes))
         var out: [ChipReading] = []
         if fifo.temperatureInSlot {
-            for s in 0..<slots { out.append(try decode(b, at: s * fifo.slotBytes)) }
+            for s in 0..<slots { out.append(decode(b, at: s * fifo.slotBytes)) }
             return out
         }
         // One temperature for the batch: the chip keeps no history of it (AN4450 §5.1).
         let t = try device.read(variant.burstAddress + (LPSRegister.temperatureL - LPSRegister.pressureXL), count: 2)
         let celsius = temperature(t, at: 0)
-        for s in 0..<slots { out.append(try plausible(pressure: pressure(b, at: s * fifo.slotBytes), temperature: celsius)) }
+        for s in 0..<slots { out.append(ChipReading(pressure: pressure(b, at: s * fifo.slotBytes), temperature: celsius)) }
         return out
     }
 
     /// Pressure (24-bit two's complement, little endian) then temperature (16-bit).
-    private func decode(_ b: [UInt8], at i: Int) throws(I2CError) -> ChipReading {
-        try plausible(pressure: pressure(b, at: i), temperature: temperature(b, at: i + 3))
+    private func decode(_ b: [UInt8], at i: Int) -> ChipReading {
+        ChipReading(pressure: pressure(b, at: i), temperature: temperature(b, at: i + 3))
     }
 
     /// hPa from PRESS_OUT_XL, _L, _H at `b[i...]`.

@@ -10,8 +10,9 @@
 /// thread wakes about once a second at 100 Hz. Without a FIFO every sample is a wake-up.
 ///
 /// Pressure is put only on the sample where it was read (the IMU sample of the same step), never
-/// repeated. A chip that stops answering is reconfigured after its bus-level retries fail; when
-/// that fails too, a lost IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
+/// repeated; a reading outside `BarometerRange` is left out and counted in `losses`. A chip that
+/// stops answering is reconfigured after its bus-level retries fail; when that fails too, a lost
+/// IMU (or a lone barometer) throws `I2CSourceError(.lost)` (exit 1),
 /// while a lost barometer beside an IMU only ends pressure: floors stop and are reported in
 /// `losses.lostSensors`, steps go on.
 public final class I2CPoller {
@@ -28,7 +29,8 @@ public final class I2CPoller {
     public var recoveryAttempts = 3
     public var recoveryBackoffSeconds = 0.2
     public var sleep: @Sendable (Double) -> Void = RetryPolicy.realSleep
-    /// Called with a one-line message the first time each axis saturates, and when a sensor is lost.
+    /// Called with a one-line message the first time each axis saturates, the first time a
+    /// barometer reading is out of range, and when a sensor is lost.
     public var warn: @Sendable (String) -> Void = CaptureWarning.standardError
     /// Losses counted here: FIFO overflows and lost optional sensors.
     public let losses: LossCounter
@@ -41,6 +43,8 @@ public final class I2CPoller {
     public private(set) var saturatedAxes: Set<String> = []
     /// True once the barometer beside the IMU was given up (floors stop, steps go on).
     public private(set) var barometerLost = false
+    /// True once a barometer reading outside `BarometerRange` was reported (`warn`, once).
+    private var warnedOutOfRange = false
 
     /// A FIFO that stays empty this long (s) while the chip should be producing is abandoned for
     /// direct reads (a clone chip without a working FIFO, or a plain register file such as i2c-stub).
@@ -119,7 +123,17 @@ public final class I2CPoller {
         if let barometer, !barometerLost, nowNs >= baroDueNs {
             do {
                 let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
-                if let r = readings.last { pendingBarometer = r }
+                // Out of range: left out and counted, the sample goes without pressure (BarometerRange).
+                let usable = readings.filter { BarometerRange.accepts(pressure: $0.pressure ?? .nan, temperature: $0.temperature) }
+                if usable.count < readings.count {
+                    losses.add(outOfRangePressure: readings.count - usable.count)
+                    if !warnedOutOfRange {
+                        warnedOutOfRange = true
+                        let first = readings.first { !BarometerRange.accepts(pressure: $0.pressure ?? .nan, temperature: $0.temperature) }
+                        warn(BarometerRange.warning(first?.pressure, chip: "\(barometer.model.name) on \(barometer.device.location)"))
+                    }
+                }
+                if let r = usable.last { pendingBarometer = r }
             } catch let error as I2CSourceError where imu != nil {
                 // Optional beside an IMU: floors stop, steps go on.
                 barometerLost = true

@@ -19,8 +19,13 @@ final class IIOPolledReader {
     private var pressure: [OpaquePointer] = []
     private var temperature: [OpaquePointer] = []
 
+    /// Where pressures outside `BarometerRange` are counted.
+    let losses: LossCounter
+
     /// `rateHz`: sets the IMU devices' output rate to match (nil leaves the devices as they are).
-    init(context: IIOContext, sensors: IIOSensorSet, mountOverride: MountMatrix?, rateHz: Double? = nil) throws {
+    init(context: IIOContext, sensors: IIOSensorSet, mountOverride: MountMatrix?, rateHz: Double? = nil,
+         losses: LossCounter) throws {
+        self.losses = losses
         self.context = context
         self.sensors = sensors
         accelMatrix = mountOverride ?? sensors.accelerometer?.mountMatrix ?? .identity
@@ -52,6 +57,7 @@ final class IIOPolledReader {
         let s = sensors
         let (a, g, accelM, gyroM) = (accel, gyro, accelMatrix, gyroMatrix)
         let (p, t) = slow ? (pressure, temperature) : ([], [])
+        let (losses, uri) = (self.losses, context.uri)
         return try context.withContext("reading \(s.deviceNames.joined(separator: "+"))") { _ in
             var sample = MotionSample(time: 0)
             if let sensor = s.accelerometer {
@@ -66,6 +72,16 @@ final class IIOPolledReader {
             }
             if let sensor = s.thermometer, let chn = t.first {
                 sample.temperature = sensor.channels[0].convert(try Self.value(chn, sensor, sensor.channels[0]))
+            }
+            // Out of range (a driver's glitch, a scale misread): left out and counted, as on I²C.
+            // The kernel driver compensated the pressure already, and the temperature may be
+            // another chip's (an IMU's die): the pressure alone is checked.
+            if let hPa = sample.pressure, let barometer = s.barometer, !BarometerRange.accepts(pressure: hPa, temperature: nil) {
+                sample.pressure = nil
+                if losses.snapshot.outOfRangePressure == 0 {
+                    CaptureWarning.standardError(BarometerRange.warning(hPa, chip: "\(barometer.deviceName) on \(uri)"))
+                }
+                losses.add(outOfRangePressure: 1)
             }
             return sample
         }

@@ -199,7 +199,7 @@ public final class IIOSource: SampleSource {
                                                    losses: source.counter)
                 defer { reader.stop() }
                 var slowSet = IIOSensorSet(barometer: set.barometer, thermometer: set.thermometer)
-                var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil)
+                var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil, losses: source.counter)
                 var nextSlow = 0.0
                 while !stop.isSet {
                     var block = try reader.readBlock()
@@ -214,7 +214,7 @@ public final class IIOSource: SampleSource {
                                                     barometer: slowSet.barometer, thermometer: slowSet.thermometer)
                             guard dropOptional(e, from: &both) else { throw e }
                             slowSet = IIOSensorSet(barometer: both.barometer, thermometer: both.thermometer)
-                            slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil)
+                            slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil, losses: source.counter)
                         }
                         nextSlow = BootClock.nowSeconds() + 1 / IIOSource.slowRateHz
                     }
@@ -224,7 +224,7 @@ public final class IIOSource: SampleSource {
             }
             while true {
                 let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: source.options.mountMatrix,
-                                                 rateHz: source.rateHz)
+                                                 rateHz: source.rateHz, losses: source.counter)
                 do {
                     try poll(reader, hasIMU: set.accelerometer != nil || set.gyroscope != nil)
                     return

@@ -180,12 +180,21 @@ public struct SensorSupervisor: Sendable {
 
     /// Whether `error` ends the retries: it does not mend itself (`RetryableError`: a malformed
     /// recording, whose samples before the bad line would be counted again at every replay, a
-    /// permission, a wrong chip). With `source = auto` nothing does: the error only says why no
-    /// sensor was found yet (the first backend's problem, `SourceSelection`), and another may
-    /// appear (an IIO driver bound again while an I²C adapter refuses this user).
+    /// permission, a wrong chip, a damaged saved calibration or mount.conf). With `source = auto`
+    /// only a damaged file does (`isFileProblem`): any other error only says why no sensor was
+    /// found yet (the first backend's problem, `SourceSelection`), and another may appear (an IIO
+    /// driver bound again while an I²C adapter refuses this user).
     func givesUp(on error: any Error) -> Bool {
-        if case .automatic = config.source { return false }
-        return (error as? any RetryableError)?.isPermanent == true
+        guard (error as? any RetryableError)?.isPermanent == true else { return false }
+        if case .automatic = config.source { return Self.isFileProblem(error) }
+        return true
+    }
+
+    /// A file a person writes and only a person mends: the saved calibration of the sensor that
+    /// opened (`CalibrationError`, `CalibrationStoreError`) or mount.conf (`MountConfigError`).
+    /// Whichever sensor `auto` finds next reads the same file.
+    static func isFileProblem(_ error: any Error) -> Bool {
+        error is CalibrationError || error is CalibrationStoreError || error is MountConfigError
     }
 
     static func hz(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

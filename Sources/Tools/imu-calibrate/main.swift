@@ -46,7 +46,8 @@ await ToolMain.run(spec) { args in
         settings.ordered = false
         calibration = try fromRecording(file, key: args.string("key"), settings: settings, needKey: args.flag("save"))
     } else {
-        calibration = try await guided(args, settings: settings, json: json)
+        guard let measured = try await guided(args, settings: settings, json: json) else { return try stoppedForClosedOutput() }
+        calibration = measured
     }
     let save = args.flag("save") || (!json && args.string("from-recording") == nil)
     var savedPath: String?
@@ -64,6 +65,14 @@ await ToolMain.run(spec) { args in
         }
     }
     return .success
+}
+
+/// The guided session stopped because the reader of standard output went away: exit 1 with
+/// `ReaderGone`'s words. `ToolMain` says them when a write to standard output failed; when only
+/// poll(2) saw it (`--json` writes there at the end), they are said here.
+func stoppedForClosedOutput() throws -> ExitStatus {
+    if Terminal.standardOutput.readerGone { return .runtimeFailure }
+    throw ReaderGone(delivered: Terminal.standardOutput.linesDelivered)
 }
 
 /// The calibration key: --key, else the sensor's.
