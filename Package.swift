@@ -12,6 +12,8 @@ targets += [
     .target(name: "COnDemand"),
     .target(name: "CLibIIO", dependencies: ["COnDemand"]),
     .target(name: "CI2C", linkerSettings: [.linkedLibrary("i2c")]),
+    // Standard descriptors closed at start, seen before the Swift runtime opens any: Sources/CStandardDescriptors/include.
+    .target(name: "CStandardDescriptors"),
 ]
 
 // MARK: Core: samples, units, clock, recording format. No hardware, no C.
@@ -49,7 +51,7 @@ targets += [
 
 // MARK: Tools: CLI support and one executable per command.
 targets += [
-    .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration"]),
+    .target(name: "IMUCLI", dependencies: ["IMUCore", "Pedometer", "IMUSensors", "IMUSimulation", "IMUCalibration", "CStandardDescriptors"]),
     .executableTarget(name: "imu-info", dependencies: ["IMUCLI"], path: "Sources/Tools/imu-info"),
     .testTarget(name: "IMUCLITests", dependencies: ["IMUCLI", "Pedometer"]),
     .executableTarget(name: "imu-steps", dependencies: ["IMUCLI", "Pedometer", "IMUServiceClient"], path: "Sources/Tools/imu-steps"),

@@ -20,6 +20,9 @@ public final class GPSDClient {
     private let data: UnsafeMutablePointer<gps_data_t>
     /// Whether gpsd streams reports to us now (`setWatching`).
     public private(set) var isWatching = false
+    /// Reports (of any class: VERSION, DEVICES, TPV, …) read so far. gpsd sends VERSION as soon as
+    /// a client connects, so none within a wait means the listener at this address is not gpsd.
+    public private(set) var reportsRead = 0
 
     /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947); an IPv6 address goes in
     /// brackets, `[::1]:2947` or `[::1]`, as in a URL.
@@ -104,6 +107,7 @@ public final class GPSDClient {
             let e = errno
             throw .lost(reason: e > 0 ? String(cString: strerror(e)) : "gpsd closed the connection")
         }
+        if status > 0 { reportsRead += 1 }
         let received = BootClock.nowSeconds()
         let report = data.pointee
         if report.set & cgps_mode_set != 0, report.fix.mode < MODE_2D { return .noFix }

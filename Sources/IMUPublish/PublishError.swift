@@ -25,8 +25,9 @@ public enum PublishError: DiagnosableError, Equatable {
 
     public var description: String {
         switch self {
-        case .invalidSetting(let origin, let problem, let fix): "\(origin): \(problem); fix: \(fix)"
-        case .credentials(let path, let problem, let fix): "MQTT credentials \(path.escapedForTerminal): \(problem); fix: \(fix)"
+        // The fix is `fix`, which every report prints on its own line (it was here too: printed twice).
+        case .invalidSetting(let origin, let problem, _): "\(origin): \(problem)"
+        case .credentials(let path, let problem, _): "MQTT credentials \(path.escapedForTerminal): \(problem)"
         case .library(let what, let code): "MQTT: \(what) failed: \(MosquittoLibrary.describe(code))"
         }
     }

@@ -17,7 +17,7 @@ import Testing
             try BrokerAddress(parsing: url, origin: "stepd.conf:3")
         } throws: { error in
             let text = "\(error)"
-            return text.hasPrefix("stepd.conf:3: ") && text.contains("mqtt://HOST:1883")
+            return text.hasPrefix("stepd.conf:3: ") && (error as? PublishError)?.fix?.contains("mqtt://HOST:1883") == true
         }
     }
 
@@ -53,13 +53,13 @@ import Testing
         defer { unlink(path) }
         #expect {
             try MQTTCredentials.load(path: path)
-        } throws: { "\($0)".contains("chmod 600 \(path)") }
+        } throws: { reported($0).contains("chmod 600 \(path)") }
     }
 
     @Test func refusesAFileOfAnotherUser() throws {
         let path = try file("username=a\npassword=b\n", mode: 0o600)
         defer { unlink(path) }
-        #expect { try MQTTCredentials.load(path: path, owner: geteuid() + 1) } throws: { "\($0)".contains("chown") }
+        #expect { try MQTTCredentials.load(path: path, owner: geteuid() + 1) } throws: { reported($0).contains("chown") }
     }
 
     @Test(arguments: ["username=a\n", "user=a\npassword=b\n", "just a password\n", "username=\npassword=b\n"])
@@ -77,7 +77,12 @@ import Testing
 
     @Test func namesAMissingFile() {
         #expect { try MQTTCredentials.load(path: "/nonexistent/imukit-cred") } throws: {
-            "\($0)".contains("/nonexistent/imukit-cred") && "\($0)".contains("mode 600")
+            reported($0).contains("/nonexistent/imukit-cred") && reported($0).contains("mode 600")
         }
     }
+}
+
+/// What a tool prints for `error`: its message and, on the next line, its fix.
+private func reported(_ error: any Error) -> String {
+    "\(error)\n  fix: \((error as? PublishError)?.fix ?? "")"
 }

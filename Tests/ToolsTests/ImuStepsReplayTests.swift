@@ -198,7 +198,7 @@ func frenchLocaleInstalled() -> Bool {
     @Test func walkedNeverSuggestsARefusedStride() throws {
         // 216 steps over "1500 m" is 6.9 m per step.
         let r = try ToolRunner.run("imu-steps", ["--simulate", "walk", "--speed", "max", "--walked", "1500", "--json"])
-        #expect(r.status == 0)
+        #expect(r.status == 1, "no pace was given (NewUserAuditTests.walkedWithoutAPaceIsAFailure)")
         #expect(!r.stderr.contains("use --stride"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("cannot be used for --stride"), "stderr: \(r.stderr)")
     }

@@ -66,6 +66,9 @@ public final class OutputStream: Sendable {
         state.withLock { $0.firstFailure.map { String(cString: strerror($0)) } }
     }
 
+    /// The errno behind `failure` (ENOSPC, EBADF, EIO…), or nil when nothing was lost.
+    public var failureCode: Int32? { state.withLock { $0.firstFailure } }
+
     /// Has the program reading this pipe gone (`| head -1` that has its line, `| false`)? Tools
     /// ignore SIGPIPE (`ToolMain`), so the write failed with EPIPE instead of killing the tool.
     public var readerGone: Bool { state.withLock { $0.firstFailure == EPIPE } }
@@ -73,12 +76,12 @@ public final class OutputStream: Sendable {
     /// Lines that reached the descriptor so far (a line cut by a failed write is not counted).
     public var linesDelivered: Int { state.withLock { $0.linesDelivered } }
 
-    /// Calls `handler` once when the reader goes away (at once when it already has), so a tool
-    /// that would run until stopped stops as after Ctrl-C (`SignalTrap` registers its stop here).
-    /// One handler: a later call replaces an earlier one.
+    /// Calls `handler` once when the reader goes away or any write fails (at once when one
+    /// already has: full disk, closed descriptor), so a tool that would run until stopped stops as
+    /// after Ctrl-C (`SignalTrap` registers its stop here). One handler: a later call replaces an earlier one.
     public func onReaderGone(_ handler: @escaping @Sendable () -> Void) {
         let goneAlready = state.withLock { s -> Bool in
-            guard s.firstFailure != EPIPE else { return true }
+            guard s.firstFailure == nil else { return true }
             s.readerGoneHandler = handler
             return false
         }
@@ -96,7 +99,10 @@ public final class OutputStream: Sendable {
                 if errno == EINTR { continue }
                 if s.firstFailure == nil {
                     s.firstFailure = errno
-                    if errno == EPIPE { gone = s.readerGoneHandler; s.readerGoneHandler = nil }
+                    // Any lost output stops a tool that would run on (a full disk too: a live
+                    // `--json > FILE` counted on for hours, writing nothing, until Ctrl-C).
+                    gone = s.readerGoneHandler
+                    s.readerGoneHandler = nil
                 }
                 break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }

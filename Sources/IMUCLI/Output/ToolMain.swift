@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStandardDescriptors
 
 /// Runs a tool's body: parses arguments, prints `--help` and `--version`, and turns every error into a message on
 /// standard error with its fix and the contract's exit code (docs/CONTRACTS.md §4).
@@ -18,6 +19,7 @@ public enum ToolMain {
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
+            if let bad = NonUTF8Argument.first() { throw bad }
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
@@ -44,8 +46,12 @@ public enum ToolMain {
             if status == .success { status = gone }
         } else if let failure = Terminal.standardOutput.failure {
             let reason = outputWasClosed ? "it is closed" : failure
-            Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n"
-                                         + "  fix: free space on the disk, or send the output somewhere that accepts it\n")
+            let code = Terminal.standardOutput.failureCode
+            // "Free space" only where space is what is missing (a closed or read-only descriptor is not full).
+            let fix = outputWasClosed ? "run it with standard output open (no >&-), or send the output to a file (> FILE)"
+                : [ENOSPC, EDQUOT, EFBIG].contains(code) ? "free space on the disk, or send the output somewhere that accepts it"
+                : "send the output to a file (> FILE) or to a program that reads it"
+            Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n  fix: \(fix)\n")
             if status == .success { status = .runtimeFailure }
         }
         Terminal.standardError.flush()
@@ -76,7 +82,9 @@ public enum ToolMain {
     /// which `finish` reports.
     /// Returns the descriptors that were closed.
     static func occupyClosedStandardDescriptors() -> Set<Int32> {
-        var closedAtStart: Set<Int32> = []
+        // The constructor in CStandardDescriptors ran before Dispatch could take these numbers.
+        let early = cstd_closed_at_start()
+        var closedAtStart = Set([STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].filter { early & (1 << $0) != 0 })
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             closedAtStart.insert(fd)
             let null = open("/dev/null", O_RDONLY)

@@ -9,6 +9,9 @@ public struct PedometerRunner {
     public var display: StatusDisplay?
     /// Ground speed from gpsd (`--gps`), or nil: the IMU alone (docs/gps.md).
     public var gps: GPSSpeedFeed?
+    /// The recording being replayed, when this run reads one: a recording that ends without a
+    /// single sample (a header only) is then a bad file (`EmptyRecording`), not "0 steps".
+    public var recordingPath: String?
 
     public init(configuration: PedometerConfiguration, json: Bool, display: StatusDisplay?, gps: GPSSpeedFeed? = nil) {
         self.configuration = configuration
@@ -26,13 +29,14 @@ public struct PedometerRunner {
         display?.start(source: source.info, capabilities: caps)
         gps?.start()   // after the header: its lines follow it
 
-        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?) in
+        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?, Bool) in
+            var sawSample = false
             var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)
             var groundSpeed = gps.map(GroundSpeedInput.init)
             var events: [PedometerEvent] = []
             do {
                 for try await batch in source.batches() {
-                    if let first = batch.first { display?.begin(at: first.time) }
+                    if let first = batch.first { display?.begin(at: first.time); sawSample = true }
                     if groundSpeed != nil {
                         groundSpeed!.process(batch, pedometer: &pedometer, into: &events)
                     } else {
@@ -45,16 +49,17 @@ public struct PedometerRunner {
                     }
                     display?.update(pedometer.snapshot)
                 }
-                return (pedometer, groundSpeed, nil)
+                return (pedometer, groundSpeed, nil, sawSample)
             } catch is CancellationError {
-                return (pedometer, groundSpeed, nil)
+                return (pedometer, groundSpeed, nil, true)
             } catch {
-                return (pedometer, groundSpeed, error)
+                return (pedometer, groundSpeed, error, sawSample)
             }
         }
         let trap = SignalTrap { work.cancel() }
-        var (pedometer, groundSpeed, failure) = await work.value
+        var (pedometer, groundSpeed, failure, sawSample) = await work.value
         _ = trap
+        if failure == nil, !sawSample, !trap.stopRequested, let recordingPath { failure = EmptyRecording(path: recordingPath) }
         gps?.stop()
         var events: [PedometerEvent] = []
         pedometer.finish(into: &events)

@@ -1,3 +1,7 @@
+import CStandardDescriptors
+#if canImport(Glibc)
+import Glibc
+#endif
 import IMUSimulation
 
 /// No sensor at all, or one that cannot be opened: exit 3 with the fix (docs/CONTRACTS.md §4).
@@ -106,6 +110,11 @@ public enum SourceSelection {
                             backends: [any SensorBackend]) throws -> any SampleSource {
         switch request {
         case let .replay(path, speed):
+            if path == "-", cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 {
+                // It read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
+                throw UsageError("--replay -: standard input is closed (<&-), so there is no recording to read; "
+                                 + "pipe one in, e.g. --replay - < walk.csv", command: commandName)
+            }
             return try RecordingSource(path: path, speed: speed) { note in
                 Terminal.standardError.write(note + "\n")
                 Terminal.standardError.flush()

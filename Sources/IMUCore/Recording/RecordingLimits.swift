@@ -12,8 +12,9 @@ public enum RecordingLimits {
 
     /// |gx|, |gy|, |gz| at most this, rad/s: 5000 °/s = 87.3 rad/s is the widest MEMS gyroscope
     /// full scale, ±4000 °/s (ST ISM330DHCX and LSM6DSV, NXP FXAS21002C), plus a quarter. The
-    /// chips IMUKit reads stop at ±2000 °/s (34.9 rad/s).
-    public static var rotationRate: Double { 5000 * Double.pi / 180 }
+    /// chips IMUKit reads stop at ±2000 °/s (34.9 rad/s). 5000 °/s is 87.27 rad/s; the bound is
+    /// 87.3 as docs/CONTRACTS.md §2 writes it (|g| ≤ 87.3 rad/s): a recording holding 87.3 was refused.
+    public static var rotationRate: Double { 87.3 }
 
     /// `p` within this, hPa: the widest range of the barometers IMUKit reads is 260–1260 hPa (ST
     /// LPS22HB, DocID027083; BMP280 300–1100, BMP388 300–1250, DPS310 300–1200 hPa), widened to

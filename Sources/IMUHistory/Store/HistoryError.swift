@@ -15,6 +15,9 @@ public enum HistoryError: DiagnosableError, Equatable {
     case needsMigration(path: String, found: Int, supported: Int)
     /// The file or its directory cannot be opened (permission, missing directory, a directory at the path).
     case cannotOpen(path: String, detail: String)
+    /// The path names a FIFO, a device or a socket (`kind`), not a file: opening a FIFO waited
+    /// forever for a writer, and `/dev/zero` was offered the fix "mv /dev/zero …".
+    case notAFile(path: String, kind: String)
     /// The disk is full: the minutes stay buffered in memory and the next commit retries.
     case diskFull(path: String, bufferedMinutes: Int)
     /// Any other SQLite failure while reading or writing.
@@ -40,6 +43,8 @@ public enum HistoryError: DiagnosableError, Equatable {
             "the history \(path) has schema version \(found); reading needs version \(supported)."
         case .cannotOpen(let path, let detail):
             "cannot open the history \(path): \(Self.printable(detail))."
+        case .notAFile(let path, let kind):
+            "\(path) is \(kind), not a history file. Nothing was read or changed."
         case .diskFull(let path, let buffered):
             "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
         case .io(let path, let detail):
@@ -64,6 +69,12 @@ public enum HistoryError: DiagnosableError, Equatable {
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
         case .needsMigration:
             "start imu-stepd (or any writer) once: it migrates the file in place."
+        case .notAFile:
+            "name the history file itself (imu-stepd keeps it as /var/lib/imu-stepd/history.sqlite)."
+        case .cannotOpen(let path, let detail) where detail == "permission denied":
+            "give this user access to it (ls -l \(path); sudo chmod a+r \(path) to read it), or name a copy of it that this user owns."
+        case .cannotOpen(let path, let detail) where detail == "it is a directory":
+            "name the history file inside it (e.g. \(path)/history.sqlite), not the directory."
         case .cannotOpen(let path, _):
             "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)."
         case .diskFull:
@@ -81,7 +92,9 @@ public enum HistoryError: DiagnosableError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention: .usage
+        case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
+        // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
+        case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
         }
     }

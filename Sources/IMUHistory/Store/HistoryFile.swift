@@ -14,11 +14,33 @@ enum HistoryFile {
     /// Opens `path` for writing (creating it when absent) or, with `readOnly`, for reading only.
     /// `upTo` is the schema version to migrate to (tests use it to make old files).
     static func open(path: String, readOnly: Bool, upTo target: Int = Schema.version) throws(HistoryError) -> SQLiteConnection {
+        do {
+            return try open(path: path, readOnly: readOnly, upTo: target, immutable: false)
+        } catch let error where readOnly && needsImmutableRead(error, path: path) {
+            return try open(path: path, readOnly: true, upTo: target, immutable: true)
+        }
+    }
+
+    /// A WAL database whose writer has stopped (its -wal and -shm files removed) cannot be read by
+    /// a user who may not create them beside it: SQLite answered "attempt to write a readonly
+    /// database" to `imu-plot --day` as any user but imu-stepd once the service stopped. With no
+    /// -wal file the main file holds every committed minute, so it is read as immutable; a writer
+    /// starting meanwhile appends to a new -wal this read does not see (a snapshot, as any read).
+    private static func needsImmutableRead(_ error: HistoryError, path: String) -> Bool {
+        guard case .cannotOpen = error, access(path, R_OK) == 0, access(path + "-wal", F_OK) != 0 else { return false }
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return access(directory.isEmpty ? "/" : directory, W_OK) != 0
+    }
+
+    private static func open(path: String, readOnly: Bool, upTo target: Int, immutable: Bool) throws(HistoryError) -> SQLiteConnection {
         if let problem = csqlite_load() { throw HistoryError.libraryMissing(detail: String(cString: problem)) }
         let exists = try checkHeader(path: path, mustExist: readOnly)
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE))
         let db: SQLiteConnection
-        do { db = try SQLiteConnection(path: path, flags: flags) } catch {
+        do {
+            db = immutable ? try SQLiteConnection(path: immutableURI(path), flags: flags | SQLITE_OPEN_URI)
+                           : try SQLiteConnection(path: path, flags: flags)
+        } catch {
             throw classify(error, path: path)
         }
         // Until the file is known to be ours, closing it must not checkpoint a WAL left beside it.
@@ -51,6 +73,20 @@ enum HistoryFile {
         }
     }
 
+    /// `file:PATH?immutable=1` (https://sqlite.org/uri.html), every byte but unreserved ones and
+    /// "/" percent-encoded, so "?", "#" and "%" in a name stay part of it.
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for b in path.utf8 {
+            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "/-._~".utf8.contains(b) {
+                uri.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                uri += String(cFormat: "%%%02X", Int32(b))
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
     /// Checks the first bytes before SQLite sees the file. Returns whether the file exists.
     private static func checkHeader(path: String, mustExist: Bool) throws(HistoryError) -> Bool {
         var info = stat()
@@ -58,9 +94,18 @@ enum HistoryFile {
             if mustExist { throw HistoryError.cannotOpen(path: path, detail: "there is no history file there") }
             return false
         }
-        if info.st_mode & S_IFMT == S_IFDIR { throw HistoryError.cannotOpen(path: path, detail: "it is a directory") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw HistoryError.cannotOpen(path: path, detail: "it is a directory")
+        case S_IFIFO: throw HistoryError.notAFile(path: path, kind: "a FIFO (named pipe)")
+        case S_IFCHR, S_IFBLK: throw HistoryError.notAFile(path: path, kind: "a device")
+        default: throw HistoryError.notAFile(path: path, kind: "a socket")
+        }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw HistoryError.cannotOpen(path: path, detail: "permission denied") }
+        guard fd >= 0 else {
+            let code = errno
+            throw HistoryError.cannotOpen(path: path, detail: code == EACCES ? "permission denied" : String(cString: strerror(code)))
+        }
         defer { Glibc.close(fd) }
         var head = [UInt8](repeating: 0, count: sqliteMagic.count)
         var got = 0

@@ -17,8 +17,13 @@ public struct PlotSpan: Sendable, Equatable {
 /// A bad `--from`/`--to` found once the recording's length is known.
 public struct PlotSpanError: DiagnosableError {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The fix when it is not about --from/--to (a recording with no samples at all).
+    private var otherFix: String?
+    public init(_ message: String, fix: String? = nil) {
+        self.message = message
+        self.otherFix = fix
+    }
     public var description: String { message }
     public var exitStatus: ExitStatus { .usage }
-    public var fix: String? { "give --from and --to in seconds after the recording's first sample (or m:ss), inside its length" }
+    public var fix: String? { otherFix ?? "give --from and --to in seconds after the recording's first sample (or m:ss), inside its length" }
 }

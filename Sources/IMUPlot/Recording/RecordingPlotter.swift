@@ -124,7 +124,8 @@ public struct RecordingPlotter {
     /// The chart to draw. Throws when the recording has no samples or `span` lies outside it.
     public func chart(title: String, clock: ClockAnchor?) throws -> RecordingChart {
         guard let first = firstTime, let last = lastTime, let grid else {
-            throw PlotSpanError("the recording has no samples (only a header): there is nothing to plot")
+            throw PlotSpanError("the recording has no samples (only a header): there is nothing to plot",
+                                fix: "record one first (imu-record -d 60 -o walk.csv), or check that this is the file you meant")
         }
         let length = last - first
         if let from = span.from, from >= length {

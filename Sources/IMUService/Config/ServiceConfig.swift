@@ -89,6 +89,7 @@ public struct ServiceConfig: Sendable {
         var c = ServiceConfig()
         var simulate: String?, replay: String?, speed: Double?
         var mqttValues: [String: String] = [:], mqttLine: Int?
+        var lineOfKey: [String: Int] = [:]
         // Any line end (a file edited on Windows has CRLF: "\r\n" is one Character, never "\n"),
         // and a byte-order mark before the first line is skipped, as the recording reader does.
         let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
@@ -116,13 +117,28 @@ public struct ServiceConfig: Sendable {
                 default: throw bad("\(key) = '\(Printable.escape(value))' is not yes or no", "write \(key) = yes or \(key) = no")
                 }
             }
+            // A key given twice: the later line silently won, so an edit near the top did nothing.
+            if let first = lineOfKey[key] {
+                throw bad("\(Printable.escape(key)) is set twice (lines \(first) and \(index + 1))", "keep one of the two lines")
+            }
+            lineOfKey[key] = index + 1
+            func checkSource(_ request: SourceRequest) throws {
+                do { try SourceSelection.checkSyntax(request) } catch {
+                    let why = (error as? any DiagnosableError)?.description ?? "\(error)"
+                    throw bad("\(key) = '\(Printable.escape(value))': \(Printable.escape(why))",
+                              "e.g. source = auto, source = iio:local:, source = i2c:/dev/i2c-1@0x68 or simulate = walk (docs/service.md)")
+                }
+            }
             if value.isEmpty && ["state_directory", "database", "simulate", "replay"].contains(key) {
                 throw bad("\(key) has no value", "give one after '=', or leave the line out for the default")
             }
             switch key {
             case "source":
                 c.source = value == "auto" || value.isEmpty ? .automatic(fallbackToSimulation: false) : .spec(value)
-            case "simulate": simulate = value
+                try checkSource(c.source)
+            case "simulate":
+                simulate = value
+                try checkSource(.simulate(name: value, speed: 1))
             case "replay": replay = value
             case "speed": speed = try number(0.01...1000, "× real time")
             case "rate": c.sourceOptions.rateHz = try number(1...8000, "Hz")

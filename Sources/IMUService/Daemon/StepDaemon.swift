@@ -123,13 +123,16 @@ public enum StepDaemon {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
             do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw ServiceError.stateDirectory(path: path, reason: "does not exist and cannot be created (\(error.localizedDescription))")
+                // The errno's words ("Permission denied": exit 3), not Foundation's "You don't have permission."
+                let denied = (error as? CocoaError)?.code == .fileWriteNoPermission
+                let why = denied ? String(cString: strerror(EACCES)) : error.localizedDescription
+                throw ServiceError.stateDirectory(path: path, reason: "does not exist and cannot be created (\(why))")
             }
         } else if !isDir.boolValue {
-            throw ServiceError.stateDirectory(path: path, reason: "is not a directory")
+            throw ServiceError.stateDirectory(path: path, reason: ServiceError.notADirectory)
         }
         guard FileManager.default.isWritableFile(atPath: path) else {
-            throw ServiceError.stateDirectory(path: path, reason: "is not writable by this user")
+            throw ServiceError.stateDirectory(path: path, reason: ServiceError.notWritable)
         }
     }
 }

@@ -31,5 +31,16 @@ public enum ServiceError: DiagnosableError, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus { .runtimeFailure }
+    public var exitStatus: ExitStatus {
+        switch self {
+        // docs/CONTRACTS.md §4: permission denied is 3, a bad setting 2 (both were 1).
+        case let .stateDirectory(_, reason) where reason.hasPrefix(Self.notWritable) || reason.contains("ermission denied"): .noSensor
+        case let .stateDirectory(_, reason) where reason == Self.notADirectory: .usage
+        default: .runtimeFailure
+        }
+    }
+
+    /// The reasons `StepDaemon.prepareStateDirectory` gives.
+    public static let notWritable = "is not writable by this user"
+    public static let notADirectory = "is not a directory"
 }

@@ -83,6 +83,11 @@ public final class BusConnection {
                 throw BusError(.serviceNotRunning, "the step daemon imu-stepd is not running (nothing owns \(destination) on the bus)",
                                fix: BusError.notRunningFix)
             }
+            // A daemon that is stopped (SIGSTOP), stuck or swamped: "QueryTotals: Connection timed out" named neither it nor a fix.
+            if -r == ETIMEDOUT || name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.Timeout" {
+                throw BusError(.failed, "the step daemon imu-stepd (\(destination)) did not answer \(member) within \(timeoutSeconds < 1000 && timeoutSeconds == timeoutSeconds.rounded() ? "\(Int(timeoutSeconds))" : "\(timeoutSeconds)") s",
+                               fix: "see what it is doing: systemctl status imu-stepd (journalctl -u imu-stepd); restart it if it is stuck: sudo systemctl restart imu-stepd")
+            }
             if let name { throw BusError(.remote, "\(member): \(text)", remoteName: name) }
             throw BusError(.failed, "\(member) on \(destination): \(text)")
         }

@@ -18,6 +18,18 @@ extension Scenario {
         return Scenario(name: "custom", segments: segments)
     }
 
+    /// Steps (or waves) per second a composition may ask for: human gait spans about 0.5 steps/s (a
+    /// shuffle) to under 5 (a sprint), and `--stride` takes 0.5–4; 0.1–5 keeps slow-motion tests
+    /// possible, and at 5 a step still spans 20 samples at 100 Hz.
+    public static let cadenceRange = 0.1...5.0
+    /// Bounce amplitude limit in g: the simulated accelerometer clips at ±16 g (`SensorErrorModel`),
+    /// so a larger bounce is a flat line at full scale, not a gait.
+    public static let maximumAmplitude = 16.0
+    /// Longest segment, seconds: a week.
+    public static let maximumSeconds = 7.0 * 24 * 3600
+    /// Most floors in one stairs or elevator segment: the tallest building (Burj Khalifa) has 163.
+    public static let maximumFloors = 200
+
     /// Kind names accepted in compositions.
     public static let segmentKindNames = ["still", "stroll", "walk", "run", "bus", "wave", "stairs-up", "stairs-down",
                                           "elevator-up", "elevator-down", "transition"] + FaceUp.allCases.map { "face" + $0.rawValue }
@@ -46,6 +58,18 @@ extension Scenario {
         let amplitude = try number(after: "*")
         let cadence = try number(after: "@")
         let count = try number(after: ":")
+        // Range checks come before any integer conversion: `walk:1e300` trapped in `Int(_:)`, and
+        // `walk:10@1e300` planned steps forever (ignoring SIGTERM) while `@1000` or `*1e300` gave 0 steps.
+        if let cadence, !Self.cadenceRange.contains(cadence) {
+            throw bad("cadence \(cadence) per second is outside \(Self.cadenceRange.lowerBound)–\(Self.cadenceRange.upperBound)")
+        }
+        if let amplitude, amplitude > Self.maximumAmplitude {
+            throw bad("amplitude \(amplitude) g is beyond \(Self.maximumAmplitude) g, the simulated accelerometer's full scale")
+        }
+        if let count, count > Self.maximumSeconds {
+            throw bad("\(count) is too large: a segment lasts at most a week (\(Int(Self.maximumSeconds)) s) and climbs at most \(Self.maximumFloors) floors")
+        }
+        // Safe: count ≤ maximumSeconds here.
         let floors = Int((count ?? 1).rounded())
         let kind: Segment.Kind
         switch String(rest) {
@@ -73,7 +97,9 @@ extension Scenario {
         default: countsFloors = false
         }
         if countsFloors, let count, count != count.rounded() { throw bad("floors must be a whole number") }
-        if count != nil, count! > 7 * 24 * 3600 { throw bad("longer than a week") }
+        if countsFloors, let count, count > Double(Self.maximumFloors) {
+            throw bad("\(Int(count)) floors is more than \(Self.maximumFloors), taller than any building")
+        }
         return Segment(kind, seconds: countsFloors ? nil : count, cadence: cadence, amplitude: amplitude, holding: holding)
     }
 }

@@ -57,6 +57,8 @@ await ToolMain.run(spec) { args in
             throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name)
         }
         let rest = String(text[text.index(after: colon)...])
+        // A malformed IIO spec is a usage error (2), as imu-steps says; listed as a "problem" it ended as "no sensor" (3).
+        if backend is IIOBackend { _ = try IIOSourceSpec(parsing: rest) }
         if readCount == nil, let found = try inventory(of: backend, spec: rest) {
             let items = found.isEmpty ? [nothingFound(by: backend, location: text)] : found
             items.forEach(printer.print)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import IMUCLI
 import IMUPlot
 
@@ -8,6 +11,25 @@ struct PlotOptions: Sendable {
         case simulate(String, seed: UInt64)
         /// `--day [DATE]`: DATE as given (nil = today).
         case day(String?)
+    }
+
+    /// `-o plot.png` wrote SVG text under a PNG name (an image viewer then calls it damaged), and
+    /// `-o DIR` failed only at the end as an I/O error (exit 1): both are usage errors, said first.
+    /// A name without an extension, or with the right one, is taken as given.
+    static func checkOutputName(_ out: String, html: Bool, command: String) throws {
+        guard out != "-" else { return }
+        var st = stat()
+        if out.hasSuffix("/") || (stat(out, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR) {
+            throw UsageError("-o \(out) is a directory; name a file inside it, e.g. -o \(out.hasSuffix("/") ? out : out + "/")\(html ? "day.html" : "plot.svg")", command: command)
+        }
+        let name = out.split(separator: "/").last.map(String.init) ?? out
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
+        let ext = name[name.index(after: dot)...].lowercased()
+        let wanted = html ? "html" : "svg"
+        let others = ["svg", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"]
+        if others.contains(ext), ext != wanted, !(html && ext == "htm") {
+            throw UsageError("-o \(out): imu-plot writes \(html ? "an HTML page" : "SVG"), not .\(ext); name it .\(wanted)\(html ? "" : " (convert an SVG with e.g. rsvg-convert -o plot.png plot.svg)")", command: command)
+        }
     }
 
     static let defaultWidth = 1200
@@ -50,6 +72,9 @@ struct PlotOptions: Sendable {
             throw UsageError("give the output file with -o FILE (e.g. -o walk.svg), or -o - for standard output", command: args.command)
         }
         self.out = out
+        var isDay = false
+        if case .day = input { isDay = true }
+        try Self.checkOutputName(out, html: isDay, command: args.command)
         width = try args.integer("width", in: Self.widthRange) ?? Self.defaultWidth
         let from = try args.string("from").map { try Self.seconds($0, option: "from", command: args.command) }
         let to = try args.string("to").map { try Self.seconds($0, option: "to", command: args.command) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IMUCLI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,11 @@ enum OriginHeader {
         out.append("re-recorded from \(path) by imu-record --replay on \(Date().formatted(.iso8601))")
         return out
     }
+
+    /// One comment line's text without control characters (`\x1B`, `\n` written out): comments
+    /// copied raw carried a replayed file's escape sequences, its name's, or a device name's to a
+    /// terminal with `-o -`; a recording is plain text.
+    static func plain(_ text: String) -> String { text.escapedForTerminal.replacing("\n", with: "\\n") }
 }
 
 /// Refuses to write over the input.

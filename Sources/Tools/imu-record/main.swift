@@ -58,7 +58,7 @@ await ToolMain.run(spec) { args in
                                      calibrationApplied: !args.flag("raw") && calibrationNote.hasPrefix("calibration: applied"),
                                      ours: comments)
     }
-    let captured = source, quiet = args.flag("quiet"), header = comments
+    let captured = source, quiet = args.flag("quiet"), header = comments.map(OriginHeader.plain)
     let task = Task {
         let recorder = Recorder(path: path, comments: header, duration: duration, progress: RecordProgress(quiet: quiet), gps: gps)
         return try await recorder.run(captured)

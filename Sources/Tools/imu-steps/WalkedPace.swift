@@ -6,13 +6,14 @@ import Pedometer
 /// `--walked M`: measures one pace for `--stride` (see `WalkerSettings`).
 enum WalkedPace {
     /// After a walk of `walked` metres: the pace to give `--stride`, on standard error (standard
-    /// output may be JSON Lines).
-    static func reportPace(walked: Double, _ snapshot: PedometerSnapshot, command: String) {
+    /// output may be JSON Lines). Returns false when no pace could be given (exit 1: a script
+    /// running `imu-steps --walked 100 && …` must not take "no pace" for one).
+    static func reportPace(walked: Double, _ snapshot: PedometerSnapshot, command: String) -> Bool {
         let err = Terminal.standardError
         guard snapshot.steps > 0, snapshot.activeDuration > 0 else {
             err.write("\(command): no steps were counted, so --walked cannot give a pace; walk at least 20 m\n")
             err.flush()
-            return
+            return false
         }
         let cadence = Double(snapshot.steps) / snapshot.activeDuration
         let stride = walked / Double(snapshot.steps)
@@ -21,12 +22,13 @@ enum WalkedPace {
             err.write("\(command): \(snapshot.steps) steps over \(Int(walked.rounded())) m: \(problem), so it cannot be used for --stride; "
                       + "check the distance and walk it again at a steady pace\n")
             err.flush()
-            return
+            return false
         }
         err.write("\(command): your pace over \(Int(walked.rounded())) m: \(fixed(cadence, 2)) steps/s, \(fixed(stride, 3)) m per step "
                   + "(\(snapshot.steps) steps in \(fixed(snapshot.activeDuration, 1)) s walking). "
                   + "Walk it again at another pace, then use --stride \(fixed(cadence, 2)):\(fixed(stride, 3)),CADENCE:METRES\n")
         err.flush()
+        return true
     }
 
     /// Locale-independent fixed-point text.

@@ -54,8 +54,9 @@ await ToolMain.run(spec) { args in
     var notify: (@Sendable (String) -> Void)?
     if let display { notify = { display.note($0) } }
     let gps = gpsd.map { GPSSelection.feed($0, command: spec.name, wanted: true, notify: notify) }
-    let runner = PedometerRunner(configuration: config, json: json, display: display, gps: gps)
+    var runner = PedometerRunner(configuration: config, json: json, display: display, gps: gps)
+    if case let .replay(path, _) = request { runner.recordingPath = path }
     let snapshot = try await runner.run(source)
-    if let walked { WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) }
+    if let walked, !WalkedPace.reportPace(walked: walked, snapshot, command: spec.name) { return .runtimeFailure }
     return .success
 }

@@ -46,7 +46,7 @@ enum BuiltTool {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)   // a hung tool may never see SIGTERM
             process.waitUntilExit()
             throw InflateError(description: "\(path) did not finish within \(timeout) s")
         }

@@ -57,7 +57,8 @@ enum ToolRunner {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: a tool stuck in a loop may never see SIGTERM (and test-runner children inherit it blocked).
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw ToolTimeout(tool: (executable as NSString).lastPathComponent, seconds: timeout)
         }
