@@ -51,17 +51,21 @@ import Testing
         let lines = 2 * RecordingSource.fastBatch + 10
         let release = DispatchSemaphore(value: 0)
         let writerClosed = Atomic<Bool>(false)
-        DispatchQueue.global().async {
+        // A thread of its own: Dispatch's global queue is as wide as the machine's cores, and on
+        // CI's two cores other tests' blocking work held it, so the writer started late.
+        Thread {
             let fd = open(fifo, O_WRONLY)
             guard fd >= 0 else { return }
             var text = "t,ax,ay,az\n"
             for i in 0..<lines { text += "\(i).25,0,0,1\n" }
             _ = text.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count - 1) }
-            // Holds the pipe open until the test has its batches, 60 s at most.
-            _ = release.wait(timeout: .now() + 60)
+            // Holds the pipe open until the test has its batches. The bound only ends a failing
+            // run: the consumer is a task, and the parallel test run's blocking tests can keep the
+            // pool's threads (one per core) for tens of seconds (CI of 94b2fb9: more than 60 s).
+            _ = release.wait(timeout: .now() + 300)
             writerClosed.store(true, ordering: .releasing)
             close(fd)
-        }
+        }.start()
         let source = try RecordingSource(path: fifo)
         var received = 0, beforeClose = 0
         for try await batch in source.batches() {
