@@ -105,6 +105,15 @@ public enum SourceSelection {
         (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? "imu-steps"
     }
 
+    /// A source spec's scheme and where (`i2c` and `/dev/i2c-1@0x68`), or a usage error that
+    /// calls the spec by `name` (`--source`, or `a source` in a config file).
+    static func split(_ spec: String, named name: String) throws -> (scheme: String, rest: String) {
+        guard let colon = spec.firstIndex(of: ":") else {
+            throw UsageError("\(name) needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: commandName)
+        }
+        return (String(spec[..<colon]), String(spec[spec.index(after: colon)...]))
+    }
+
     /// Opens the requested source. `backends` are the hardware backends to search, in order.
     public static func open(_ request: SourceRequest, options: SourceOptions,
                             backends: [any SensorBackend]) throws -> any SampleSource {
@@ -130,10 +139,7 @@ public enum SourceSelection {
             }
             return SimulatedSource(scenario: scenario, options: sim, speed: speed)
         case let .spec(spec):
-            guard let colon = spec.firstIndex(of: ":") else {
-                throw UsageError("--source needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: commandName)
-            }
-            let scheme = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
+            let (scheme, rest) = try split(spec, named: "--source")
             let all = backends + [SimulationBackend()]
             guard let backend = all.first(where: { $0.scheme == scheme }) else {
                 throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)

@@ -11,10 +11,7 @@ extension SourceSelection {
         case let .simulate(name, _):
             _ = try Scenario.resolve(name)
         case let .spec(spec):
-            guard let colon = spec.firstIndex(of: ":") else {
-                throw UsageError("a source needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: commandName)
-            }
-            let scheme = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
+            let (scheme, rest) = try split(spec, named: "a source")
             switch scheme {
             case "i2c": _ = try I2CSpec(parsing: rest)
             case "iio": _ = try IIOSourceSpec(parsing: rest)
