@@ -1,4 +1,3 @@
-import CStandardDescriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,14 +59,21 @@ public enum SourceSelection {
         }
         if args.flag("realtime") { throw UsageError("--realtime goes with --replay FILE", command: args.command) }
         if let name = args.string("simulate") {
-            do { _ = try Scenario.resolve(name) } catch {
-                throw UsageError("\(error); known scenarios: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2", command: args.command)
-            }
+            _ = try scenario(name, command: args.command)
             return .simulate(name: name, speed: speed ?? 1)
         }
         if speed != nil { throw UsageError("--speed goes with --simulate or --replay", command: args.command) }
         if let spec = args.string("source") { return .spec(spec) }
         return .automatic(fallbackToSimulation: fallbackToSimulation)
+    }
+
+    /// The scenario `--simulate NAME` names (a catalogue name or a composition); a usage error
+    /// with the simulator's own fix otherwise.
+    public static func scenario(_ name: String, command: String) throws -> Scenario {
+        do { return try Scenario.resolve(name) } catch {
+            let fix = (error as? SimulationError)?.fix ?? "name one of: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2"
+            throw UsageError("\(error)", command: command, fix: fix)
+        }
     }
 
     /// `--speed N` (0.01 ≤ N ≤ 1000) or `--speed max`. "inf" is a number to `Double(_:)`, not a speed.
@@ -119,11 +125,8 @@ public enum SourceSelection {
                             backends: [any SensorBackend]) throws -> any SampleSource {
         switch request {
         case let .replay(path, speed):
-            if path == "-", cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 {
-                // It read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
-                throw UsageError("--replay -: standard input is closed (<&-), so there is no recording to read; "
-                                 + "pipe one in, e.g. --replay - < walk.csv", command: commandName)
-            }
+            // Closed, it read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
+            try ReplayInput.checkStandardInput(path, option: "--replay", command: commandName)
             return try RecordingSource(path: path, speed: speed) { note in
                 Terminal.standardError.write(note + "\n")
                 Terminal.standardError.flush()

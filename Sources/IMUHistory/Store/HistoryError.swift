@@ -46,7 +46,7 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notAFile(let path, let kind):
             "\(path) is \(kind), not a history file. Nothing was read or changed."
         case .diskFull(let path, let buffered):
-            "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
+            "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns."
         case .io(let path, let detail):
             "cannot read or write the history \(path): \(Self.printable(detail))."
         case .inUse(let path):
