@@ -120,3 +120,21 @@ import Testing
         withExtendedLifetime(silent) {}
     }
 }
+
+/// `mqtt_ca_file = /dev/zero` (or a file that is no certificate) passed the config check and
+/// failed only at the TLS handshake; now it is refused with the config's file and line.
+@Suite struct MQTTCAFileConfigTests {
+    @Test(arguments: [("/dev/zero", "is a device, FIFO or socket, not a CA file"), ("notes.txt", "holds no PEM certificate"),
+                      ("missing.pem", "cannot be read: No such file or directory"), (".", "is a directory, not a CA file")])
+    func aCAFileThatIsNoCertificateIsRefusedWhenTheConfigIsRead(_ ca: String, _ problem: String) throws {
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            echo 'just notes' > notes.txt
+            printf 'bus = session\\nmqtt_broker = mqtts://broker.lan\\nmqtt_ca_file = \(ca)\\n' > c.conf
+            "$BIN/imu-stepd" --config c.conf
+            """, directory: dir, timeout: 30)
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("c.conf:3: mqtt_ca_file: \(ca) \(problem)"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: point mqtt_ca_file at the PEM file of the CA"), "stderr: \(r.stderr)")
+    }
+}
