@@ -120,6 +120,16 @@ public enum SourceSelection {
         return (String(spec[..<colon]), String(spec[spec.index(after: colon)...]))
     }
 
+    /// The backend of `scheme` among the hardware `backends` and the simulator's: one list, for
+    /// opening a source and for checking a spec (`checkSyntax`).
+    static func backend(for scheme: String, among backends: [any SensorBackend]) throws -> any SensorBackend {
+        let all = backends + [SimulationBackend()]
+        guard let backend = all.first(where: { $0.scheme == scheme }) else {
+            throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
+        }
+        return backend
+    }
+
     /// Opens the requested source. `backends` are the hardware backends to search, in order.
     public static func open(_ request: SourceRequest, options: SourceOptions,
                             backends: [any SensorBackend]) throws -> any SampleSource {
@@ -143,11 +153,7 @@ public enum SourceSelection {
             return SimulatedSource(scenario: scenario, options: sim, speed: speed)
         case let .spec(spec):
             let (scheme, rest) = try split(spec, named: "--source")
-            let all = backends + [SimulationBackend()]
-            guard let backend = all.first(where: { $0.scheme == scheme }) else {
-                throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
-            }
-            return try backend.open(spec: rest, options: options)
+            return try backend(for: scheme, among: backends).open(spec: rest, options: options)
         case let .automatic(fallback):
             var firstProblem: (any Error)?
             for backend in backends {
