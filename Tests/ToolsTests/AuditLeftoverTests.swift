@@ -138,3 +138,27 @@ import Testing
         #expect(r.stderr.contains("fix: point mqtt_ca_file at the PEM file of the CA"), "stderr: \(r.stderr)")
     }
 }
+
+/// Tests/kernel/run.sh with IMU_BIN unset used .build/release as it was: after an edit without
+/// `swift build -c release`, the ring tested the old code and passed without a word. It now
+/// brings .build/release up to date first. Run here on a copy of the script in an empty tree, with
+/// a stand-in `swift` that records its arguments and fails, so no guest is built and no qemu starts.
+@Suite struct KernelRingBuildTests {
+    @Test func withoutIMUBinTheRingBuildsReleaseFirst() throws {
+        guard ["/usr/bin/qemu-system-x86_64", "/bin/qemu-system-x86_64"].contains(where: FileManager.default.isExecutableFile) else {
+            print("skipped: run.sh stops at once (exit 0) without qemu-system-x86_64"); return
+        }
+        let dir = try scratchDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/Tests/kernel", withIntermediateDirectories: true)
+        let script = ToolRunner.packageRoot.appendingPathComponent("Tests/kernel/run.sh").path
+        let r = try ShellRunner.run("""
+            cp '\(script)' Tests/kernel/run.sh
+            printf '#!/bin/sh\\necho "$PWD $*" > %s/swift-called\\nexit 1\\n' "$PWD" > fake-swift && chmod +x fake-swift
+            env -u IMU_BIN SWIFT="$PWD/fake-swift" Tests/kernel/run.sh
+            """, directory: dir, timeout: 60)
+        #expect(r.status == 1, "stdout: \(r.stdout) stderr: \(r.stderr)")
+        let called = (try? String(contentsOfFile: dir + "/swift-called", encoding: .utf8)) ?? ""
+        #expect(called == "\(dir) build -c release\n", "swift was called as: \(called); stderr: \(r.stderr)")
+        #expect(r.stderr.contains("swift build -c release failed; fix the build, or set IMU_BIN"), "stderr: \(r.stderr)")
+    }
+}
