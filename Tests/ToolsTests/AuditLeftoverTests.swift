@@ -162,3 +162,16 @@ import Testing
         #expect(r.stderr.contains("swift build -c release failed; fix the build, or set IMU_BIN"), "stderr: \(r.stderr)")
     }
 }
+
+extension AuditLeftoverTests {
+    /// The plot's own words said "1 samples" too (its title line).
+    @Test func aPlotOfOneSampleSaysSample() throws {
+        let dir = try scratchDirectory()
+        try "t,ax,ay,az\n1,0,0,1\n".write(toFile: dir + "/one.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-plot", ["--replay", dir + "/one.csv", "-o", dir + "/one.svg"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let svg = try String(contentsOfFile: dir + "/one.svg", encoding: .utf8)
+        #expect(svg.contains("· 1 sample<") || svg.contains("· 1 sample "), "svg: \(svg.prefix(2000))")
+        #expect(!svg.contains("1 samples"), "svg says '1 samples'")
+    }
+}
