@@ -139,3 +139,21 @@ struct CaptureLossTests {
         for (a, b) in zip(samples, samples.dropFirst()) { #expect(b.time > a.time) }
     }
 }
+
+@Suite("capture losses: a polled chip read late")
+struct MissedPollTests {
+    @Test("data registers polled without a FIFO, the capture thread stalled for 0.5 s: the samples the chip overwrote are counted, within one of the truth",
+          arguments: ["mpu6050", "lis3dh", "bmi160"])
+    func lateDirectReadsAreCounted(name: String) throws {
+        let rig = try PollerRig(imu: name, fifo: false)
+        var samples = try rig.run(1)
+        #expect(rig.poller.losses.snapshot.missedPolls == 0, "\(name): nothing missed while read on time")
+        rig.clock.advance(0.5)
+        samples += try rig.run(1)
+        let losses = rig.poller.losses.snapshot
+        let truth = CaptureLossTests.undelivered(samples, rate: rig.poller.imu!.outputRateHz)
+        #expect(losses.missedPolls > 0, "\(name): the stall was not counted")
+        #expect(abs(losses.missedPolls - truth) <= 1, "\(name): counted \(losses.missedPolls), the timestamps say \(truth) are missing")
+        #expect(losses.total == losses.missedPolls && losses.summary.contains("missed polls \(losses.missedPolls)"), "\(losses.summary)")
+    }
+}

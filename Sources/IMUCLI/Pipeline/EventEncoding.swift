@@ -51,6 +51,7 @@ public enum EventEncoding {
         line.add("dropped_buffer_overflow", losses.bufferOverflow)
         line.add("dropped_time_not_increasing", losses.nonIncreasingTime)
         line.add("dropped_stalled_consumer", losses.stalledConsumer)
+        line.add("dropped_missed_polls", losses.missedPolls)
         line.add("dropped_pressure_readings", losses.outOfRangePressure)
         if !losses.lostSensors.isEmpty { line.add("sensors_lost", losses.lostSensors.joined(separator: "; ")) }
         addGroundSpeed(groundSpeed, recorded: source.capabilities.gnssSpeed, to: &line)

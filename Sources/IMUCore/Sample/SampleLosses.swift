@@ -11,6 +11,10 @@ public struct SampleLosses: Sendable, Equatable {
     public var nonIncreasingTime = 0
     /// Samples dropped by the bounded hand-over buffer because the consumer fell behind.
     public var stalledConsumer = 0
+    /// Samples a polled reader (data registers, no FIFO or IIO buffer) missed: read periods that
+    /// passed without a read because the reads were late (a starved CPU, a slow bus or iiod link),
+    /// so the chip overwrote its one sample unseen (`PollSchedule`).
+    public var missedPolls = 0
     /// Optional sensors that stopped mid-run, each with the reason ("barometer bmp280 on
     /// /dev/i2c-1 @0x76 stopped answering"): what they measured (floors) stops, the rest goes on.
     public var lostSensors: [String] = []
@@ -23,12 +27,12 @@ public struct SampleLosses: Sendable, Equatable {
     public init() {}
 
     /// All samples lost.
-    public var total: Int { bufferOverflow + nonIncreasingTime + stalledConsumer }
+    public var total: Int { bufferOverflow + nonIncreasingTime + stalledConsumer + missedPolls }
 
     /// "dropped 0" or "dropped 12 (buffer overflow 10, stalled consumer 2)".
     public var summary: String {
         let parts = [("buffer overflow", bufferOverflow), ("time not increasing", nonIncreasingTime),
-                     ("stalled consumer", stalledConsumer)].filter { $0.1 > 0 }
+                     ("stalled consumer", stalledConsumer), ("missed polls", missedPolls)].filter { $0.1 > 0 }
         let dropped = parts.isEmpty ? "dropped 0"
             : "dropped \(total) (" + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
         return dropped + (outOfRangePressure > 0 ? ", \(Self.pressureNote(outOfRangePressure))" : "")
@@ -53,6 +57,7 @@ public final class LossCounter: Sendable {
     public func add(bufferOverflow n: Int) { if n > 0 { state.withLock { $0.bufferOverflow += n } } }
     public func add(nonIncreasingTime n: Int) { if n > 0 { state.withLock { $0.nonIncreasingTime += n } } }
     public func add(stalledConsumer n: Int) { if n > 0 { state.withLock { $0.stalledConsumer += n } } }
+    public func add(missedPolls n: Int) { if n > 0 { state.withLock { $0.missedPolls += n } } }
     public func add(outOfRangePressure n: Int) { if n > 0 { state.withLock { $0.outOfRangePressure += n } } }
     public func lost(sensor reason: String) { state.withLock { $0.lostSensors.append(reason) } }
 }

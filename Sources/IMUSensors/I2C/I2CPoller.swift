@@ -51,6 +51,8 @@ public final class I2CPoller {
 
     private var imuDueNs: Int64 = 0
     private var baroDueNs: Int64 = 0
+    /// Whether the data registers have been read once (the grid of `PollSchedule` starts there).
+    private var imuPolled = false
     private var timestamper: FIFOTimestamper?
     private var pendingBarometer: ChipReading?
     private var lastTime = -Double.infinity
@@ -116,7 +118,19 @@ public final class I2CPoller {
                                             rotationRate: r.rotationRate.map(mount.apply), temperature: r.temperature))
                 note(saturation: r.saturatedAxes, chip: imu)
             }
-            imuDueNs = advance(imuDueNs, period: imuPeriodNs, now: nowNs)
+            if imu.usesFIFO {
+                imuDueNs = advance(imuDueNs, period: imuPeriodNs, now: nowNs)
+            } else if imuPolled {
+                // The data registers hold one sample: the periods passed without a read are lost
+                // and counted (a FIFO keeps them, and counts its own overflow above).
+                var schedule = PollSchedule(period: Double(imuPeriodNs) * 1e-9, start: Double(imuDueNs) * 1e-9)
+                losses.add(missedPolls: schedule.advance(now: Double(nowNs) * 1e-9))
+                imuDueNs = Int64((schedule.next * 1e9).rounded())
+            } else {
+                // The first read starts the grid: nothing was due before it.
+                imuPolled = true
+                imuDueNs = nowNs + imuPeriodNs
+            }
         }
         if let barometer, !barometerLost, nowNs >= baroDueNs {
             do {

@@ -234,26 +234,34 @@ public final class IIOSource: SampleSource {
             }
         }
 
-        /// Reads at `rateHz` on absolute deadlines; when reads are slower than the period, as fast as
-        /// they go (no burst to catch up). Batches of `HandOver.seconds` go out together.
+        /// Reads at `rateHz` on absolute deadlines (`PollSchedule`); when reads are slower than the
+        /// period, as fast as they go (no burst to catch up), and the periods passed without a read
+        /// are counted as `missedPolls`. The samples of `HandOver.seconds` of the schedule go out
+        /// together: judged on time, not on a count, so reads slowed to a few a second (a loaded
+        /// host, a starved guest) still reach the pedometer within a hand-over instead of once per
+        /// `rate` samples, half a minute later, or never when the run stops before the count.
         mutating func poll(_ reader: IIOPolledReader, hasIMU: Bool) throws {
             let rate = hasIMU ? source.rateHz : IIOSource.slowRateHz
-            let period = 1 / rate
-            let batchSize = HandOver.samples(atHz: rate)
             var batch: [MotionSample] = []
-            var next = BootClock.nowSeconds()
-            var nextSlow = next
+            var schedule = PollSchedule(period: 1 / rate, start: BootClock.nowSeconds())
+            var gatheredSince: Double?
+            var nextSlow = schedule.next
             defer { if !batch.isEmpty { emit(batch) } }
             while !stop.isSet {
                 let now = BootClock.nowSeconds()
-                if next > now { stop.sleep(seconds: next - now) }
+                if schedule.next > now { stop.sleep(seconds: schedule.next - now) }
                 if stop.isSet { break }
                 let slow = BootClock.nowSeconds() >= nextSlow
                 if slow { nextSlow += 1 / IIOSource.slowRateHz; nextSlow = max(nextSlow, BootClock.nowSeconds()) }
+                if gatheredSince == nil { gatheredSince = schedule.next }
                 batch.append(try reader.read(slow: slow))
-                if batch.count >= batchSize { emit(batch); batch.removeAll(keepingCapacity: true) }
-                next += period
-                if next < BootClock.nowSeconds() - period { next = BootClock.nowSeconds() }
+                source.counter.add(missedPolls: schedule.advance(now: BootClock.nowSeconds()))
+                // Half a period of slack: the deadlines are sums of periods, not exact multiples.
+                if let since = gatheredSince, schedule.next - since >= HandOver.seconds - schedule.period / 2 {
+                    emit(batch)
+                    batch.removeAll(keepingCapacity: true)
+                    gatheredSince = nil
+                }
             }
         }
     }
