@@ -32,8 +32,13 @@ class ShellWalker:
     def __init__(self):
         self.sock = socket.create_connection(("127.0.0.1", SHELL_PORT), timeout=120)
 
+    # Where the guest notes when each level reached the chip: its /proc/uptime after the i2cset,
+    # with shell builtins only (read, echo), so the note adds no fork to the one the write costs.
+    LOG = "/tmp/levels"
+
     def level(self, high):
-        self.sock.sendall(f"/usr/sbin/i2cset -f -y 0 {BMI160:#x} 0x17 {high:#x}\n".encode())
+        self.sock.sendall(f"/usr/sbin/i2cset -f -y 0 {BMI160:#x} 0x17 {high:#x}; "
+                          f"read up _ < /proc/uptime; echo $up >> {self.LOG}\n".encode())
 
     def walk(self, steps):
         due = time.monotonic()
@@ -59,11 +64,28 @@ class ShellWalker:
 
 
 def walk(steps):
+    """Walks `steps` and returns how many of them the chip got off rhythm (`off_rhythm`)."""
+    guest(f"rm -f {ShellWalker.LOG}")
     walker = ShellWalker()
     try:
         walker.walk(steps)
     finally:
         walker.close()
+    rc, out = guest(f"cat {ShellWalker.LOG}")
+    return off_rhythm([float(x) for x in out.split()] if rc == 0 else [])
+
+
+def off_rhythm(times):
+    """Steps whose four levels the chip did not hold for half to twice a level (0.07-0.28 s), from
+    the guest's own times of the writes: a starved TCG guest runs the queued i2cset late and then
+    back to back, which merges or splits steps on the chip itself, before any reader sees them.
+    `times` holds one time per level and the final stand; a missing log counts every step."""
+    levels = len(Walker.LEVELS)
+    if len(times) < 2:
+        return None
+    held = [b - a for a, b in zip(times, times[1:])]
+    steps = [held[i:i + levels] for i in range(0, len(held) - levels + 1, levels)]
+    return sum(1 for step in steps if any(not (Walker.LEVEL_S / 2 <= h <= 2 * Walker.LEVEL_S) for h in step))
 
 
 def bmi160_sysfs():
@@ -185,9 +207,16 @@ class SharingRing(unittest.TestCase):
         """Stands `settle` s (the pedometer settles on gravity), walks 24 steps and returns
         TodaySteps once settled, printing it with `label`."""
         time.sleep(settle)
-        walk(24)
+        broken = walk(24)
         total = d.settled_steps()
-        print(f"[{label}: {total}] ", end="", flush=True)
+        print(f"[{label}: {total}; chip off rhythm: {broken}] ", end="", flush=True)
+        # The tolerance (18-27 of 24) allows for the i2cset jitter of a TCG guest; when the chip
+        # itself got more steps off rhythm than it allows, the host starved the guest and the count
+        # cannot be held to the walk. Said so, not failed (docs/testing-kernel.md).
+        if broken is None or broken > 24 - MIN_STEPS:
+            self.skipTest(f"the host starved the guest: {broken if broken is not None else 'all (no log)'} of 24 steps "
+                          f"reached the bmi160 off rhythm (levels held outside 0.07-0.28 s, guest clock); "
+                          f"the daemon counted {total}")
         return total
 
     def ready_bmi160(self, *tools):
