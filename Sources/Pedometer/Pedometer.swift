@@ -270,6 +270,9 @@ public struct Pedometer: Sendable {
     /// The shape figures were measured (`GaitWindow.shapeMeasured`); printed as "-" otherwise.
     public var shapeMeasured = true
     public var impactCoupling = 0.0
+    /// Horizontal motion within the window's strides, g (`GaitWindow.strideHorizontal`); 0 where
+    /// the weak-start rule did not measure it.
+    public var strideHorizontal = 0.0
     init() {}
     init(_ w: GaitWindow, steps: Int) {
         end = w.end
@@ -287,6 +290,7 @@ public struct Pedometer: Sendable {
         isGait = w.isGait
         self.steps = steps
         impactCoupling = w.impactCoupling
+        strideHorizontal = w.strideHorizontal
     }
     public var description: String {
         String(cFormat: "t=%7.1f gdev=%.3f hdev=%.3f cad=%.3f r=%.2f/%.2f", end, gaitDeviation, horizontalDeviation, cadence,
@@ -295,5 +299,6 @@ public struct Pedometer: Sendable {
                                       cadence > 0 ? rmsFrequency / cadence : 0.0) : " skew=- kurt=- pur=- frms/cad=- ")
             + (isGait ? "GAIT" : "----") + " steps=\(steps)"
             + (impactCoupling != 0 ? String(cFormat: " coupling=%+.2f", impactCoupling) : "")
+            + (strideHorizontal != 0 ? String(cFormat: " hstride=%.3f", strideHorizontal) : "")
     }
 }

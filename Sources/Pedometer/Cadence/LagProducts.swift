@@ -51,25 +51,50 @@ struct LagProducts: Sendable {
             secondHop.withUnsafeMutableBufferPointer { kept in
                 guard whole else {
                     Self.add(x, count: n, from: 0, to: n, lags: lags, into: lanes, replacing: true)
+                    for lag in lags { sums[lag] = Double(Self.total(lanes[lag])) }
                     return
                 }
-                if reuse {
-                    // This window's first hop is the previous window's second.
-                    for lag in lags {
-                        lanes[lag] = kept[lag]
-                        // Products the previous window could not hold: j = i + ℓ ≥ its end.
-                        let first = max(0, n - lag - hop)
-                        guard first < hop else { continue }
-                        for i in first..<hop { lanes[lag][0] += x[i] * x[i + lag] }
-                    }
-                } else {
-                    Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true)
-                }
-                Self.add(x, count: n, from: hop, to: 2 * hop, lags: lags, into: kept, replacing: true)
-                for lag in lags { lanes[lag] += kept[lag] }
-                Self.add(x, count: n, from: 2 * hop, to: n, lags: lags, into: lanes, replacing: false)
+                // With `reuse`, this window's first hop is the previous window's second, still in `kept`.
+                if !reuse { Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true) }
+                Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: reuse, lanes: lanes, kept: kept, totals: sums)
             }
-            for lag in lags { sums[lag] = Double(Self.total(lanes[lag])) }
+        }
+    }
+
+    /// The second and third runs of a whole window, six lags per pass: the second run's sums go
+    /// to `kept` (for the next window) and are added to the first run's, the third run's are added
+    /// to that, and the lanes' total goes to `totals[ℓ]`. The first run's sums are in `lanes`, or
+    /// with `reuse` still in `kept` (the previous window's second run), to which the products the
+    /// previous window could not hold (j = i + ℓ ≥ its end) are added first. The same additions in
+    /// the same order as before, when the first run was copied out of `kept` and `lanes += kept`
+    /// and the totals were loops over the lags of their own: totals[ℓ] = total(third + (first + second)).
+    @inline(__always)
+    private static func addKeptAndRest(_ x: UnsafePointer<Float>, count n: Int, hop: Int, lags: ClosedRange<Int>,
+                                       reuse: Bool, lanes: UnsafeMutableBufferPointer<SIMD8<Float>>,
+                                       kept: UnsafeMutableBufferPointer<SIMD8<Float>>,
+                                       totals: UnsafeMutableBufferPointer<Double>) {
+        let second = Run(from: hop, to: 2 * hop), third = Run(from: 2 * hop, to: n)
+        var lag = lags.lowerBound
+        while lag <= lags.upperBound {
+            let block = Swift.min(6, lags.upperBound - lag + 1)
+            let k = six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
+            let r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
+            @inline(__always) func finish(_ l: Int, _ k: SIMD8<Float>, _ r: SIMD8<Float>) {
+                var first = reuse ? kept[l] : lanes[l]
+                if reuse {
+                    let from = Swift.max(0, n - l - hop)
+                    if from < hop { for i in from..<hop { first[0] += x[i] * x[i + l] } }
+                }
+                kept[l] = k
+                totals[l] = Double(total(r + (first + k)))
+            }
+            finish(lag, k.0, r.0)
+            if block > 1 { finish(lag + 1, k.1, r.1) }
+            if block > 2 { finish(lag + 2, k.2, r.2) }
+            if block > 3 { finish(lag + 3, k.3, r.3) }
+            if block > 4 { finish(lag + 4, k.4, r.4) }
+            if block > 5 { finish(lag + 5, k.5, r.5) }
+            lag += 6
         }
     }
 
@@ -94,35 +119,13 @@ struct LagProducts: Sendable {
     @inline(__always)
     static func add(_ x: UnsafePointer<Float>, count n: Int, from: Int, to: Int, lags: ClosedRange<Int>,
                     into sums: UnsafeMutableBufferPointer<SIMD8<Float>>, replacing: Bool) {
-        let raw = UnsafeRawPointer(x)
-        // Indices stay below n + `padding` (a few hundred): no overflow to check.
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
-            raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-        }
-        // The last block of eight of the run: its ticks at `to` and after count 0 (1 or 0 per lane).
-        let lastBlock = from &+ (to &- from &- 1) / 8 &* 8
-        var keep = SIMD8<Float>(repeating: 1)
-        for k in 0..<8 where lastBlock &+ k >= to { keep[k] = 0 }
+        let run = Run(from: from, to: to)
         var lag = lags.lowerBound
         // Six lags per pass (twelve SSE accumulators plus the shared load fit the sixteen registers).
         // The pass runs to the shortest lag's end; the longer lags' products beyond the window are 0.
         while lag <= lags.upperBound {
-            var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
-            var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
-            var i = from
-            let end = Swift.min(to, n - lag)
+            var (s0, s1, s2, s3, s4, s5) = six(x, run: run, end: Swift.min(to, n - lag), lag: lag)
             let block = Swift.min(6, lags.upperBound - lag + 1)
-            while i < end {
-                let a = i == lastBlock ? load(i) * keep : load(i)
-                let j = i &+ lag
-                s0 += a * load(j)
-                s1 += a * load(j &+ 1)
-                s2 += a * load(j &+ 2)
-                s3 += a * load(j &+ 3)
-                s4 += a * load(j &+ 4)
-                s5 += a * load(j &+ 5)
-                i &+= 8
-            }
             if !replacing {
                 s0 += sums[lag]
                 if block > 1 { s1 += sums[lag + 1] }
@@ -139,6 +142,51 @@ struct LagProducts: Sendable {
             if block > 5 { sums[lag + 5] = s5 }
             lag += 6
         }
+    }
+
+    /// A run of first ticks i in from..<to, and its last block of eight (from `lastBlock` on),
+    /// whose ticks at `to` and after count 0 (`keep`: 1 or 0 per lane).
+    struct Run {
+        let from: Int, to: Int, lastBlock: Int
+        let keep: SIMD8<Float>
+        @inline(__always) init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+            lastBlock = from &+ (to &- from &- 1) / 8 &* 8
+            var keep = SIMD8<Float>(repeating: 1)
+            for k in 0..<8 where lastBlock &+ k >= to { keep[k] = 0 }
+            self.keep = keep
+        }
+    }
+
+    /// Σ x[i]·x[i + ℓ + d] for i in run.from..<end, d = 0…5, in eight partial sums each, blocks of
+    /// eight i sharing one load; the run's last block (if `end` reaches it) keeps only its ticks
+    /// before `run.to`. (Summing that block after the loop instead of testing for it in every
+    /// pass compiled to more instructions in `PedallingAnalyser.strongestRepeat`.)
+    @inline(__always)
+    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int)
+        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let raw = UnsafeRawPointer(x)
+        // Indices stay below n + `padding` (a few hundred): no overflow to check.
+        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+        }
+        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
+        var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
+        @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
+            s0 += a * load(j)
+            s1 += a * load(j &+ 1)
+            s2 += a * load(j &+ 2)
+            s3 += a * load(j &+ 3)
+            s4 += a * load(j &+ 4)
+            s5 += a * load(j &+ 5)
+        }
+        var i = run.from
+        while i < end {
+            block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
+            i &+= 8
+        }
+        return (s0, s1, s2, s3, s4, s5)
     }
 
     /// Zeros `add` needs after a run's n values: a pass of six lags reads up to x[n − 1 − ℓ + ℓ + 5 + 7],

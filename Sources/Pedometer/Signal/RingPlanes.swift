@@ -35,9 +35,25 @@ struct RingPlanes: Sendable {
 
     /// Appends `n` ticks, `tick(i)` for i in 0..<n in order, behind one check of the storage's
     /// sole ownership. The planes are stored one by one, unrolled: lane p of a vector is then a
-    /// register, not a load from the stack.
+    /// register, not a load from the stack. The number of planes is looked up once per call, not
+    /// once per plane and tick: a loop for each count.
     @inline(__always) mutating func append(count n: Int, _ tick: (Int) -> SIMD8<Double>) {
-        let capacity = mask + 1, planes = self.planes, mask = self.mask
+        switch planes {
+        case 1: append(count: n, planes: 1, tick)
+        case 2: append(count: n, planes: 2, tick)
+        case 3: append(count: n, planes: 3, tick)
+        case 4: append(count: n, planes: 4, tick)
+        case 5: append(count: n, planes: 5, tick)
+        case 6: append(count: n, planes: 6, tick)
+        case 7: append(count: n, planes: 7, tick)
+        default: append(count: n, planes: 8, tick)
+        }
+    }
+
+    /// `append(count:_:)` for `planes` planes, a constant where it is called, so that the tests
+    /// below fold away.
+    @inline(__always) private mutating func append(count n: Int, planes: Int, _ tick: (Int) -> SIMD8<Double>) {
+        let capacity = mask + 1, mask = self.mask
         var count = self.count
         storage.withUnsafeMutableBufferPointer { s in
             let base = s.baseAddress!

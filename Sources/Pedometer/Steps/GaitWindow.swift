@@ -25,4 +25,8 @@ struct GaitWindow: Sendable {
     /// Correlation of the gait signal and the horizontal acceleration's size over the window
     /// (`ImpactCoupling`), measured only where a walk's start needs it (0 otherwise).
     var impactCoupling = 0.0
+    /// Deviation of the horizontal acceleration's size within each stride, at most
+    /// `horizontalDeviation`, g (`StrideHorizontal`), measured only for a weak window that would
+    /// open a walk (0 otherwise).
+    var strideHorizontal = 0.0
 }

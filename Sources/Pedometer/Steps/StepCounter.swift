@@ -272,9 +272,16 @@ struct StepCounter: Sendable {
         // a weak window that moves the phone less than walks do must move it with its impacts.
         facts.movesLikeSteps = horizontalDeviation >= gate.walkStartHorizontal || gaitDeviation >= gate.vehicleWalkDeviation
             || selfSustained
-        if !walking, isGait, facts.movesLikeSteps, gate.needsImpactCoupling(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
-            report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: gait.plane(Plane.horizontal), from: start, count: window)
-            facts.movesLikeSteps = report.impactCoupling >= gate.minimumImpactCoupling
+        if !walking, isGait, facts.movesLikeSteps, gaitDeviation < gate.vibrationDeviation, let estimate {
+            // Only the horizontal motion at the gait's rhythm counts (`StrideHorizontal`), never
+            // more than the whole window's: a vehicle's braking surge is slower than a stride.
+            report.strideHorizontal = horizontalDeviation < gate.coupledStartHorizontal ? horizontalDeviation
+                : StrideHorizontal.deviation(gait.plane(Plane.horizontal), end: n, count: window,
+                                             strideTicks: Int((2 * rateHz / estimate.cadence).rounded()))
+            if gate.needsImpactCoupling(gaitDeviation: gaitDeviation, strideHorizontal: report.strideHorizontal) {
+                report.impactCoupling = ImpactCoupling.correlation(gait: gait, horizontal: gait.plane(Plane.horizontal), from: start, count: window)
+                facts.movesLikeSteps = report.impactCoupling >= gate.minimumImpactCoupling
+            }
         }
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
