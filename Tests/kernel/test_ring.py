@@ -530,7 +530,10 @@ class KernelRing(unittest.TestCase):
         """iiod stopped for 1.5 s mid-capture (shorter than the 5 s link timeout): the polled reader
         comes back, skips the periods it could not read without a burst, and counts them. The truth
         is the recording itself: every 10 ms period of its span is either a sample or a missed
-        poll (PollSchedule), so read + missed = span × 100 Hz, give or take the two ends."""
+        poll (PollSchedule), so read + missed >= span × 100 Hz, give or take the two ends. Not more
+        than one hand-over (1 s, 100 periods) above it: --duration stops the recording at a
+        sample inside the last hand-over, whose later reads and misses the capture still counts
+        (measured: 644 read and 164 missed over 799 periods, 8 in that tail)."""
         if not have("imu-record"):
             self.skipTest("imu-record is not built")
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "stall.csv")
@@ -555,7 +558,8 @@ class KernelRing(unittest.TestCase):
         print(f"[{len(times)} read, {missed} missed, {periods} periods, longest gap {longest:.2f} s] ", end="", flush=True)
         self.assertGreaterEqual(longest, 1.4, "the stall did not reach the recording")
         self.assertGreaterEqual(missed, int(longest * 100) - 3, stderr[-1500:])
-        self.assertLessEqual(abs(len(times) - 1 + missed - periods), 3, stderr[-1500:])
+        self.assertGreaterEqual(len(times) - 1 + missed, periods - 3, stderr[-1500:])
+        self.assertLessEqual(len(times) - 1 + missed, periods + 100, stderr[-1500:])
 
     def test_09_unbinding_the_driver_mid_capture_is_a_lost_device(self):
         proc = subprocess.Popen([tool("imu-bench-iio"), "--source", f"iio:{URI}/lis3dh", "--dump", "100000", "--rate", "20"],

@@ -203,17 +203,19 @@ class SharingRing(unittest.TestCase):
         time.sleep(seconds)
         self.assertGreater(held_bytes(), before, "the other reader's capture stopped: " + d.journal())
 
-    def walk_and_count(self, d, label, settle=3):
+    def walk_and_count(self, d, label, settle=3, base=0):
         """Stands `settle` s (the pedometer settles on gravity), walks 24 steps and returns
         TodaySteps once settled, printing it with `label`."""
         time.sleep(settle)
         broken = walk(24)
         total = d.settled_steps()
         print(f"[{label}: {total}; chip off rhythm: {broken}] ", end="", flush=True)
-        # The tolerance (18-27 of 24) allows for the i2cset jitter of a TCG guest; when the chip
-        # itself got more steps off rhythm than it allows, the host starved the guest and the count
-        # cannot be held to the walk. Said so, not failed (docs/testing-kernel.md).
-        if broken is None or broken > 24 - MIN_STEPS:
+        # The tolerance (18-27 of 24) allows for the i2cset jitter of a TCG guest (measured: up to
+        # 6 of 24 steps off rhythm on the chip while the count stayed 25). A count outside it, when
+        # the chip itself got more steps off rhythm than it allows, is the host starving the guest
+        # before any reader saw the walk: said so, not failed (docs/testing-kernel.md).
+        in_range = MIN_STEPS <= total - base <= MAX_STEPS
+        if not in_range and (broken is None or broken > 24 - MIN_STEPS):
             self.skipTest(f"the host starved the guest: {broken if broken is not None else 'all (no log)'} of 24 steps "
                           f"reached the bmi160 off rhythm (levels held outside 0.07-0.28 s, guest clock); "
                           f"the daemon counted {total}")
@@ -266,7 +268,7 @@ class SharingRing(unittest.TestCase):
             self.assertIn("back to buffered", d.journal())
 
             # 4. Steps while buffered add to the same total.
-            total = self.walk_and_count(d, f"buffered, total after {polled_steps} polled")
+            total = self.walk_and_count(d, f"buffered, total after {polled_steps} polled", base=polled_steps)
             self.assertTrue(MIN_STEPS <= total - polled_steps <= MAX_STEPS, (polled_steps, total, d.journal()))
         finally:
             d.close()
@@ -314,7 +316,7 @@ class SharingRing(unittest.TestCase):
             reader_up = True
 
             # 4. Steps while polled add to the total; the other reader's capture goes on.
-            total = self.walk_and_count(d, f"polled beside the other reader, total after {buffered_steps} buffered")
+            total = self.walk_and_count(d, f"polled beside the other reader, total after {buffered_steps} buffered", base=buffered_steps)
             self.assertEqual(d.prop("CaptureMode"), "polled", d.journal())
             self.assertGreater(total, buffered_steps, "nothing counted while polled: " + d.journal())
             self.assert_reader_goes_on(d)
