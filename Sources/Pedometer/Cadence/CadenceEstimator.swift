@@ -24,9 +24,9 @@ struct CadenceEstimate: Sendable, Equatable {
 ///    is a stride when r also peaks clearly near half of it (a running stride).
 /// 3. The peak lag is refined below one sample with a parabola through its neighbours.
 /// 4. Steps faster than a walk (above `fastestWalkingCadence`) are read only in a window that
-///    moves like running (`runningDeviation`): otherwise the shortest lag considered is a
-///    walking step's, so a walk's half step (a strong second harmonic) or a walking stride read
-///    as a step is never taken for a fast step (docs/steps.md, "Cadence range").
+///    moves like running (`runningDeviation`): in a weaker one no lag shorter than a walking
+///    step is considered, as a repeat or as half of one, so a walk's half step (a strong second
+///    harmonic) is never taken for a step (docs/steps.md, "Cadence range").
 struct CadenceEstimator: Sendable {
     let rateHz: Double
     /// Shortest step period, s: 5.5 steps/s, above the fastest sprinting. Sprinters reach 4.5 to
