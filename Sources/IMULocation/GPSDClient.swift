@@ -56,14 +56,20 @@ public final class GPSDClient {
         self.port = port
         let state = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         state.initialize(to: gps_data_t())
+        // libgps connects blocking (about 2 min on an address that never answers) and reports every
+        // failure as "can't connect to host/port pair": a connection of our own first, bounded by
+        // ConnectOutcome.timeout, says whether it was refused, unreachable or timed out.
+        if let reason = ConnectOutcome.probe(host: host, port: port) {
+            state.deallocate()
+            throw .unreachable(host: host, port: port, reason: reason)
+        }
         errno = 0
         let status = gps_open(host, port, state)
         guard status == 0 else {
             // libgps returns -1 and leaves netlib's code (negative: no host, no connection, …) in errno.
             let code = errno < 0 ? errno : status
-            let reason = String(cString: gps_errstr(code))
             state.deallocate()
-            throw .unreachable(host: host, port: port, reason: reason)
+            throw .unreachable(host: host, port: port, reason: String(cString: gps_errstr(code)))
         }
         data = state
     }
@@ -105,7 +111,10 @@ public final class GPSDClient {
         guard status >= 0 else {
             // -1 with errno 0 is an orderly end of the stream: gpsd stopped or closed us.
             let e = errno
-            throw .lost(reason: e > 0 ? String(cString: strerror(e)) : "gpsd closed the connection")
+            if e > 0 { throw .lost(reason: String(cString: strerror(e))) }
+            // gpsd greets every client with a VERSION report: a listener that closes first is not gpsd.
+            throw .lost(reason: reportsRead > 0 ? "gpsd closed the connection"
+                            : "\(Self.display(host: host, port: port)) accepted the connection and closed it without a word: it is not gpsd, or a proxy with nothing behind it")
         }
         if status > 0 { reportsRead += 1 }
         let received = BootClock.nowSeconds()

@@ -41,9 +41,8 @@ public final class MQTTPublisher: Sendable {
         self.settings = settings
         shared = Mutex(Shared())
         let credentials = try settings.credentialsPath.map { path throws(PublishError) in try MQTTCredentials.load(path: path) }
-        if let ca = settings.caFile, !FileManager.default.isReadableFile(atPath: ca) {
-            throw .invalidSetting("mqtt_ca_file", "\(ca.escapedForTerminal) cannot be read",
-                                  fix: "point mqtt_ca_file at the PEM file of the CA that signed the broker's certificate")
+        if let ca = settings.caFile, let problem = MQTTCAFile.problem(ca) {
+            throw .invalidSetting("mqtt_ca_file", problem.message, fix: MQTTCAFile.fix)
         }
         let discovery = HomeAssistantDiscovery.messages(for: settings, softwareVersion: softwareVersion)
         // The session and the loop are made on the thread that uses them and never leave it.

@@ -17,6 +17,8 @@ public struct SimulationBackend: SensorBackend {
 
     public func openDefault(options: SourceOptions) throws -> (any SampleSource)? { nil }
 
+    public func checkSpec(_ spec: String) throws { _ = try SimulationSpec(spec) }
+
     public func open(spec: String, options: SourceOptions) throws -> any SampleSource {
         let request = try SimulationSpec(spec, rateHz: options.rateHz)
         return SimulatedSource(scenario: request.scenario, options: request.options, speed: request.speed, loop: request.loop,

@@ -155,3 +155,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".lock"))
     }
 }
+
+/// Values no write makes (a hand-edited file) are damage, named with the row, not clamped.
+@Suite struct ImplausibleValueTests {
+    /// Two minutes near 2⁶³ made sum() fail with "integer overflow" (reported as an I/O error);
+    /// one of 10¹⁵ steps was clamped to 10¹² and counted.
+    @Test(arguments: [("steps = 1000000000000000", "steps = 1000000000000000"), ("distance_mm = 9223372036854775000", "distance_mm = 9223372036854775000")])
+    func anAbsurdMinuteIsDamageWithItsRow(_ assignment: String, _ shown: String) throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        do {
+            let store = try HistoryStore(path: path, bootID: "b")
+            var pedometer = FakePedometer()
+            store.record(pedometer.steps([10, 70, 130]), snapshot: pedometer.snapshot, mapping: mapping(boot0: "2026-06-15T08:00:00Z"))
+            try store.commit()
+        }
+        do {
+            let raw = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try raw.execute("PRAGMA ignore_check_constraints = 1; UPDATE minutes SET \(assignment)")
+        }
+        let store = try HistoryStore(readingFrom: path)
+        let firstMinute = WallMinute.index(of: date("2026-06-15T08:00:00Z"))
+        // 08:00 to 08:03: three minutes, no whole hour, so the minutes are summed.
+        let error = try #require(throws: HistoryError.self) {
+            try store.totals(from: date("2026-06-15T08:00:00Z"), to: date("2026-06-15T08:03:00Z"))
+        }
+        #expect(error == .implausibleValue(path: path, table: "minutes", key: firstMinute, column: String(shown.prefix { $0 != " " }),
+                                           value: String(shown.split(separator: " ").last!)))
+        #expect(error.description.contains("minute 2026-06-15T08:00:00Z (minutes row minute = \(firstMinute)) holds \(shown)"), "\(error)")
+        #expect(error.fix?.contains("DELETE FROM minutes WHERE minute = \(firstMinute); DELETE FROM hours WHERE hour = \(firstMinute / 60)") == true, "\(error.fix ?? "")")
+        #expect(error.exitStatus == .usage)
+    }
+}

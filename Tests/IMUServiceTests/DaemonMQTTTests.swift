@@ -88,8 +88,12 @@ import Testing
         #expect {
             try ServiceConfig.parse("mqtt_broker = mqtt://h\nmqtt_device_id = a/b\n", path: "c")
         } throws: { "\($0)".contains("mqtt_device_id") }
-        let config = try? ServiceConfig.parse("mqtt_broker = mqtts://broker.lan\nmqtt_ca_file = /etc/imukit/ca.pem\n", path: "c")
-        #expect(config?.mqtt?.broker.port == 8883 && config?.mqtt?.caFile == "/etc/imukit/ca.pem")
+        // The CA file is read with the config: it must hold a PEM certificate.
+        let ca = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(getpid()).pem").path
+        try? "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(toFile: ca, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: ca) }
+        let config = try? ServiceConfig.parse("mqtt_broker = mqtts://broker.lan\nmqtt_ca_file = \(ca)\n", path: "c")
+        #expect(config?.mqtt?.broker.port == 8883 && config?.mqtt?.caFile == ca)
         #expect((try? ServiceConfig.parse("bus = session\n", path: "c"))?.mqtt == nil)
     }
 }

@@ -141,3 +141,23 @@ import Testing
         #expect(e.exitStatus == .noSensor)
     }
 }
+
+/// The config's source check asks the backends that open the sources (`SensorBackend.checkSpec`):
+/// it listed i2c, iio and sim itself and checked `sim:` as a bare scenario name, so
+/// `source = sim:walk?speed=2`, which opens, was refused as "unknown scenario 'walk?speed=2'".
+@Suite struct SourceSpecCheckTests {
+    @Test(arguments: ["sim:walk?speed=2&seed=3", "sim:walk:10,run:5", "i2c:/dev/i2c-1@0x68", "iio:local:", "iio:ip:192.168.1.2"])
+    func whatOpensPassesTheCheck(_ spec: String) throws {
+        let config = try ServiceConfig.parse("source = \(spec)\n", path: "c")
+        #expect(config.source == .spec(spec))
+    }
+
+    @Test(arguments: [("sim:walk?bogus=1", "bogus"), ("i2c:/dev/i2c-1@0x200", "0x200"), ("usb:x", "known: i2c:, iio:, sim:")])
+    func whatOpeningWouldRefuseIsRefusedWithItsLine(_ spec: String, _ named: String) {
+        #expect {
+            try ServiceConfig.parse("bus = session\nsource = \(spec)\n", path: "c")
+        } throws: { error in
+            "\(error)".hasPrefix("c:2: source = '") && "\(error)".contains(named)
+        }
+    }
+}

@@ -2,13 +2,16 @@
 public struct UsageError: DiagnosableError {
     public var message: String
     public var command: String
-    public init(_ message: String, command: String) {
+    /// The fix when the message has a more precise one than the help text.
+    public var specificFix: String?
+    public init(_ message: String, command: String, fix: String? = nil) {
         self.message = message
         self.command = command
+        specificFix = fix
     }
     public var description: String { message }
     public var exitStatus: ExitStatus { .usage }
-    public var fix: String? { "see '\(command) --help'" }
+    public var fix: String? { specificFix ?? "see '\(command) --help'" }
 }
 
 /// The parsed command line.

@@ -32,8 +32,7 @@ public struct NonUTF8Argument: DiagnosableError {
             if (0x20..<0x7F).contains(b) && b != UInt8(ascii: "\\") && b != UInt8(ascii: "'") {
                 out.unicodeScalars.append(Unicode.Scalar(b))
             } else {
-                let h = String(b, radix: 16, uppercase: true)
-                out += "\\x" + (h.count == 1 ? "0" + h : h)
+                out += String.hexEscape(b)
             }
         }
         return out

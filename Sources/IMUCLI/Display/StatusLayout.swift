@@ -22,8 +22,9 @@ struct StatusLayout {
         let floors = "↑\(s.floorsAscended) ↓\(s.floorsDescended)"
         let elapsed = StatusDisplay.clock(s.duration)
 
-        var parts = [paint("\(s.steps) steps", code: "1;32"), cadence, distance, pace]
-        var plainLength = "\(s.steps) steps".count + cadence.count + distance.count + pace.count
+        let steps = counted(s.steps, "step")
+        var parts = [paint(steps, code: "1;32"), cadence, distance, pace]
+        var plainLength = steps.count + cadence.count + distance.count + pace.count
         if floorsAvailable { parts.append("floors \(floors)"); plainLength += 7 + floors.count }
         parts.append(paint(s.activity.rawValue, code: "36"))
         parts.append(elapsed)

@@ -18,7 +18,7 @@ public struct ReaderGone: DiagnosableError {
 
     public var description: String {
         "standard output closed: the program reading it (e.g. head) ended, so this stopped after "
-            + "\(delivered) \(delivered == 1 ? String(unit.dropLast()) : unit) had been written to it"
+            + "\(counted(delivered, String(unit.dropLast()), unit)) had been written to it"
     }
     public var exitStatus: ExitStatus { .runtimeFailure }
     public var fix: String? { "nothing is wrong if the first lines were all you wanted; to keep the whole output, \(keepAll)" }

@@ -1,4 +1,3 @@
-import CStandardDescriptors
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,14 +59,21 @@ public enum SourceSelection {
         }
         if args.flag("realtime") { throw UsageError("--realtime goes with --replay FILE", command: args.command) }
         if let name = args.string("simulate") {
-            do { _ = try Scenario.resolve(name) } catch {
-                throw UsageError("\(error); known scenarios: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2", command: args.command)
-            }
+            _ = try scenario(name, command: args.command)
             return .simulate(name: name, speed: speed ?? 1)
         }
         if speed != nil { throw UsageError("--speed goes with --simulate or --replay", command: args.command) }
         if let spec = args.string("source") { return .spec(spec) }
         return .automatic(fallbackToSimulation: fallbackToSimulation)
+    }
+
+    /// The scenario `--simulate NAME` names (a catalogue name or a composition); a usage error
+    /// with the simulator's own fix otherwise.
+    public static func scenario(_ name: String, command: String) throws -> Scenario {
+        do { return try Scenario.resolve(name) } catch {
+            let fix = (error as? SimulationError)?.fix ?? "name one of: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2"
+            throw UsageError("\(error)", command: command, fix: fix)
+        }
     }
 
     /// `--speed N` (0.01 ≤ N ≤ 1000) or `--speed max`. "inf" is a number to `Double(_:)`, not a speed.
@@ -114,16 +120,23 @@ public enum SourceSelection {
         return (String(spec[..<colon]), String(spec[spec.index(after: colon)...]))
     }
 
+    /// The backend of `scheme` among the hardware `backends` and the simulator's: one list, for
+    /// opening a source and for checking a spec (`checkSyntax`).
+    static func backend(for scheme: String, among backends: [any SensorBackend]) throws -> any SensorBackend {
+        let all = backends + [SimulationBackend()]
+        guard let backend = all.first(where: { $0.scheme == scheme }) else {
+            throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
+        }
+        return backend
+    }
+
     /// Opens the requested source. `backends` are the hardware backends to search, in order.
     public static func open(_ request: SourceRequest, options: SourceOptions,
                             backends: [any SensorBackend]) throws -> any SampleSource {
         switch request {
         case let .replay(path, speed):
-            if path == "-", cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 {
-                // It read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
-                throw UsageError("--replay -: standard input is closed (<&-), so there is no recording to read; "
-                                 + "pipe one in, e.g. --replay - < walk.csv", command: commandName)
-            }
+            // Closed, it read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
+            try ReplayInput.checkStandardInput(path, option: "--replay", command: commandName)
             return try RecordingSource(path: path, speed: speed) { note in
                 Terminal.standardError.write(note + "\n")
                 Terminal.standardError.flush()
@@ -140,11 +153,7 @@ public enum SourceSelection {
             return SimulatedSource(scenario: scenario, options: sim, speed: speed)
         case let .spec(spec):
             let (scheme, rest) = try split(spec, named: "--source")
-            let all = backends + [SimulationBackend()]
-            guard let backend = all.first(where: { $0.scheme == scheme }) else {
-                throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
-            }
-            return try backend.open(spec: rest, options: options)
+            return try backend(for: scheme, among: backends).open(spec: rest, options: options)
         case let .automatic(fallback):
             var firstProblem: (any Error)?
             for backend in backends {

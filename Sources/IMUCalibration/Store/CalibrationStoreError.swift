@@ -47,6 +47,12 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
                 ? "the system-wide store needs root: sudo imu-calibrate --system …"
                 : "make \(path) writable by you, or set XDG_CONFIG_HOME to a directory you own"
         }
+        if errorNumber == ENOSPC || errorNumber == EDQUOT {
+            // The file (calibration, --remember's profile) was not written; the old one, if any, is kept.
+            let directory = AtomicFile.directory(of: path)
+            let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to a directory on another one"
+            return "free some space on the file system of \(directory) (df -h \(directory))\(elsewhere); \(path) was left as it was"
+        }
         if isDamagedPath {
             return "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
         }

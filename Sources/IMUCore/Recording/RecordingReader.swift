@@ -52,10 +52,10 @@ public final class RecordingReader {
     /// One-sample batch for `next()`.
     private var single: [MotionSample] = []
 
-    /// Opens `path` ("-" for standard input) and reads up to and including the header line.
+    /// Opens `path` ("-" for standard input, named so in errors) and reads up to and including the header line.
     public convenience init(path: String) throws {
         if path == "-" {
-            try self.init(descriptor: STDIN_FILENO, owned: false, name: path)
+            try self.init(descriptor: STDIN_FILENO, owned: false, name: Self.standardInput)
             return
         }
         let opened = open(path, O_RDONLY | O_CLOEXEC)
@@ -68,6 +68,9 @@ public final class RecordingReader {
         }
         try self.init(descriptor: opened, owned: true, name: path)
     }
+
+    /// The name errors give the recording read from `-`.
+    public static let standardInput = "standard input"
 
     /// Reads from an open descriptor (a pipe, a memory file, a socket), which stays open;
     /// `name` names it in errors.
@@ -239,6 +242,12 @@ public final class RecordingReader {
                                               gnssSpeed: present.contains(.gnssSpeed))
             return
         }
+        if name == Self.standardInput && lineNumber == 0 {
+            // Nothing came at all: an empty pipe, /dev/null, or standard input closed (`<&-`).
+            var error = RecordingError(file: name, line: 0, message: "no recording came: it ended before a header line such as t,ax,ay,az")
+            error.fix = "pipe or redirect a recording into it, e.g. add < walk.csv to the command"
+            throw error
+        }
         throw RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
     }
 
@@ -255,7 +264,7 @@ public final class RecordingReader {
     /// how many samples were dropped for a repeated `t`.
     public var endNote: String? {
         guard repeatedTimes > 0 else { return nil }
-        return "\(name): dropped \(repeatedTimes) sample\(repeatedTimes == 1 ? "" : "s") whose t repeated the previous sample's "
+        return "\(name): dropped \(counted(repeatedTimes, "sample")) whose t repeated the previous sample's "
             + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
     }
 

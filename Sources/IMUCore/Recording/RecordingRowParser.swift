@@ -126,7 +126,7 @@ struct RecordingRowParser {
             field += 1
             if fe >= b { break }
             guard field < columns else {
-                throw Problem(message: "too many fields: the header has \(columns) columns")
+                throw Problem(message: "too many fields: the header has \(counted(columns, "column"))")
             }
             fs = fe + 1
         }

@@ -37,7 +37,7 @@ public struct SampleLosses: Sendable, Equatable {
     /// "3 pressure readings outside 250–1300 hPa left out", from the limits themselves.
     public static func pressureNote(_ count: Int) -> String {
         let p = RecordingLimits.pressure
-        return "\(count) pressure reading\(count == 1 ? "" : "s") outside \(Int(p.lowerBound))–\(Int(p.upperBound)) hPa left out"
+        return "\(counted(count, "pressure reading")) outside \(Int(p.lowerBound))–\(Int(p.upperBound)) hPa left out"
     }
 }
 

@@ -60,4 +60,7 @@ public protocol SensorBackend: Sendable {
     func openDefault(options: SourceOptions) throws -> (any SampleSource)?
     /// Opens the source named by `spec` (the text after "scheme:"). Throws a `DiagnosableError`.
     func open(spec: String, options: SourceOptions) throws -> any SampleSource
+    /// Parses `spec` as `open(spec:options:)` does, opening nothing, and throws the error it would
+    /// throw for the text (a config file is checked so when it is read).
+    func checkSpec(_ spec: String) throws
 }

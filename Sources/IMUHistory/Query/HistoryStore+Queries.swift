@@ -83,25 +83,45 @@ extension HistoryStore {
         let endHour = Self.floorDivide(range.upperBound + 1, 60)          // whole hours end before this
         try guarded {
             if firstHour < endHour {
-                total += try Self.fetch(statements.sumHours().bind(.integer(firstHour), .integer(endHour - 1)))
-                if range.lowerBound < firstHour * 60 {
-                    total += try Self.fetch(statements.sumMinutes().bind(.integer(range.lowerBound), .integer(firstHour * 60 - 1)))
-                }
-                if endHour * 60 <= range.upperBound {
-                    total += try Self.fetch(statements.sumMinutes().bind(.integer(endHour * 60), .integer(range.upperBound)))
-                }
+                total += try fetch(.hours, firstHour, endHour - 1)
+                if range.lowerBound < firstHour * 60 { total += try fetch(.minutes, range.lowerBound, firstHour * 60 - 1) }
+                if endHour * 60 <= range.upperBound { total += try fetch(.minutes, endHour * 60, range.upperBound) }
             } else {
-                total += try Self.fetch(statements.sumMinutes().bind(.integer(range.lowerBound), .integer(range.upperBound)))
+                total += try fetch(.minutes, range.lowerBound, range.upperBound)
             }
         }
         for (minute, totals) in pending.placed where range.contains(minute) { total += totals }
         return total
     }
 
-    static func fetch(_ statement: SQLiteStatement) throws(SQLiteFailure) -> MinuteTotals {
-        guard try statement.step() else { return MinuteTotals() }
-        let totals = totals(statement, from: 0)
-        try statement.run()
-        return totals
+    /// The sums of the rows of `table` keyed `first...last`. A row no write could make (a value
+    /// that is no integer, negative or above `largestValue`: a hand-edited or damaged file) is
+    /// reported as damage, `HistoryError.implausibleValue`, never summed as a clamped value.
+    func fetch(_ table: HistoryTable, _ first: Int64, _ last: Int64) throws -> MinuteTotals {
+        let statement = try table == .minutes ? statements.sumMinutes() : statements.sumHours()
+        do {
+            guard try statement.bind(.integer(first), .integer(last)).step() else { return MinuteTotals() }
+            let totals = Self.totals(statement, from: 0)
+            let implausibleRows = statement.int64(5)
+            try statement.run()
+            if implausibleRows > 0, let damage = try implausibleRow(table, first, last) { throw damage }
+            return totals
+        } catch let failure as SQLiteFailure {
+            // sum() of a tampered value near 2⁶³ fails with "integer overflow" before the count.
+            if let damage = try implausibleRow(table, first, last) { throw damage }
+            throw failure
+        }
+    }
+
+    /// The first implausible row of `table` keyed `first...last`, as the error that names it.
+    private func implausibleRow(_ table: HistoryTable, _ first: Int64, _ last: Int64) throws(SQLiteFailure) -> HistoryError? {
+        let row = try statements.firstImplausible(in: table).bind(.integer(first), .integer(last))
+        guard try row.step() else { return nil }
+        let key = row.int64(0)
+        // `quote()` gives each value as SQL text: 12, -5, 1.5 or 'abc'.
+        let values = Statements.columnNames.indices.map { row.text(Int32($0 + 1)) ?? "NULL" }
+        try row.run()
+        let bad = values.firstIndex { Int64($0).map { !(0...Self.largestValue).contains($0) } ?? true } ?? 0
+        return .implausibleValue(path: path, table: table.rawValue, key: key, column: Statements.columnNames[bad], value: values[bad])
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import IMUCore
 
 /// Why a history file could not be opened or written. Every case names the file and the fix;
@@ -9,6 +10,10 @@ public enum HistoryError: DiagnosableError, Equatable {
     case foreignDatabase(path: String, detail: String)
     /// An IMUKit history that SQLite reports as damaged.
     case corrupt(path: String, detail: String)
+    /// A row of `table` (minutes or hours) keyed `key` (minutes or hours since 1970, UTC) holds in
+    /// `column` a value no write of IMUKit makes (`value` as SQL text: negative, above 10¹², or no
+    /// integer): a hand-edited or damaged file. Reported, never clamped into a total.
+    case implausibleValue(path: String, table: String, key: Int64, column: String, value: String)
     /// Written by a newer IMUKit (schema version above what this build knows).
     case newerSchema(path: String, found: Int, supported: Int)
     /// A read-only open found an older schema that needs the writer to migrate it first.
@@ -37,6 +42,9 @@ public enum HistoryError: DiagnosableError, Equatable {
             "\(path) is a SQLite database of another program (\(Self.printable(detail))). It was left untouched."
         case .corrupt(let path, let detail):
             "the history \(path) is damaged (\(Self.printable(detail))). It was left untouched."
+        case .implausibleValue(let path, let table, let key, let column, let value):
+            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(Self.printable(value)), "
+                + "which no minute or hour can hold (0 to 10¹²). It was left untouched."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
         case .needsMigration(let path, let found, let supported):
@@ -46,7 +54,7 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notAFile(let path, let kind):
             "\(path) is \(kind), not a history file. Nothing was read or changed."
         case .diskFull(let path, let buffered):
-            "the disk holding \(path) is full: \(buffered) minutes are kept in memory and written when space returns."
+            "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns."
         case .io(let path, let detail):
             "cannot read or write the history \(path): \(Self.printable(detail))."
         case .inUse(let path):
@@ -65,6 +73,11 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .corrupt(let path, _):
             "move it aside (mv \(path) \(path).damaged) and restart to begin a new history; "
                 + "`sqlite3 \(path).damaged .recover | sqlite3 \(path)` may rescue most minutes first."
+        case .implausibleValue(let path, let table, let key, _, _):
+            "stop its writer (sudo systemctl stop imu-stepd), then remove the row and rebuild its hour from the minutes: sqlite3 \(path) \""
+                + (table == "minutes" ? "DELETE FROM minutes WHERE minute = \(key); " : "")
+                + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, 60) : key)
+                + "\"; or move the file aside (mv \(path) \(path).damaged) to begin a new history."
         case .newerSchema:
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
         case .needsMigration:
@@ -92,11 +105,24 @@ public enum HistoryError: DiagnosableError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notADatabase, .foreignDatabase, .corrupt, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
+        case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
         // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
         case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
         }
+    }
+
+    /// "minute 2026-12-01T07:05:00Z (minutes row minute = 29412345)", or the hour's.
+    static func rowName(_ table: String, _ key: Int64) -> String {
+        let minutes = table == "minutes" ? key : key.multipliedReportingOverflow(by: 60).partialValue
+        let when = abs(key) < 1 << 40 ? Date(timeIntervalSince1970: Double(minutes) * 60).formatted(.iso8601) + " " : ""
+        return table == "minutes" ? "minute \(when)(minutes row minute = \(key))" : "hour \(when)(hours row hour = \(key))"
+    }
+
+    /// SQL that recomputes the hour sums of `hour` from its minutes.
+    static func rebuildHour(_ hour: Int64) -> String {
+        "DELETE FROM hours WHERE hour = \(hour); INSERT INTO hours SELECT minute / 60, sum(steps), sum(distance_mm), "
+            + "sum(floors_up), sum(floors_down), sum(active_ms) FROM minutes WHERE minute / 60 = \(hour) GROUP BY 1"
     }
 
     /// Text that came from the file (table names, SQLite's messages about it) made safe for a

@@ -210,11 +210,15 @@ public final class HistoryStore {
         try statements.pruneMarkers().bind(.integer(minute * 60_000)).run()
     }
 
+    /// The largest value a stored count may hold: 10¹² is 20 000 years of steps at 100 a minute,
+    /// or a million km in mm. Queries report a row beyond it as damage (`HistoryError.implausibleValue`).
+    static let largestValue: Int64 = 1_000_000_000_000
+
     /// Reads steps, distance (mm), floors up, floors down and active time (ms) from columns
-    /// `first ...`. Each value is clamped to 0…10¹² before use, so a tampered file can neither make
-    /// a total negative nor overflow the sums (10¹² is 20 000 years of steps at 100 a minute).
+    /// `first ...`. Each value is clamped to 0…`largestValue` before use, so a tampered file can
+    /// neither make a total negative nor overflow the sums (queries report such rows before this).
     static func totals(_ row: SQLiteStatement, from first: Int32) -> MinuteTotals {
-        func value(_ column: Int32) -> Int64 { min(max(row.int64(column), 0), 1_000_000_000_000) }
+        func value(_ column: Int32) -> Int64 { min(max(row.int64(column), 0), largestValue) }
         return MinuteTotals(steps: Int(value(first)), distanceMeters: Double(value(first + 1)) / 1000,
                             floorsAscended: Int(value(first + 2)), floorsDescended: Int(value(first + 3)),
                             activeSeconds: Double(value(first + 4)) / 1000)

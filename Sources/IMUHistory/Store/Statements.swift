@@ -1,8 +1,21 @@
+/// The tables of totals: one row per minute, or per hour (the sums of its minutes).
+enum HistoryTable: String {
+    case minutes, hours
+    /// The row's key column: minutes or hours since 1970-01-01T00:00Z.
+    var key: String { self == .minutes ? "minute" : "hour" }
+}
+
 /// The history's prepared statements, compiled once per connection. Column order of every
 /// totals row: steps, distance_mm, floors_up, floors_down, active_ms.
 final class Statements {
-    private static let columns = "steps, distance_mm, floors_up, floors_down, active_ms"
-    private static let sums = "sum(steps), sum(distance_mm), sum(floors_up), sum(floors_down), sum(active_ms)"
+    static let columnNames = ["steps", "distance_mm", "floors_up", "floors_down", "active_ms"]
+    private static let columns = columnNames.joined(separator: ", ")
+    /// The sums, then how many rows hold a value no minute or hour can hold (`implausible`).
+    private static let sums = "sum(steps), sum(distance_mm), sum(floors_up), sum(floors_down), sum(active_ms), sum(\(implausible))"
+    /// A row none of IMUKit's writes could make: a value that is no integer, below 0, or above
+    /// `HistoryStore.largestValue` (only a hand-edited or damaged file holds one).
+    private static let implausible = "NOT (" + columnNames
+        .map { "(typeof(\($0)) = 'integer' AND \($0) BETWEEN 0 AND \(HistoryStore.largestValue))" }.joined(separator: " AND ") + ")"
     private static let addExcluded = """
         steps = steps + excluded.steps, distance_mm = distance_mm + excluded.distance_mm,
         floors_up = floors_up + excluded.floors_up, floors_down = floors_down + excluded.floors_down,
@@ -62,6 +75,12 @@ final class Statements {
     // Queries (ranges inclusive).
     func sumMinutes() throws(SQLiteFailure) -> SQLiteStatement { try statement("SELECT \(Self.sums) FROM minutes WHERE minute BETWEEN ? AND ?") }
     func sumHours() throws(SQLiteFailure) -> SQLiteStatement { try statement("SELECT \(Self.sums) FROM hours WHERE hour BETWEEN ? AND ?") }
+    /// The first row of `table` (minutes or hours) in a range whose values are implausible, with
+    /// the values as SQLite holds them (`quote`: text stays text).
+    func firstImplausible(in table: HistoryTable) throws(SQLiteFailure) -> SQLiteStatement {
+        let values = Self.columnNames.map { "quote(\($0))" }.joined(separator: ", ")
+        return try statement("SELECT \(table.key), \(values) FROM \(table.rawValue) WHERE \(table.key) BETWEEN ? AND ? AND \(Self.implausible) ORDER BY \(table.key) LIMIT 1")
+    }
     func selectActivities() throws(SQLiteFailure) -> SQLiteStatement {
         try statement("SELECT start_ms, end_ms, activity, confidence FROM activities WHERE end_ms > ?1 AND start_ms < ?2 ORDER BY start_ms")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import IMUCore
 import IMUHistory
 import Pedometer
 
@@ -60,7 +61,7 @@ struct DayCharts {
         let axis = ValueAxis(low: 0, high: Double(Swift.max(peak, 100)), minimumSpan: 1, ticks: 4)
         let busiest = day.hours.max { $0.steps < $1.steps }
         let desc = day.steps == 0 ? "No steps recorded." :
-            "\(day.steps) steps; the busiest hour starts at \(hourLabel(busiest!.start)):00 with \(busiest!.steps) steps."
+            "\(counted(day.steps, "step")); the busiest hour starts at \(hourLabel(busiest!.start)):00 with \(counted(busiest!.steps, "step"))."
         var svg = open("steps-chart", height: top + height + 40, title: "Steps per hour", desc: desc)
         for v in axis.ticks {
             let y = axis.y(v, top: top, height: height)
@@ -71,7 +72,7 @@ struct DayCharts {
         for (i, h) in day.hours.enumerated() where h.steps > 0 {
             let y = axis.y(Double(h.steps), top: top, height: height)
             svg.rect(Self.left + Double(i) * columnWidth + 2, y, columnWidth - 4, top + height - y, fill: Palette.bluishGreen,
-                     title: "\(hourLabel(h.start)):00: \(h.steps) steps, \(Number.text(h.distanceMeters, decimals: 0)) m",
+                     title: "\(hourLabel(h.start)):00: \(counted(h.steps, "step")), \(Number.text(h.distanceMeters, decimals: 0)) m",
                      attributes: "data-hour=\"\(i)\" data-steps=\"\(h.steps)\"")
         }
         svg.rect(Self.left, top, plotWidth, height, fill: "none", stroke: Palette.frame)
@@ -88,7 +89,7 @@ struct DayCharts {
         let scale = half / Double(Swift.max(3, peak))
         let mid = top + half
         let desc = day.floorsAscended + day.floorsDescended == 0 ? "No floors climbed or descended on foot." :
-            "\(day.floorsAscended) floors up and \(day.floorsDescended) down on foot."
+            "\(counted(day.floorsAscended, "floor")) up and \(day.floorsDescended) down on foot."
         var svg = open("floors-chart", height: top + 2 * half + 40, title: "Floors per hour", desc: desc)
         svg.text(Self.left - 6, top + 10, "↑ \(Swift.max(3, peak))", size: 10, anchor: "end")
         svg.text(Self.left - 6, mid + 4, "0", size: 10, anchor: "end")
@@ -98,12 +99,12 @@ struct DayCharts {
             let x0 = Self.left + Double(i) * columnWidth + 2, w = columnWidth - 4
             if h.floorsAscended > 0 {
                 let hgt = Double(h.floorsAscended) * scale
-                svg.rect(x0, mid - hgt, w, hgt, fill: Palette.floorUp, title: "\(hourLabel(h.start)):00: \(h.floorsAscended) floors up")
+                svg.rect(x0, mid - hgt, w, hgt, fill: Palette.floorUp, title: "\(hourLabel(h.start)):00: \(counted(h.floorsAscended, "floor")) up")
                 svg.text(x0 + w / 2, mid - hgt - 3, "▲\(h.floorsAscended)", size: 10, anchor: "middle")
             }
             if h.floorsDescended > 0 {
                 let hgt = Double(h.floorsDescended) * scale
-                svg.rect(x0, mid, w, hgt, fill: Palette.floorDown, title: "\(hourLabel(h.start)):00: \(h.floorsDescended) floors down")
+                svg.rect(x0, mid, w, hgt, fill: Palette.floorDown, title: "\(hourLabel(h.start)):00: \(counted(h.floorsDescended, "floor")) down")
                 svg.text(x0 + w / 2, mid + hgt + 11, "▼\(h.floorsDescended)", size: 10, anchor: "middle")
             }
         }

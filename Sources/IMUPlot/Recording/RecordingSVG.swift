@@ -1,3 +1,4 @@
+import IMUCore
 import Pedometer
 
 /// Draws a `RecordingChart` as one self-contained SVG document: four panels on one time axis
@@ -110,7 +111,7 @@ private struct Renderer {
     var description: String {
         var parts = ["Four panels over \(Number.duration(c.to - c.from)) of \(c.title)."]
         if hasAccelerometer {
-            parts.append("\(c.stepsInView) steps in view (\(c.totals.steps) in the whole recording).")
+            parts.append("\(counted(c.stepsInView, "step")) in view (\(c.totals.steps) in the whole recording).")
             let walking = c.columns.reduce(0) { $0 + $1.boutSeconds }
             parts.append("Walking bouts: \(Number.duration(walking)).")
             let cad = c.columns.reduce(Extent()) { var e = $0; e.merge($1.cadence); return e }
@@ -127,7 +128,7 @@ private struct Renderer {
         for col in c.columns { if let d = col.activity.dominant { seconds[d.activity, default: 0] += secondsPerColumn } }
         let listed = ActivityTally.classes.compactMap { a in seconds[a].map { "\(a.rawValue) \(Number.duration($0))" } }
         if !listed.isEmpty { parts.append("Activity: " + listed.joined(separator: ", ") + ".") }
-        if hasTruth { parts.append("Ground truth of the simulation overlaid in black: \(c.truth!.stepTimes.count) true steps.") }
+        if hasTruth { parts.append("Ground truth of the simulation overlaid in black: \(counted(c.truth!.stepTimes.count, "true step")).") }
         return parts.joined(separator: " ")
     }
 
@@ -137,12 +138,12 @@ private struct Renderer {
             s += " of \(Number.duration(c.recordingEnd - c.firstSampleTime))"
         }
         if hasAccelerometer {
-            s += " · \(c.stepsInView) steps"
+            s += " · \(counted(c.stepsInView, "step"))"
             if c.stepsInView != c.totals.steps { s += " (\(c.totals.steps) in all)" }
         }
         if c.pressureReadings > 0 { s += " · floors ↑\(c.floorsUpInView) ↓\(c.floorsDownInView)" }
         if c.totals.distanceMeters > 0 { s += " · \(Number.text(c.totals.distanceMeters, decimals: 0)) m walked in all" }
-        s += " · \(c.samples) samples"
+        s += " · \(counted(c.samples, "sample"))"
         return s
     }
 

@@ -22,8 +22,29 @@ enum BarometerRange {
         RecordingLimits.pressure.contains(hPa) && (celsius.map { RecordingLimits.temperature.contains($0) } ?? true)
     }
 
-    /// The warning given once per source at the first reading left out, so a barometer that
-    /// keeps reading nonsense (floors never count) is said at once, not only in the end count.
+    /// The readings of one read (a chip's batch, or one IIO value) that may reach a sample. The
+    /// others are counted in `losses`; at the first one a source leaves out (its count was 0), `warn`
+    /// gets `warning` naming `chip`, so a barometer that keeps reading nonsense (floors never
+    /// count) is said at once, not only in the end count. `temperature` nil: the pressure alone.
+    static func screen<Reading>(_ readings: [Reading], pressure: (Reading) -> Double?, temperature: (Reading) -> Double?,
+                                chip: @autoclosure () -> String, losses: LossCounter, warn: (String) -> Void) -> [Reading] {
+        var usable: [Reading] = []
+        usable.reserveCapacity(readings.count)
+        var firstLeftOut: Double??
+        for r in readings {
+            if accepts(pressure: pressure(r) ?? .nan, temperature: temperature(r)) {
+                usable.append(r)
+            } else if firstLeftOut == nil {
+                firstLeftOut = .some(pressure(r))
+            }
+        }
+        guard let first = firstLeftOut else { return usable }
+        if losses.snapshot.outOfRangePressure == 0 { warn(warning(first, chip: chip())) }
+        losses.add(outOfRangePressure: readings.count - usable.count)
+        return usable
+    }
+
+    /// The warning given once per source at the first reading left out.
     static func warning(_ hPa: Double?, chip: String) -> String {
         let p = RecordingLimits.pressure
         return "\(chip): pressure \(hPa.map { String($0) } ?? "none") hPa is outside \(Int(p.lowerBound))–\(Int(p.upperBound)) hPa: "

@@ -117,6 +117,8 @@ public struct I2CBackend: SensorBackend {
         return nil
     }
 
+    public func checkSpec(_ spec: String) throws { _ = try I2CSpec(parsing: spec) }
+
     public func open(spec: String, options: SourceOptions) throws -> any SampleSource {
         let parsed = try I2CSpec(parsing: spec)
         guard let path = parsed.busPath else {

@@ -43,8 +43,6 @@ public final class I2CPoller {
     public private(set) var saturatedAxes: Set<String> = []
     /// True once the barometer beside the IMU was given up (floors stop, steps go on).
     public private(set) var barometerLost = false
-    /// True once a barometer reading outside `BarometerRange` was reported (`warn`, once).
-    private var warnedOutOfRange = false
 
     /// A FIFO that stays empty this long (s) while the chip should be producing is abandoned for
     /// direct reads (a clone chip without a working FIFO, or a plain register file such as i2c-stub).
@@ -124,15 +122,8 @@ public final class I2CPoller {
             do {
                 let readings = try recovering(barometer) { () throws(I2CError) in try barometer.readBatch() }
                 // Out of range: left out and counted, the sample goes without pressure (BarometerRange).
-                let usable = readings.filter { BarometerRange.accepts(pressure: $0.pressure ?? .nan, temperature: $0.temperature) }
-                if usable.count < readings.count {
-                    losses.add(outOfRangePressure: readings.count - usable.count)
-                    if !warnedOutOfRange {
-                        warnedOutOfRange = true
-                        let first = readings.first { !BarometerRange.accepts(pressure: $0.pressure ?? .nan, temperature: $0.temperature) }
-                        warn(BarometerRange.warning(first?.pressure, chip: "\(barometer.model.name) on \(barometer.device.location)"))
-                    }
-                }
+                let usable = BarometerRange.screen(readings, pressure: \.pressure, temperature: \.temperature,
+                                                   chip: "\(barometer.model.name) on \(barometer.device.location)", losses: losses, warn: warn)
                 if let r = usable.last { pendingBarometer = r }
             } catch let error as I2CSourceError where imu != nil {
                 // Optional beside an IMU: floors stop, steps go on.

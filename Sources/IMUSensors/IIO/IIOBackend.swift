@@ -31,6 +31,8 @@ public struct IIOBackend: SensorBackend {
         }
     }
 
+    public func checkSpec(_ spec: String) throws { _ = try IIOSourceSpec(parsing: spec) }
+
     public func open(spec: String, options: SourceOptions) throws -> any SampleSource {
         try IIOSource(spec: try IIOSourceSpec(parsing: spec), options: options)
     }

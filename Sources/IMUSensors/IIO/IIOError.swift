@@ -51,7 +51,7 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
             (name.map { "no IIO device '\($0)' at \(uri)" } ?? "no IIO accelerometer, gyroscope or barometer at \(uri)")
                 + (found.isEmpty ? " (the context has no devices)" : "; devices there: \(found.joined(separator: ", "))")
         case let .deviceLost(device, n, waited):
-            "IIO device \(device) was lost mid-capture after \(n) samples"
+            "IIO device \(device) was lost mid-capture after \(counted(n, "sample"))"
                 + (waited > 0 ? "; it did not come back within \(IIOError.seconds(waited)) s" : "")
         case let .ioFailed(device, what, e):
             "IIO device \(device): \(what) failed: \(IIOError.text(e))"

@@ -76,12 +76,10 @@ final class IIOPolledReader {
             // Out of range (a driver's glitch, a scale misread): left out and counted, as on I²C.
             // The kernel driver compensated the pressure already, and the temperature may be
             // another chip's (an IMU's die): the pressure alone is checked.
-            if let hPa = sample.pressure, let barometer = s.barometer, !BarometerRange.accepts(pressure: hPa, temperature: nil) {
-                sample.pressure = nil
-                if losses.snapshot.outOfRangePressure == 0 {
-                    CaptureWarning.standardError(BarometerRange.warning(hPa, chip: "\(barometer.deviceName) on \(uri)"))
-                }
-                losses.add(outOfRangePressure: 1)
+            if let hPa = sample.pressure, let barometer = s.barometer {
+                sample.pressure = BarometerRange.screen([hPa], pressure: { $0 }, temperature: { _ in nil },
+                                                        chip: "\(barometer.deviceName) on \(uri)", losses: losses,
+                                                        warn: CaptureWarning.standardError).first
             }
             return sample
         }

@@ -200,6 +200,11 @@ public struct ServiceConfig: Sendable {
             }
             throw ConfigError(path: path, line: mqttLine, message: error.description, fix: error.fix)
         }
+        // The CA file is read now, as every other file a setting names, with its line and the fix.
+        if let ca = c.mqtt?.caFile, let problem = MQTTCAFile.problem(ca) {
+            throw ConfigError(path: path, line: lineOfKey["mqtt_ca_file"], message: "mqtt_ca_file: \(problem.message)",
+                              fix: MQTTCAFile.fix, errorNumber: problem.errorNumber)
+        }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c

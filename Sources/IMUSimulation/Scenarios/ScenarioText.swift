@@ -14,7 +14,14 @@ extension Scenario {
             throw SimulationError(message: text.isEmpty ? "no scenario given" : "unknown scenario '\(text)'",
                                   fix: "use one of: \(allNames.joined(separator: ", ")), or compose one, e.g. still:10,walk:60,stairs-up:2")
         }
-        let segments = try text.split(separator: ",").map { try segment(from: String($0)) }
+        // Empty items ("walk:10,,run:5", a trailing comma) are refused, not skipped: a lost item
+        // is a segment the user asked for and would not get.
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        if let empty = items.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw SimulationError(message: "item \(empty + 1) of \(items.count) in the composition '\(text)' is empty",
+                                  fix: "remove the extra comma, or put a segment there, e.g. walk:10,still:5,run:5")
+        }
+        let segments = try items.map { try segment(from: String($0)) }
         return Scenario(name: "custom", segments: segments)
     }
 

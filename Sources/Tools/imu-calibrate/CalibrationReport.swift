@@ -27,7 +27,7 @@ enum CalibrationReport {
             out += "  face-up |g|          \(fixed(q.faceUpNormBefore, 5)) g → \(fixed(q.faceUpNormAfter, 5)) g\n"
             out += "  accelerometer noise  \(row(q.accelerometerNoise)) g (one reading, at rest)\n"
             if let n = q.gyroscopeNoise { out += "  gyroscope noise      \(row(n)) rad/s\n" }
-            out += "  averaged             \(fixed(q.secondsPerFace, 1)) s per face, \(q.samples) samples\n"
+            out += "  averaged             \(fixed(q.secondsPerFace, 1)) s per face, \(counted(q.samples, "sample"))\n"
         }
         if let path { out += "  file                 \(path)\n" }
         return out

@@ -5,7 +5,7 @@ import IMUCalibration
 /// any order. The recording must hold raw readings: calibrating calibrated data would fit the
 /// residue of the old calibration, not the sensor.
 func fromRecording(_ file: String, key: String?, settings: SessionSettings, needKey: Bool) throws -> Calibration {
-    let reader = try RecordingReader(path: file)
+    let reader = try ReplayInput.reader(file, option: "--from-recording", command: "imu-calibrate")
     guard reader.capabilities.accelerometer else {
         throw RecordingError(file: file, line: 0, message: "no accelerometer columns (ax, ay, az) in the header")
     }

@@ -34,7 +34,7 @@ enum DayPlot {
         if data.isEmpty {
             RecordingPlot.note("wrote \(name): no history for \(DayReport.dayName(data)) in \(path); the page says so")
         } else {
-            RecordingPlot.note("wrote \(name) (\(html.utf8.count / 1024) KiB): \(data.steps) steps, floors ↑\(data.floorsAscended) ↓\(data.floorsDescended)")
+            RecordingPlot.note("wrote \(name) (\(html.utf8.count / 1024) KiB): \(counted(data.steps, "step")), floors ↑\(data.floorsAscended) ↓\(data.floorsDescended)")
         }
     }
 

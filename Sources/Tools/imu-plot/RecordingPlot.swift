@@ -29,7 +29,7 @@ enum RecordingPlot {
         var truth: TruthOverlay?
         switch options.input {
         case let .replay(path):
-            let reader = try RecordingReader(path: path)
+            let reader = try ReplayInput.reader(path, option: "--replay", command: command)
             clock = ClockAnchor.fromComments(reader.comments)
             title = path == "-" ? "recording from standard input" : URL(fileURLWithPath: path).lastPathComponent
             var calibration: Calibration?
@@ -41,10 +41,7 @@ enum RecordingPlot {
             }
             feed = SampleFeed(reader: reader, calibration: calibration)
         case let .simulate(name, seed):
-            let scenario: Scenario
-            do { scenario = try Scenario.resolve(name) } catch {
-                throw UsageError("\(error); known scenarios: \(Scenario.allNames.joined(separator: ", ")), or a composition such as still:10,walk:60,stairs-up:2", command: command)
-            }
+            let scenario = try SourceSelection.scenario(name, command: command)
             var sim = SimulationOptions()
             sim.seed = seed
             let simulator = Simulator(scenario: scenario, options: sim)
@@ -66,7 +63,7 @@ enum RecordingPlot {
         let svg = RecordingSVG.render(chart)
         guard try OutputFile.write(svg, to: options.out) else { return nil }
         var line = "wrote \(options.out == "-" ? "standard output" : options.out) (\(svg.utf8.count / 1024) KiB): "
-        line += chart.accelerationReadings > 0 ? "\(chart.stepsInView) steps" : "no accelerometer readings"
+        line += chart.accelerationReadings > 0 ? counted(chart.stepsInView, "step") : "no accelerometer readings"
         line += chart.pressureReadings > 0 ? ", floors ↑\(chart.floorsUpInView) ↓\(chart.floorsDownInView)" : ", no barometer readings"
         return line
     }

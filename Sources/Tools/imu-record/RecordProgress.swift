@@ -32,7 +32,7 @@ final class RecordProgress {
             Terminal.standardError.flush()
             return
         }
-        let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (≈\(gap.missingSamples) samples missing from the source)\n"
+        let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (≈\(counted(gap.missingSamples, "sample")) missing from the source)\n"
         Terminal.standardError.write(isTTY ? "\r\u{1B}[K" + text : text)
         Terminal.standardError.flush()
     }
@@ -44,9 +44,9 @@ final class RecordProgress {
         guard !quiet else { return }
         if isTTY { Terminal.standardError.write("\r\u{1B}[K") }
         let largest = g.gaps.map(\.seconds).max().map { ", largest \(fixed($0, 3)) s" } ?? ""
-        let speed = gnssRows.map { ", gnss_speed on \($0) of \(g.count) samples" } ?? ""
+        let speed = gnssRows.map { ", gnss_speed on \($0) of \(counted(g.count, "sample"))" } ?? ""
         let kept = written.map { "\($0) of " } ?? ""
-        let glitches = blanked > 0 ? ", \(blanked) pressure or temperature readings no barometer gives left empty" : ""
+        let glitches = blanked > 0 ? ", \(counted(blanked, "pressure or temperature reading")) no barometer gives left empty" : ""
         Terminal.standardError.write("recorded " + kept + line(g, losses) + "\(largest)\(speed)\(glitches) → \(path == "-" ? "standard output" : path.escapedForTerminal)\n")
         Terminal.standardError.flush()
     }
@@ -55,7 +55,7 @@ final class RecordProgress {
     private func line(_ g: GapDetector, _ losses: SampleLosses) -> String {
         let seconds = (g.last ?? 0) - (g.first ?? 0)
         let rate = g.achievedRate.map { fixed($0, 1) + " Hz" } ?? "– Hz"
-        return "\(g.count) samples in \(fixed(seconds, 1)) s, \(rate), \(losses.summary), gaps \(g.gaps.count)"
+        return "\(counted(g.count, "sample")) in \(fixed(seconds, 1)) s, \(rate), \(losses.summary), gaps \(g.gaps.count)"
     }
 }
 

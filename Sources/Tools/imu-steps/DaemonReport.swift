@@ -5,7 +5,7 @@ import IMUServiceClient
 /// How imu-steps prints the daemon's totals: one line, a table per day, or JSON Lines.
 enum DaemonReport {
     static func line(_ label: String, _ t: StepTotals) -> String {
-        "\(label): \(t.steps) steps, \(km(t.distanceMeters)), floors \(t.floorsAscended) up \(t.floorsDescended) down, active \(duration(t.activeSeconds))\n"
+        "\(label): \(counted(t.steps, "step")), \(km(t.distanceMeters)), floors \(t.floorsAscended) up \(t.floorsDescended) down, active \(duration(t.activeSeconds))\n"
     }
 
     static func table(_ rows: [StepTotals]) -> String {

@@ -19,13 +19,13 @@ enum WalkedPace {
         let stride = walked / Double(snapshot.steps)
         if let problem = WalkerProfile.checkPace(cadence: cadence, stride: stride) {
             // Never suggest a --stride that --stride refuses.
-            err.write("\(command): \(snapshot.steps) steps over \(Int(walked.rounded())) m: \(problem), so it cannot be used for --stride; "
+            err.write("\(command): \(counted(snapshot.steps, "step")) over \(Int(walked.rounded())) m: \(problem), so it cannot be used for --stride; "
                       + "check the distance and walk it again at a steady pace\n")
             err.flush()
             return false
         }
         err.write("\(command): your pace over \(Int(walked.rounded())) m: \(fixed(cadence, 2)) steps/s, \(fixed(stride, 3)) m per step "
-                  + "(\(snapshot.steps) steps in \(fixed(snapshot.activeDuration, 1)) s walking). "
+                  + "(\(counted(snapshot.steps, "step")) in \(fixed(snapshot.activeDuration, 1)) s walking). "
                   + "Walk it again at another pace, then use --stride \(fixed(cadence, 2)):\(fixed(stride, 3)),CADENCE:METRES\n")
         err.flush()
         return true

@@ -1,0 +1,22 @@
+import CStandardDescriptors
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A recording named on the command line (`--replay FILE`, `--from-recording FILE`), where "-"
+/// is standard input. One place refuses a standard input that was closed at start, for every tool.
+public enum ReplayInput {
+    /// Throws a usage error when `path` is "-" and standard input was closed when the tool
+    /// started (`<&-`): /dev/null stands in for it, and reading it would find no header.
+    public static func checkStandardInput(_ path: String, option: String, command: String) throws {
+        guard path == "-", cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 else { return }
+        throw UsageError("\(option) -: standard input is closed (<&-), so there is no recording to read",
+                         command: command, fix: "pipe or redirect a recording into it, e.g. \(option) - < walk.csv")
+    }
+
+    /// Opens the recording `path` given with `option`, after `checkStandardInput`.
+    public static func reader(_ path: String, option: String, command: String) throws -> RecordingReader {
+        try checkStandardInput(path, option: option, command: command)
+        return try RecordingReader(path: path)
+    }
+}
