@@ -129,6 +129,7 @@ if wanted("fixtures") {
 }
 if wanted("simulator") {
     SimulatorReport.run()
+    FastRunReport.run()
 }
 if wanted("speed") {
     print("== core throughput (release build; samples pre-loaded, parsing not timed)")

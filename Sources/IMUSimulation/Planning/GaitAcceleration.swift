@@ -47,8 +47,9 @@ extension PlannedSegment {
             bounce = GaitShapes.runningPush.value(phi)
             bounceVelocity = GaitShapes.runningPush.antiderivative(phi)
         } else {
-            bounce = sin(phi) + 0.35 * sin(2 * phi - 1.2)
-            bounceVelocity = -cos(phi) - 0.175 * cos(2 * phi - 1.2)
+            let h = segment.secondHarmonic
+            bounce = sin(phi) + h * sin(2 * phi - 1.2)
+            bounceVelocity = -cos(phi) - h / 2 * cos(2 * phi - 1.2)
         }
         let impactModulation = bounceModulation * near * heel
         let impactModulationRate = (bounceModulationRate * near + bounceModulation * nearRate) * heel

@@ -56,6 +56,15 @@ public struct Segment: Sendable, Equatable {
     public var holding: DeviceHolding?
     /// Shaking injected on top of the motion, peak g (0 = none): e.g. someone bumping the table during a face's rest.
     public var shake: Double
+    /// Size of a walk's vertical bounce at twice the cadence, relative to the bounce at the
+    /// cadence (walking kinds; running has its own push). 0.35 is the pedometer seed article's
+    /// walk. A brisk walk's vertical ground force has two humps per step (loading at heel strike,
+    /// push-off at the toe, each about 1.2 body weights, with a dip between), which can make the
+    /// trunk's bounce at twice the cadence as large as, or larger than, the one at the cadence:
+    /// the signal a counter may read at double the cadence.
+    public var secondHarmonic: Double = Self.defaultSecondHarmonic
+    /// The seed article's walking bounce: sin φ + 0.35 sin(2φ − 1.2).
+    public static let defaultSecondHarmonic = 0.35
 
     /// A segment with per-kind defaults for anything not given.
     public init(_ kind: Kind, seconds: Double? = nil, cadence: Double? = nil, amplitude: Double? = nil,

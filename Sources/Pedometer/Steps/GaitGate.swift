@@ -151,8 +151,9 @@ struct GaitGate: Sendable {
     /// Cadence above which gait is running, steps/s (walking tops out around 2.2, running starts
     /// around 2.5).
     static let runningCadence = 2.4
-    /// Plausible cadences, steps/s: from a slow stroll to a sprint.
-    var cadenceRange = 0.6...4.0
+    /// Plausible cadences, steps/s: from a slow stroll to a sprint (the shortest step the
+    /// cadence estimator reads, `CadenceEstimator.minimumPeriod`).
+    var cadenceRange = 0.6...(1 / CadenceEstimator.minimumPeriod)
 
     enum Verdict: Sendable, Equatable {
         /// Walking or running.
