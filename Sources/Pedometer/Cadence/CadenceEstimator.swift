@@ -36,7 +36,6 @@ struct CadenceEstimator: Sendable {
     /// 50 Hz a 5.5 steps/s step spans 9 samples, and a 5 steps/s run sampled at 25 Hz keeps 5
     /// samples a step.
     static let minimumPeriod = 0.18
-    var minimumPeriod: Double { Self.minimumPeriod }
     /// Fastest walking cadence, steps/s: people switch from walking to running at about 2 m/s,
     /// 2.5 to 3 steps/s; faster steps are running's. A reading above it needs `runningDeviation`.
     static let fastestWalkingCadence = 3.0
