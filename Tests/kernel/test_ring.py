@@ -238,6 +238,25 @@ class KernelRing(unittest.TestCase):
     def assertNear(self, got, want, tol, what):
         self.assertTrue(abs(got - want) <= tol, f"{what}: got {got}, want {want} ± {tol}")
 
+    def act_during(self, args, after_s, act, undo, timeout):
+        """Runs the host tool `args`, and `after_s` s into its run the guest command `act`; waits up
+        to `timeout` s for the tool to exit. `undo` runs in the guest and a tool still running is
+        killed, whatever happens. Returns (exit status, stdout, stderr, seconds from the act to
+        the exit)."""
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(after_s)
+            rc, out = guest(act)
+            self.assertEqual(rc, 0, out)
+            acted = time.monotonic()
+            stdout, stderr = proc.communicate(timeout=timeout)
+            waited = time.monotonic() - acted
+        finally:
+            guest(undo)
+            if proc.poll() is None:
+                proc.kill()
+        return proc.returncode, stdout, stderr, waited
+
     # -- discovery -------------------------------------------------------------------------------
 
     def test_01_discovery_finds_every_device_with_units_and_mount_matrices(self):
@@ -508,20 +527,10 @@ class KernelRing(unittest.TestCase):
         self.assertTrue(all(r.split(",")[column] == "" for r in rows[1:]), rows[:5])
 
     def test_08_dropped_link_times_out_instead_of_hanging(self):
-        proc = subprocess.Popen([tool("imu-bench-iio"), "--source", f"iio:{URI}/mpu6050", "--dump", "100000", "--rate", "20"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            time.sleep(2)
-            rc, out = guest("kill -STOP $(pidof iiod)")
-            self.assertEqual(rc, 0, out)
-            started = time.monotonic()
-            stdout, stderr = proc.communicate(timeout=40)
-            waited = time.monotonic() - started
-        finally:
-            guest("kill -CONT $(pidof iiod)")
-            if proc.poll() is None:
-                proc.kill()
-        self.assertEqual(proc.returncode, 1, stderr)
+        rc, stdout, stderr, waited = self.act_during(
+            [tool("imu-bench-iio"), "--source", f"iio:{URI}/mpu6050", "--dump", "100000", "--rate", "20"],
+            2, "kill -STOP $(pidof iiod)", "kill -CONT $(pidof iiod)", 40)
+        self.assertEqual(rc, 1, stderr)
         self.assertLess(waited, 30)
         self.assertTrue("did not answer" in stderr or "timed out" in stderr.lower(), stderr)
         self.assertGreater(len(json_lines(stdout)), 5, "no samples before the link dropped")
@@ -537,18 +546,10 @@ class KernelRing(unittest.TestCase):
         if not have("imu-record"):
             self.skipTest("imu-record is not built")
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "stall.csv")
-        proc = subprocess.Popen([tool("imu-record"), "--source", f"iio:{URI}/mpu6050", "-o", path, "-f", "--duration", "8"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            time.sleep(3)
-            rc, out = guest("kill -STOP $(pidof iiod); sleep 1.5; kill -CONT $(pidof iiod)")
-            self.assertEqual(rc, 0, out)
-            _, stderr = proc.communicate(timeout=60)
-        finally:
-            guest("kill -CONT $(pidof iiod)")
-            if proc.poll() is None:
-                proc.kill()
-        self.assertEqual(proc.returncode, 0, stderr)
+        rc, _, stderr, _ = self.act_during(
+            [tool("imu-record"), "--source", f"iio:{URI}/mpu6050", "-o", path, "-f", "--duration", "8"],
+            3, "kill -STOP $(pidof iiod); sleep 1.5; kill -CONT $(pidof iiod)", "kill -CONT $(pidof iiod)", 60)
+        self.assertEqual(rc, 0, stderr)
         with open(path) as f:
             times = [float(l.split(",", 1)[0]) for l in f if l[:1].isdigit()]
         m = re.search(r"missed polls (\d+)", stderr)
@@ -562,18 +563,10 @@ class KernelRing(unittest.TestCase):
         self.assertLessEqual(len(times) - 1 + missed, periods + 100, stderr[-1500:])
 
     def test_09_unbinding_the_driver_mid_capture_is_a_lost_device(self):
-        proc = subprocess.Popen([tool("imu-bench-iio"), "--source", f"iio:{URI}/lis3dh", "--dump", "100000", "--rate", "20"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            time.sleep(2)
-            rc, out = guest("echo 0-0019 > /sys/bus/i2c/drivers/st-accel-i2c/unbind")
-            self.assertEqual(rc, 0, out)
-            stdout, stderr = proc.communicate(timeout=40)
-        finally:
-            guest("echo 0-0019 > /sys/bus/i2c/drivers/st-accel-i2c/bind")
-            if proc.poll() is None:
-                proc.kill()
-        self.assertEqual(proc.returncode, 1, stderr)
+        rc, stdout, stderr, _ = self.act_during(
+            [tool("imu-bench-iio"), "--source", f"iio:{URI}/lis3dh", "--dump", "100000", "--rate", "20"],
+            2, "echo 0-0019 > /sys/bus/i2c/drivers/st-accel-i2c/unbind", "echo 0-0019 > /sys/bus/i2c/drivers/st-accel-i2c/bind", 40)
+        self.assertEqual(rc, 1, stderr)
         self.assertIn("lost mid-capture", stderr)
         self.assertIn("lis3dh", stderr)
         n = len([l for l in json_lines(stdout) if l["type"] == "sample"])
