@@ -6,12 +6,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import unittest
 
-from test_ring import IIOD_PORT, SHELL_PORT, URI, dump, guest, have, json_lines, tool
+from test_ring import URI, dump, guest, have, json_lines, main, tool
 
 
 def median_period(times):
@@ -89,9 +88,4 @@ class CaptureRing(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if not IIOD_PORT or not SHELL_PORT:
-        sys.exit("test_capture.py: run it through Tests/kernel/run.sh (IIOD_PORT and SHELL_PORT unset)")
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(CaptureRing)
-    if len(sys.argv) > 1:
-        suite = unittest.TestSuite(t for t in suite if any(a in t.id() for a in sys.argv[1:]))
-    sys.exit(0 if unittest.TextTestRunner(verbosity=2).run(suite).wasSuccessful() else 1)
+    main(CaptureRing, "test_capture.py")

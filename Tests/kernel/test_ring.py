@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import re
 import tempfile
 import time
 import unittest
@@ -746,14 +745,21 @@ class KernelRing(unittest.TestCase):
                     walker.close()
 
 
-if __name__ == "__main__":
+def main(case, file):
+    """Runs the tests of `case`, or only those whose names contain an argument (e.g. test_07);
+    the last line is 'N passed, N failed, N skipped' and the exit status 1 when any failed."""
     if not IIOD_PORT or not SHELL_PORT:
-        sys.exit("test_ring.py: run it through Tests/kernel/run.sh (IIOD_PORT and SHELL_PORT unset)")
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(KernelRing)
-    if len(sys.argv) > 1:  # run only tests whose names contain an argument, e.g. test_07
+        sys.exit(f"{file}: run it through Tests/kernel/run.sh, or with IIOD_PORT and SHELL_PORT from "
+                 "Tests/kernel/vm.sh start (docs/testing-kernel.md, Debugging)")
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(case)
+    if len(sys.argv) > 1:
         suite = unittest.TestSuite(t for t in suite if any(a in t.id() for a in sys.argv[1:]))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
     skipped = len(result.skipped)
     print(f"{result.testsRun - failed - skipped} passed, {failed} failed, {skipped} skipped")
     sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main(KernelRing, "test_ring.py")

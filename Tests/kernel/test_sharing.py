@@ -6,11 +6,10 @@ its totals; the other reader's capture never stops. test_02: the daemon holds th
 leaves it when iio-sensor-proxy's name appears on its bus; the other reader then takes it.
 Run through Tests/kernel/run.sh (it sets IIOD_PORT, SHELL_PORT); see docs/testing-kernel.md."""
 import socket
-import sys
 import time
 import unittest
 
-from test_ring import IIOD_PORT, SHELL_PORT, URI, StepDaemon, Walker, dump, guest, le16, poke
+from test_ring import SHELL_PORT, URI, StepDaemon, Walker, dump, guest, le16, main, poke
 
 BMI160 = 0x69
 SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
@@ -403,11 +402,4 @@ class SharingRing(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if not IIOD_PORT or not SHELL_PORT:
-        sys.exit("test_sharing.py: run it through Tests/kernel/run.sh (IIOD_PORT and SHELL_PORT unset)")
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(SharingRing)
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    skipped = len(result.skipped)
-    print(f"{result.testsRun - failed - skipped} passed, {failed} failed, {skipped} skipped")
-    sys.exit(1 if failed else 0)
+    main(SharingRing, "test_sharing.py")
