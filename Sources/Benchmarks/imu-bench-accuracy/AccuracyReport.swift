@@ -22,12 +22,21 @@ enum AccuracyReport {
             let error = Double(counted - recording.trueSteps) / Double(recording.trueSteps) * 100
             errors.append(abs(error))
             var check = "      -  " + inWalks
-            if let cycles = ReferenceCheck.stepCycles(recording.samples)?.cycles {
+            if let reference = ReferenceCheck.stepCycles(recording.samples) {
+                let cycles = reference.cycles
                 check = String(format: "%7d  ", cycles) + inWalks
                 // A reference more than 4% above every cycle the phone felt is itself in doubt.
                 if Double(recording.trueSteps) > 1.04 * Double(cycles) {
                     check += "  reference above the recording's cycles"
-                    doubtful.append(recording.name)
+                    // What the reference would need: its steps over the stretch the phone felt
+                    // steps in, against the step frequency the recording itself holds.
+                    if reference.span > 0 {
+                        doubtful.append(String(format: "%@ (needs %.2f steps/s over the %.1f s the phone felt steps in, where its cycles repeat at %.2f/s; spectral peak %.3f Hz)",
+                                               recording.name, Double(recording.trueSteps - 1) / reference.span, reference.span,
+                                               Double(cycles - 1) / reference.span, reference.frequency))
+                    } else {
+                        doubtful.append(recording.name)
+                    }
                 }
             }
             let seed = SeedBaseline.count(recording.samples)

@@ -20,7 +20,14 @@ enum ReferenceCheck {
     /// Motion below this RMS (g) is not walking; a phone lying or held still reads under 0.03 g.
     static let movingRMS = 0.05
 
-    struct Result { var cycles: Int; var frequency: Double }
+    struct Result {
+        var cycles: Int
+        /// The dominant step frequency the band-pass was centred on, Hz (steps/s).
+        var frequency: Double
+        /// Seconds from the first to the last counted cycle: the stretch in which the phone felt
+        /// steps. A reference of N steps needs (N − 1) / `span` steps/s throughout it.
+        var span: Double
+    }
 
     static func stepCycles(_ samples: [MotionSample]) -> Result? {
         stepCycles(samples, within: nil)
@@ -51,15 +58,19 @@ enum ReferenceCheck {
             spans.map { Int(((($0.lowerBound - widen) - start) * rateHz).rounded(.down))...Int(((($0.upperBound + widen) - start) * rateHz).rounded(.up)) }
         }
         var cycles = 0
+        var first: Int?, last = 0   // grid indices of the first and last counted crossing
         for i in 1..<y.count where y[i - 1] < 0 && y[i] >= 0 {
             if let ranges {
-                if ranges.contains(where: { $0.contains(i) }) { cycles += 1 }
-                continue
+                guard ranges.contains(where: { $0.contains(i) }) else { continue }
+            } else {
+                let lo = max(0, i - half), hi = min(x.count, i + half)
+                guard (squares[hi] - squares[lo]) / Double(hi - lo) > movingRMS * movingRMS else { continue }
             }
-            let lo = max(0, i - half), hi = min(x.count, i + half)
-            if (squares[hi] - squares[lo]) / Double(hi - lo) > movingRMS * movingRMS { cycles += 1 }
+            cycles += 1
+            first = first ?? i
+            last = i
         }
-        return Result(cycles: cycles, frequency: f0)
+        return Result(cycles: cycles, frequency: f0, span: Double(last - (first ?? last)) / rateHz)
     }
 
     /// From the first to the last step of each walk in `events` (a walk ends at a pause).
