@@ -39,28 +39,28 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notADatabase(let path):
             "\(path) is not an IMUKit history: it is not a SQLite database. It was left untouched."
         case .foreignDatabase(let path, let detail):
-            "\(path) is a SQLite database of another program (\(Self.printable(detail))). It was left untouched."
+            "\(path) is a SQLite database of another program (\(detail.escapedValue)). It was left untouched."
         case .corrupt(let path, let detail):
-            "the history \(path) is damaged (\(Self.printable(detail))). It was left untouched."
+            "the history \(path) is damaged (\(detail.escapedValue)). It was left untouched."
         case .implausibleValue(let path, let table, let key, let column, let value):
-            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(Self.printable(value)), "
+            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(value.escapedValue), "
                 + "which no minute or hour can hold (0 to 10¹²). It was left untouched."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
         case .needsMigration(let path, let found, let supported):
             "the history \(path) has schema version \(found); reading needs version \(supported)."
         case .cannotOpen(let path, let detail):
-            "cannot open the history \(path): \(Self.printable(detail))."
+            "cannot open the history \(path): \(detail.escapedValue)."
         case .notAFile(let path, let kind):
             "\(path) is \(kind), not a history file. Nothing was read or changed."
         case .diskFull(let path, let buffered):
             "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns."
         case .io(let path, let detail):
-            "cannot read or write the history \(path): \(Self.printable(detail))."
+            "cannot read or write the history \(path): \(detail.escapedValue)."
         case .inUse(let path):
             "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
         case .libraryMissing(let detail):
-            "cannot load SQLite for the history: \(Self.printable(detail))."
+            "cannot load SQLite for the history: \(detail.escapedValue)."
         case .invalidRetention(let days):
             "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
         }
@@ -123,15 +123,5 @@ public enum HistoryError: DiagnosableError, Equatable {
     static func rebuildHour(_ hour: Int64) -> String {
         "DELETE FROM hours WHERE hour = \(hour); INSERT INTO hours SELECT minute / 60, sum(steps), sum(distance_mm), "
             + "sum(floors_up), sum(floors_down), sum(active_ms) FROM minutes WHERE minute / 60 = \(hour) GROUP BY 1"
-    }
-
-    /// Text that came from the file (table names, SQLite's messages about it) made safe for a
-    /// terminal: control characters (C0, DEL, C1: escape sequences) become "?", and at most 200
-    /// characters are kept.
-    static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.prefix(200).map { u -> Character in
-            (u.value < 0x20 || (0x7F...0x9F).contains(u.value)) ? "?" : Character(u)
-        }
-        return String(scalars) + (text.unicodeScalars.count > 200 ? "…" : "")
     }
 }

@@ -28,7 +28,7 @@ enum OriginHeader {
     /// One comment line's text without control characters (`\x1B`, `\n` written out): comments
     /// copied raw carried a replayed file's escape sequences, its name's, or a device name's to a
     /// terminal with `-o -`; a recording is plain text.
-    static func plain(_ text: String) -> String { text.escapedForTerminal.replacing("\n", with: "\\n") }
+    static func plain(_ text: String) -> String { text.escapedOnOneLine }
 }
 
 /// Refuses to write over the input.
