@@ -205,6 +205,14 @@ public struct ServiceConfig: Sendable {
             throw ConfigError(path: path, line: lineOfKey["mqtt_ca_file"], message: "mqtt_ca_file: \(problem.message)",
                               fix: MQTTCAFile.fix, errorNumber: problem.errorNumber)
         }
+        // So is the credentials file (it was first read when the publisher started: no line, and
+        // permission denied exited 2).
+        if let credentials = c.mqtt?.credentialsPath {
+            do throws(PublishError) { _ = try MQTTCredentials.load(path: credentials) } catch {
+                throw ConfigError(path: path, line: lineOfKey["mqtt_credentials"], message: "mqtt_credentials: \(error.description)",
+                                  fix: error.fix, errorNumber: error.errorNumber)
+            }
+        }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c
