@@ -1,0 +1,81 @@
+import Foundation
+import Pedometer
+@testable import IMUServiceClient
+import Testing
+@testable import IMUService
+
+/// imu-stepd publishes what its sources lost, as imu-steps prints it: the polled reader's missed
+/// polls were counted (`SampleLosses.missedPolls`) and never left the daemon (no property, no
+/// journal line), nor did any other loss.
+@Suite struct LossJournalTests {
+    func missed(_ n: Int) -> SampleLosses { var l = SampleLosses(); l.missedPolls = n; return l }
+
+    @Test func theFirstLossIsSaidAtOnceThenAtMostEveryTenMinutes() {
+        var journal = LossJournal()
+        let first = journal.add(missed(3), now: 100)
+        #expect(first == ["samples dropped 3 (missed polls 3) since imu-stepd started (D-Bus properties Dropped*; causes and fixes: docs/troubleshooting.md)"])
+        #expect(journal.add(missed(4), now: 101).isEmpty, "within lineSeconds of the last line")
+        #expect(journal.add(missed(1), now: 100 + LossJournal.lineSeconds).first?.hasPrefix("samples dropped 8 (missed polls 8)") == true)
+        #expect(journal.total.missedPolls == 8)
+        #expect(journal.finalLine() == nil, "nothing new since the last line")
+        _ = journal.add(missed(2), now: 101 + LossJournal.lineSeconds)
+        #expect(journal.finalLine()?.hasPrefix("samples dropped 10 (missed polls 10)") == true, "said at shutdown")
+    }
+
+    @Test func aSensorLostMidRunHasItsOwnLineAndNoLossIsNoLine() {
+        var journal = LossJournal()
+        var lost = SampleLosses()
+        lost.lostSensors = ["barometer bmp280 on /dev/i2c-1 @0x76 stopped answering"]
+        #expect(journal.add(lost, now: 0) == ["lost barometer bmp280 on /dev/i2c-1 @0x76 stopped answering: what it measured stopped there, the rest goes on"])
+        #expect(journal.finalLine() == nil)
+    }
+
+    @Test func aSourceReportsWhatGrewSinceItsLastReport() {
+        var before = missed(5), now = missed(9)
+        before.lostSensors = ["a"]
+        now.lostSensors = ["a", "b"]
+        now.nonIncreasingTime = 2
+        let grown = now.since(before)
+        #expect(grown.missedPolls == 4 && grown.nonIncreasingTime == 2 && grown.lostSensors == ["b"])
+        var sum = before
+        sum += grown
+        #expect(sum == now)
+    }
+
+    /// The engine adds every report (a reopened source counts from zero again) and publishes the
+    /// sum in the Dropped* properties.
+    @Test func theEnginePublishesTheSumAsProperties() async throws {
+        let h = try await EngineHarness()
+        h.engine.send(.losses(missed(7)))
+        h.engine.send(.losses(missed(5)))
+        let deadline = Date().addingTimeInterval(10)
+        while h.engine.board.current.status.losses.missedPolls != 12, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        let status = h.engine.board.current.status
+        #expect(status.losses.missedPolls == 12)
+        #expect(status.value(of: "DroppedMissedPolls") == "12" && status.value(of: "DroppedBufferOverflow") == "0")
+        #expect(status.changedProperties(since: ServiceStatus(today: status.today)).contains("DroppedMissedPolls"))
+        #expect(h.engine.stop(waitingUpTo: 5))
+    }
+}
+
+/// The whole way, on a private bus: a replayed recording whose times repeat (CONTRACTS §2: each
+/// repeat is dropped and counted) shows the count in DroppedTimeNotIncreasing and the journal,
+/// and DroppedMissedPolls is served beside it.
+@Suite(.serialized) struct DaemonLossTests {
+    @Test func aReplaysDroppedSamplesAreOnTheBusAndInTheJournal() throws {
+        guard let bus = try PrivateBus.start() else { return print("skipped: dbus-daemon is not installed (apt-get install dbus)") }
+        let state = try scratch()
+        let recording = state + "/repeats.csv"
+        // 20 s at 50 Hz lying still; every 100th line repeats the time before it: 10 repeats.
+        var text = "t,ax,ay,az\n"
+        for i in 0..<1000 {
+            let t = i % 100 == 99 ? Double(i - 1) * 0.02 : Double(i) * 0.02
+            text += String(format: "%.2f,0,0,1\n", t)
+        }
+        try text.write(toFile: recording, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(bus: bus, stateDirectory: state + "/s", settings: ["replay = \(recording)", "speed = 1000"])
+        #expect(try PrivateBus.waitFor(20) { busValue(try bus.property("DroppedTimeNotIncreasing")) == "10" }, "\(daemon.log)")
+        #expect(busValue(try bus.property("DroppedMissedPolls")) == "0")
+        #expect(try PrivateBus.waitFor(5) { daemon.log.contains("samples dropped 10 (time not increasing 10) since imu-stepd started") }, "\(daemon.log)")
+    }
+}
