@@ -1,4 +1,5 @@
 import Foundation
+import IMUHistory
 import Pedometer
 @testable import IMUServiceClient
 import Testing
@@ -77,5 +78,26 @@ import Testing
         #expect(try PrivateBus.waitFor(20) { busValue(try bus.property("DroppedTimeNotIncreasing")) == "10" }, "\(daemon.log)")
         #expect(busValue(try bus.property("DroppedMissedPolls")) == "0")
         #expect(try PrivateBus.waitFor(5) { daemon.log.contains("samples dropped 10 (time not increasing 10) since imu-stepd started") }, "\(daemon.log)")
+    }
+}
+
+/// Minutes that never get a date are said in the journal: those of an earlier boot that ended
+/// before its clock was set were only counted by `unplacedMinuteCount()`, which nothing printed.
+@Suite struct HistoryNoticeTests {
+    @Test func minutesOfAnEarlierBootAreSaidOnce() throws {
+        let path = try scratch() + "/h.sqlite"
+        do {
+            let old = try HistoryStore(path: path, bootID: "a-boot-long-ago")
+            var snapshot = PedometerSnapshot()
+            snapshot.steps = 2
+            snapshot.time = 71
+            old.record([.step(time: 5), .step(time: 70)], snapshot: snapshot, mapping: nil)   // boot minutes 0 and 1
+            try old.commit()
+        }
+        let store = try HistoryStepStore(path: path, retentionDays: nil)
+        let notices = store.takeNotices()
+        #expect(notices.count == 1 && notices[0].hasPrefix("2 minutes of earlier boots were counted before the wall clock was set"), "\(notices)")
+        #expect(notices.first?.contains(path) == true)
+        #expect(store.takeNotices().isEmpty, "once")
     }
 }

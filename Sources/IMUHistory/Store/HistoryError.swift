@@ -14,6 +14,11 @@ public enum HistoryError: DiagnosableError, Equatable {
     /// `column` a value no write of IMUKit makes (`value` as SQL text: negative, above 10¹², or no
     /// integer): a hand-edited or damaged file. Reported, never clamped into a total.
     case implausibleValue(path: String, table: String, key: Int64, column: String, value: String)
+    /// Minutes of boot `bootID` held for the wall clock that cannot be placed on a date when it
+    /// became known: a boot minute more than 2⁴⁰ minutes from boot, or a value no minute can hold
+    /// (a hand-edited or damaged file). Left in the file, in no total; never thrown, it
+    /// is reported (imu-stepd's journal).
+    case unplaceableMinutes(path: String, bootID: String, count: Int, firstBootMinute: Int64)
     /// Written by a newer IMUKit (schema version above what this build knows).
     case newerSchema(path: String, found: Int, supported: Int)
     /// A read-only open found an older schema that needs the writer to migrate it first.
@@ -45,6 +50,10 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .implausibleValue(let path, let table, let key, let column, let value):
             "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(value.escapedValue), "
                 + "which no minute or hour can hold (0 to 10¹²). It was left untouched."
+        case .unplaceableMinutes(let path, _, let count, let first):
+            "the history \(path) holds \(counted(count, "minute")) counted before the wall clock was set that cannot be placed on a date "
+                + "(the first: boot minute \(first) of this boot; a minute no date holds, or a value no minute can hold): "
+                + "\(count == 1 ? "it is" : "they are") in no total and left in the file."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
         case .needsMigration(let path, let found, let supported):
@@ -78,6 +87,9 @@ public enum HistoryError: DiagnosableError, Equatable {
                 + (table == "minutes" ? "DELETE FROM minutes WHERE minute = \(key); " : "")
                 + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, 60) : key)
                 + "\"; or move the file aside (mv \(path) \(path).damaged) to begin a new history."
+        case .unplaceableMinutes(let path, let bootID, _, _):
+            "look at them (sqlite3 \(path) \"SELECT * FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"); "
+                + "with the writer stopped, remove them: sqlite3 \(path) \"DELETE FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"."
         case .newerSchema:
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
         case .needsMigration:
@@ -105,7 +117,7 @@ public enum HistoryError: DiagnosableError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
+        case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .unplaceableMinutes, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
         // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
         case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure

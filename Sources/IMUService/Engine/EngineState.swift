@@ -44,6 +44,7 @@ struct EngineState {
     mutating func run(mailbox: Mailbox, heartbeat: borrowing Atomic<Int64>) {
         refreshClock(force: true)
         rebase()
+        for notice in store.takeNotices() { log.warning(notice) }
         publish()
         while true {
             heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
@@ -194,6 +195,7 @@ struct EngineState {
         do {
             try store.commit()
             dirty = false
+            for notice in store.takeNotices() { log.warning(notice) }
             if status.storageState != "ok" { log.notice("history written again: \(config.resolvedDatabasePath)") }
             status.storageState = "ok"
             status.storageMessage = ""
