@@ -29,4 +29,20 @@ import Testing
             #expect(r.stderr.contains("sed -i '3d' '\(path)'"), "the name with a space is quoted: \(r.stderr)")
         }
     }
+
+    /// The fix's sed command works as given, also on a name with an escape sequence in it
+    /// (shown escaped, so it is quoted as $'…', which bash reads back).
+    @Test func theFixOfANameWithAnEscapeSequenceRunsAsGiven() throws {
+        let dir = try scratchDirectory()
+        let name = "evil\u{1B}]0;owned\u{07}.csv"
+        try "t,ax,ay,az\n0.00,0,0,1\n0.01,0,zero,1\n".write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run(executable: ToolRunner.path("imu-steps"), ["--replay", name], directory: dir)
+        #expect(!r.stderr.contains("\u{1B}"), "escaped: \(r.stderr)")
+        let sed = try #require(r.stderr.components(separatedBy: "delete it: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(sed == #"sed -i '3d' $'evil\x1B]0;owned\x07.csv'"#)
+        try (sed + "\n").write(toFile: dir + "/fix.sh", atomically: true, encoding: .utf8)
+        let run = try ShellRunner.run("bash fix.sh", directory: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: dir + "/" + name, encoding: .utf8) == "t,ax,ay,az\n0.00,0,0,1\n")
+    }
 }

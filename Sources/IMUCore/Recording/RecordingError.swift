@@ -36,7 +36,10 @@ public struct RecordingError: DiagnosableError, Equatable {
         guard file != RecordingReader.standardInput else {
             return "mend or delete line \(line) of what is piped in (docs/file-formats.md lists the columns and their units)"
         }
-        let quoted = shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown : "'" + shown.replacing("'", with: "'\\''") + "'"
+        // Control characters are shown as \xNN, which bash reads back inside $'…'.
+        let quoted = shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown
+            : shown != file ? "$'" + shown.replacing("'", with: "\\'") + "'"
+            : "'" + shown.replacing("'", with: "'\\''") + "'"
         return "mend line \(line) of \(shown) (docs/file-formats.md lists the columns and their units) or delete it: sed -i '\(line)d' \(quoted)"
     }
 
