@@ -45,4 +45,34 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOfFile: dir + "/" + name, encoding: .utf8) == "t,ax,ay,az\n0.00,0,0,1\n")
     }
+
+    /// A tool's --help named flags the tool refuses: imu-plot's --stride said "see --walked"
+    /// (imu-steps' flag; imu-plot --walked: unknown option), imu-calibrate's --speed spoke of
+    /// "--simulate/--replay --realtime", which it does not take. Every --flag in a help text is the
+    /// tool's own, unless another program's name comes first (imu-steps --walked, systemctl
+    /// enable --now).
+    @Test func everyFlagAHelpTextNamesIsTheToolsOwn() throws {
+        let others: Set<String> = ["systemctl", "journalctl", "busctl", "sudo"]
+        for tool in ShippedTools.names {
+            let help = try ToolRunner.run(tool, ["--help"]).stdout
+            let own = Set(help.matches(of: /(?m)^\s+(?:-\w, )?--([a-z0-9-]+)/).map { String($0.output.1) })
+            #expect(!own.isEmpty, "\(tool) --help lists no options")
+            for line in help.split(separator: "\n") {
+                var foreign = false   // within another program's command line
+                for token in line.split(separator: " ") {
+                    let word = token.trimmingCharacters(in: CharacterSet(charactersIn: "()[],;|'\""))
+                    if word == tool { foreign = false }
+                    else if (word.hasPrefix("imu-") && !word.hasPrefix("imu-\(tool.dropFirst(4))")) || others.contains(word) { foreign = true }
+                    else if word.hasPrefix("--") && !foreign {
+                        // "--simulate/--replay" names two flags.
+                        for flag in word.split(separator: "/") {
+                            let name = String(flag.drop(while: { $0 == "-" }).prefix(while: { $0.isLetter || $0.isNumber || $0 == "-" }))
+                            #expect(name.isEmpty || own.contains(name), "\(tool) --help names --\(name), which \(tool) does not take: \(line)")
+                        }
+                    }
+                    if token.hasSuffix(";") || token.hasSuffix(")") { foreign = false }
+                }
+            }
+        }
+    }
 }

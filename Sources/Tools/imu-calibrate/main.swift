@@ -19,7 +19,7 @@ let spec = CommandSpec(
         OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
         OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
         OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
-    ] + SourceSelection.options.filter { !["replay", "realtime"].contains($0.long) },
+    ] + SourceSelection.optionsWithoutReplay,
     examples: [
         ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
         ("imu-calibrate -6 -s i2c:/dev/i2c-1@0x68 --seconds 10", "a given MPU-6050, 10 s per face"),
