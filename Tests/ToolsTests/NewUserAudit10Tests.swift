@@ -75,4 +75,25 @@ import Testing
             }
         }
     }
+
+    /// imu-stepd on a full disk at start said "0 minutes are kept in memory and written when
+    /// space returns" as it exited 1: nothing was kept and nothing would be written.
+    @Test func aHistoryThatCannotBeCreatedOnAFullDiskSaysSo() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            print("skipped: mounting a small tmpfs to fill needs root and unshare(1)"); return
+        }
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            mkdir -p state && printf 'simulate = walk\nbus = session\nstate_directory = %s/state\n' "$PWD" > c.conf && unshare -m sh -c '
+              mount -t tmpfs -o size=64k tmpfs state || exit 77
+              dd if=/dev/zero of=state/fill bs=4k 2>/dev/null
+              "$BIN/imu-stepd" --config c.conf
+              echo "status=$?" >&2'
+            """, directory: dir, timeout: 60)
+        if r.stderr.contains("exit 77") || r.status == 77 { print("skipped: tmpfs cannot be mounted here: \(r.stderr)"); return }
+        #expect(r.stderr.contains("status=1"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("state/history.sqlite is full: SQLite cannot open or create the history there"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("kept in memory"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: free some space on the file system of \(dir)/state/history.sqlite (df \(dir)/state)"), "stderr: \(r.stderr)")
+    }
 }

@@ -28,8 +28,9 @@ public enum HistoryError: DiagnosableError, Equatable {
     /// The path names a FIFO, a device or a socket (`kind`), not a file: opening a FIFO waited
     /// forever for a writer, and `/dev/zero` was offered the fix "mv /dev/zero …".
     case notAFile(path: String, kind: String)
-    /// The disk is full: the minutes stay buffered in memory and the next commit retries.
-    case diskFull(path: String, bufferedMinutes: Int)
+    /// The disk is full: the minutes stay buffered in memory and the next commit retries; nil
+    /// when nothing was buffered because the history could not even be opened (at start).
+    case diskFull(path: String, bufferedMinutes: Int?)
     /// Any other SQLite failure while reading or writing.
     case io(path: String, detail: String)
     /// Another process writes this history (its lock file is held).
@@ -62,8 +63,11 @@ public enum HistoryError: DiagnosableError, Equatable {
             "cannot open the history \(path): \(detail.escapedValue)."
         case .notAFile(let path, let kind):
             "\(path) is \(kind), not a history file. Nothing was read or changed."
-        case .diskFull(let path, let buffered):
+        case .diskFull(let path, let buffered?):
             "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns."
+        case .diskFull(let path, nil):
+            // It said "0 minutes are kept in memory and written when space returns" as imu-stepd exited.
+            "the disk holding \(path) is full: SQLite cannot open or create the history there, so nothing is counted into it. Nothing was changed."
         case .io(let path, let detail):
             "cannot read or write the history \(path): \(detail.escapedValue)."
         case .inUse(let path):
@@ -102,8 +106,10 @@ public enum HistoryError: DiagnosableError, Equatable {
             "name the history file inside it (e.g. \(path)/history.sqlite), not the directory."
         case .cannotOpen(let path, _):
             "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)."
-        case .diskFull:
+        case .diskFull(_, _?):
             "free some space on that file system."
+        case .diskFull(let path, nil):
+            "free some space on the file system of \(path) (df \(HistoryError.directory(of: path))), then start again (imu-stepd: sudo systemctl restart imu-stepd)."
         case .io:
             nil
         case .inUse:
@@ -129,6 +135,12 @@ public enum HistoryError: DiagnosableError, Equatable {
         let minutes = table == "minutes" ? key : key.multipliedReportingOverflow(by: 60).partialValue
         let when = abs(key) < 1 << 40 ? Date(timeIntervalSince1970: Double(minutes) * 60).formatted(.iso8601) + " " : ""
         return table == "minutes" ? "minute \(when)(minutes row minute = \(key))" : "hour \(when)(hours row hour = \(key))"
+    }
+
+    /// The directory part of `path` ("." for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// SQL that recomputes the hour sums of `hour` from its minutes.
