@@ -9,12 +9,13 @@ import Testing
     @Test(arguments: [("0.00,0,0,1\n0.01,0,zero,1\n", "field 'ay' is not a finite number", "mend line 3 of "),
                       ("0.00,0,0,1\n0.01,0,0\n", "short row", "mend line 3 of "),
                       ("0.00,0,0,1\n0.02,0,0,1\n0.01,0,0,1\n", "goes back", "if two recordings were joined, split the file before line 4"),
-                      ("", "", "")])
+                      ("", "", ""), ("HEADER:t,ax,ay,\u{1B}[2Jaz\n0,0,0,1\n", "header must name all of ax,ay,az or none (found: t,ax,ay,\\x1B[2Jaz)", "name the missing az in line 1"),
+                      ("HEADER:t,ax,ay,az,ax\n0,0,0,1,0\n", "header names column 'ax' twice", "rename or remove one of the two 'ax' columns in line 1")])
     func aMalformedLineGivesItsFix(_ rows: String, _ problem: String, _ fix: String) throws {
         let dir = try scratchDirectory()
         let (text, expectProblem, expectFix) = rows.isEmpty
             ? ("0.00,0,0,1\n", "missing header line", "add a first line naming the columns")
-            : ("t,ax,ay,az\n" + rows, problem, fix)
+            : rows.hasPrefix("HEADER:") ? (String(rows.dropFirst(7)), problem, fix) : ("t,ax,ay,az\n" + rows, problem, fix)
         let path = dir + "/my walk.csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         for tool in ["imu-steps", "imu-plot"] {

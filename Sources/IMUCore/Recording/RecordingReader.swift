@@ -227,7 +227,9 @@ public final class RecordingReader {
             var seen = Set<String>()
             for n in names where !n.isEmpty {
                 guard seen.insert(n).inserted else {
-                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedForTerminal)' twice")
+                    var refused = RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedValue)' twice")
+                    refused.fix = "rename or remove one of the two '\(n.escapedValue)' columns in line \(lineNumber), and its field in every row"
+                    throw refused
                 }
             }
             header = names
@@ -238,7 +240,11 @@ public final class RecordingReader {
             for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
                 let count = group.filter { present.contains($0) }.count
                 if count != 0 && count != 3 {
-                    throw RecordingError(file: name, line: lineNumber, message: "header must name all of \(label) or none")
+                    let missing = group.filter { !present.contains($0) }.map(\.rawValue).joined(separator: ",")
+                    var refused = RecordingError(file: name, line: lineNumber,
+                                                 message: "header must name all of \(label) or none (found: \(names.joined(separator: ",").escapedValue))")
+                    refused.fix = "name the missing \(missing) in line \(lineNumber) (each column once, e.g. t,ax,ay,az; docs/file-formats.md), or leave out the rest of \(label)"
+                    throw refused
                 }
             }
             capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
