@@ -97,4 +97,17 @@ import Testing
         #expect(!r.stderr.contains("kept in memory"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("fix: free some space on the file system of \(dir)/state/history.sqlite (df \(dir)/state)"), "stderr: \(r.stderr)")
     }
+
+    /// imu-plot --day --history naming a recording said "fix: move it away (mv walk.csv
+    /// walk.csv.not-imukit) or configure another history path; a new history is created there":
+    /// the writer's fix, renaming the user's recording, from a tool that only reads.
+    @Test func aHistoryThatIsARecordingGetsAReadersFix() throws {
+        let dir = try scratchDirectory()
+        try "t,ax,ay,az\n0,0,0,1\n".write(toFile: dir + "/walk.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-plot", ["--day", "--history", dir + "/walk.csv", "-o", dir + "/d.html"])
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("walk.csv is not an IMUKit history"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: name imu-stepd's history with --history") && !r.stderr.contains("mv "), "stderr: \(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/walk.csv", encoding: .utf8) == "t,ax,ay,az\n0,0,0,1\n")
+    }
 }
