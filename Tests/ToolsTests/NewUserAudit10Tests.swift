@@ -109,5 +109,9 @@ import Testing
         #expect(r.stderr.contains("walk.csv is not an IMUKit history"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("fix: name imu-stepd's history with --history") && !r.stderr.contains("mv "), "stderr: \(r.stderr)")
         #expect(try String(contentsOfFile: dir + "/walk.csv", encoding: .utf8) == "t,ax,ay,az\n0,0,0,1\n")
+        // A mistyped name got "fix: see 'imu-plot --help'", which says nothing of files.
+        let missing = try ToolRunner.run("imu-plot", ["--day", "--history", dir + "/histroy.sqlite", "-o", dir + "/d.html"])
+        #expect(missing.status == 2 && missing.stderr.contains("fix: check the name (ls \(dir)); imu-stepd keeps its history as /var/lib/imu-stepd/history.sqlite"),
+                "stderr: \(missing.stderr)")
     }
 }

@@ -138,7 +138,7 @@ public enum HistoryError: DiagnosableError, Equatable {
     }
 
     /// The directory part of `path` ("." for a bare name).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

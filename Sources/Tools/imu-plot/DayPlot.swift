@@ -15,7 +15,8 @@ enum DayPlot {
         let path = given ?? defaultHistory
         guard FileManager.default.fileExists(atPath: path) else {
             if given != nil {
-                throw UsageError("no history file at \(path)", command: args.command)
+                throw UsageError("no history file at \(path)", command: args.command,
+                                 fix: "check the name (ls \(HistoryError.directory(of: path))); imu-stepd keeps its history as \(defaultHistory)")
             }
             throw NoHistoryError(path: path)
         }
