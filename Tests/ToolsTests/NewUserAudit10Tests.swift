@@ -114,4 +114,19 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("fix: check the name (ls \(dir)); imu-stepd keeps its history as /var/lib/imu-stepd/history.sqlite"),
                 "stderr: \(missing.stderr)")
     }
+
+    /// A guided calibration whose save failed (a full disk, a config directory that cannot be
+    /// made) printed only the error: the six faces' result was lost. It is now shown, with the
+    /// file content to save later, and the error still exits 1.
+    @Test func aCalibrationThatCannotBeSavedIsShownNotLost() throws {
+        let r = try ToolRunner.run("imu-calibrate", ["-6", "--simulate", "six-position", "--speed", "max"],
+                                   environment: ["XDG_CONFIG_HOME": "/dev/null/config"], timeout: 120)
+        #expect(r.status != 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("/dev/null"), "the error names the place: \(r.stderr)")
+        #expect(r.stdout.contains("Not saved (the error below). Once it can be written, put this in /dev/null/config/imukit/calibration/sim_six-position.json:"),
+                "stdout: \(r.stdout)")
+        let json = try #require(r.stdout.firstRange(of: "{").map { String(r.stdout[$0.lowerBound...]) })
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["key"] as? String == "sim:six-position" && object?["accel_bias_g"] != nil, "stdout: \(r.stdout)")
+    }
 }
