@@ -129,4 +129,18 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(object?["key"] as? String == "sim:six-position" && object?["accel_bias_g"] != nil, "stdout: \(r.stdout)")
     }
+
+    /// imu-stepd with bus = session (or an address) that cannot be reached told the user to check
+    /// the system bus and DBUS_SYSTEM_BUS_ADDRESS, which that bus never reads.
+    @Test(arguments: [("session", "is there a session bus?"), ("unix:path=/nonexistent/bus", "is a dbus-daemon listening at unix:path=/nonexistent/bus?")])
+    func anUnreachableBusGetsItsOwnFix(_ bus: String, _ fix: String) throws {
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            printf 'simulate = walk\nbus = \(bus)\nyield_to = no\nstate_directory = %s/state\n' "$PWD" > c.conf
+            env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR=/nonexistent "$BIN/imu-stepd" --config c.conf
+            """, directory: dir, timeout: 60)
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot connect to the"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: " + fix) && !r.stderr.contains("DBUS_SYSTEM_BUS_ADDRESS"), "stderr: \(r.stderr)")
+    }
 }
