@@ -82,18 +82,8 @@ struct BrokerTests {
 
     @Test func aWrongPasswordIsNamedOnceWithItsFix() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passwords = directory.appendingPathComponent("passwd").path
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
-        make.arguments = ["-c", "-b", passwords, "stepd", "right-password"]
-        try make.run()
-        make.waitUntilExit()
-        let broker = try MosquittoBroker(extraConfig: "allow_anonymous false\npassword_file \(passwords)")
-        let credentials = directory.appendingPathComponent("credentials").path
-        try "username=stepd\npassword=wrong-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
-        chmod(credentials, 0o600)
+        let (broker, credentials) = try passwordBroker(directory, first: "username=stepd\npassword=wrong-password\n")
         var s = settings(broker)
         s.credentialsPath = credentials
         let log = LogLines()
