@@ -143,4 +143,19 @@ import Testing
         #expect(r.stderr.contains("cannot connect to the"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("fix: " + fix) && !r.stderr.contains("DBUS_SYSTEM_BUS_ADDRESS"), "stderr: \(r.stderr)")
     }
+
+    /// A recording without accelerometer columns (t,gnss_speed) gave "steps 0" and "steps":0 with
+    /// nothing in the JSON to tell it from a day of rest: a silent zero.
+    @Test func aRecordingWithoutAnAccelerometerSaysStepsAreNotAvailable() throws {
+        let dir = try scratchDirectory()
+        try "t,gnss_speed\n0,1\n1,2\n".write(toFile: dir + "/gps.csv", atomically: true, encoding: .utf8)
+        let json = try ToolRunner.run("imu-steps", ["--replay", dir + "/gps.csv", "--json"])
+        #expect(json.status == 0, "stderr: \(json.stderr)")
+        #expect(json.stdout.contains("\"step_counting_available\":false"), "stdout: \(json.stdout)")
+        let human = try ToolRunner.run("imu-steps", ["--replay", dir + "/gps.csv"])
+        #expect(human.stdout.contains("steps      not available (no accelerometer)") && !human.stdout.contains("steps      0"), "stdout: \(human.stdout)")
+        try "t,ax,ay,az\n0,0,0,1\n1,0,0,1\n".write(toFile: dir + "/still.csv", atomically: true, encoding: .utf8)
+        let still = try ToolRunner.run("imu-steps", ["--replay", dir + "/still.csv", "--json"])
+        #expect(still.stdout.contains("\"step_counting_available\":true"), "stdout: \(still.stdout)")
+    }
 }
