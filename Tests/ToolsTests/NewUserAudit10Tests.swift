@@ -158,4 +158,19 @@ import Testing
         let still = try ToolRunner.run("imu-steps", ["--replay", dir + "/still.csv", "--json"])
         #expect(still.stdout.contains("\"step_counting_available\":true"), "stdout: \(still.stdout)")
     }
+
+    /// imu-plot --replay walk.csv -o walk.csv replaced the recording with its plot (exit 0): the
+    /// input was lost. imu-record refused this already; imu-plot now does, through a link too.
+    @Test func aPlotNeverReplacesItsInput() throws {
+        let dir = try scratchDirectory()
+        let recording = "t,ax,ay,az\n0,0,0,1\n0.01,0,0,1\n"
+        try recording.write(toFile: dir + "/walk.csv", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.csv", withDestinationPath: dir + "/walk.csv")
+        for input in ["walk.csv", "link.csv"] {
+            let r = try ToolRunner.run("imu-plot", ["--replay", dir + "/" + input, "-o", dir + "/walk.csv"])
+            #expect(r.status == 2, "stderr: \(r.stderr)")
+            #expect(r.stderr.contains("is the recording being drawn: the plot would replace it") && r.stderr.contains("fix: name the plot apart"), "stderr: \(r.stderr)")
+            #expect(try String(contentsOfFile: dir + "/walk.csv", encoding: .utf8) == recording)
+        }
+    }
 }
