@@ -141,7 +141,7 @@ import Testing
 
 /// The MQTT credentials file is read with the config, as the CA file is: its line and the fix.
 /// It was first read when the publisher started: no line, and permission denied exited 2.
-@Suite struct MQTTCredentialsConfigTests {
+@Suite(.serialized) struct MQTTCredentialsConfigTests {
     @Test(arguments: [("missing.cred", 0o600, "cannot be read (No such file or directory)", "create it with the two lines"),
                       ("open.cred", 0o644, "is readable by its group or by others (mode 644)", "chmod 600 open.cred"),
                       ("bad.cred", 0o600, "is not KEY=VALUE", "write the two lines username=NAME and password=SECRET")])
