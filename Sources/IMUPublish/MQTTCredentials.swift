@@ -24,9 +24,10 @@ public struct MQTTCredentials: Sendable, Equatable {
     public static func load(path: String, owner: uid_t = geteuid()) throws(PublishError) -> MQTTCredentials {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw .credentials(path: path, problem: "cannot be read (\(reason))",
-                               fix: "create it with the two lines username=NAME and password=SECRET, owned by the service user, mode 600")
+            let code = errno
+            throw .credentials(path: path, problem: "cannot be read (\(String(cString: strerror(code))))",
+                               fix: "create it with the two lines username=NAME and password=SECRET, owned by the service user, mode 600",
+                               errorNumber: code)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .credentials(path: path, problem: "is not a regular file", fix: "point mqtt_credentials at a file")
@@ -40,9 +41,21 @@ public struct MQTTCredentials: Sendable, Equatable {
             throw .credentials(path: path, problem: "belongs to uid \(info.st_uid), not to the service user (uid \(owner))",
                                fix: "chown the file to the user imu-stepd runs as, then chmod 600 \(path)")
         }
-        guard info.st_size <= maximumFileSize, let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else {
-            throw .credentials(path: path, problem: "is not a small UTF-8 text file",
+        let bytes: [UInt8]
+        do { bytes = try SmallFile.read(path, limit: maximumFileSize) } catch {
+            switch error {
+            case .system(let code):
+                // Mode 000 or a directory on the way passed the checks above: it was named "not a small UTF-8 text file".
+                throw .credentials(path: path, problem: "cannot be read (\(String(cString: strerror(code))))",
+                                   fix: "let the user imu-stepd runs as read it: chown that user \(path), then chmod 600 \(path)",
+                                   errorNumber: code)
+            case .tooLarge(let limit):
+                throw .credentials(path: path, problem: "is larger than \(limit) bytes: no credentials file",
+                                   fix: "write the two lines username=NAME and password=SECRET")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .credentials(path: path, problem: "is not UTF-8 text",
                                fix: "write the two lines username=NAME and password=SECRET")
         }
         var username: String?, password: String?

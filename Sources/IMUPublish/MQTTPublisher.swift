@@ -50,7 +50,8 @@ public final class MQTTPublisher: Sendable {
             try OwnThread.start(name: "imukit-mqtt") { [self] in
                 do {
                     let session = try MosquittoSession(clientID: "imukit-\(settings.deviceID)", settings: settings, credentials: credentials)
-                    Worker(settings: settings, session: session, discovery: discovery, log: log, publisher: self).run()
+                    Worker(settings: settings, session: session, credentials: credentials, discovery: discovery, log: log,
+                           publisher: self).run()
                 } catch {
                     turnOff(error, log: log)
                 }
@@ -101,6 +102,12 @@ private final class Worker {
     /// Kept alive by this loop until `stop` ends it.
     let publisher: MQTTPublisher
     let session: MosquittoSession
+    /// The user name and password the session holds: read at start, and again before each later
+    /// attempt (`refreshCredentials`).
+    private var credentials: MQTTCredentials?
+    private var attempts = 0
+    /// What was wrong with the credentials file at the last reading, to log each problem once.
+    private var credentialsProblem: String?
 
     private var connected = false
     private var failures = 0
@@ -110,10 +117,11 @@ private final class Worker {
     private var lastSent: PublishedState?
     private var lastSentTime = Date.distantPast
 
-    init(settings: MQTTSettings, session: MosquittoSession, discovery: [(topic: String, payload: String)],
-         log: @escaping @Sendable (String) -> Void, publisher: MQTTPublisher) {
+    init(settings: MQTTSettings, session: MosquittoSession, credentials: MQTTCredentials?,
+         discovery: [(topic: String, payload: String)], log: @escaping @Sendable (String) -> Void, publisher: MQTTPublisher) {
         self.settings = settings
         self.session = session
+        self.credentials = credentials
         self.discovery = discovery
         self.log = log
         self.publisher = publisher
@@ -142,6 +150,8 @@ private final class Worker {
     }
 
     private func attempt() {
+        attempts += 1
+        if attempts > 1 { refreshCredentials() }
         switch session.connect(to: settings.broker, keepAliveSeconds: 60, timeout: 10) {
         case .connected:
             connected = true
@@ -173,6 +183,29 @@ private final class Worker {
             } else {
                 fail("cannot reach the broker \(settings.broker): \(reason)", kind: "away")
             }
+        }
+    }
+
+    /// Reads the credentials file again before a reconnection (the backoff paces it), so a
+    /// password mended after the broker refused it is used without a restart (the refusal's fix
+    /// says to mend the file; the old password was sent until imu-stepd restarted). A file that
+    /// has become unreadable or malformed meanwhile is logged once, naming it and the fix, and the
+    /// credentials read before are used: publishing goes on.
+    private func refreshCredentials() {
+        guard let path = settings.credentialsPath else { return }
+        do throws(PublishError) {
+            let read = try MQTTCredentials.load(path: path)
+            if read != credentials {
+                try session.setCredentials(read)
+                credentials = read
+            }
+            credentialsProblem = nil
+        } catch {
+            let problem = error.description
+            guard problem != credentialsProblem else { return }
+            credentialsProblem = problem
+            log("MQTT: \(problem); fix: \(error.fix ?? "mend the file"). Connecting with the user name and password read before.")
+            publisher.record { $0.problemsLogged += 1 }
         }
     }
 

@@ -30,7 +30,15 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Reads the `mqtt_*` keys of a config file's key-value pairs; nil when no broker is named
     /// (publishing is off). `origin` names the file in errors.
     public static func from(_ values: [String: String], origin: String) throws(PublishError) -> MQTTSettings? {
-        guard let url = values["mqtt_broker"], !url.isEmpty else { return nil }
+        guard let url = values["mqtt_broker"], !url.isEmpty else {
+            // Publishing was silently off when the broker line was forgotten or left empty.
+            let stray = ["mqtt_device_id", "mqtt_credentials", "mqtt_ca_file"].filter { !(values[$0] ?? "").isEmpty }
+            guard stray.isEmpty else {
+                throw .invalidSetting(origin, "\(stray.joined(separator: ", ")) \(stray.count == 1 ? "is" : "are") set but mqtt_broker is not, so nothing is published",
+                                      fix: "name the broker (mqtt_broker = mqtt://HOST, or mqtts://HOST:8883 for TLS), or remove the mqtt_ lines")
+            }
+            return nil
+        }
         var settings = MQTTSettings(broker: try BrokerAddress(parsing: url, origin: origin))
         if let id = values["mqtt_device_id"] {
             guard isTopicToken(id) else {

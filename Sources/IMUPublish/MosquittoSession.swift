@@ -47,9 +47,7 @@ final class MosquittoSession {
         let offline = "offline"
         try check(mosquitto_will_set(handle, settings.availabilityTopic, Int32(offline.utf8.count), offline, 1, true),
                   "setting the last will")
-        if let credentials {
-            try check(mosquitto_username_pw_set(handle, credentials.username, credentials.password), "setting the user name")
-        }
+        if let credentials { try setCredentials(credentials) }
         if settings.broker.usesTLS {
             // Without a CA file, the system's CA directory (Debian: ca-certificates).
             let rc = settings.caFile.map { mosquitto_tls_set(handle, $0, nil, nil, nil, nil) }
@@ -62,6 +60,11 @@ final class MosquittoSession {
     }
 
     deinit { mosquitto_destroy(handle) }
+
+    /// The user name and password of the next connection.
+    func setCredentials(_ credentials: MQTTCredentials) throws(PublishError) {
+        try check(mosquitto_username_pw_set(handle, credentials.username, credentials.password), "setting the user name")
+    }
 
     private func check(_ code: Int32, _ what: String) throws(PublishError) {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw .library(what, code: code) }

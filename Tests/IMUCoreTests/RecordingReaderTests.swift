@@ -291,6 +291,14 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect("µ° → ü 步".escapedForTerminal == "µ° → ü 步")
         #expect("two\nlines".escapedForTerminal == "two\nlines")
     }
+
+    @Test func oneLineAndQuotedValuesUseTheSameRule() {
+        #expect("a\u{1B}[2J\nb".escapedOnOneLine == #"a\x1B[2J\nb"#)
+        let long = String(repeating: "x", count: String.quotedValueLimit + 5) + "\u{1B}"
+        #expect(long.escapedValue == String(repeating: "x", count: String.quotedValueLimit) + "…")
+        #expect(long.escapedOnOneLine.hasSuffix(#"xxxxx\x1B"#), "not cut")
+        #expect("ok\u{9B}".escapedValue == #"ok\u{009B}"#)
+    }
 }
 
 @Suite struct RecordingReaderBinaryTests {

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import IMUSimulation
 import Testing
@@ -117,5 +118,55 @@ import Testing
         // accuracy on the simulator, docs/accuracy.md), so the gap took none and moved none.
         let truth = Double(after.truth.steps)
         #expect(abs(Double(afterGap) - truth) <= 0.05 * truth, "after the gap: \(afterGap) of \(after.truth.steps)")
+    }
+}
+
+/// Minutes held for the wall clock that cannot be placed when it becomes known: their values were
+/// clamped into the totals without a word (steps = -5 counted as 0, 10¹⁵ as 10¹²), and a boot
+/// minute far out trapped. They are left in the file, out of every total, counted and reported.
+@Suite struct UnplaceableMinuteTests {
+    let boot = mapping(boot0: "2026-06-15T08:00:00Z")
+
+    @Test(arguments: ["UPDATE unplaced_minutes SET steps = -5 WHERE boot_minute = 2",
+                      "UPDATE unplaced_minutes SET steps = 1000000000000000 WHERE boot_minute = 2",
+                      "UPDATE unplaced_minutes SET boot_minute = 9000000000000000000 WHERE boot_minute = 2"])
+    func aMinuteThatCannotBePlacedIsReportedAndLeftInTheFile(_ damage: String) throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        var pedometer = FakePedometer()
+        do {
+            let store = try HistoryStore(path: path, bootID: "this-boot")
+            store.record(pedometer.steps([61, 62, 130, 131, 132]), snapshot: pedometer.snapshot, mapping: nil)   // boot minutes 1 and 2
+            try store.commit()
+        }
+        do {
+            let db = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try db.execute(damage)
+        }
+        let store = try HistoryStore(path: path, bootID: "this-boot")
+        #expect(store.takeUnplaceableReport() == nil)
+        store.record(pedometer.steps([200]), snapshot: pedometer.snapshot, mapping: boot)   // the clock is set
+        try store.commit()
+        let report = try #require(store.takeUnplaceableReport())
+        guard case .unplaceableMinutes(path, "this-boot", 1, _) = report else { Issue.record("\(report)"); return }
+        #expect(report.description.contains("holds 1 minute counted before the wall clock was set that cannot be placed"), "\(report)")
+        #expect(report.fix?.contains("DELETE FROM unplaced_minutes WHERE boot_id = 'this-boot'") == true)
+        #expect(store.takeUnplaceableReport() == nil, "reported once")
+        // Minute 1 (2 steps) and the new step are placed; the damaged minute is in no total and stays in the file.
+        #expect(try store.totals(from: date("2026-06-15T00:00:00Z"), to: date("2026-06-16T00:00:00Z")).steps == 3)
+        #expect(try store.unplacedMinuteCount() == 1)
+    }
+
+    @Test func minutesOfAnEarlierBootAreCounted() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = dir.path("h.sqlite")
+        do {
+            let old = try HistoryStore(path: path, bootID: "earlier-boot")
+            var p = FakePedometer()
+            old.record(p.steps([5, 70, 130]), snapshot: p.snapshot, mapping: nil)
+            try old.commit()
+        }
+        #expect(try HistoryStore(path: path, bootID: "this-boot").strandedMinuteCount() == 3)
+        #expect(try HistoryStore(path: path, bootID: "earlier-boot").strandedMinuteCount() == 0)
     }
 }

@@ -49,7 +49,7 @@ import Testing
             try other.execute("CREATE TABLE \"x\u{1B}[2Jy\"(a)")
         }
         let hostileError = try #require(throws: HistoryError.self) { try HistoryStore(path: hostile) }
-        #expect(!hostileError.description.unicodeScalars.contains("\u{1B}") && hostileError.description.contains("x?[2Jy"))
+        #expect(!hostileError.description.unicodeScalars.contains("\u{1B}") && hostileError.description.contains(#"x\x1B[2Jy"#))
         // Marked with another application id.
         let marked = dir.path("marked.sqlite")
         do {
@@ -185,5 +185,17 @@ import Testing
         #expect(error.description.contains("minute 2026-06-15T08:00:00Z (minutes row minute = \(firstMinute)) holds \(shown)"), "\(error)")
         #expect(error.fix?.contains("DELETE FROM minutes WHERE minute = \(firstMinute); DELETE FROM hours WHERE hour = \(firstMinute / 60)") == true, "\(error.fix ?? "")")
         #expect(error.exitStatus == .usage)
+    }
+}
+
+/// Text a history file or SQLite gives goes through the project's one escaper (IMUCore's
+/// `escapedValue`): an escape sequence is shown as `\x1B`, the same as in every other message
+/// (HistoryError had an escaper of its own that printed "?").
+@Suite struct HistoryErrorTextTests {
+    @Test func fileTextIsEscapedAsEverywhereElse() {
+        let error = HistoryError.foreignDatabase(path: "/tmp/h.sqlite", detail: "table \u{1B}]0;owned\u{7}x")
+        #expect(error.description.contains(#"table \x1B]0;owned\x07x"#))
+        let long = HistoryError.corrupt(path: "/tmp/h.sqlite", detail: String(repeating: "d", count: 500))
+        #expect(long.description.contains(String(repeating: "d", count: String.quotedValueLimit) + "…)"))
     }
 }

@@ -82,18 +82,8 @@ struct BrokerTests {
 
     @Test func aWrongPasswordIsNamedOnceWithItsFix() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passwords = directory.appendingPathComponent("passwd").path
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
-        make.arguments = ["-c", "-b", passwords, "stepd", "right-password"]
-        try make.run()
-        make.waitUntilExit()
-        let broker = try MosquittoBroker(extraConfig: "allow_anonymous false\npassword_file \(passwords)")
-        let credentials = directory.appendingPathComponent("credentials").path
-        try "username=stepd\npassword=wrong-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
-        chmod(credentials, 0o600)
+        let (broker, credentials) = try passwordBroker(directory, first: "username=stepd\npassword=wrong-password\n")
         var s = settings(broker)
         s.credentialsPath = credentials
         let log = LogLines()
@@ -102,12 +92,48 @@ struct BrokerTests {
         #expect(!publisher.status.connected)
         #expect(publisher.status.problemsLogged == 1, "\(log.all)")
         #expect(log.all.first?.contains("refused the user name and password in \(credentials)") == true, "\(log.all)")
-        publisher.stop()
-        // The right password connects.
+        // The refusal's fix says to mend the file: the same publisher reads it again before its next
+        // attempt and connects (it sent the password read at start until imu-stepd restarted).
+        defer { publisher.stop() }
         try "username=stepd\npassword=right-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
-        let good = try MQTTPublisher(settings: s, softwareVersion: "1", log: { _ in })
-        defer { good.stop() }
-        #expect(eventually(10) { good.status.connected })
+        #expect(eventually(10) { publisher.status.connected }, "\(log.all)")
+    }
+
+    /// A broker with the account stepd / right-password; the credentials file holds `first`.
+    private func passwordBroker(_ directory: URL, first: String) throws -> (MosquittoBroker, String) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let passwords = directory.appendingPathComponent("passwd").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+        make.arguments = ["-c", "-b", passwords, "stepd", "right-password"]
+        try make.run()
+        make.waitUntilExit()
+        let credentials = directory.appendingPathComponent("credentials").path
+        try first.write(toFile: credentials, atomically: false, encoding: .utf8)
+        chmod(credentials, 0o600)
+        return (try MosquittoBroker(extraConfig: "allow_anonymous false\npassword_file \(passwords)"), credentials)
+    }
+
+    /// A credentials file that turns malformed while the broker is away is named once, with the
+    /// fix, and the password read before is used: publishing resumes, nothing loops.
+    @Test func aCredentialsFileMalformedBeforeAReconnectionIsNamedOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (broker, credentials) = try passwordBroker(directory, first: "username=stepd\npassword=right-password\n")
+        var s = settings(broker, id: "cred")
+        s.credentialsPath = credentials
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: s, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(10) { publisher.status.connected }, "\(log.all)")
+        try "stepd right-password\n".write(toFile: credentials, atomically: false, encoding: .utf8)
+        broker.stop()
+        usleep(4_000_000)   // attempts at 1, 3 s after the loss: each reads the file
+        try broker.start()
+        #expect(eventually(10) { publisher.status.connections == 2 }, "\(log.all)")
+        let named = log.all.filter { $0.contains("MQTT credentials \(credentials):1: is not KEY=VALUE") }
+        #expect(named.count == 1, "\(log.all)")
+        #expect(named.first?.contains("fix: write the two lines username=NAME and password=SECRET") == true, "\(log.all)")
     }
 
     @Test func tlsWithTheRightCAConnectsAndAWrongOneIsRefused() throws {

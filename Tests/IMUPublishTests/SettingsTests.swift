@@ -23,6 +23,14 @@ import Testing
 
     @Test func settingsComeFromConfigKeys() throws {
         #expect(try MQTTSettings.from([:], origin: "f") == nil)
+        // A forgotten or empty broker line turned publishing off without a word.
+        #expect(try MQTTSettings.from(["mqtt_broker": "", "mqtt_device_id": ""], origin: "f") == nil)
+        #expect {
+            try MQTTSettings.from(["mqtt_credentials": "/etc/imukit/mqtt-credentials", "mqtt_broker": ""], origin: "f:3")
+        } throws: { error in
+            "\(error)" == "f:3: mqtt_credentials is set but mqtt_broker is not, so nothing is published"
+                && (error as? PublishError)?.fix?.contains("mqtt_broker = mqtt://HOST") == true
+        }
         let s = try #require(try MQTTSettings.from(["mqtt_broker": "mqtts://h", "mqtt_device_id": "kitchen-pi",
                                                     "mqtt_ca_file": "/etc/ca.pem"], origin: "f"))
         #expect(s.deviceID == "kitchen-pi" && s.caFile == "/etc/ca.pem")

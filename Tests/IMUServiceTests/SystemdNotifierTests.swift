@@ -16,3 +16,16 @@ import Testing
         #expect(lines.first?.hasPrefix("STATUS=sensor lost") == true)
     }
 }
+
+/// The daemon's log lines: one line each, escaped, and whole (they were cut at 200 characters,
+/// which dropped the fix at the end of a long sensor message).
+@Suite struct ServiceLogLineTests {
+    @Test func aLongMessageKeepsItsFixAndStaysOnOneLine() {
+        let log = ServiceLog(environment: ["IMUKIT_LOG_STDERR": "1"])
+        let text = "sensor lost: " + String(repeating: "reason ", count: 40) + "(fix: sudo make install-udev)\n\u{1B}[2J"
+        let line = log.standardErrorLine(.warning, text)
+        #expect(line.hasPrefix("imu-stepd: warning: sensor lost: "))
+        #expect(line.contains(#"(fix: sudo make install-udev)\n\x1B[2J"#))
+        #expect(line.filter { $0 == "\n" }.count == 1 && line.hasSuffix("\n"))
+    }
+}

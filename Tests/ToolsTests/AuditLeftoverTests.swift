@@ -139,6 +139,38 @@ import Testing
     }
 }
 
+/// The MQTT credentials file is read with the config, as the CA file is: its line and the fix.
+/// It was first read when the publisher started: no line, and permission denied exited 2.
+@Suite(.serialized) struct MQTTCredentialsConfigTests {
+    @Test(arguments: [("missing.cred", 0o600, "cannot be read (No such file or directory)", "create it with the two lines"),
+                      ("open.cred", 0o644, "is readable by its group or by others (mode 644)", "chmod 600 open.cred"),
+                      ("bad.cred", 0o600, "is not KEY=VALUE", "write the two lines username=NAME and password=SECRET")])
+    func aBadCredentialsFileIsRefusedWhenTheConfigIsRead(_ file: String, _ mode: Int, _ problem: String, _ fix: String) throws {
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            printf 'username=stepd\npassword=x\n' > open.cred && chmod \(String(mode, radix: 8)) open.cred
+            printf 'stepd x\n' > bad.cred && chmod 600 bad.cred
+            printf 'bus = session\nmqtt_broker = mqtt://127.0.0.1:1\nmqtt_credentials = \(file)\n' > c.conf
+            "$BIN/imu-stepd" --config c.conf
+            """, directory: dir, timeout: 30)
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("c.conf:3: mqtt_credentials: MQTT credentials \(file)"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(problem) && r.stderr.contains("fix: " ) && r.stderr.contains(fix), "stderr: \(r.stderr)")
+    }
+
+    @Test func anUnreadableCredentialsFileExitsThree() throws {
+        guard geteuid() != 0 else { print("skipped: root reads a file of mode 000"); return }
+        let dir = try scratchDirectory()
+        let r = try ShellRunner.run("""
+            printf 'username=stepd\npassword=x\n' > locked.cred && chmod 000 locked.cred
+            printf 'bus = session\nmqtt_broker = mqtt://127.0.0.1:1\nmqtt_credentials = locked.cred\n' > c.conf
+            "$BIN/imu-stepd" --config c.conf
+            """, directory: dir, timeout: 30)
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("c.conf:3: mqtt_credentials: MQTT credentials locked.cred: cannot be read (Permission denied)"), "stderr: \(r.stderr)")
+    }
+}
+
 /// Tests/kernel/run.sh with IMU_BIN unset used .build/release as it was: after an edit without
 /// `swift build -c release`, the ring tested the old code and passed without a word. It now
 /// brings .build/release up to date first. Run here on a copy of the script in an empty tree, with

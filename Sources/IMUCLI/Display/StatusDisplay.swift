@@ -126,8 +126,14 @@ public final class StatusDisplay: Sendable {
         state.withLock { st in
             if inPlace { out.write(erase(&st)) }
             out.write(paint("Summary", code: "1") + (st.simulated ? " (simulated)" : "") + "\n")
-            out.write("  steps      \(s.steps)\n")
-            out.write("  distance   \(Self.fixed(s.distanceMeters, 1)) m\n")
+            if st.capabilities?.isStepCountingAvailable ?? true {
+                out.write("  steps      \(s.steps)\n")
+                out.write("  distance   \(Self.fixed(s.distanceMeters, 1)) m\n")
+            } else {
+                // "steps 0" under a note that steps cannot be counted read like a day of rest.
+                out.write("  steps      not available (no accelerometer)\n")
+                out.write("  distance   not available (no accelerometer)\n")
+            }
             if st.capabilities?.isFloorCountingAvailable ?? true {
                 out.write("  floors     \(s.floorsAscended) up, \(s.floorsDescended) down\n")
             } else {

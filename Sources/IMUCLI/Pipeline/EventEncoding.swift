@@ -43,6 +43,8 @@ public enum EventEncoding {
         line.add("duration_s", s.duration, decimals: 3)
         line.add("active_duration_s", s.activeDuration, decimals: 3)
         line.add("average_active_pace_s_per_m", s.averageActivePace, decimals: 4)
+        // "steps":0 from a file without an accelerometer read like a day of rest: said here.
+        line.add("step_counting_available", capabilities.isStepCountingAvailable)
         line.add("floor_counting_available", capabilities.isFloorCountingAvailable)
         line.add("source", source.name)
         line.add("simulated", source.isSimulated)

@@ -40,11 +40,26 @@ public enum SourceSelection {
         OptionSpec("source", short: "s", value: "SPEC", help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
         OptionSpec("replay", short: "r", value: "FILE", help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
         OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", ")), or compose: still:10,walk:60,stairs-up:2"),
-        OptionSpec("speed", value: "N", help: "playback speed for --simulate/--replay --realtime (0.01–1000; 1 = real time, 'max' = as fast as possible)"),
+        OptionSpec("speed", value: "N", help: speedHelp("--simulate/--replay --realtime")),
         OptionSpec("realtime", help: "with --replay: play at the recording's own pace"),
         OptionSpec("rate", value: "HZ", help: "requested sensor output rate (default 100)"),
         OptionSpec("mount", value: "MATRIX", help: "chip-to-device axis mapping, kernel syntax: \"0,1,0; -1,0,0; 0,0,1\""),
     ]
+
+    /// The shared flags of a tool that reads no recording through them (imu-calibrate has its own
+    /// --from-recording): no --replay or --realtime, and --speed's help names --simulate alone (it
+    /// named the two flags the tool refuses).
+    public static var optionsWithoutReplay: [OptionSpec] {
+        options.filter { !["replay", "realtime"].contains($0.long) }.map {
+            var option = $0
+            if option.long == "speed" { option.help = speedHelp("--simulate") }
+            return option
+        }
+    }
+
+    private static func speedHelp(_ flags: String) -> String {
+        "playback speed for \(flags) (0.01–1000; 1 = real time, 'max' = as fast as possible)"
+    }
 
     /// The demo scenario played when no sensor is found (a walk with a flight of stairs).
     public static let defaultScenario = "demo"

@@ -25,6 +25,24 @@ public struct RecordingError: DiagnosableError, Equatable {
         self.message = message
     }
 
+    /// The fix of a recording without a usable header line.
+    static let headerFix = "add a first line naming the columns in the order of the values, e.g. t,ax,ay,az (time in s, acceleration in g; docs/file-formats.md)"
+
+    /// The fix of a malformed line: mend it or delete it. Lines of a CSV are independent samples,
+    /// so deleting one loses only that sample; the columns' meanings are in docs/file-formats.md.
+    static func mendLine(_ line: Int, of file: String) -> String {
+        let shown = file.escapedValue
+        // A file name the shell would split or expand is quoted; stdin has no file to edit.
+        guard file != RecordingReader.standardInput else {
+            return "mend or delete line \(line) of what is piped in (docs/file-formats.md lists the columns and their units)"
+        }
+        // Control characters are shown as \xNN, which bash reads back inside $'…'.
+        let quoted = shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown
+            : shown != file ? "$'" + shown.replacing("'", with: "\\'") + "'"
+            : "'" + shown.replacing("'", with: "'\\''") + "'"
+        return "mend line \(line) of \(shown) (docs/file-formats.md lists the columns and their units) or delete it: sed -i '\(line)d' \(quoted)"
+    }
+
     /// `file` could not be opened for reading, or created (`creating`), with `errno` `code`.
     /// Permission problems exit 3 with the fix (docs/CONTRACTS.md §4); the rest are usage errors.
     public static func access(_ file: String, errno code: Int32, creating: Bool) -> RecordingError {

@@ -215,15 +215,21 @@ public final class RecordingReader {
             }
             let names = text(a, b).split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
             if let first = names.first, DecimalParser.parse(first) != nil {
-                throw RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
+                var refused = RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
+                refused.fix = RecordingError.headerFix
+                throw refused
             }
             guard names.contains("t") else {
-                throw RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(shown(a, b)))")
+                var refused = RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(shown(a, b)))")
+                refused.fix = RecordingError.headerFix
+                throw refused
             }
             var seen = Set<String>()
             for n in names where !n.isEmpty {
                 guard seen.insert(n).inserted else {
-                    throw RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedForTerminal)' twice")
+                    var refused = RecordingError(file: name, line: lineNumber, message: "header names column '\(n.escapedValue)' twice")
+                    refused.fix = "rename or remove one of the two '\(n.escapedValue)' columns in line \(lineNumber), and its field in every row"
+                    throw refused
                 }
             }
             header = names
@@ -234,7 +240,11 @@ public final class RecordingReader {
             for (group, label) in [([RecordingColumn.ax, .ay, .az], "ax,ay,az"), ([.gx, .gy, .gz], "gx,gy,gz")] {
                 let count = group.filter { present.contains($0) }.count
                 if count != 0 && count != 3 {
-                    throw RecordingError(file: name, line: lineNumber, message: "header must name all of \(label) or none")
+                    let missing = group.filter { !present.contains($0) }.map(\.rawValue).joined(separator: ",")
+                    var refused = RecordingError(file: name, line: lineNumber,
+                                                 message: "header must name all of \(label) or none (found: \(names.joined(separator: ",").escapedValue))")
+                    refused.fix = "name the missing \(missing) in line \(lineNumber) (each column once, e.g. t,ax,ay,az; docs/file-formats.md), or leave out the rest of \(label)"
+                    throw refused
                 }
             }
             capabilities = SensorCapabilities(accelerometer: present.contains(.ax), gyroscope: present.contains(.gx),
@@ -248,7 +258,9 @@ public final class RecordingReader {
             error.fix = "pipe or redirect a recording into it, e.g. add < walk.csv to the command"
             throw error
         }
-        throw RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
+        var refused = RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
+        refused.fix = RecordingError.headerFix
+        throw refused
     }
 
     // MARK: Samples
@@ -305,7 +317,7 @@ public final class RecordingReader {
             let sample: MotionSample
             do { sample = try row.parse(base, a, lineEnd) } catch {
                 var refused = RecordingError(file: name, line: line, message: error.message)
-                refused.fix = error.fix
+                refused.fix = error.fix ?? RecordingError.mendLine(line, of: name)
                 throw refused
             }
             if sample.time == previous {
@@ -314,7 +326,9 @@ public final class RecordingReader {
                 continue
             }
             guard sample.time > previous else {
-                throw RecordingError(file: name, line: line, message: "t=\(sample.time) goes back from the previous sample's t=\(previous); time must increase")
+                var refused = RecordingError(file: name, line: line, message: "t=\(sample.time) goes back from the previous sample's t=\(previous); time must increase")
+                refused.fix = "if two recordings were joined, split the file before line \(line) and replay each; else " + RecordingError.mendLine(line, of: name)
+                throw refused
             }
             previous = sample.time
             batch.append(sample)

@@ -29,6 +29,29 @@ public struct SampleLosses: Sendable, Equatable {
     /// All samples lost.
     public var total: Int { bufferOverflow + nonIncreasingTime + stalledConsumer + missedPolls }
 
+    /// What was counted after `earlier`, an older snapshot of the same counter: a long-running
+    /// reader (imu-stepd) hands each growth on once, whatever order the reports arrive in.
+    public func since(_ earlier: SampleLosses) -> SampleLosses {
+        var d = SampleLosses()
+        d.bufferOverflow = bufferOverflow - earlier.bufferOverflow
+        d.nonIncreasingTime = nonIncreasingTime - earlier.nonIncreasingTime
+        d.stalledConsumer = stalledConsumer - earlier.stalledConsumer
+        d.missedPolls = missedPolls - earlier.missedPolls
+        d.outOfRangePressure = outOfRangePressure - earlier.outOfRangePressure
+        d.lostSensors = Array(lostSensors.dropFirst(earlier.lostSensors.count))
+        return d
+    }
+
+    /// Adds the counts of `b` (the losses of several sources, or of one source's reports).
+    public static func += (a: inout SampleLosses, b: SampleLosses) {
+        a.bufferOverflow += b.bufferOverflow
+        a.nonIncreasingTime += b.nonIncreasingTime
+        a.stalledConsumer += b.stalledConsumer
+        a.missedPolls += b.missedPolls
+        a.outOfRangePressure += b.outOfRangePressure
+        a.lostSensors += b.lostSensors
+    }
+
     /// "dropped 0" or "dropped 12 (buffer overflow 10, stalled consumer 2)".
     public var summary: String {
         let parts = [("buffer overflow", bufferOverflow), ("time not increasing", nonIncreasingTime),

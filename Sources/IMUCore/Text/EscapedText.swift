@@ -6,12 +6,34 @@
 ///   zero-width and bidirectional-override characters become `\u{XXXX}`, with the BOM named.
 /// - Everything else (letters in any script, °, µ, →) is kept.
 extension String {
-    public var escapedForTerminal: String {
+    /// Text that may span lines (a file's lines shown as they are): newlines kept.
+    public var escapedForTerminal: String { escaped(keepingNewlines: true) }
+
+    /// On one line, newlines as `\n`: a journal entry or an sd_notify(3) assignment, which a
+    /// newline would split.
+    public var escapedOnOneLine: String { escaped(keepingNewlines: false) }
+
+    /// A value quoted inside a message (a file's text, a setting, a bus caller's name): on one
+    /// line and cut after `quotedValueLimit` characters with "…", so a megabyte line of a damaged
+    /// file cannot bury the message's fix.
+    public var escapedValue: String {
+        guard unicodeScalars.count > Self.quotedValueLimit else { return escapedOnOneLine }
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: unicodeScalars.prefix(Self.quotedValueLimit))
+        return String(cut).escapedOnOneLine + "…"
+    }
+
+    /// Characters of a quoted value kept: more than a path, a setting or a recording's line needs,
+    /// and three lines of an 80-column terminal at most.
+    public static let quotedValueLimit = 200
+
+    /// The one escaping rule of the project (every escaper above is this one).
+    private func escaped(keepingNewlines: Bool) -> String {
         var out = ""
         out.reserveCapacity(utf8.count)
         for u in unicodeScalars {
             switch u.value {
-            case 0x0A: out.unicodeScalars.append(u)
+            case 0x0A: if keepingNewlines { out.unicodeScalars.append(u) } else { out += "\\n" }
             case 0x09: out += "\\t"
             case 0x0D: out += "\\r"
             case 0x00..<0x20, 0x7F: out += Self.hexEscape(UInt8(u.value))

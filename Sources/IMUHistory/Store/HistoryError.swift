@@ -14,6 +14,11 @@ public enum HistoryError: DiagnosableError, Equatable {
     /// `column` a value no write of IMUKit makes (`value` as SQL text: negative, above 10¹², or no
     /// integer): a hand-edited or damaged file. Reported, never clamped into a total.
     case implausibleValue(path: String, table: String, key: Int64, column: String, value: String)
+    /// Minutes of boot `bootID` held for the wall clock that cannot be placed on a date when it
+    /// became known: a boot minute more than 2⁴⁰ minutes from boot, or a value no minute can hold
+    /// (a hand-edited or damaged file). Left in the file, in no total; never thrown, it
+    /// is reported (imu-stepd's journal).
+    case unplaceableMinutes(path: String, bootID: String, count: Int, firstBootMinute: Int64)
     /// Written by a newer IMUKit (schema version above what this build knows).
     case newerSchema(path: String, found: Int, supported: Int)
     /// A read-only open found an older schema that needs the writer to migrate it first.
@@ -23,8 +28,9 @@ public enum HistoryError: DiagnosableError, Equatable {
     /// The path names a FIFO, a device or a socket (`kind`), not a file: opening a FIFO waited
     /// forever for a writer, and `/dev/zero` was offered the fix "mv /dev/zero …".
     case notAFile(path: String, kind: String)
-    /// The disk is full: the minutes stay buffered in memory and the next commit retries.
-    case diskFull(path: String, bufferedMinutes: Int)
+    /// The disk is full: the minutes stay buffered in memory and the next commit retries; nil
+    /// when nothing was buffered because the history could not even be opened (at start).
+    case diskFull(path: String, bufferedMinutes: Int?)
     /// Any other SQLite failure while reading or writing.
     case io(path: String, detail: String)
     /// Another process writes this history (its lock file is held).
@@ -39,28 +45,35 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notADatabase(let path):
             "\(path) is not an IMUKit history: it is not a SQLite database. It was left untouched."
         case .foreignDatabase(let path, let detail):
-            "\(path) is a SQLite database of another program (\(Self.printable(detail))). It was left untouched."
+            "\(path) is a SQLite database of another program (\(detail.escapedValue)). It was left untouched."
         case .corrupt(let path, let detail):
-            "the history \(path) is damaged (\(Self.printable(detail))). It was left untouched."
+            "the history \(path) is damaged (\(detail.escapedValue)). It was left untouched."
         case .implausibleValue(let path, let table, let key, let column, let value):
-            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(Self.printable(value)), "
+            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(value.escapedValue), "
                 + "which no minute or hour can hold (0 to 10¹²). It was left untouched."
+        case .unplaceableMinutes(let path, _, let count, let first):
+            "the history \(path) holds \(counted(count, "minute")) counted before the wall clock was set that cannot be placed on a date "
+                + "(the first: boot minute \(first) of this boot; a minute no date holds, or a value no minute can hold): "
+                + "\(count == 1 ? "it is" : "they are") in no total and left in the file."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
         case .needsMigration(let path, let found, let supported):
             "the history \(path) has schema version \(found); reading needs version \(supported)."
         case .cannotOpen(let path, let detail):
-            "cannot open the history \(path): \(Self.printable(detail))."
+            "cannot open the history \(path): \(detail.escapedValue)."
         case .notAFile(let path, let kind):
             "\(path) is \(kind), not a history file. Nothing was read or changed."
-        case .diskFull(let path, let buffered):
+        case .diskFull(let path, let buffered?):
             "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns."
+        case .diskFull(let path, nil):
+            // It said "0 minutes are kept in memory and written when space returns" as imu-stepd exited.
+            "the disk holding \(path) is full: SQLite cannot open or create the history there, so nothing is counted into it. Nothing was changed."
         case .io(let path, let detail):
-            "cannot read or write the history \(path): \(Self.printable(detail))."
+            "cannot read or write the history \(path): \(detail.escapedValue)."
         case .inUse(let path):
             "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice."
         case .libraryMissing(let detail):
-            "cannot load SQLite for the history: \(Self.printable(detail))."
+            "cannot load SQLite for the history: \(detail.escapedValue)."
         case .invalidRetention(let days):
             "a history retention of \(days) days is not possible: keep at least 1 day, or leave it unset to keep everything."
         }
@@ -78,6 +91,9 @@ public enum HistoryError: DiagnosableError, Equatable {
                 + (table == "minutes" ? "DELETE FROM minutes WHERE minute = \(key); " : "")
                 + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, 60) : key)
                 + "\"; or move the file aside (mv \(path) \(path).damaged) to begin a new history."
+        case .unplaceableMinutes(let path, let bootID, _, _):
+            "look at them (sqlite3 \(path) \"SELECT * FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"); "
+                + "with the writer stopped, remove them: sqlite3 \(path) \"DELETE FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"."
         case .newerSchema:
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
         case .needsMigration:
@@ -90,8 +106,10 @@ public enum HistoryError: DiagnosableError, Equatable {
             "name the history file inside it (e.g. \(path)/history.sqlite), not the directory."
         case .cannotOpen(let path, _):
             "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)."
-        case .diskFull:
+        case .diskFull(_, _?):
             "free some space on that file system."
+        case .diskFull(let path, nil):
+            "free some space on the file system of \(path) (df \(HistoryError.directory(of: path))), then start again (imu-stepd: sudo systemctl restart imu-stepd)."
         case .io:
             nil
         case .inUse:
@@ -105,7 +123,7 @@ public enum HistoryError: DiagnosableError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
+        case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .unplaceableMinutes, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
         // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
         case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
@@ -119,19 +137,15 @@ public enum HistoryError: DiagnosableError, Equatable {
         return table == "minutes" ? "minute \(when)(minutes row minute = \(key))" : "hour \(when)(hours row hour = \(key))"
     }
 
+    /// The directory part of `path` ("." for a bare name).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// SQL that recomputes the hour sums of `hour` from its minutes.
     static func rebuildHour(_ hour: Int64) -> String {
         "DELETE FROM hours WHERE hour = \(hour); INSERT INTO hours SELECT minute / 60, sum(steps), sum(distance_mm), "
             + "sum(floors_up), sum(floors_down), sum(active_ms) FROM minutes WHERE minute / 60 = \(hour) GROUP BY 1"
-    }
-
-    /// Text that came from the file (table names, SQLite's messages about it) made safe for a
-    /// terminal: control characters (C0, DEL, C1: escape sequences) become "?", and at most 200
-    /// characters are kept.
-    static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.prefix(200).map { u -> Character in
-            (u.value < 0x20 || (0x7F...0x9F).contains(u.value)) ? "?" : Character(u)
-        }
-        return String(scalars) + (text.unicodeScalars.count > 200 ? "…" : "")
     }
 }

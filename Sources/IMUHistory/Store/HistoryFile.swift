@@ -173,8 +173,8 @@ enum HistoryFile {
         case SQLITE_CORRUPT: .corrupt(path: path, detail: failure.message)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
             .cannotOpen(path: path, detail: failure.message)
-        case SQLITE_FULL: .diskFull(path: path, bufferedMinutes: 0)
-        default: failure.isDiskFull ? .diskFull(path: path, bufferedMinutes: 0) : .io(path: path, detail: failure.message)
+        case SQLITE_FULL: .diskFull(path: path, bufferedMinutes: nil)
+        default: failure.isDiskFull ? .diskFull(path: path, bufferedMinutes: nil) : .io(path: path, detail: failure.message)
         }
     }
 }

@@ -31,6 +31,9 @@ public final class HistoryStore {
     private var lastPruneBootSeconds: Double?
     /// The error of the last failed commit, nil once a commit succeeds (for status reports).
     public private(set) var lastCommitError: HistoryError?
+    /// Minutes of this boot held for the wall clock that the last placing left in the file, not
+    /// yet taken by `takeUnplaceableReport`.
+    private var unplaceableReport: HistoryError?
 
     /// Wall-clock dates before this are not believed: IMUKit did not exist before 2024, so a mapping
     /// that puts "now" earlier comes from a clock that was never set (1970 on a Raspberry Pi
@@ -118,6 +121,19 @@ public final class HistoryStore {
         return mapping
     }
 
+    /// The minutes that could not be placed when the wall clock became known (once: nil after),
+    /// for the owner's log. They are in no total and left in the file.
+    public func takeUnplaceableReport() -> HistoryError? {
+        defer { unplaceableReport = nil }
+        return unplaceableReport
+    }
+
+    /// Minutes of earlier boots that ended before their wall clock was known: they can never be
+    /// placed on a date, so they are in no total (kept in the file, `unplaced_minutes`).
+    public func strandedMinuteCount() throws -> Int {
+        try guarded { Int(try statements.countStranded().bind(.text(bootID)).scalar() ?? 0) }
+    }
+
     /// Minutes recorded but not committed yet.
     public var bufferedMinuteCount: Int { pending.minuteCount }
 
@@ -131,9 +147,10 @@ public final class HistoryStore {
         let prune = pruneCutoff()
         guard !pending.isEmpty || placeStored || prune != nil else { return }
         var batch = pending
+        var unplaceable: HistoryError?
         do {
             try db.execute("BEGIN IMMEDIATE")
-            if placeStored, let mapping { try takeStoredUnplaced(into: &batch, mapping) }
+            if placeStored, let mapping { unplaceable = try takeStoredUnplaced(into: &batch, mapping) }
             try write(batch)
             if let prune { try deleteBefore(minute: prune) }
             try db.execute("COMMIT")
@@ -145,6 +162,7 @@ public final class HistoryStore {
             throw error
         }
         pending = PendingHistory()
+        if let unplaceable { unplaceableReport = unplaceable }
         if placeStored { storedUnplaced = false }
         if !batch.unplaced.isEmpty || !batch.unplacedEvents.isEmpty { storedUnplaced = true }
         if prune != nil { lastPruneBootSeconds = lastBootSeconds }
@@ -179,11 +197,21 @@ public final class HistoryStore {
     }
 
     /// Moves this boot's stored unplaced minutes and events into `batch`, placed with `mapping`.
-    private func takeStoredUnplaced(into batch: inout PendingHistory, _ mapping: BootTimeMapping) throws(SQLiteFailure) {
+    /// A minute that cannot be placed stays where it is, counted: returns the report of them, or
+    /// nil (`HistoryError.unplaceableMinutes`).
+    private func takeStoredUnplaced(into batch: inout PendingHistory, _ mapping: BootTimeMapping) throws(SQLiteFailure) -> HistoryError? {
         let minutes = try statements.selectUnplaced().bind(.text(bootID))
+        var placedKeys: [Int64] = [], left: [Int64] = []
         while try minutes.step() {
-            let totals = Self.totals(minutes, from: 1)
-            batch.placed[PendingHistory.wallMinute(ofBootMinute: minutes.int64(0), mapping), default: MinuteTotals()] += totals
+            let bootMinute = minutes.int64(0)
+            // Values were clamped into the totals, and a boot minute far out trapped converting
+            // its wall minute: such a row is left in the file and reported instead.
+            guard minutes.int64(6) == 0, PendingHistory.isPlaceable(bootMinute: bootMinute) else {
+                left.append(bootMinute)
+                continue
+            }
+            batch.placed[PendingHistory.wallMinute(ofBootMinute: bootMinute, mapping), default: MinuteTotals()] += Self.totals(minutes, from: 1)
+            placedKeys.append(bootMinute)
         }
         let events = try statements.selectUnplacedEvents().bind(.text(bootID))
         while try events.step() {
@@ -191,8 +219,13 @@ public final class HistoryStore {
                             activity: ActivityClass(rawValue: events.text(3) ?? ""),
                             confidence: ActivityConfidence(rawValue: events.text(4) ?? "")), mapping)
         }
-        try statements.deleteUnplaced().bind(.text(bootID)).run()
+        if left.isEmpty {
+            try statements.deleteUnplaced().bind(.text(bootID)).run()
+        } else {
+            for key in placedKeys { try statements.deleteUnplacedMinute().bind(.text(bootID), .integer(key)).run() }
+        }
         try statements.deleteUnplacedEvents().bind(.text(bootID)).run()
+        return left.min().map { .unplaceableMinutes(path: path, bootID: bootID, count: left.count, firstBootMinute: $0) }
     }
 
     /// The first minute to keep when retention is due (at most once an hour of boot time), else nil.

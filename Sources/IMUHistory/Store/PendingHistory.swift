@@ -30,6 +30,11 @@ struct PendingHistory {
         WallMinute.index(of: mapping.date(bootSeconds: Double(bootMinute) * 60 + 30))
     }
 
+    /// Whether a stored boot minute can be placed: within 2⁴⁰ minutes (two million years) of boot,
+    /// the range `HistoryError.rowName` shows as dates; beyond it the wall minute's conversion to
+    /// an integer trapped (no write of IMUKit stores one: a hand-edited or damaged file).
+    static func isPlaceable(bootMinute: Int64) -> Bool { bootMinute.magnitude < 1 << 40 }
+
     static func bootMinute(of bootSeconds: Double) -> Int64 { Int64((bootSeconds / 60).rounded(.down)) }
 
     mutating func add(_ totals: MinuteTotals, at bootSeconds: Double, _ mapping: BootTimeMapping?) {

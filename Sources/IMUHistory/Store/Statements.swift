@@ -58,8 +58,12 @@ final class Statements {
     func countUnplaced() throws(SQLiteFailure) -> SQLiteStatement { try statement("SELECT count(*) FROM unplaced_minutes WHERE boot_id = ?1") }
     func countAllUnplaced() throws(SQLiteFailure) -> SQLiteStatement { try statement("SELECT count(*) FROM unplaced_minutes") }
     func selectUnplaced() throws(SQLiteFailure) -> SQLiteStatement {
-        try statement("SELECT boot_minute, \(Self.columns) FROM unplaced_minutes WHERE boot_id = ?")
+        try statement("SELECT boot_minute, \(Self.columns), \(Self.implausible) FROM unplaced_minutes WHERE boot_id = ?")
     }
+    func deleteUnplacedMinute() throws(SQLiteFailure) -> SQLiteStatement {
+        try statement("DELETE FROM unplaced_minutes WHERE boot_id = ? AND boot_minute = ?")
+    }
+    func countStranded() throws(SQLiteFailure) -> SQLiteStatement { try statement("SELECT count(*) FROM unplaced_minutes WHERE boot_id != ?1") }
     func selectUnplacedEvents() throws(SQLiteFailure) -> SQLiteStatement {
         try statement("SELECT kind, start_boot, end_boot, activity, confidence FROM unplaced_events WHERE boot_id = ?")
     }

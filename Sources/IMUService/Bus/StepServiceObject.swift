@@ -57,7 +57,7 @@ final class StepServiceObject {
                 let iface = try msg.readString(), name = try msg.readString()
                 guard iface == StepServiceNames.interface,
                       ServiceStatus.propertySignatures.contains(where: { $0.name == name }) else {
-                    return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(Printable.escape(iface)).\(Printable.escape(name))")
+                    return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(iface.escapedValue).\(name.escapedValue)")
                 }
                 let status = engine.board.current.status
                 try reply(m) { try status.writeProperty(name, to: $0) }
@@ -90,7 +90,7 @@ final class StepServiceObject {
                 let zoneName = try msg.readString()
                 if let problem = Self.checkInterval(from, to) { return invalid(m, problem) }
                 guard let zone = zoneName.isEmpty ? TimeZone.current : TimeZone(identifier: zoneName) else {
-                    return invalid(m, "unknown time zone '\(Printable.escape(zoneName))': use an IANA name such as Europe/Berlin, or \"\" for the daemon's")
+                    return invalid(m, "unknown time zone '\(zoneName.escapedValue)': use an IANA name such as Europe/Berlin, or \"\" for the daemon's")
                 }
                 guard to.timeIntervalSince(from) <= 3_700 * 86_400 else { return invalid(m, "QueryDays covers at most ten years") }
                 enqueue(m, member) { .query(.days(from: from, to: to, timeZone: zone), reply: $0) }

@@ -99,13 +99,13 @@ public struct ServiceConfig: Sendable {
             if trimmed.isEmpty { continue }
             let bad = { (message: String, fix: String) in ConfigError(path: path, line: index + 1, message: message, fix: fix) }
             guard let eq = trimmed.firstIndex(of: "=") else {
-                throw bad("'\(Printable.escape(trimmed))' is not key = value", "write one setting per line, e.g. rate = 100")
+                throw bad("'\(trimmed.escapedValue)' is not key = value", "write one setting per line, e.g. rate = 100")
             }
             let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
                 guard let v = DecimalParser.parse(value), range.contains(v) else {
-                    throw bad("\(key) = '\(Printable.escape(value))' is not a number from \(range.lowerBound) to \(range.upperBound) \(unit)",
+                    throw bad("\(key) = '\(value.escapedValue)' is not a number from \(range.lowerBound) to \(range.upperBound) \(unit)",
                               "e.g. \(key) = \(range.lowerBound)")
                 }
                 return v
@@ -114,18 +114,18 @@ public struct ServiceConfig: Sendable {
                 switch value.lowercased() {
                 case "yes", "true", "on", "1": return true
                 case "no", "false", "off", "0": return false
-                default: throw bad("\(key) = '\(Printable.escape(value))' is not yes or no", "write \(key) = yes or \(key) = no")
+                default: throw bad("\(key) = '\(value.escapedValue)' is not yes or no", "write \(key) = yes or \(key) = no")
                 }
             }
             // A key given twice: the later line silently won, so an edit near the top did nothing.
             if let first = lineOfKey[key] {
-                throw bad("\(Printable.escape(key)) is set twice (lines \(first) and \(index + 1))", "keep one of the two lines")
+                throw bad("\(key.escapedValue) is set twice (lines \(first) and \(index + 1))", "keep one of the two lines")
             }
             lineOfKey[key] = index + 1
             func checkSource(_ request: SourceRequest) throws {
                 do { try SourceSelection.checkSyntax(request) } catch {
                     let why = (error as? any DiagnosableError)?.description ?? "\(error)"
-                    throw bad("\(key) = '\(Printable.escape(value))': \(Printable.escape(why))",
+                    throw bad("\(key) = '\(value.escapedValue)': \(why.escapedValue)",
                               "e.g. source = auto, source = iio:local:, source = i2c:/dev/i2c-1@0x68 or simulate = walk (docs/service.md)")
                 }
             }
@@ -144,10 +144,10 @@ public struct ServiceConfig: Sendable {
             case "rate": c.sourceOptions.rateHz = try number(1...8000, "Hz")
             case "mount":
                 guard let m = MountMatrix(kernelText: value) else {
-                    throw bad("mount = '\(Printable.escape(value))' is not three rows of three numbers", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
+                    throw bad("mount = '\(value.escapedValue)' is not three rows of three numbers", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
                 }
                 guard m.isRotation else {
-                    throw bad("mount = '\(Printable.escape(value))' is not a rotation (each row a unit vector at right angles to the others)", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
+                    throw bad("mount = '\(value.escapedValue)' is not a rotation (each row a unit vector at right angles to the others)", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
                 }
                 c.sourceOptions.mountMatrix = m
             case "height": c.pedometer.userHeightMeters = try number(0.5...2.5, "m")
@@ -156,7 +156,7 @@ public struct ServiceConfig: Sendable {
             case "database": c.databasePath = value
             case "retention_days":
                 let v = try number(0...36_500, "days")
-                guard v == v.rounded() else { throw bad("retention_days = '\(Printable.escape(value))' is not a whole number of days", "e.g. retention_days = 365, or 0 to keep everything") }
+                guard v == v.rounded() else { throw bad("retention_days = '\(value.escapedValue)' is not a whole number of days", "e.g. retention_days = 365, or 0 to keep everything") }
                 c.retentionDays = v == 0 ? nil : Int(v)
             case "commit_seconds": c.commitSeconds = try number(0.5...10, "s (issue #16: at most 10 s may be lost)")
             case "method_deadline": c.methodDeadlineSeconds = try number(0.1...20, "s")
@@ -164,32 +164,32 @@ public struct ServiceConfig: Sendable {
             case "yield_to":
                 let name = value == "no" ? "" : value
                 // A well-known name: a unique one (":1.42") changes with every connection.
-                guard name.isEmpty || (!name.hasPrefix(":") && BusNameWatch.isValid(name)) else { throw bad("yield_to = '\(Printable.escape(value))' is not a D-Bus name", "use yield_to = net.hadess.SensorProxy (iio-sensor-proxy) or yield_to = no") }
+                guard name.isEmpty || (!name.hasPrefix(":") && BusNameWatch.isValid(name)) else { throw bad("yield_to = '\(value.escapedValue)' is not a D-Bus name", "use yield_to = net.hadess.SensorProxy (iio-sensor-proxy) or yield_to = no") }
                 c.yieldTo = name
             case "bus":
                 switch value {
                 case "system": c.bus = .system
                 case "session": c.bus = .session
                 default:
-                    guard value.hasPrefix("unix:") else { throw bad("bus = '\(Printable.escape(value))'", "use system, session or a unix:path=… address") }
+                    guard value.hasPrefix("unix:") else { throw bad("bus = '\(value.escapedValue)'", "use system, session or a unix:path=… address") }
                     c.bus = .address(value)
                 }
             case "clock":
                 switch value {
                 case "auto": c.trustWallClock = false
                 case "trust": c.trustWallClock = true
-                default: throw bad("clock = '\(Printable.escape(value))'", "use clock = auto (wait for NTP) or clock = trust")
+                default: throw bad("clock = '\(value.escapedValue)'", "use clock = auto (wait for NTP) or clock = trust")
                 }
             case "calibration": c.applyCalibration = try boolean()
             case "gps":
                 do { c.gpsd = try GPSSelection.setting(value) } catch {
-                    throw bad("gps = '\(Printable.escape(value))': \(error)", "use gps = no, gps = yes (localhost:2947) or gps = HOST:PORT")
+                    throw bad("gps = '\(value.escapedValue)': \(error)", "use gps = no, gps = yes (localhost:2947) or gps = HOST:PORT")
                 }
             case "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file":
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(Printable.escape(key))'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                throw bad("unknown setting '\(key.escapedValue)'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
             }
         }
         do {
@@ -204,6 +204,14 @@ public struct ServiceConfig: Sendable {
         if let ca = c.mqtt?.caFile, let problem = MQTTCAFile.problem(ca) {
             throw ConfigError(path: path, line: lineOfKey["mqtt_ca_file"], message: "mqtt_ca_file: \(problem.message)",
                               fix: MQTTCAFile.fix, errorNumber: problem.errorNumber)
+        }
+        // So is the credentials file (it was first read when the publisher started: no line, and
+        // permission denied exited 2).
+        if let credentials = c.mqtt?.credentialsPath {
+            do throws(PublishError) { _ = try MQTTCredentials.load(path: credentials) } catch {
+                throw ConfigError(path: path, line: lineOfKey["mqtt_credentials"], message: "mqtt_credentials: \(error.description)",
+                                  fix: error.fix, errorNumber: error.errorNumber)
+            }
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }

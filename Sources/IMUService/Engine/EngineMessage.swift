@@ -7,6 +7,8 @@ import Synchronization
 /// What the engine thread is asked to do. Everything crosses threads by value.
 public enum EngineMessage: Sendable {
     case samples([MotionSample])
+    /// Samples the open source lost since its last report, by cause (`SampleLosses.since`).
+    case losses(SampleLosses)
     case sensor(SensorReport)
     case query(EngineQuery, reply: @Sendable (EngineAnswer) -> Void)
     case control(ControlCommand, reply: @Sendable (EngineAnswer) -> Void)

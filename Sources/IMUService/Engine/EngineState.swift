@@ -25,6 +25,8 @@ struct EngineState {
     var nextClockCheck = -Double.infinity
     /// Ground speed from gpsd, when the config's `gps` names one (issue 15, docs/gps.md).
     var groundSpeed: GroundSpeedInput?
+    /// What the sources lost, for the Dropped* properties and the journal.
+    var losses = LossJournal()
 
     init(config: ServiceConfig, clock: any WallClock, log: ServiceLog, store: any StepStore, board: StatusBoard,
          onReset: @escaping @Sendable () -> Void) {
@@ -42,6 +44,7 @@ struct EngineState {
     mutating func run(mailbox: Mailbox, heartbeat: borrowing Atomic<Int64>) {
         refreshClock(force: true)
         rebase()
+        for notice in store.takeNotices() { log.warning(notice) }
         publish()
         while true {
             heartbeat.store(BootClock.nowNanoseconds(), ordering: .relaxed)
@@ -49,6 +52,7 @@ struct EngineState {
             var samples = false
             for message in mailbox.receive(waitingUpTo: wait) {
                 if case .stop = message {
+                    if let line = losses.finalLine() { log.notice(line) }
                     groundSpeed?.feed.stop()
                     finishPedometer()
                     commit()
@@ -71,6 +75,9 @@ struct EngineState {
     mutating func handle(_ message: EngineMessage) {
         switch message {
         case let .samples(batch): process(batch)
+        case let .losses(grown):
+            for line in losses.add(grown, now: BootClock.nowSeconds()) { log.warning(line) }
+            status.losses = losses.total
         case let .sensor(report): sensorChanged(report)
         case let .query(q, reply): reply(answer(q))
         case let .control(c, reply): reply(control(c))
@@ -188,6 +195,7 @@ struct EngineState {
         do {
             try store.commit()
             dirty = false
+            for notice in store.takeNotices() { log.warning(notice) }
             if status.storageState != "ok" { log.notice("history written again: \(config.resolvedDatabasePath)") }
             status.storageState = "ok"
             status.storageMessage = ""

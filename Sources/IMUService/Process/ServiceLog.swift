@@ -36,7 +36,7 @@ public struct ServiceLog: Sendable {
     public func info(_ text: String) { log(.info, text) }
 
     public func log(_ level: Level, _ text: String) {
-        let message = Printable.escape(text)
+        let message = text.escapedOnOneLine
         if toJournal {
             let fields = ["MESSAGE=\(message)", "PRIORITY=\(level.rawValue)", "SYSLOG_IDENTIFIER=\(identifier)"]
             let strings = fields.map { strdup($0)! }
@@ -47,6 +47,12 @@ public struct ServiceLog: Sendable {
         // write(2), not FileHandle.write, which traps on EPIPE: with standard error on a closed pipe
         // (SIGPIPE ignored by `ToolMain`, and by systemd's IgnoreSIGPIPE=yes default) the line is
         // dropped and the service keeps counting steps without its log reader.
-        _ = AtomicFile.writeAll(Array("\(identifier): \(level.word): \(message)\n".utf8), to: STDERR_FILENO)
+        _ = AtomicFile.writeAll(Array(standardErrorLine(level, text).utf8), to: STDERR_FILENO)
+    }
+
+    /// "imu-stepd: warning: …\n": the whole message on one line, escaped and never cut (a cut
+    /// at 200 characters dropped the fix of a long sensor message).
+    func standardErrorLine(_ level: Level, _ text: String) -> String {
+        "\(identifier): \(level.word): \(text.escapedOnOneLine)\n"
     }
 }

@@ -1,4 +1,5 @@
 import CSystemd
+import IMUCore
 import IMUServiceClient
 
 /// sd_notify(3): READY=1 once the bus name is owned, STATUS= lines, WATCHDOG=1 pings.
@@ -22,10 +23,10 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// The state string sd_notify(3) sends: one VARIABLE=VALUE per line, each escaped on its own
-    /// (`Printable.escape` turns newlines into a visible `\n`), so that a newline inside a STATUS
+    /// (`escapedOnOneLine` turns newlines into a visible `\n`), so that a newline inside a STATUS
     /// text can never start a line of its own, and the separators stay real newlines: systemd
     /// reads a "READY=1\\nSTATUS=…" line as no READY at all (make test-systemd found that).
     static func message(_ assignments: [String]) -> String {
-        assignments.map(Printable.escape).joined(separator: "\n")
+        assignments.map(\.escapedOnOneLine).joined(separator: "\n")
     }
 }

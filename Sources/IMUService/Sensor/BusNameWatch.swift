@@ -45,7 +45,7 @@ public final class BusNameWatch: Sendable {
                 onFailure: @escaping @Sendable (String) -> Void = { _ in },
                 onRestored: @escaping @Sendable () -> Void = {}) async throws {
         guard Self.isValid(name) else {
-            throw BusError(.failed, "'\(Printable.escape(name))' is not a D-Bus name", fix: "name a service, e.g. net.hadess.SensorProxy")
+            throw BusError(.failed, "'\(name.escapedValue)' is not a D-Bus name", fix: "name a service, e.g. net.hadess.SensorProxy")
         }
         self.name = name
         try await OwnThread.start(name: "imukit-names", noThread: { BusError(.failed, $0.description, fix: $0.fix) },

@@ -279,6 +279,17 @@ public struct SensorSupervisor: Sendable {
                 // HandOver.seconds (the one place that decides it), so the engine thread wakes
                 // that often.
                 var offset: Double?
+                // What the source lost goes to the engine as it grows, and once more when the
+                // capture ends (its last block), as imu-steps prints it at the end of a run.
+                var reported = SampleLosses()
+                func reportLosses() {
+                    let now = source.losses
+                    let grown = now.since(reported)
+                    guard grown != SampleLosses() else { return }
+                    engine.send(.losses(grown))
+                    reported = now
+                }
+                defer { reportLosses() }
                 for try await batch in source.batches() {
                     var batch = batch
                     if remoteClock, let last = batch.last {
@@ -288,6 +299,7 @@ public struct SensorSupervisor: Sendable {
                         for i in batch.indices { batch[i].time += shift }
                     }
                     engine.send(.samples(batch))
+                    reportLosses()
                 }
                 return .ended
             }

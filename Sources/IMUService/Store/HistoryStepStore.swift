@@ -5,6 +5,7 @@ import IMUServiceClient
 /// The daemon's history: IMUHistory's SQLite store, seen through `StepStore`.
 public final class HistoryStepStore: StepStore {
     let store: HistoryStore
+    private var strandedSaid = false
 
     /// Opens or creates the file; a corrupt or foreign one is refused untouched (HistoryError
     /// names the path and the fix).
@@ -26,4 +27,20 @@ public final class HistoryStepStore: StepStore {
     }
 
     public func activities(from: Date, to: Date) throws -> [StepActivity] { try store.activities(from: from, to: to) }
+
+    /// Once: the minutes of earlier boots that never got a date; then each report of minutes of
+    /// this boot that could not be placed.
+    public func takeNotices() -> [String] {
+        var notices: [String] = []
+        if !strandedSaid {
+            strandedSaid = true
+            if let n = try? store.strandedMinuteCount(), n > 0 {
+                notices.append("\(counted(n, "minute")) of earlier boots \(n == 1 ? "was" : "were") counted before the wall clock was set and that boot ended first: "
+                               + "\(n == 1 ? "it has" : "they have") no date, so no day's total holds \(n == 1 ? "it" : "them") (kept in \(store.path), table unplaced_minutes); "
+                               + "give the machine an RTC or NTP at boot, or set clock = trust in \(ServiceConfig.defaultPath) if its clock is right")
+            }
+        }
+        if let report = store.takeUnplaceableReport() { notices.append(report.description + (report.fix.map { " Fix: \($0)" } ?? "")) }
+        return notices
+    }
 }

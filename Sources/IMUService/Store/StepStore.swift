@@ -16,6 +16,13 @@ public protocol StepStore: AnyObject {
     func totals(from: Date, to: Date) throws -> StepTotals
     func days(from: Date, to: Date, timeZone: TimeZone) throws -> [StepTotals]
     func activities(from: Date, to: Date) throws -> [StepActivity]
+    /// What the store found that loses nothing now but needs a person, once each (minutes that
+    /// cannot be placed on a date), for the journal.
+    func takeNotices() -> [String]
+}
+
+extension StepStore {
+    public func takeNotices() -> [String] { [] }
 }
 
 /// Is this storage error a full disk (HistoryError.diskFull: ENOSPC or SQLITE_FULL)?

@@ -1,4 +1,5 @@
 import CSystemd
+import IMUCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,13 +39,25 @@ public final class BusConnection {
         }
         guard r >= 0, let bus else {
             if let bus { sd_bus_unref(bus) }
-            throw BusError(.noBus, "cannot connect to the \(address) D-Bus: \(Errno.text(-r))",
-                           fix: "is dbus running? (systemctl status dbus); a private bus is named with DBUS_SYSTEM_BUS_ADDRESS")
+            throw BusError(.noBus, "cannot connect to the \(address) D-Bus: \(Errno.text(-r))", fix: Self.fix(address))
         }
         raw = bus
     }
 
     deinit { sd_bus_flush_close_unref(raw) }
+
+    /// What to check when `address` cannot be reached. Every bus was told to check the system
+    /// bus and DBUS_SYSTEM_BUS_ADDRESS, which a session bus or an explicit address never reads.
+    static func fix(_ address: BusAddress) -> String {
+        switch address {
+        case .system:
+            "is dbus running? (systemctl status dbus); a private bus is named with DBUS_SYSTEM_BUS_ADDRESS"
+        case .session:
+            "is there a session bus? (it needs a login session: echo $DBUS_SESSION_BUS_ADDRESS, systemctl --user status dbus); a service uses bus = system"
+        case let .address(text):
+            "is a dbus-daemon listening at \(text.escapedValue)? (dbus-daemon --config-file=… --address=\(text.escapedValue)); or use bus = system"
+        }
+    }
 
     /// Does anyone own `name` on this bus?
     public func hasOwner(_ name: String) throws -> Bool { try owner(of: name) != nil }

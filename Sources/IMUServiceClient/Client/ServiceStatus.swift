@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IMUCore
 
 /// The daemon's properties (data/io.github.imukit.StepService1.xml), read in one `GetAll`.
 public struct ServiceStatus: Sendable, Equatable {
@@ -27,6 +28,10 @@ public struct ServiceStatus: Sendable, Equatable {
     public var paused: Bool = false
     /// Minutes waiting for the wall clock to be synchronised (boot-clock times kept, placed later).
     public var clockSynchronized: Bool = true
+    /// Samples the sources lost since the daemon started, by cause (the `Dropped*` properties:
+    /// what imu-steps prints as `dropped_*` at the end of a run); sensors lost mid-run go to the
+    /// journal only.
+    public var losses = SampleLosses()
 
     public init(today: StepTotals) { self.today = today }
 
@@ -36,7 +41,15 @@ public struct ServiceStatus: Sendable, Equatable {
         ("TodayActiveSeconds", "d"), ("Activity", "s"), ("ActivityConfidence", "s"), ("Cadence", "d"),
         ("Sensor", "s"), ("SensorCapabilities", "as"), ("CaptureMode", "s"), ("SensorState", "s"),
         ("SensorMessage", "s"), ("StorageState", "s"), ("StorageMessage", "s"), ("Paused", "b"),
-        ("ClockSynchronized", "b"),
+        ("ClockSynchronized", "b"), ("DroppedBufferOverflow", "x"), ("DroppedTimeNotIncreasing", "x"),
+        ("DroppedStalledConsumer", "x"), ("DroppedMissedPolls", "x"), ("DroppedPressureReadings", "x"),
+    ]
+
+    /// The counts behind the `Dropped*` properties, by property name.
+    static let lossCounts: [String: any WritableKeyPath<SampleLosses, Int> & Sendable] = [
+        "DroppedBufferOverflow": \.bufferOverflow, "DroppedTimeNotIncreasing": \.nonIncreasingTime,
+        "DroppedStalledConsumer": \.stalledConsumer, "DroppedMissedPolls": \.missedPolls,
+        "DroppedPressureReadings": \.outOfRangePressure,
     ]
 
     /// Appends one property's value inside a variant.
@@ -66,6 +79,7 @@ public struct ServiceStatus: Sendable, Equatable {
         case "StorageMessage": try m.append(storageMessage)
         case "Paused": try m.append(paused)
         case "ClockSynchronized": try m.append(clockSynchronized)
+        case let name where Self.lossCounts[name] != nil: try m.append(Int64(losses[keyPath: Self.lossCounts[name]!]))
         default: break
         }
         try m.close()
@@ -96,6 +110,7 @@ public struct ServiceStatus: Sendable, Equatable {
         case "StorageMessage": storageMessage
         case "Paused": "\(paused)"
         case "ClockSynchronized": "\(clockSynchronized)"
+        case let name where Self.lossCounts[name] != nil: "\(losses[keyPath: Self.lossCounts[name]!])"
         default: ""
         }
     }
@@ -134,6 +149,8 @@ public struct ServiceStatus: Sendable, Equatable {
             case "StorageMessage": s.storageMessage = try m.readString()
             case "Paused": s.paused = try m.readBool()
             case "ClockSynchronized": s.clockSynchronized = try m.readBool()
+            case let name where lossCounts[name] != nil:
+                s.losses[keyPath: lossCounts[name]!] = Int(clamping: max(0, try m.readInt64()))
             default: try m.skip(sig)
             }
             try m.exit()

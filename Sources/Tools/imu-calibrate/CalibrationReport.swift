@@ -8,7 +8,7 @@ enum CalibrationReport {
         let q = c.quality
         // Key, sensor name and date come from files (a recording's comments, a saved calibration):
         // escaped, a newline too (each is one field on one line).
-        func shown(_ text: String) -> String { text.escapedForTerminal.replacing("\n", with: "\\n") }
+        func shown(_ text: String) -> String { text.escapedOnOneLine }
         var out = "Calibration for \(shown(c.key))\(c.sourceName.isEmpty ? "" : " (\(shown(c.sourceName)))")\n"
         if !c.created.isEmpty { out += "  made                 \(shown(c.created))\n" }
         out += "  accelerometer bias   \(row(c.accelerometerBias)) g\n"

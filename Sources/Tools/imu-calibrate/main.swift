@@ -19,7 +19,7 @@ let spec = CommandSpec(
         OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
         OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
         OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
-    ] + SourceSelection.options.filter { !["replay", "realtime"].contains($0.long) },
+    ] + SourceSelection.optionsWithoutReplay,
     examples: [
         ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
         ("imu-calibrate -6 -s i2c:/dev/i2c-1@0x68 --seconds 10", "a given MPU-6050, 10 s per face"),
@@ -51,7 +51,12 @@ await ToolMain.run(spec) { args in
     }
     let save = args.flag("save") || (!json && args.string("from-recording") == nil)
     var savedPath: String?
-    if save { savedPath = try store.save(calibration) }
+    // A failed save (a full disk, a read-only home) is reported after the result is shown: the
+    // result of a guided session (minutes on six faces) was lost with it, nothing printed.
+    var saveFailure: (any Error)?
+    if save {
+        do { savedPath = try store.save(calibration) } catch { saveFailure = error }
+    }
     if json {
         Terminal.standardOutput.write(calibration.jsonText() + "\n")
         if let savedPath { Terminal.standardError.write("imu-calibrate: saved to \(savedPath)\n") }
@@ -60,10 +65,15 @@ await ToolMain.run(spec) { args in
         Terminal.standardOutput.write(CalibrationReport.text(calibration, path: savedPath))
         if savedPath != nil {
             Terminal.standardOutput.write("Saved. Every imukit tool now applies it to this sensor (--raw turns it off).\n")
+        } else if saveFailure != nil {
+            let target = store.path(for: calibration.key) ?? "the calibration file"
+            Terminal.standardOutput.write("Not saved (the error below). Once it can be written, put this in \(target.escapedForTerminal):\n"
+                                          + calibration.jsonText(pretty: true) + "\n")
         } else {
             Terminal.standardOutput.write("Not saved (add --save).\n")
         }
     }
+    if let saveFailure { throw saveFailure }
     return .success
 }
 

@@ -15,12 +15,19 @@ enum DayPlot {
         let path = given ?? defaultHistory
         guard FileManager.default.fileExists(atPath: path) else {
             if given != nil {
-                throw UsageError("no history file at \(path)", command: args.command)
+                throw UsageError("no history file at \(path)", command: args.command,
+                                 fix: "check the name (ls \(HistoryError.directory(of: path))); imu-stepd keeps its history as \(defaultHistory)")
             }
             throw NoHistoryError(path: path)
         }
         // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its own queue.
-        let store = try HistoryReader(path: path)
+        let store: HistoryReader
+        do { store = try HistoryReader(path: path) } catch let error as HistoryError {
+            switch error {
+            case .notADatabase, .foreignDatabase: throw NotAHistoryError(refused: error)
+            default: throw error
+            }
+        }
         let (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
         var hours: [HistoryTotals] = []
         for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
@@ -66,4 +73,16 @@ struct NoHistoryError: DiagnosableError {
     var description: String { "no history at \(path): the step service (imu-stepd) has not recorded anything on this machine yet" }
     var exitStatus: ExitStatus { .runtimeFailure }
     var fix: String? { "start it (sudo systemctl enable --now imu-stepd), or give another history with --history FILE" }
+}
+
+/// `--history` names a file that is no IMUKit history (a recording, another program's database).
+/// HistoryError's own fix is the writer's ("move it away … a new history is created there"),
+/// which told a reader to rename, say, the recording it named by mistake (exit 2).
+struct NotAHistoryError: DiagnosableError {
+    var refused: HistoryError
+    var description: String { refused.description }
+    var exitStatus: ExitStatus { .usage }
+    var fix: String? {
+        "name imu-stepd's history with --history (it keeps it as \(DayPlot.defaultHistory)) or a copy of it; a recording is drawn with --replay FILE"
+    }
 }

@@ -75,6 +75,16 @@ struct PlotOptions: Sendable {
         var isDay = false
         if case .day = input { isDay = true }
         try Self.checkOutputName(out, html: isDay, command: args.command)
+        // -o naming the recording (or history) being drawn replaced it with the plot: the input lost.
+        let read: String? = switch input {
+        case let .replay(file): file
+        case .day: args.string("history") ?? DayPlot.defaultHistory
+        case .simulate: nil
+        }
+        if let read, read != "-", out != "-", OutputGuard.sameFile(read, out) {
+            throw UsageError("-o \(out) is the \(isDay ? "history" : "recording") being drawn: the plot would replace it", command: args.command,
+                             fix: "name the plot apart, e.g. -o \(isDay ? "day.html" : "plot.svg")")
+        }
         width = try args.integer("width", in: Self.widthRange) ?? Self.defaultWidth
         let from = try args.string("from").map { try Self.seconds($0, option: "from", command: args.command) }
         let to = try args.string("to").map { try Self.seconds($0, option: "to", command: args.command) }

@@ -28,15 +28,5 @@ enum OriginHeader {
     /// One comment line's text without control characters (`\x1B`, `\n` written out): comments
     /// copied raw carried a replayed file's escape sequences, its name's, or a device name's to a
     /// terminal with `-o -`; a recording is plain text.
-    static func plain(_ text: String) -> String { text.escapedForTerminal.replacing("\n", with: "\\n") }
-}
-
-/// Refuses to write over the input.
-enum OutputGuard {
-    /// Are `a` and `b` the same file (same device and inode)? False when `b` does not exist yet.
-    static func sameFile(_ a: String, _ b: String) throws -> Bool {
-        var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
-    }
+    static func plain(_ text: String) -> String { text.escapedOnOneLine }
 }

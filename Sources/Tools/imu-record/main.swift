@@ -29,7 +29,7 @@ await ToolMain.run(spec) { args in
         throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
     }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
-    if case let .replay(input, _) = request, path != "-", try OutputGuard.sameFile(input, path) {
+    if case let .replay(input, _) = request, path != "-", OutputGuard.sameFile(input, path) {
         throw UsageError("--out \(path) is the recording being replayed; choose another --out", command: "imu-record")
     }
     let gps = try await groundSpeedFeed(args, request: request)

@@ -27,7 +27,7 @@ enum DaemonFollow {
                         let caps = SensorCapabilities(accelerometer: s.sensorCapabilities.contains("accelerometer"),
                                                       gyroscope: s.sensorCapabilities.contains("gyroscope"),
                                                       barometer: s.sensorCapabilities.contains("barometer"))
-                        display?.start(source: SourceInfo(name: "imu-stepd (\(Printable.escape(s.sensor))), today's totals",
+                        display?.start(source: SourceInfo(name: "imu-stepd (\(s.sensor.escapedValue)), today's totals",
                                                           calibrationKey: "", capabilities: caps),
                                        capabilities: Pedometer.capabilities(for: caps))
                         if !json { Terminal.standardError.write("imu-steps: the step daemon owns the sensor; following it (Ctrl-C to stop)\n") }
@@ -45,7 +45,7 @@ enum DaemonFollow {
                         out.flush()
                     } else {
                         display?.update(snapshot(s, elapsed: BootClock.nowSeconds() - started))
-                        if s.sensorState == "lost" { Terminal.standardError.write("imu-steps: the daemon lost the sensor: \(Printable.escape(s.sensorMessage))\n") }
+                        if s.sensorState == "lost" { Terminal.standardError.write("imu-steps: the daemon lost the sensor: \(s.sensorMessage.escapedOnOneLine)\n") }
                     }
                 }
                 return nil

@@ -61,7 +61,7 @@ enum DaemonQueries {
     static func parseDays(_ text: String, command: String) throws -> Int {
         let digits = text.hasSuffix("d") ? String(text.dropLast()) : text
         guard let n = Int(digits), (1...3660).contains(n) else {
-            throw UsageError("--history needs a number of days from 1 to 3660, e.g. 7d; got '\(Printable.escape(text))'", command: command)
+            throw UsageError("--history needs a number of days from 1 to 3660, e.g. 7d; got '\(text.escapedValue)'", command: command)
         }
         return n
     }
@@ -71,10 +71,10 @@ enum DaemonQueries {
     /// two digits, years four; each must exist on the calendar (no 24:00, no February 30th).
     static func parseTime(_ text: String, now: Date, command: String) throws -> Date {
         guard let date = localTime(text, now: now) else {
-            throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(Printable.escape(text))'", command: command)
+            throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command)
         }
         guard date < now else {
-            throw UsageError("--since \(Printable.escape(text)) is in the future", command: command)
+            throw UsageError("--since \(text.escapedValue) is in the future", command: command)
         }
         return date
     }
