@@ -202,6 +202,7 @@ public struct Pedometer: Sendable {
         if cycling.add(tick.acceleration, gait: user.magnitude) {
             stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
             stepCounter.rideVibration = cycling.isVibratingOn
+            stepCounter.gaitTotals = cycling.gaitTotals   // the same window of the same gait signal
         }
         if let window = stepCounter.process(user, altitude: currentAltitude) {
             takeFloors(at: tick.time, into: &events)

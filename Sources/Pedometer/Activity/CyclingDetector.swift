@@ -75,6 +75,8 @@ struct CyclingDetector: Sendable {
     private(set) var lastRideWindow: Double?
     /// The latest window's analysis.
     private(set) var latest = PedallingWindow()
+    /// Σ x and Σ x² of the gait signal over the latest window (`PedallingAnalyser.gaitTotals`).
+    var gaitTotals: WindowTotals { analyser.gaitTotals }
 
     init(rateHz: Double) {
         analyser = PedallingAnalyser(rateHz: rateHz)

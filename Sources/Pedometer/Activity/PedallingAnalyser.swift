@@ -55,6 +55,9 @@ struct PedallingAnalyser: Sendable {
     private var singles: [Float]
     /// The searches' lagged products per lag, in eight partial sums.
     private var lagSums: [SIMD8<Float>]
+    /// Σ x and Σ x² of the latest window's gait signal (`analyse`): the step counter's window over
+    /// the same ticks has the same sums (`StepCounter.gaitTotals`).
+    private(set) var gaitTotals = WindowTotals()
     /// `residuals` hold the current window's tilt (`detrendTilt` ran for it).
     private var tiltReady = false
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
@@ -151,11 +154,12 @@ struct PedallingAnalyser: Sendable {
         let start = history.count - window
         tiltReady = false
         history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
-        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch)
-        Self.subtractOne(&levelScratch, count: window)
+        // The level: lengths less 1 g.
+        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1)
         // Means and variances in one pass each; the series are centred only for a search.
-        let (mean, variance) = Self.moments(scratch, count: window)
-        let (levelMean, levelVariance) = Self.moments(levelScratch, count: window)
+        gaitTotals = Self.totals(scratch, count: window, end: history.count)
+        let (mean, variance) = gaitTotals.moments
+        let (levelMean, levelVariance) = Self.totals(levelScratch, count: window, end: history.count).moments
         var result = PedallingWindow(deviation: variance.squareRoot())
         result.seated = seatedRhythm(deviation: levelVariance.squareRoot(), mean: levelMean, start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
@@ -213,19 +217,10 @@ struct PedallingAnalyser: Sendable {
         return result
     }
 
-    /// Subtracts 1 g from each of the first `count` values of `x` (lengths to levels).
-    private static func subtractOne(_ x: inout [Double], count: Int) {
-        x.withUnsafeMutableBufferPointer { x in
-            for i in 0..<count { x[i] -= 1 }
-        }
-    }
-
-    /// The mean and the variance (Σ x²/n − mean², at least 0) of the first `count` values of `x`.
+    /// Σ x and Σ x² of the first `count` values of `x`, a window ending before absolute tick `end`.
     /// `sumAndSquares` adds the values in `WindowSums.sum`'s order: the same mean as centring by it.
-    private static func moments(_ x: [Double], count: Int) -> (mean: Double, variance: Double) {
-        let (sum, squares) = x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: count) }
-        let mean = sum / Double(count)
-        return (mean, max(0, squares / Double(count) - mean * mean))
+    private static func totals(_ x: [Double], count: Int, end: Int) -> WindowTotals {
+        WindowTotals(end: end, count: count, sums: x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: count) })
     }
 
     /// Subtracts `mean` from each of the first `count` values of `x`.

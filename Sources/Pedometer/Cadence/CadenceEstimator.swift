@@ -105,8 +105,9 @@ struct CadenceEstimator: Sendable {
     /// Estimates the cadence of `window` (`count` values). Returns nil for a flat window. `end`:
     /// the absolute index one past the window's last tick when `window` holds a whole analysis
     /// window, nil for a part of one (`LagProducts` reuses a whole window's sums in the next).
-    mutating func estimate(_ window: [Double], count n: Int, end: Int? = nil) -> CadenceEstimate? {
-        let mean = window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
+    /// `mean`: the window's mean when the caller has it (Σ x / n, Σ x added as `WindowSums.sum` adds).
+    mutating func estimate(_ window: [Double], count n: Int, end: Int? = nil, mean: Double? = nil) -> CadenceEstimate? {
+        let mean = mean ?? window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
         var energy = 0.0
         // Written through a pointer: element-wise array stores cost a uniqueness check each
         // (54 M runtime calls in the callgrind profile of the speed benchmark). Four values at a

@@ -55,8 +55,13 @@ struct LagProducts: Sendable {
                     return
                 }
                 // With `reuse`, this window's first hop is the previous window's second, still in `kept`.
-                if !reuse { Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true) }
-                Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: reuse, lanes: lanes, kept: kept, totals: sums)
+                // Two copies of the pass, each with `reuse` a constant: no test of it per lag.
+                if reuse {
+                    Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: true, lanes: lanes, kept: kept, totals: sums)
+                } else {
+                    Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true)
+                    Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: false, lanes: lanes, kept: kept, totals: sums)
+                }
             }
         }
     }
@@ -74,6 +79,9 @@ struct LagProducts: Sendable {
                                        kept: UnsafeMutableBufferPointer<SIMD8<Float>>,
                                        totals: UnsafeMutableBufferPointer<Double>) {
         let second = Run(from: hop, to: 2 * hop), third = Run(from: 2 * hop, to: n)
+        // Only a lag longer than n − 2H has products the previous window could not hold
+        // (i + ℓ ≥ its end n − H for some i < H).
+        let held = n &- 2 &* hop
         var lag = lags.lowerBound
         while lag <= lags.upperBound {
             let block = Swift.min(6, lags.upperBound - lag + 1)
@@ -81,9 +89,10 @@ struct LagProducts: Sendable {
             let r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
             @inline(__always) func finish(_ l: Int, _ k: SIMD8<Float>, _ r: SIMD8<Float>) {
                 var first = reuse ? kept[l] : lanes[l]
-                if reuse {
-                    let from = Swift.max(0, n - l - hop)
-                    if from < hop { for i in from..<hop { first[0] += x[i] * x[i + l] } }
+                if reuse, l > held {
+                    // From max(0, n − ℓ − H), below H here. Indices below n: no overflow to check.
+                    var i = Swift.max(0, n &- l &- hop)
+                    while i < hop { first[0] += x[i] * x[i &+ l]; i &+= 1 }
                 }
                 kept[l] = k
                 totals[l] = Double(total(r + (first + k)))

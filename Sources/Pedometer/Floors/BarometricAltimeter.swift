@@ -38,9 +38,10 @@ struct BarometricAltimeter: Sendable {
     private var slope = 0.0               // m per hPa at the reference
     private(set) var altitude: Double?
     private var lastTime = 0.0
-    /// Interval (s) for which `smoothingAlpha` = 1 − e^(−dt/τ) was computed.
-    private var smoothingInterval = Double.nan
-    private var smoothingAlpha = 0.0
+    /// The last two intervals (s) for which 1 − e^(−dt/τ) was computed, newest first, and those
+    /// coefficients (`coefficient(interval:)`).
+    private var smoothingIntervals = (Double.nan, Double.nan)
+    private var smoothingAlphas = (0.0, 0.0)
 
     /// Standard-atmosphere altitude in metres for `pressure` in hPa.
     static func altitude(pressure: Double) -> Double {
@@ -54,6 +55,24 @@ struct BarometricAltimeter: Sendable {
     /// dh/dp of the standard-atmosphere formula at `pressure`, m/hPa (negative).
     static func slope(pressure: Double) -> Double {
         -44_330.8 * 0.190263 / 1013.25 * pow(pressure / 1013.25, 0.190263 - 1)
+    }
+
+    /// The low-pass coefficient 1 − e^(−dt/τ) for an interval `dt` (s) between readings. Readings
+    /// arrive at a steady rate, but the pedometer's tick times are origin + index · interval, so
+    /// the difference of two of them takes a few values that differ in their last bits, two of
+    /// them alternating for long stretches: the last two are kept, and `exp` (one call per
+    /// reading before any reuse, 0.7 % of the core's instructions) runs only for another.
+    @inline(__always)
+    private mutating func coefficient(interval dt: Double) -> Double {
+        if dt == smoothingIntervals.0 { return smoothingAlphas.0 }
+        if dt == smoothingIntervals.1 {
+            swap(&smoothingIntervals.0, &smoothingIntervals.1)
+            swap(&smoothingAlphas.0, &smoothingAlphas.1)
+            return smoothingAlphas.0
+        }
+        smoothingIntervals = (dt, smoothingIntervals.0)
+        smoothingAlphas = (1 - exp(-dt / Self.smoothing), smoothingAlphas.0)
+        return smoothingAlphas.0
     }
 
     /// Adds a pressure reading (hPa) taken at `time` (s); returns the filtered altitude (m).
@@ -79,13 +98,7 @@ struct BarometricAltimeter: Sendable {
         }
         let step = Self.maximumRate * dt
         limited += max(-step, min(step, raw - limited))
-        // Readings arrive at a steady rate: reuse the coefficient while the interval is unchanged
-        // (exp was 0.7% of the core's instructions, one call per reading).
-        if dt != smoothingInterval {
-            smoothingInterval = dt
-            smoothingAlpha = 1 - exp(-dt / Self.smoothing)
-        }
-        let value = previous + smoothingAlpha * (limited - previous)
+        let value = previous + coefficient(interval: dt) * (limited - previous)
         altitude = value
         lastTime = time
         return value

@@ -57,6 +57,12 @@ struct RingBuffer: Sendable {
         ring[offset: ring.planeOffset(plane), index]
     }
 
+    /// The values of plane `plane` (this buffer's own without it) at absolute ticks `from..<to`, in
+    /// order, to `body` (`RingPlanes.forEach`: one access to the storage for the run).
+    @inline(__always) func forEach(plane: Int? = nil, from: Int, to: Int, _ body: (Double) -> Void) {
+        ring.forEach(plane: plane ?? self.plane, from: from, to: to, body)
+    }
+
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { ring.removeAll() }
 

@@ -113,6 +113,19 @@ struct RingPlanes: Sendable {
         storage.withUnsafeBufferPointer { $0[offset &+ (index & mask)] }
     }
 
+    /// Hands plane `plane`'s values at absolute ticks `from..<to` (held: in `oldestIndex...count`)
+    /// to `body`, in tick order: one access to the storage for the whole run instead of one per value.
+    @inline(__always) func forEach(plane: Int, from: Int, to: Int, _ body: (Double) -> Void) {
+        precondition(plane >= 0 && plane < planes && from >= count - capacity && to <= count,
+                     "RingPlanes.forEach: ticks not held")
+        let mask = self.mask
+        storage.withUnsafeBufferPointer { s in
+            let base = s.baseAddress! + plane * (mask + 1)
+            var k = from
+            while k < to { body(base[k & mask]); k &+= 1 }
+        }
+    }
+
     /// Where plane `plane` starts in the storage, values: the `offset` of `subscript(offset:index:)`.
     func planeOffset(_ plane: Int) -> Int {
         precondition(plane >= 0 && plane < planes, "RingPlanes: no plane \(plane) of \(planes)")
@@ -125,6 +138,20 @@ struct RingPlanes: Sendable {
     /// Copies plane `plane`'s values at ticks `start..<start+n` (absolute, all still held) into
     /// `destination[0..<n]`: at most two contiguous block copies (before and after the wrap).
     func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double]) {
+        copy(plane: plane, from: start, count: n, into: &destination) { $0.update(from: $1, count: $2) }
+    }
+
+    /// The same, less `value` each: `destination[i] = x[start + i] − value` (a copy and a pass in one).
+    func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double], less value: Double) {
+        copy(plane: plane, from: start, count: n, into: &destination) { target, source, k in
+            for i in 0..<k { target[i] = source[i] - value }
+        }
+    }
+
+    /// `move(target, source, k)` for the run before the wrap and the one after it.
+    @inline(__always)
+    private func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double],
+                      _ move: (UnsafeMutablePointer<Double>, UnsafePointer<Double>, Int) -> Void) {
         precondition(plane >= 0 && plane < planes && n >= 0 && n <= capacity && n <= destination.count
                      && start >= count - capacity && start + n <= count, "RingPlanes.copy: ticks not held or do not fit")
         let first = start & mask
@@ -132,8 +159,8 @@ struct RingPlanes: Sendable {
         storage.withUnsafeBufferPointer { source in
             let base = source.baseAddress! + plane * capacity
             destination.withUnsafeMutableBufferPointer { target in
-                target.baseAddress!.update(from: base + first, count: head)
-                if n > head { (target.baseAddress! + head).update(from: base, count: n - head) }
+                move(target.baseAddress!, base + first, head)
+                if n > head { move(target.baseAddress! + head, base, n - head) }
             }
         }
     }

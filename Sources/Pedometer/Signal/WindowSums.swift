@@ -57,8 +57,9 @@ enum WindowSums {
     }
 
     /// Σ d², Σ d³, Σ d⁴ of d = x[i] − mean, and Σ (x[i] − x[i−1])², for i in 0..<n.
+    /// `higherPowers: false` skips Σ d³ and Σ d⁴ (returned as 0); the other two sums are the same.
     @inline(__always)
-    static func centredPowers(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double)
+    static func centredPowers(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double, higherPowers: Bool = true)
         -> (squares: Double, cubes: Double, fourths: Double, differences: Double) {
         guard let base = x.baseAddress, n > 0 else { return (0, 0, 0, 0) }
         let raw = UnsafeRawPointer(base)
@@ -72,8 +73,10 @@ enum WindowSums {
             let d = previous - m
             let d2 = d * d
             s2 += d2
-            s3 += d2 * d
-            s4 += d2 * d2
+            if higherPowers {
+                s3 += d2 * d
+                s4 += d2 * d2
+            }
             let step = v - previous
             sd += step * step
             i += 4
@@ -82,8 +85,10 @@ enum WindowSums {
         while i < n {
             let d = base[i] - mean
             squares += d * d
-            cubes += d * d * d
-            fourths += d * d * d * d
+            if higherPowers {
+                cubes += d * d * d
+                fourths += d * d * d * d
+            }
             if i + 1 < n {
                 let step = base[i + 1] - base[i]
                 differences += step * step
@@ -138,5 +143,27 @@ enum WindowSums {
         var total = lanes.sum()
         while i < end { total += base[i] * base[i + lag]; i += 1 }
         return total
+    }
+}
+
+/// Σ x and Σ x² (`WindowSums.sumAndSquares`) over a window of a series: `count` ticks ending
+/// before absolute tick `end` of the current segment (`end` −1: none). Two stages that analyse
+/// the same ticks of the same series hand these over instead of summing twice.
+struct WindowTotals: Sendable, Equatable {
+    var end = -1, count = 0
+    var sum = 0.0, squares = 0.0
+
+    init() {}
+
+    init(end: Int, count: Int, sums: (sum: Double, squares: Double)) {
+        self.end = end
+        self.count = count
+        (sum, squares) = sums
+    }
+
+    /// The mean and the variance (Σ x²/n − mean², at least 0).
+    var moments: (mean: Double, variance: Double) {
+        let mean = sum / Double(count)
+        return (mean, max(0, squares / Double(count) - mean * mean))
     }
 }

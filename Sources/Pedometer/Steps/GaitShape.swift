@@ -24,13 +24,17 @@ struct GaitShape: Sendable, Equatable {
     var rmsFrequency: Double = 0
 
     /// Computes the moments, RMS frequency and purity of `x[0..<n]` at `cadence` (steps/s).
-    static func measure(_ x: [Double], count n: Int, rateHz: Double, cadence: Double?) -> GaitShape {
+    /// `skewAndKurtosis: false` leaves `skewness` and `kurtosis` 0 and skips their sums (a caller
+    /// that reads only `purity` and `rmsFrequency`; those are the same either way). `mean`: the
+    /// window's mean when the caller has it (Σ x / n, Σ x added as `WindowSums.sum` adds).
+    static func measure(_ x: [Double], count n: Int, rateHz: Double, cadence: Double?, skewAndKurtosis: Bool = true,
+                        mean: Double? = nil) -> GaitShape {
         x.withUnsafeBufferPointer { x in
-            let mean = WindowSums.sum(x, count: n) / Double(n)
-            let sums = WindowSums.centredPowers(x, count: n, mean: mean)
+            let mean = mean ?? WindowSums.sum(x, count: n) / Double(n)
+            let sums = WindowSums.centredPowers(x, count: n, mean: mean, higherPowers: skewAndKurtosis)
             let m2 = sums.squares / Double(n), m3 = sums.cubes / Double(n), m4 = sums.fourths / Double(n)
             guard m2 > 1e-12 else { return GaitShape() }
-            var shape = GaitShape(skewness: m3 / (m2 * m2.squareRoot()), kurtosis: m4 / (m2 * m2))
+            var shape = skewAndKurtosis ? GaitShape(skewness: m3 / (m2 * m2.squareRoot()), kurtosis: m4 / (m2 * m2)) : GaitShape()
             let differences = sums.differences / Double(n - 1)
             // For a sine of angular step ω per sample, E[(Δx)²] = 2(1 − cos ω) Var x.
             let cosine = max(-1, min(1, 1 - differences / (2 * m2)))
@@ -61,12 +65,13 @@ struct GaitShape: Sendable, Equatable {
         var i = 0
         // Each step adds k·s1 last: the chain from one value to the next is one multiplication
         // and one addition; the sample less the value before (s2, known a step earlier) is ready.
-        while i + 1 < n {
+        // Indices stay below n (a window's length): wrapping arithmetic, no overflow to check.
+        while i &+ 1 < n {
             let a0 = ((x[i] - mean) - a2) + k * a1
             a2 = a1; a1 = a0
-            let b0 = ((x[i + 1] - mean) - b2) + k * b1
+            let b0 = ((x[i &+ 1] - mean) - b2) + k * b1
             b2 = b1; b1 = b0
-            i += 2
+            i &+= 2
         }
         var oddPhase = -sine
         if i < n {

@@ -100,6 +100,12 @@ struct StepCounter: Sendable {
     /// the detector keeps no earlier one (`blocksSteps` reads its latest window, its ride state and
     /// `inBout` as they are now).
     private var blockedByRide = false
+    /// Set by the pedometer: Σ v and Σ v² of the gait signal over the cycling analyser's latest
+    /// window (`CyclingDetector.gaitTotals`), which completes on the same tick as this counter's
+    /// window and holds the same ticks (both 4 s every 1 s from each segment start). Used for
+    /// the window's deviation when its end and length match this counter's window (the same sums
+    /// of the same values, bit for bit), so the window is summed once; cleared once read.
+    var gaitTotals: WindowTotals?
 
     /// Step events and totals of the credited (walked) time.
     var ledger: StepLedger
@@ -139,6 +145,7 @@ struct StepCounter: Sendable {
         // A gap ends any walk, a short one between pauses too.
         if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
+        gaitTotals = nil
         cadenceEstimator.forget()
         hopSum = 0; hopSquares = 0; hopsDone = 0
         envelopeSum = 0
@@ -185,8 +192,9 @@ struct StepCounter: Sendable {
         hopsDone += 1
         hopSum = 0
         hopSquares = 0
-        guard n >= window else { return nil }
+        guard n >= window else { gaitTotals = nil; return nil }
         var report = analyse()
+        gaitTotals = nil
         report.counted = inBout
         return report
     }
@@ -201,7 +209,9 @@ struct StepCounter: Sendable {
         let n = gait.count
         let start = n - window
         gait.copy(from: start, count: window, into: &scratch)
-        let gaitDeviation = Self.deviation(scratch, count: window)
+        let totals = gaitTotals.flatMap { $0.end == n && $0.count == window ? $0 : nil }
+            ?? WindowTotals(end: n, count: window, sums: scratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) })
+        let gaitDeviation = totals.moments.variance.squareRoot()
         // A short walk between stops fills only part of the window; the still stretches around
         // it dilute its autocorrelation at the stride lag. Rhythm and shape are judged on the
         // active part (energy above a tenth of the window's peak, at least 1.5 s).
@@ -211,7 +221,7 @@ struct StepCounter: Sendable {
             // min(n − 1, tick + envelopeLength / 2), so the peak is the envelope's over those
             // ticks, read straight from its plane (the same maximum, without clamping each index).
             var peakEnergy = 0.0
-            for k in min(n - 1, start + envelopeLength / 2)..<n { peakEnergy = max(peakEnergy, gait.value(plane: Plane.envelope, at: k)) }
+            gait.forEach(plane: Plane.envelope, from: min(n - 1, start + envelopeLength / 2), to: n) { peakEnergy = max(peakEnergy, $0) }
             var first = start, last = n - 1
             while first < last, energy(around: first) < rules.activeFraction * peakEnergy { first += 1 }
             while last > first, energy(around: last) < rules.activeFraction * peakEnergy { last -= 1 }
@@ -221,9 +231,12 @@ struct StepCounter: Sendable {
                 gait.copy(from: first, count: active, into: &scratch)
             }
         }
+        // The whole window's mean for the stages below (the same value `WindowSums.sum` gives
+        // them: `sumAndSquares` adds in its order); a trimmed window's is summed by them.
+        let wholeMean = analysed == window ? totals.moments.mean : nil
         // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
         var estimate = gaitDeviation >= gate.minimumDeviation
-            ? cadenceEstimator.estimate(scratch, count: analysed, end: analysed == window ? n : nil) : nil
+            ? cadenceEstimator.estimate(scratch, count: analysed, end: analysed == window ? n : nil, mean: wholeMean) : nil
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
         if inBout, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
@@ -238,7 +251,8 @@ struct StepCounter: Sendable {
         // classifier only for motion of a vehicle's strength: most flat windows need none of it.
         let shapeMeasured = estimate != nil
             || ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation)
-        let shape = shapeMeasured ? GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence) : GaitShape()
+        let shape = shapeMeasured ? GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence, mean: wholeMean)
+            : GaitShape()
         var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape, inBout: inBout)
         // A window at the rhythm of a phone waved just before cannot start a walk (`WavingMemory`).
         // It does not move `shapeRejectedUntil` either: the walk's own first window finds the
@@ -297,7 +311,7 @@ struct StepCounter: Sendable {
             boutCadence = estimate.cadence
             // Bout level: mean energy over the window's most recent part, where gait certainly is.
             var level = 0.0
-            for i in (n - 2 * hop)..<n { level += gait.value(plane: Plane.envelope, at: i) }
+            gait.forEach(plane: Plane.envelope, from: n - 2 * hop, to: n) { level += $0 }
             level /= Double(2 * hop)
             if !inBout {
                 open(level: level, windowStart: start, end: n)
@@ -416,7 +430,7 @@ struct StepCounter: Sendable {
     private mutating func newestIsPureSine(cadence: Double) -> Bool {
         let count = 2 * hop
         gait.copy(from: gait.count - count, count: count, into: &scratch)
-        let shape = GaitShape.measure(scratch, count: count, rateHz: rateHz, cadence: cadence)
+        let shape = GaitShape.measure(scratch, count: count, rateHz: rateHz, cadence: cadence, skewAndKurtosis: false)
         return shape.purity > gate.maximumPurity && shape.rmsFrequency < gate.minimumHarmonicSpread * cadence
     }
 
@@ -431,9 +445,4 @@ struct StepCounter: Sendable {
         countChain(end: gait.count, streamEnded: true)
     }
 
-    private static func deviation(_ x: [Double], count n: Int) -> Double {
-        let (s, s2) = x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: n) }
-        let mean = s / Double(n)
-        return max(0, s2 / Double(n) - mean * mean).squareRoot()
-    }
 }
