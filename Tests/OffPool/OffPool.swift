@@ -10,7 +10,7 @@ import Glibc
 /// test runs off the Swift concurrency pool. Swift Testing runs every test, synchronous ones
 /// too, as a task on that pool, which is as wide as the machine's cores (two on CI): a test that
 /// blocks holds one of its threads, and two starve every other test's tasks (measured: a test
-/// that returns at once waited 515 s for a thread in a full parallel run, docs/testing.md).
+/// that returns at once waited 515 s for a thread in a full `swift test --parallel`, IMUKIT_POOL_CANARY).
 /// Under this trait each job of the test's task and of its child tasks runs on a thread of its
 /// own (`OwnThread`), so the blocking waits there; `OffPoolGate` keeps how many such tests run
 /// at once bounded, as the pool's width did.
