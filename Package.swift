@@ -149,6 +149,11 @@ targets += [
     .target(name: "ProcFiles", path: "Sources/Benchmarks/ProcFiles"),
 ]
 
+// MARK: Test support: `.offPool`, the trait for suites whose tests block (run tools, sleep, read
+// pipes): each test's jobs run on threads of their own, never on the Swift concurrency pool.
+targets += [.target(name: "OffPool", dependencies: ["IMUCore"], path: "Tests/OffPool")]
+for t in targets where t.type == .test { t.dependencies.append("OffPool") }
+
 let package = Package(
     name: "IMUKit",
     products: [

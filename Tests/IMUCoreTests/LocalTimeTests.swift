@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 
@@ -7,7 +8,7 @@ import IMUCore
 ///
 /// A process reads its zone once, from `TZ`, so the checks in named zones run in a child: this
 /// test binary again, with `TZ` set and only `childChecksTheZoneInTZ` enabled.
-@Suite struct LocalTimeTests {
+@Suite(.offPool) struct LocalTimeTests {
     static let childVariable = "IMU_LOCALTIME_CHILD_ZONE"
 
     /// Zones with daylight-saving time both sides of UTC, a half-hour change (Lord Howe) and none

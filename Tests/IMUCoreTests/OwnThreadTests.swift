@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import OffPool
 import Testing
 @testable import IMUCore
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 
 /// `OwnThread.start(name:noThread:finished:setUp:then:)`: the start handshake of the service's
 /// threads (bus, name watch, engine), and `OwnThread.run`, blocking work handed to a thread.
-@Suite struct OwnThreadTests {
+@Suite(.offPool) struct OwnThreadTests {
     /// What the new thread owns; not `Sendable`, so it must stay on that thread.
     final class Owned {
         let thread = pthread_self()

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import OffPool
 import Testing
 @testable import IMUCore
 
@@ -43,7 +44,7 @@ import Testing
 
     /// Read through a FIFO, each batch goes over as soon as it is read: the consumer has the
     /// first two while the writer still holds the pipe open (gathered, it would wait for the end).
-    @Test func aPipesBatchesGoOverAtOnce() async throws {
+    @Test(.offPool) func aPipesBatchesGoOverAtOnce() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let fifo = dir.appendingPathComponent("live.csv").path
@@ -60,9 +61,11 @@ import Testing
             for i in 0..<lines { text += "\(i).25,0,0,1\n" }
             _ = text.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count - 1) }
             // Holds the pipe open until the test has its batches. The bound only ends a failing
-            // run: the consumer is a task, and the parallel test run's blocking tests can keep the
-            // pool's threads (one per core) for tens of seconds (CI of 94b2fb9: more than 60 s).
-            _ = release.wait(timeout: .now() + 300)
+            // run. The consumer runs `.offPool`: on the pool it waited behind every queued test
+            // (Swift Testing enqueues them all at the start; IMUKIT_POOL_CANARY measured a task
+            // there waking 244 s late on two cores, 515 s before the blocking suites left the
+            // pool); on threads of its own it takes its two batches in milliseconds.
+            _ = release.wait(timeout: .now() + 60)
             writerClosed.store(true, ordering: .releasing)
             close(fd)
         }.start()

@@ -1,10 +1,11 @@
 import CSQLite
 import Foundation
+import OffPool
 import Testing
 @testable import IMUHistory
 
 /// Nothing lost: SIGKILL mid-write, and a full disk.
-@Suite(.serialized) struct DurabilityTests {
+@Suite(.offPool, .serialized) struct DurabilityTests {
     /// `imu-bench-history --writer` records 4 steps/s and commits every second; it is killed with
     /// SIGKILL three times at odd moments and restarted on the same file. After each kill the
     /// reopened file is intact, holds every commit the writer reported, and lacks at most 10 s of

@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 @testable import IMUHistory
 
-@Suite struct WallClockSyncTests {
+@Suite(.offPool) struct WallClockSyncTests {
     /// The RTC check reads `hctosys` of every RTC: 1 means the kernel set the clock from it at boot.
     @Test func aClockSetFromTheRTCCounts() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }

@@ -3,10 +3,11 @@ import GPSFake
 import IMULocation
 import IMUSimulation
 import Pedometer
+import OffPool
 import Testing
 
 /// Debian's gpsd, fed by gpsfake with a simulated NMEA log, read through libgps. No mock gpsd.
-@Suite struct GPSDTests {
+@Suite(.offPool) struct GPSDTests {
     /// Speeds the log carries, m/s.
     static let speeds: [Double] = [0, 1.4, 3.0, 5.5, 8.0, 12.0, 30.5, 2.2]
 

@@ -4,11 +4,12 @@ import IMULocation
 import IMUSimulation
 import Pedometer
 import Synchronization
+import OffPool
 import Testing
 
 /// The feed a tool runs (`imu-steps --gps`, `imu-record`): Debian's gpsd through gpsfake, killed
 /// and restarted under it; the WATCH lever with the real gpsd. No mock gpsd.
-@Suite(.serialized) struct GPSSpeedFeedTests {
+@Suite(.offPool, .serialized) struct GPSSpeedFeedTests {
     /// Lines the feed said, collected across its thread.
     final class Lines: Sendable {
         private let lines = Mutex<[String]>([])

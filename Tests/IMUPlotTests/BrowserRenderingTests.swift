@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 @testable import IMUPlot
 
 /// Each kind of plot rendered in headless Chromium, looked at as pixels: the panels hold data, step
 /// ticks sit where `imu-steps --json` puts the steps, the page logs nothing to the console, and a
 /// dark-mode viewer shows the same picture.
-@Suite(.serialized, .enabled(if: Browser.path != nil, "\(Browser.absentMessage)"))
+@Suite(.offPool, .serialized, .enabled(if: Browser.path != nil, "\(Browser.absentMessage)"))
 struct BrowserRenderingTests {
     /// Coloured pixels in a panel's plot area: the data marks are all coloured (Palette), the
     /// frame, grid and labels grey.

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// `imu-plot --day` reading a history it may not write, and paths that are no history file
 /// (the new-user audit of session 3).
-@Suite(.serialized) struct DayHistoryAccessTests {
+@Suite(.offPool, .serialized) struct DayHistoryAccessTests {
     /// Once imu-stepd had stopped (its -wal and -shm files gone), any other user got "attempt to
     /// write a readonly database": SQLite wants to create the -shm file beside a WAL database.
     @Test func anotherUserReadsAStoppedServicesHistory() throws {

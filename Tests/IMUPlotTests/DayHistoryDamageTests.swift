@@ -1,10 +1,11 @@
 import Foundation
+import OffPool
 import Testing
 
 /// A history whose rows were edited by hand to absurd values: the totals were clamped to 10¹²
 /// (or summed with a negative hour) and drawn without a word. Now the file is named as damaged,
 /// with the row and the fix, exit 2 like other damage (docs/CONTRACTS.md §4), and left untouched.
-@Suite(.serialized) struct DayHistoryDamageTests {
+@Suite(.offPool, .serialized) struct DayHistoryDamageTests {
     @Test(arguments: ["steps = 1000000000000000", "steps = -5", "active_ms = 'lots'", "floors_up = 9223372036854775807"])
     func anImplausibleHourIsReportedAsDamage(_ assignment: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {

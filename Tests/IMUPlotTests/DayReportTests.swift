@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 @testable import IMUPlot
 import Pedometer
@@ -6,7 +7,7 @@ import IMUHistory
 
 /// The day report from figures given directly (the history's own tests make real files; the
 /// tool test in DayToolTests reads one).
-@Suite struct DayReportTests {
+@Suite(.offPool) struct DayReportTests {
     static let zone = TimeZone(identifier: "Europe/Paris")!
 
     /// 1 December 2026 in Paris: a morning walk with stairs, a bus ride, an evening walk.
@@ -59,7 +60,7 @@ import IMUHistory
     }
 }
 
-@Suite(.serialized, .enabled(if: Browser.path != nil, "\(Browser.absentMessage)"))
+@Suite(.offPool, .serialized, .enabled(if: Browser.path != nil, "\(Browser.absentMessage)"))
 struct DayReportBrowserTests {
     @Test func thePageRendersWithoutConsoleErrorsTheSameInADarkViewerAndBarsSitInTheirHours() throws {
         let dir = try BuiltTool.temporaryDirectory()

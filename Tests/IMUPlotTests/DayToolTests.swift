@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 import IMUHistory
 import IMUSimulation
 import Pedometer
 
 /// `imu-plot --day` on a real history file, made through HistoryStore as the step service makes it.
-@Suite(.serialized) struct DayToolTests {
+@Suite(.offPool, .serialized) struct DayToolTests {
     /// The simulated "demo" walk (a walk with a flight of stairs up and down, about two minutes)
     /// through the pedometer into a history, starting at 08:00 in Paris on 1 December 2026.
     static func makeHistory(_ dir: URL) throws -> (path: String, totals: HistoryTotals) {

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// Bad input to imu-plot: a clear message, the contract's exit code (docs/CONTRACTS.md §4), and
 /// never an empty or half-written file.
-@Suite struct ToolBadInputTests {
+@Suite(.offPool) struct ToolBadInputTests {
     @Test func anEmptyRecordingIsAClearErrorAndWritesNothing() throws {
         let dir = try BuiltTool.temporaryDirectory()
         let csv = dir.appendingPathComponent("empty.csv").path

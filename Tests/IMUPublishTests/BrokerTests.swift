@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 @testable import IMUPublish
 
 /// The publisher against Debian's real Mosquitto broker, read back with mosquitto_sub.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.skipMessage)))
+@Suite(.offPool, .serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.skipMessage)))
 struct BrokerTests {
     static let walking = PublishedState(stepsToday: 420, distanceTodayMeters: 301.5, floorsAscendedToday: 2,
                                         floorsDescendedToday: 1, cadenceStepsPerSecond: 1.75, activity: "walking", confidence: "high")

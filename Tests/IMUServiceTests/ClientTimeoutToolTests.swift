@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 
 /// imu-steps asking an imu-stepd that does not answer (stopped with SIGSTOP: stuck or swamped).
-@Suite(.serialized) struct ClientTimeoutToolTests {
+@Suite(.offPool, .serialized) struct ClientTimeoutToolTests {
     /// It said "QueryTotals: Connection timed out", naming neither the daemon nor a fix.
     @Test func aDaemonThatDoesNotAnswerIsNamedWithTheFix() throws {
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }

@@ -1,9 +1,10 @@
 import Foundation
 import IMUServiceClient
+import OffPool
 import Testing
 
 /// imu-steps and the async client library asking a running imu-stepd on a private bus.
-@Suite(.serialized) struct ClientToolTests {
+@Suite(.offPool, .serialized) struct ClientToolTests {
     @Test func imuStepsTodayHistoryAndSinceAskTheDaemon() throws {
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"])

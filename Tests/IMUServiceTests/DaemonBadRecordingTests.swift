@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 
 /// The bad-input audit: imu-stepd replaying a recording with a malformed line.
-@Suite(.serialized) struct DaemonBadRecordingTests {
+@Suite(.offPool, .serialized) struct DaemonBadRecordingTests {
     /// The supervisor reopened the file every second (the backoff restarted at each successful
     /// open) and counted the steps before the bad line again each time: totals grew forever.
     @Test func aMalformedRecordingIsNotReplayedAgainAndAgain() throws {

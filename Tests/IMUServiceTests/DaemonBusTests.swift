@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 
 /// imu-stepd on a real private dbus-daemon, called with busctl as any other program would.
-@Suite(.serialized) struct DaemonBusTests {
+@Suite(.offPool, .serialized) struct DaemonBusTests {
     /// A daemon counting a simulated 10-minute walk at 10× real time; nil (skip) without dbus-daemon.
     func walkingDaemon(_ extra: [String] = []) throws -> (PrivateBus, DaemonProcess, String)? {
         guard let bus = try PrivateBus.start() else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 
 /// imu-stepd whose standard output and error lead to a pipe whose reader has gone (run by hand
@@ -6,7 +7,7 @@ import Testing
 /// as without the journal) cannot be written. It used to die from SIGPIPE at its first line;
 /// with SIGPIPE ignored, Foundation's FileHandle.write would trap on EPIPE instead. It must
 /// keep serving and counting (ServiceLog drops the line).
-@Suite(.serialized) struct DaemonClosedLogTests {
+@Suite(.offPool, .serialized) struct DaemonClosedLogTests {
     @Test func theDaemonKeepsCountingWhenItsLogReaderIsGone() throws {
         guard let bus = try PrivateBus.start() else { return print("skipped: dbus-daemon is not installed (apt-get install dbus)") }
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"],

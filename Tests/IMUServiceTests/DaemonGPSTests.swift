@@ -1,12 +1,13 @@
 import Foundation
 import GPSFake
 import IMUSimulation
+import OffPool
 import Testing
 @testable import IMUService
 
 /// imu-stepd with `gps = HOST:PORT` beside Debian's gpsd, fed by gpsfake (docs/gps.md), on a
 /// private D-Bus. No mock gpsd.
-@Suite struct DaemonGPSTests {
+@Suite(.offPool) struct DaemonGPSTests {
     /// Runs `body` on a thread of its own: the daemon runs for tens of seconds in real time and
     /// the test must not hold the runner's cooperative threads meanwhile.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

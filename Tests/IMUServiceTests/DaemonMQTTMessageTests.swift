@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 
 /// imu-stepd refusing a bad MQTT credentials file, as a user reads it on the terminal.
-@Suite(.serialized) struct DaemonMQTTMessageTests {
+@Suite(.offPool, .serialized) struct DaemonMQTTMessageTests {
     /// The fix was printed twice: inside the message ("…; fix: create it with the two lines …")
     /// and on the fix line.
     @Test func aMissingCredentialsFileGivesItsFixOnce() throws {

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 @testable import IMUService
 
 /// imu-stepd publishing to Debian's real Mosquitto broker (docs/mqtt.md), on a private D-Bus.
-@Suite(.serialized) struct DaemonMQTTTests {
+@Suite(.offPool, .serialized) struct DaemonMQTTTests {
     static let broker = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test func theDaemonPublishesTodaysTotals() throws {

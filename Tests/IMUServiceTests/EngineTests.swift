@@ -3,6 +3,7 @@ import IMUServiceClient
 import IMUSimulation
 import Pedometer
 import Synchronization
+import OffPool
 import Testing
 @testable import IMUService
 
@@ -78,7 +79,7 @@ struct EngineHarness {
     }
 }
 
-@Suite struct EngineTests {
+@Suite(.offPool) struct EngineTests {
     @Test func aFullDiskKeepsCountingSaysSoAndWritesWhenSpaceReturns() async throws {
         let h = try await EngineHarness()
         h.faults.diskFull.withLock { $0 = true }

@@ -1,11 +1,12 @@
 import Foundation
 import IMUServiceClient
+import OffPool
 import Testing
 @testable import IMUService
 
 /// The bus thread never waits for the engine: with the storage stuck, properties answer at once
 /// and methods answer Error.TimedOut at the deadline. On a real private dbus-daemon, with busctl.
-@Suite struct MethodDeadlineTests {
+@Suite(.offPool) struct MethodDeadlineTests {
     @Test func aStuckEngineStillAnswersWithinTheDeadline() async throws {
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
         var config = ServiceConfig()

@@ -1,6 +1,7 @@
 import Foundation
 import IMUServiceClient
 import Synchronization
+import OffPool
 import Testing
 @testable import IMUService
 
@@ -9,7 +10,7 @@ import Testing
 /// process (dbus-test-tool from Debian's dbus-tests) owning the name; the engine shows each state.
 /// The capture switches themselves run on real IIO drivers in the kernel ring
 /// (Tests/kernel/test_sharing.py).
-@Suite(.serialized) struct SharingTests {
+@Suite(.offPool, .serialized) struct SharingTests {
     static let proxyName = "net.hadess.SensorProxy"
     static let testTool = "/usr/bin/dbus-test-tool"
 

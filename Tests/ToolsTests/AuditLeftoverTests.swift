@@ -1,9 +1,10 @@
 import Foundation
 import GPSFake
+import OffPool
 import Testing
 
 /// Defects the session-4 bad-input audit left open, each tried on the built tools as a process.
-@Suite struct AuditLeftoverTests {
+@Suite(.offPool) struct AuditLeftoverTests {
     /// `--remember` on a full disk said "cannot write …: No space left on device" and gave no fix.
     /// A 64 KiB tmpfs, filled, is mounted in a private mount namespace (`unshare -m`), so nothing
     /// is left mounted when the test ends; it needs root.
@@ -70,7 +71,7 @@ import Testing
 
 /// `--gpsd HOST:PORT` that cannot be reached said "can't connect to host/port pair" whatever
 /// happened, and after libgps' blocking connect (about 2 minutes for an address that never answers).
-@Suite struct GPSConnectOutcomeTests {
+@Suite(.offPool) struct GPSConnectOutcomeTests {
     /// A listening socket on 127.0.0.1 whose accept queue (backlog 0: one connection) is full, so
     /// the kernel drops the next SYN: a connect to it waits as for a host that never answers.
     final class SilentListener {
@@ -123,7 +124,7 @@ import Testing
 
 /// `mqtt_ca_file = /dev/zero` (or a file that is no certificate) passed the config check and
 /// failed only at the TLS handshake; now it is refused with the config's file and line.
-@Suite struct MQTTCAFileConfigTests {
+@Suite(.offPool) struct MQTTCAFileConfigTests {
     @Test(arguments: [("/dev/zero", "is a device, FIFO or socket, not a CA file"), ("notes.txt", "holds no PEM certificate"),
                       ("missing.pem", "cannot be read: No such file or directory"), (".", "is a directory, not a CA file")])
     func aCAFileThatIsNoCertificateIsRefusedWhenTheConfigIsRead(_ ca: String, _ problem: String) throws {
@@ -175,7 +176,7 @@ import Testing
 /// `swift build -c release`, the ring tested the old code and passed without a word. It now
 /// brings .build/release up to date first. Run here on a copy of the script in an empty tree, with
 /// a stand-in `swift` that records its arguments and fails, so no guest is built and no qemu starts.
-@Suite struct KernelRingBuildTests {
+@Suite(.offPool) struct KernelRingBuildTests {
     @Test func withoutIMUBinTheRingBuildsReleaseFirst() throws {
         guard ["/usr/bin/qemu-system-x86_64", "/bin/qemu-system-x86_64"].contains(where: FileManager.default.isExecutableFile) else {
             print("skipped: run.sh stops at once (exit 0) without qemu-system-x86_64"); return

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// The tools tried with bad input as a new user would (issue: bad-input audit of the tools):
 /// output that cannot be written, files that cannot be read, text that must not reach a terminal raw.
-@Suite struct BadInputAuditTests {
+@Suite(.offPool) struct BadInputAuditTests {
     /// `runuser -u nobody --` when this test runs as root (root reads every file), else nothing;
     /// nil when the permission check cannot be made here.
     static func unprivileged() -> String? {
@@ -112,7 +113,7 @@ import Testing
 }
 
 /// The bad-input audit, second part: counters that said zero, keys and file text on a terminal.
-@Suite struct BadInputAuditCountTests {
+@Suite(.offPool) struct BadInputAuditCountTests {
     /// The JSON summary said `"dropped_time_not_increasing":0` (and imu-record "dropped 0") while
     /// the reader had dropped samples for a repeated t: the count now comes from the reader.
     @Test func samplesDroppedForARepeatedTimeAreCountedInTheSummaries() throws {
@@ -156,7 +157,7 @@ import Testing
 }
 
 /// The bad-input audit, third part: options that were ignored or named nothing.
-@Suite struct BadInputAuditOptionTests {
+@Suite(.offPool) struct BadInputAuditOptionTests {
     /// `--rate`/`--mount` with `--replay`, `--mount` with the simulator: ignored without a word.
     @Test func optionsASourceWouldIgnoreAreRefused() throws {
         let path = try ToolRunner.temporaryFile("w.csv", "t,ax,ay,az\n1,0,0,1\n2,0,0,1\n")

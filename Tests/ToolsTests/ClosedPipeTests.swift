@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 
@@ -6,7 +7,7 @@ import IMUCore
 /// (`| head -1` that has its line, `| false`). The tools used to die from SIGPIPE with status 141
 /// and no word; now the write fails with EPIPE, the tool stops, says so on standard error with
 /// the fix, and exits 1 (docs/CONTRACTS.md §4). What goes to a file is kept whole.
-@Suite(.serialized) struct ClosedPipeTests {
+@Suite(.offPool, .serialized) struct ClosedPipeTests {
     struct Outcome {
         var status: Int32
         /// Ended by a signal (SIGPIPE: 13, a trap: 4 or 5) rather than by exit.

@@ -1,11 +1,12 @@
 import Foundation
 import IMUSimulation
+import OffPool
 import Testing
 
 /// completions/imukit.bash and completions/_imukit, driven as bash and zsh would drive them:
 /// options come from the tool's --help, FILE values complete file names, --simulate the
 /// simulator's scenarios, --source the source forms.
-@Suite struct CompletionTests {
+@Suite(.offPool) struct CompletionTests {
     /// The completion file as installed: @TOOLS@ replaced by the shipped tools.
     static func installed(_ name: String) throws -> String {
         let text = try String(contentsOf: ToolRunner.packageRoot.appendingPathComponent("completions/\(name)"), encoding: .utf8)

@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 
 /// Issue #10 "Data loss and hangs": pipes and FIFOs, writing over the input, a full disk,
 /// write errors on standard output, a bad line in a re-recorded file, file values that would
 /// overflow an integer conversion.
-@Suite(.serialized) struct DataLossTests {
+@Suite(.offPool, .serialized) struct DataLossTests {
     /// A 20 s walk-like accelerometer recording, `lines` samples at 50 Hz.
     func walkFile(_ directory: String, lines: Int = 1000, name: String = "walk.csv") throws -> String {
         var text = "# sensor: test walk\nt,ax,ay,az\n"

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// scripts/ensure-deps.sh (behind every make target): installs missing packages as root or with
 /// sudo; otherwise prints the exact apt-get line and stops. Driven with stand-in commands on PATH.
-@Suite struct EnsureDepsTests {
+@Suite(.offPool) struct EnsureDepsTests {
     /// A directory of fake `dpkg-query` (every package missing), `id` (uid 1000) and `sudo` (refuses),
     /// plus `swift` so the toolchain check passes.
     func fakeTools() throws -> String {

@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 
 /// The tools whose code needs only FoundationEssentials link neither full Foundation, its
 /// internationalisation part nor its ICU (issue #11 part 5, docs/memory.md): their NEEDED
 /// libraries, as the loader reads them (`readelf -d`), in the build beside the tests (Swift
 /// runtime as shared libraries, so Foundation would be listed by name).
-@Suite struct FoundationLinkTests {
+@Suite(.offPool) struct FoundationLinkTests {
     static let essentialsOnly = ["imu-steps", "imu-info", "imu-record", "imu-calibrate"]
 
     @Test(arguments: essentialsOnly) func linksNoFullFoundation(tool: String) throws {

@@ -1,10 +1,11 @@
 import Foundation
+import OffPool
 import Testing
 
 /// Every input `make fuzz` ever crashed on (Tests/Fuzz/regressions/TARGET) and every seed
 /// (Tests/Fuzz/corpus/TARGET), run once through the same target code by the normally built
 /// `imu-fuzz`: a crash there fails this test.
-@Suite struct FuzzRegressionTests {
+@Suite(.offPool) struct FuzzRegressionTests {
     @Test(arguments: ["recording", "calibration", "profile"])
     func keptInputsRunWithoutACrash(target: String) throws {
         var files: [String] = []

@@ -2,13 +2,14 @@ import Foundation
 import GPSFake
 import IMUCore
 import IMUSimulation
+import OffPool
 import Testing
 
 /// The tools with Debian's gpsd, fed by gpsfake with a simulated NMEA log while the tool reads
 /// the simulator or a recording in real time: `imu-steps --gps`, `imu-record`'s gnss_speed
 /// column, `imu-info`'s gps line, and gpsd absent, refused, malformed or killed mid-run
 /// (docs/gps.md). No mock gpsd.
-@Suite struct GPSToolTests {
+@Suite(.offPool) struct GPSToolTests {
     /// A log of `seconds` fixes at `speed` m/s, one a second (gpsfake plays it at 0.5 s per sentence).
     static func log(speed: Double, seconds: Int) -> String {
         NMEAWriter.log((0..<seconds).map { GNSSFix(time: Double($0), speed: speed, accuracy: 0.3) })

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// The guided session on a terminal: the averaging progress bar is redrawn in place, and the
 /// prompts, results and report stay on screen.
-@Suite(.serialized) struct ImuCalibrateTerminalTests {
+@Suite(.offPool, .serialized) struct ImuCalibrateTerminalTests {
     @Test func progressBarRedrawsInPlaceAndPromptsStay() throws {
         let pty = try PseudoTerminal()
         let config = NSTemporaryDirectory() + "imukit-pty-\(UUID().uuidString)"

@@ -1,9 +1,10 @@
+import OffPool
 import Testing
 import Foundation
 import IMUCore
 
 /// imu-calibrate as a user runs it, on simulated sessions, with a private config directory.
-@Suite(.serialized) struct ImuCalibrateToolTests {
+@Suite(.offPool, .serialized) struct ImuCalibrateToolTests {
     /// The simulator's default accelerometer (SensorErrorModel.typicalAccelerometer, the raw-sensor
     /// seed article's model sensor).
     static let bias = [0.004, -0.006, 0.010]

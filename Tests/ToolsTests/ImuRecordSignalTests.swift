@@ -1,10 +1,11 @@
+import OffPool
 import Testing
 import Foundation
 import IMUCore
 
 /// imu-record under signals: what is on disk after SIGKILL, SIGTERM and SIGINT. The tool runs
 /// the simulated walk in real time (100 Hz), as a sensor would deliver it.
-@Suite(.serialized) struct ImuRecordSignalTests {
+@Suite(.offPool, .serialized) struct ImuRecordSignalTests {
     /// Every sample in `path`, read with the project's strict reader (throws on any bad line).
     func readAll(_ path: String) throws -> [MotionSample] {
         let reader = try RecordingReader(path: path)

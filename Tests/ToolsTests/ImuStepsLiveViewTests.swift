@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -106,7 +107,7 @@ func renderScreen(_ raw: String) -> [String] {
     return lines.map { line in var s = ""; s.unicodeScalars.append(contentsOf: line); return s }
 }
 
-@Suite(.serialized) struct ImuStepsLiveViewTests {
+@Suite(.offPool, .serialized) struct ImuStepsLiveViewTests {
     @Test func statusLineUpdatesInPlaceOnATerminalAndCtrlCPrintsSummary() throws {
         let pty = try PseudoTerminal()
         let process = Process()

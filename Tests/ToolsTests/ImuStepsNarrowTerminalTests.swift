@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -6,7 +7,7 @@ import Glibc
 
 /// The live view on terminals of different widths (a phone held upright is about 40 columns):
 /// every field is shown, nothing wraps, and redrawing in place leaves no debris.
-@Suite(.serialized) struct ImuStepsNarrowTerminalTests {
+@Suite(.offPool, .serialized) struct ImuStepsNarrowTerminalTests {
     /// Sets the pty's window size (TIOCSWINSZ, include/uapi/asm-generic/ioctls.h, from Glibc).
     func setWidth(_ pty: PseudoTerminal, _ columns: Int) {
         var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)

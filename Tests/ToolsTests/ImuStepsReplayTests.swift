@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 import IMUSimulation
 
-@Suite(.serialized) struct ImuStepsReplayTests {
+@Suite(.offPool, .serialized) struct ImuStepsReplayTests {
     /// One case per malformed-recording rule of docs/CONTRACTS.md §2: exit 2 and FILE:LINE on stderr.
     @Test(arguments: [
         ("nan.csv", "t,ax,ay,az\n0.00,0,0,1\n0.01,NaN,0,1\n", 3),
@@ -82,7 +83,7 @@ func frenchLocaleInstalled() -> Bool {
     return text.lowercased().contains("fr_fr.utf8")
 }
 
-@Suite(.serialized) struct ImuStepsCalibrationTests {
+@Suite(.offPool, .serialized) struct ImuStepsCalibrationTests {
     /// imu-steps applies the calibration saved for its sensor and says so; --raw skips it.
     @Test func savedCalibrationIsAppliedAndAnnounced() throws {
         let root = try scratchDirectory()
@@ -102,7 +103,7 @@ func frenchLocaleInstalled() -> Bool {
     }
 }
 
-@Suite struct ImuStepsRealtimeReplayTests {
+@Suite(.offPool) struct ImuStepsRealtimeReplayTests {
     /// `--replay FILE --realtime` goes through the live view's pacing path and ends with the same count as a fast replay.
     @Test func realtimeReplayMatchesFastReplay() throws {
         let (samples, _) = Simulator.generate(Scenario.named("walk")!, options: SimulationOptions())
@@ -123,7 +124,7 @@ func frenchLocaleInstalled() -> Bool {
     }
 }
 
-@Suite struct ImuStepsSensorLossTests {
+@Suite(.offPool) struct ImuStepsSensorLossTests {
     /// A sensor lost mid-run: exit 1 with the reason on stderr, and the totals so far still end the JSON output.
     @Test func lostSensorKeepsTheTotalsAndExitsOne() throws {
         let r = try ToolRunner.run("imu-steps", ["--source", "sim:walk?speed=max&fail=30", "--json"])
@@ -138,7 +139,7 @@ func frenchLocaleInstalled() -> Bool {
     }
 }
 
-@Suite struct ImuStepsStrideTests {
+@Suite(.offPool) struct ImuStepsStrideTests {
     /// The two-pace stride calibration from the command line: `--walked` measures a pace over a
     /// known distance, `--stride` takes two of them, and the distance follows.
     @Test func walkedMeasuresAPaceAndStrideUsesTwo() throws {

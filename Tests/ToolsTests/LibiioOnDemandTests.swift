@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// libiio is loaded with dlopen by the first IIO context (Sources/CLibIIO), not at process start
 /// (issue #11 parts 3 and 5: start-up time and memory, docs/memory.md).
-@Suite(.serialized) struct LibiioOnDemandTests {
+@Suite(.offPool, .serialized) struct LibiioOnDemandTests {
     /// libiio's file as the loader finds it (`ldconfig -p`), symlinks resolved; nil when libiio0
     /// is not installed.
     static let libiioFile: String? = {

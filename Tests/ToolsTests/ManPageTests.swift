@@ -1,11 +1,12 @@
 import Foundation
 import IMUCore
+import OffPool
 import Testing
 
 /// Man pages (docs/man/*.in, built by packaging/man.py from each tool's --help): every shipped
 /// tool has one, every option its --help lists is in it (as roff source and as man renders it),
 /// man reports no warnings, and the recording format page lists every column the library knows.
-@Suite struct ManPageTests {
+@Suite(.offPool) struct ManPageTests {
     /// Builds the pages of the shipped tools into a fresh directory; nil (and a message) without python3.
     static func buildPages() throws -> String? {
         guard onPath("python3") else {

@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 import IMUSimulation
 
 /// Issue #10 "Messages": text from files is escaped, compressed and binary files are named,
 /// replayed event times start at the first sample, and the small defects of item 17.
-@Suite(.serialized) struct MessagesTests {
+@Suite(.offPool, .serialized) struct MessagesTests {
     // MARK: 15. Text from files is shown escaped.
 
     @Test func escapeSequencesFromAFileNeverReachTheTerminal() throws {

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 import IMUCore
 
 /// docs/CONTRACTS.md §2 through the tools: repeated timestamps and the `gnss_speed` column.
-@Suite struct RecordingContractToolTests {
+@Suite(.offPool) struct RecordingContractToolTests {
     /// A walk with every 40th sample's time repeated on the next line.
     func walkWithRepeats() throws -> (path: String, repeats: Int) {
         var text = "t,ax,ay,az\n"

@@ -1,8 +1,9 @@
 import Foundation
+import OffPool
 import Testing
 
 /// The step service's system files (data/), the 64-bit check, and imu-steps without the daemon.
-@Suite struct ServiceFilesTests {
+@Suite(.offPool) struct ServiceFilesTests {
     let root = ToolRunner.packageRoot
 
     func text(_ path: String) throws -> String {

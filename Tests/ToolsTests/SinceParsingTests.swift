@@ -1,11 +1,12 @@
 import Foundation
+import OffPool
 import Testing
 
 /// `imu-steps --since TIME` reads local time through the C library (`LocalTime`): the forms it
 /// takes and refuses, in a zone with daylight-saving time (TZ=Europe/Berlin: 29 March 2026 skips
 /// 02:00–03:00, 25 October 2026 has 02:00–03:00 twice). Accepted times go on to ask the daemon,
 /// which is absent here: exit 1 with "not running". Refused ones: exit 2 naming the forms.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin"), "needs the zone files: apt-get install tzdata"))
+@Suite(.offPool, .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin"), "needs the zone files: apt-get install tzdata"))
 struct SinceParsingTests {
     static let environment = ["TZ": "Europe/Berlin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"]
 

@@ -1,9 +1,10 @@
+import OffPool
 import Testing
 import Foundation
 
 /// udev/60-imukit.rules: `udevadm verify` where it exists (systemd ≥ 254), and always a parse
 /// check of every rule (Debian 12's udev 252 has no verify), plus a dry run of the sysfs script.
-@Suite struct UdevRulesTests {
+@Suite(.offPool) struct UdevRulesTests {
     static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("udev/60-imukit.rules").path
 

@@ -1,9 +1,10 @@
 import Foundation
+import OffPool
 import Testing
 
 /// `--version` on every shipped tool: "NAME MAJOR.MINOR.PATCH (git abcdef1)", the version from the
 /// VERSION file and the commit this tree is at (packaging/version.sh, generated at build time).
-@Suite struct VersionTests {
+@Suite(.offPool) struct VersionTests {
     @Test func everyToolPrintsTheVersionFileAndTheCommit() throws {
         let tools = ShippedTools.names
         try #require(!tools.isEmpty, "make print-tools listed no tools")

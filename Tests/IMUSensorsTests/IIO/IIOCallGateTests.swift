@@ -1,9 +1,10 @@
 import Dispatch
 import Glibc
+import OffPool
 import Testing
 @testable import IMUSensors
 
-@Suite struct IIOCallGateTests {
+@Suite(.offPool) struct IIOCallGateTests {
     @Test func returnsResultsAndRethrows() throws {
         let gate = IIOCallGate(uri: "ip:test", timeout: 30)
         #expect(try gate.run("adding") { 2 + 2 } == 4)
@@ -41,7 +42,7 @@ import Testing
     }
 }
 
-@Suite struct IIORateSettingTests {
+@Suite(.offPool) struct IIORateSettingTests {
     @Test func choosesTheSlowestAvailableRateAtOrAboveTheRequest() {
         let lis3dh = Result<String, IIOContext.Errno>.success("1 10 25 50 100 200 400 1600 5000 1344")
         #expect(IIORateSetting.choose(100, lis3dh) == 100)
