@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
-/// becomes one sample, with the kernel's own timestamp. Nothing is dropped between blocks: libiio
+/// becomes one sample, with the kernel's own timestamp (`KernelStampClock` brings it to
+/// CLOCK_BOOTTIME; without a timestamp channel, `ArrivalSpacing` spreads each block over the time
+/// it took to arrive). Nothing is dropped between blocks: libiio
 /// hands over whole blocks and `IIOScanLayout` decodes each scan in them.
 ///
 /// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
@@ -26,9 +28,12 @@ final class IIOBufferedReader {
     private let timestampAt: Int?
     private let accelMatrix: MountMatrix
     private let gyroMatrix: MountMatrix
-    /// True when the kernel stamps scans on CLOCK_BOOTTIME (current_timestamp_clock accepted it).
-    let kernelBootTime: Bool
-    private let rateHz: Double
+    /// The clock the kernel stamps scans on (boottime when current_timestamp_clock accepted it);
+    /// nil when the device has no timestamp channel or names a clock the reader cannot map.
+    let stampClock: KernelStampClock?
+    /// Times for scans without a usable kernel stamp: the rate the buffer delivers.
+    private var arrival: ArrivalSpacing
+    private var rateCheck: TriggerRateCheck?
     private var buffer: OpaquePointer?
     private let losses: LossCounter
     private var gaps = ScanGapCounter()
@@ -40,7 +45,7 @@ final class IIOBufferedReader {
         self.losses = losses
         self.context = context
         self.sensors = sensors
-        self.rateHz = rateHz
+        arrival = ArrivalSpacing(nominalPeriodSeconds: 1 / rateHz)
         device = d.name
         accelMatrix = mountOverride ?? sensors.accelerometer?.mountMatrix ?? .identity
         gyroMatrix = mountOverride ?? sensors.gyroscope?.mountMatrix ?? .identity
@@ -63,14 +68,21 @@ final class IIOBufferedReader {
         let blockScans = max(4, HandOver.samples(atHz: rateHz))
         let name = d.name, id = d.id
         let rate = rateHz
-        let (buf, bootTime): (OpaquePointer, Bool) = try context.withContext("starting the buffer of \(name)") { ctx in
+        let hasStamp = layout.position(of: "timestamp") != nil
+        let triggerName = d.currentTrigger ?? trigger
+        let (buf, clock, deviceHz): (OpaquePointer, KernelStampClock?, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
             guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
                 throw IIOError.noDevice(uri: context.uri, name: name, found: [])
             }
             // Before any write: taking a buffer another reader holds would stop its capture.
             if IIOBufferOwner.heldByAnotherReader(id: id, uri: context.uri) == true { throw IIOBufferOwner.busy(name) }
-            let clockOK = d.attributes["current_timestamp_clock"] == nil ? false
-                : iio_device_attr_write(dev, "current_timestamp_clock", "boottime") >= 0
+            var clock: KernelStampClock?
+            if hasStamp, d.attributes["current_timestamp_clock"] != nil {
+                _ = iio_device_attr_write(dev, "current_timestamp_clock", "boottime")
+                if case let .success(text) = IIOContext.readDeviceAttribute(dev, "current_timestamp_clock") {
+                    clock = KernelStampClock(kernelName: text)
+                }
+            }
             IIORateSetting.apply(dev, hz: rate, channels: wanted)
             if d.currentTrigger == nil, let trigger {
                 guard let trig = iio_context_find_device(ctx, trigger), iio_device_is_trigger(trig) else {
@@ -78,6 +90,11 @@ final class IIOBufferedReader {
                 }
                 let r = iio_device_set_trigger(dev, trig)
                 if r < 0 { throw IIOContext.error(-r, device: name, what: "setting trigger \(trigger)", uri: context.uri) }
+            }
+            if let triggerName, let trig = iio_context_find_device(ctx, triggerName),
+               iio_device_find_attr(trig, "sampling_frequency") != nil {
+                // A timer trigger (iio-trig-hrtimer) runs at its own rate: the one asked for.
+                _ = iio_device_attr_write(trig, "sampling_frequency", IIORateSetting.text(rate))
             }
             for i in 0..<iio_device_get_channels_count(dev) {
                 if let chn = iio_device_get_channel(dev, i) { iio_channel_disable(chn) }
@@ -94,10 +111,11 @@ final class IIOBufferedReader {
                 let e = errno == 0 ? EIO : errno
                 throw IIOContext.error(e, device: name, what: "enabling the buffer", uri: context.uri)
             }
-            return (b, clockOK)
+            return (b, clock, IIORateSetting.current(dev, channels: wanted))
         }
         buffer = buf
-        kernelBootTime = bootTime
+        stampClock = clock
+        rateCheck = triggerName.map { TriggerRateCheck(trigger: $0, deviceHz: deviceHz ?? rateHz, askedHz: rateHz) }
     }
 
     deinit { stop() }
@@ -119,6 +137,7 @@ final class IIOBufferedReader {
             return Array(UnsafeRawBufferPointer(start: start, count: n))
         }
         let received = BootClock.nowSeconds()
+        let offset = timestampAt == nil ? nil : stampClock?.bootTimeOffsetNanoseconds()
         var samples: [MotionSample] = []
         samples.reserveCapacity(bytes.count / max(1, layout.scanBytes))
         let a = sensors.accelerometer, g = sensors.gyroscope
@@ -135,15 +154,17 @@ final class IIOBufferedReader {
                                                               g.channels[1].convert(Double(v[gyroAt[1]])),
                                                               g.channels[2].convert(Double(v[gyroAt[2]]))))
                 }
-                if kernelBootTime, let t = timestampAt { s.time = BootClock.seconds(fromNanoseconds: v[t]) }
+                if let offset, let t = timestampAt { s.time = BootClock.seconds(fromNanoseconds: v[t] &+ offset) }
                 samples.append(s)
             }
         }
-        if !kernelBootTime || timestampAt == nil {
-            // No usable kernel stamp: space the block's scans at the nominal rate, ending now.
-            for i in samples.indices { samples[i].time = received - Double(samples.count - 1 - i) / rateHz }
+        if offset == nil {
+            for (i, t) in arrival.times(count: samples.count, arrivalSeconds: received).enumerated() { samples[i].time = t }
         } else {
             losses.add(bufferOverflow: gaps.missing(in: samples.map(\.time)))
+        }
+        if let warning = rateCheck?.check(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds) {
+            CaptureWarning.standardError(warning)
         }
         return samples
     }

@@ -22,6 +22,18 @@ enum IIORateSetting {
         }
     }
 
+    /// The device's output rate (Hz) as the driver reports it, device-wide or on the first of
+    /// `channels` that has one; nil when neither reads as a number.
+    static func current(_ dev: OpaquePointer, channels: [String]) -> Double? {
+        if case let .success(text) = IIOContext.readDeviceAttribute(dev, "sampling_frequency") { return DecimalParser.parse(text.filter { !$0.isWhitespace }) }
+        for id in channels {
+            guard let chn = iio_device_find_channel(dev, id, false),
+                  case let .success(text) = IIOContext.readChannelAttribute(chn, "sampling_frequency") else { continue }
+            return DecimalParser.parse(text.filter { !$0.isWhitespace })
+        }
+        return nil
+    }
+
     /// The slowest available rate ≥ `hz`, else the fastest; `hz` itself when the list is unknown.
     static func choose(_ hz: Double, _ available: Result<String, IIOContext.Errno>) -> Double {
         guard case let .success(list) = available else { return hz }
