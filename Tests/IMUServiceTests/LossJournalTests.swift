@@ -1,4 +1,5 @@
 import Foundation
+import OffPool
 import IMUHistory
 import Pedometer
 @testable import IMUServiceClient
@@ -62,7 +63,7 @@ import Testing
 /// The whole way, on a private bus: a replayed recording whose times repeat (CONTRACTS §2: each
 /// repeat is dropped and counted) shows the count in DroppedTimeNotIncreasing and the journal,
 /// and DroppedMissedPolls is served beside it.
-@Suite(.serialized) struct DaemonLossTests {
+@Suite(.offPool, .serialized) struct DaemonLossTests {
     @Test func aReplaysDroppedSamplesAreOnTheBusAndInTheJournal() throws {
         guard let bus = try PrivateBus.start() else { return print("skipped: dbus-daemon is not installed (apt-get install dbus)") }
         let state = try scratch()

@@ -1,10 +1,11 @@
 import Foundation
+import OffPool
 import Testing
 
 /// Defects the session-10 new-user audit found, each tried on the built tools as a process.
-/// Serialized: each test waits for tool processes on a thread of the pool, and a parallel run's
-/// pool is as wide as the machine's cores (ReplayHandOverTests' consumer waited minutes for one).
-@Suite(.serialized) struct NewUserAudit10Tests {
+/// Off the pool and serialized: each test waits for tool processes (`.offPool` runs it on a
+/// thread of its own, so a parallel run's other tasks keep the pool's threads).
+@Suite(.offPool, .serialized) struct NewUserAudit10Tests {
     /// A malformed line named FILE:LINE and what was wrong, but no fix (CONTRACTS §2 asks for
     /// the file, the line and what was wrong; the brief for the fix too): every tool that reads a
     /// recording printed "t.csv:3: field 'ay' is not a finite number: 'zero'" alone.
