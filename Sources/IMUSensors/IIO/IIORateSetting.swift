@@ -41,5 +41,10 @@ enum IIORateSetting {
         return rates.first { $0 >= hz } ?? rates.last ?? hz
     }
 
-    static func text(_ hz: Double) -> String { hz == hz.rounded() ? String(Int(hz)) : String(hz) }
+    /// A rate (Hz) as sysfs and messages write it: "100", "6.25". Whole values below 10⁹ Hz (far
+    /// above any IIO device) drop the ".0"; anything else, read from a file, is written as it is,
+    /// never converted to an integer it does not fit.
+    static func text(_ hz: Double) -> String {
+        hz == hz.rounded() && abs(hz) < 1e9 ? String(Int(hz)) : String(hz)
+    }
 }

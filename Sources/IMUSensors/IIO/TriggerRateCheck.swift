@@ -32,8 +32,6 @@ struct TriggerRateCheck {
             + "set the trigger to \(Self.text(askedHz)) Hz or ask for --rate \(Self.text(delivered.rounded()))"
     }
 
-    private static func text(_ hz: Double) -> String {
-        let r = (hz * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
+    /// To a tenth of a hertz, as `IIORateSetting` writes rates.
+    private static func text(_ hz: Double) -> String { IIORateSetting.text((hz * 10).rounded() / 10) }
 }

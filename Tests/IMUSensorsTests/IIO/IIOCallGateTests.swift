@@ -52,5 +52,8 @@ import Testing
         #expect(IIORateSetting.choose(5, bmi160) == 6.25)
         #expect(IIORateSetting.choose(100, .failure(IIOContext.Errno(2))) == 100)  // no list: ask for it as is
         #expect(IIORateSetting.text(100) == "100" && IIORateSetting.text(6.25) == "6.25")
+        // A rate read from sysfs too large for an Int is written as it is, not converted (it trapped).
+        let huge = IIORateSetting.choose(100, .success("1e300"))
+        #expect(IIORateSetting.text(huge) == String(huge))
     }
 }
