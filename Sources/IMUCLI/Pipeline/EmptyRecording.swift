@@ -6,7 +6,7 @@ public struct EmptyRecording: DiagnosableError {
     public var path: String
     public init(path: String) { self.path = path }
     public var description: String {
-        "\(path == "-" ? "standard input" : path): the recording has no samples (only a header): there is nothing to count"
+        "\(path == "-" ? RecordingReader.standardInput : path): the recording has no samples (only a header): there is nothing to count"
     }
     public var exitStatus: ExitStatus { .usage }
     public var fix: String? { "record one first (imu-record -d 60 -o walk.csv), or check that this is the file you meant" }

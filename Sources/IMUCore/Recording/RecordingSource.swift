@@ -44,7 +44,8 @@ public struct RecordingSource: SampleSource {
         self.report = report
         comments = reader.comments
         let label = reader.comments.first(where: { $0.hasPrefix("sensor:") }).map { " (\($0))" } ?? ""
-        info = SourceInfo(name: "recording \(path)\(label)", calibrationKey: "replay:\(path)",
+        // `reader.name`: "standard input" for "-", as the reader's errors and the tools' notes call it.
+        info = SourceInfo(name: "recording \(reader.name)\(label)", calibrationKey: "replay:\(path)",
                           capabilities: reader.capabilities)
         opened = ReaderHandOff(reader)
     }

@@ -23,7 +23,7 @@ func fromRecording(_ file: String, key: String?, settings: SessionSettings, need
     let sensor = reader.comments.lazy.compactMap { c -> String? in
         let t = c.trimmingPrefix(" ")
         return t.hasPrefix("sensor: ") ? String(t.dropFirst("sensor: ".count)) : nil
-    }.first ?? "recording \(file)"
+    }.first ?? "recording \(reader.name)"
     var session = SixPositionSession(settings: settings)
     var notes: [String] = []
     while let s = try reader.next() {
