@@ -14,8 +14,9 @@ public final class OutputStream: Sendable {
         var buffer: [UInt8] = []
         /// errno of the first write that failed (ENOSPC, EBADF, EPIPE, EIO…); nil while every write succeeded.
         var firstFailure: Int32?
-        /// Lines (newlines) that reached the descriptor, for "stopped after N lines".
-        var linesDelivered = 0
+        /// Lines (newlines) written to the descriptor, for "stopped after writing N lines": on a pipe
+        /// that is into its buffer, not what its reader read.
+        var linesWritten = 0
         /// Called once, outside the lock, when the reader goes away (`onReaderGone`).
         var readerGoneHandler: (@Sendable () -> Void)?
     }
@@ -73,8 +74,9 @@ public final class OutputStream: Sendable {
     /// ignore SIGPIPE (`ToolMain`), so the write failed with EPIPE instead of killing the tool.
     public var readerGone: Bool { state.withLock { $0.firstFailure == EPIPE } }
 
-    /// Lines that reached the descriptor so far (a line cut by a failed write is not counted).
-    public var linesDelivered: Int { state.withLock { $0.linesDelivered } }
+    /// Lines written to the descriptor so far (a line cut by a failed write is not counted); on a
+    /// pipe, into its buffer: whether the reader read them is not known here.
+    public var linesWritten: Int { state.withLock { $0.linesWritten } }
 
     /// Calls `handler` once when the reader goes away or any write fails (at once when one
     /// already has: full disk, closed descriptor), so a tool that would run until stopped stops as
@@ -106,7 +108,7 @@ public final class OutputStream: Sendable {
                 }
                 break   // full disk, closed descriptor, reader gone: drop output, never spin.
             }
-            s.linesDelivered += s.buffer.withUnsafeBytes { Self.newlines(in: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
+            s.linesWritten += s.buffer.withUnsafeBytes { Self.newlines(in: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
             offset += n
         }
         s.buffer.removeAll(keepingCapacity: true)

@@ -42,7 +42,7 @@ public enum ToolMain {
         Terminal.standardOutput.flush()
         var status = status
         if Terminal.standardOutput.readerGone {
-            let gone = report(ReaderGone(delivered: Terminal.standardOutput.linesDelivered), command: command)
+            let gone = report(ReaderGone(written: Terminal.standardOutput.linesWritten), command: command)
             if status == .success { status = gone }
         } else if let failure = Terminal.standardOutput.failure {
             let reason = outputWasClosed ? "it is closed" : failure

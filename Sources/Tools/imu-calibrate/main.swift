@@ -82,7 +82,7 @@ await ToolMain.run(spec) { args in
 /// poll(2) saw it (`--json` writes there at the end), they are said here.
 func stoppedForClosedOutput() throws -> ExitStatus {
     if Terminal.standardOutput.readerGone { return .runtimeFailure }
-    throw ReaderGone(delivered: Terminal.standardOutput.linesDelivered)
+    throw ReaderGone(written: Terminal.standardOutput.linesWritten)
 }
 
 /// The calibration key: --key, else the sensor's.

@@ -94,7 +94,7 @@ struct RecordWriteError: DiagnosableError {
     /// `--out -` and the program reading it ended (`| head`): said as `ReaderGone` says it.
     private var readerGone: ReaderGone? {
         guard underlying.file == "-", underlying.writeErrorNumber == EPIPE else { return nil }
-        return ReaderGone(delivered: rowsWritten, unit: "samples", keepAll: "record to a file (--out FILE)")
+        return ReaderGone(written: rowsWritten, unit: "samples", keepAll: "record to a file (--out FILE)")
     }
     var description: String {
         if let readerGone { return readerGone.description }
