@@ -20,8 +20,9 @@ public struct MQTTCredentials: Sendable, Equatable {
     /// 65535-byte fields, but no real password is longer than this).
     static let maximumFileSize = 8192
 
-    /// Reads and checks `path`; `owner` is the user the service runs as (default: this process).
-    public static func load(path: String, owner: uid_t = geteuid()) throws(PublishError) -> MQTTCredentials {
+    /// Reads and checks `path`; `owner` is the user the service runs as (default: this process;
+    /// imu-stepd run by root passes its service user, `ServiceUser`).
+    public static func load(path: String, owner: CredentialsOwner = .thisProcess) throws(PublishError) -> MQTTCredentials {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -37,9 +38,12 @@ public struct MQTTCredentials: Sendable, Equatable {
                                problem: "is readable by its group or by others (mode \(String(info.st_mode & 0o777, radix: 8)))",
                                fix: "chmod 600 \(path)")
         }
-        if info.st_uid != owner {
-            throw .credentials(path: path, problem: "belongs to uid \(info.st_uid), not to the service user (uid \(owner))",
-                               fix: "chown the file to the user imu-stepd runs as, then chmod 600 \(path)")
+        if info.st_uid != owner.uid {
+            let holder = CredentialsOwner.accountName(info.st_uid)
+            throw .credentials(path: path,
+                               problem: "belongs to \(holder == "uid \(info.st_uid)" ? holder : "\(holder) (uid \(info.st_uid))"), "
+                                   + "not to \(owner.name) (uid \(owner.uid)), \(owner.reason): only that user may own it",
+                               fix: "sudo chown \(owner.name == "uid \(owner.uid)" ? "\(owner.uid)" : owner.name) \(path) && sudo chmod 600 \(path)")
         }
         let bytes: [UInt8]
         do { bytes = try SmallFile.read(path, limit: maximumFileSize) } catch {

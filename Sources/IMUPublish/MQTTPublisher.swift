@@ -40,7 +40,7 @@ public final class MQTTPublisher: Sendable {
     public init(settings: MQTTSettings, softwareVersion: String, log: @escaping @Sendable (String) -> Void) throws(PublishError) {
         self.settings = settings
         shared = Mutex(Shared())
-        let credentials = try settings.credentialsPath.map { path throws(PublishError) in try MQTTCredentials.load(path: path) }
+        let credentials = try settings.credentialsPath.map { path throws(PublishError) in try MQTTCredentials.load(path: path, owner: settings.credentialsOwner) }
         if let ca = settings.caFile, let problem = MQTTCAFile.problem(ca) {
             throw .invalidSetting("mqtt_ca_file", problem.message, fix: MQTTCAFile.fix)
         }
@@ -194,7 +194,7 @@ private final class Worker {
     private func refreshCredentials() {
         guard let path = settings.credentialsPath else { return }
         do throws(PublishError) {
-            let read = try MQTTCredentials.load(path: path)
+            let read = try MQTTCredentials.load(path: path, owner: settings.credentialsOwner)
             if read != credentials {
                 try session.setCredentials(read)
                 credentials = read

@@ -8,6 +8,8 @@ public struct MQTTSettings: Sendable, Equatable {
     public var deviceID: String
     /// File with `username=` and `password=` lines (see `MQTTCredentials`); nil: anonymous.
     public var credentialsPath: String?
+    /// Who must own the credentials file: the user the service runs as (`CredentialsOwner`).
+    public var credentialsOwner: CredentialsOwner = .thisProcess
     /// PEM file of the CA that signed the broker's certificate (mqtts:// only); nil: the system's.
     public var caFile: String?
     /// Prefix of the state and availability topics.

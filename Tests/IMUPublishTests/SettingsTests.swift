@@ -67,7 +67,7 @@ import Testing
     @Test func refusesAFileOfAnotherUser() throws {
         let path = try file("username=a\npassword=b\n", mode: 0o600)
         defer { unlink(path) }
-        #expect { try MQTTCredentials.load(path: path, owner: geteuid() + 1) } throws: { reported($0).contains("chown") }
+        #expect { try MQTTCredentials.load(path: path, owner: CredentialsOwner(uid: geteuid() + 1, name: "imu-stepd", reason: "the service user")) } throws: { reported($0).contains("chown") }
     }
 
     @Test(arguments: ["username=a\n", "user=a\npassword=b\n", "just a password\n", "username=\npassword=b\n"])

@@ -161,3 +161,48 @@ import Testing
         }
     }
 }
+
+/// The MQTT credentials file must be the service user's (docs/mqtt.md). The check used this
+/// process's user, so `sudo imu-stepd --config /etc/imukit/stepd.conf` (a root trial of the
+/// installed config, whose file is imu-stepd's) was refused as "not the service user (uid 0)",
+/// and a root-owned file, which the service cannot read, passed the trial.
+@Suite struct CredentialsOwnerTests {
+    /// An uid no account here has: stands for the installed service user (root may chown to it).
+    static let serviceUID: uid_t = 4242
+
+    @Test func asRootTheInstalledServiceUserMustOwnTheFile() {
+        let asRoot = ServiceUser.credentialsOwner(effectiveUID: 0, installedUID: Self.serviceUID)
+        #expect(asRoot.uid == Self.serviceUID && asRoot.name == "imu-stepd")
+        // The service itself, a developer's own config, root without the service installed: this process's user.
+        #expect(ServiceUser.credentialsOwner(effectiveUID: 1000, installedUID: Self.serviceUID).uid == 1000)
+        #expect(ServiceUser.credentialsOwner(effectiveUID: 0, installedUID: nil).uid == 0)
+    }
+
+    static func config(credentialsOwnedBy uid: uid_t) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cred-owner-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/mqtt-credentials"
+        try "username=hall-pi\npassword=secret\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o600)
+        guard chown(path, uid, gid_t(uid)) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+        return "mqtt_broker = mqtt://127.0.0.1:1\nmqtt_credentials = \(path)\n"
+    }
+
+    @Test func aRootTrialOfTheServiceUsersConfigIsAccepted() throws {
+        guard geteuid() == 0 else { print("skipped: only root may give a file to another uid"); return }
+        let owner = ServiceUser.credentialsOwner(effectiveUID: 0, installedUID: Self.serviceUID)
+        let c = try ServiceConfig.parse(try Self.config(credentialsOwnedBy: Self.serviceUID), path: "stepd.conf", credentialsOwner: owner)
+        #expect(c.mqtt?.credentialsOwner == owner, "the publisher checks the file again with the same owner")
+    }
+
+    @Test func aRootOwnedFileIsRefusedNamingTheServiceUser() throws {
+        guard geteuid() == 0 else { print("skipped: the file must be root's"); return }
+        let owner = ServiceUser.credentialsOwner(effectiveUID: 0, installedUID: Self.serviceUID)
+        let text = try Self.config(credentialsOwnedBy: 0)
+        let error = #expect(throws: ConfigError.self) { try ServiceConfig.parse(text, path: "stepd.conf", credentialsOwner: owner) }
+        #expect(error?.line == 2)
+        #expect(error?.message.contains("belongs to root (uid 0), not to imu-stepd (uid 4242), the user the installed service runs as") == true,
+                "\(error?.message ?? "")")
+        #expect(error?.fix?.hasPrefix("sudo chown imu-stepd ") == true, "\(error?.fix ?? "")")
+    }
+}

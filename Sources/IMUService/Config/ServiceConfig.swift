@@ -85,7 +85,9 @@ public struct ServiceConfig: Sendable {
         return try parse(String(decoding: data, as: UTF8.self), path: path)
     }
 
-    public static func parse(_ text: String, path: String) throws -> ServiceConfig {
+    /// `credentialsOwner`: who must own the MQTT credentials file (`ServiceUser`).
+    public static func parse(_ text: String, path: String,
+                             credentialsOwner: CredentialsOwner = ServiceUser.credentialsOwner()) throws -> ServiceConfig {
         var c = ServiceConfig()
         var simulate: String?, replay: String?, speed: Double?
         var mqttValues: [String: String] = [:], mqttLine: Int?
@@ -207,8 +209,9 @@ public struct ServiceConfig: Sendable {
         }
         // So is the credentials file (it was first read when the publisher started: no line, and
         // permission denied exited 2).
+        c.mqtt?.credentialsOwner = credentialsOwner
         if let credentials = c.mqtt?.credentialsPath {
-            do throws(PublishError) { _ = try MQTTCredentials.load(path: credentials) } catch {
+            do throws(PublishError) { _ = try MQTTCredentials.load(path: credentials, owner: credentialsOwner) } catch {
                 throw ConfigError(path: path, line: lineOfKey["mqtt_credentials"], message: "mqtt_credentials: \(error.description)",
                                   fix: error.fix, errorNumber: error.errorNumber)
             }
