@@ -80,6 +80,46 @@ import Testing
         #expect(busValue(try bus.property("DroppedMissedPolls")) == "0")
         #expect(try PrivateBus.waitFor(5) { daemon.log.contains("samples dropped 10 (time not increasing 10) since imu-stepd started") }, "\(daemon.log)")
     }
+
+    /// A source lost mid-run reached the journal and `SensorState` while it was gone, then
+    /// `running` again after the retry, and nothing on the bus said it had happened. The
+    /// simulator fails after 2 simulated seconds (`fail=2`), each time it is reopened.
+    @Test func aSensorLostMidRunIsCountedOnTheBus() throws {
+        guard let bus = try PrivateBus.start() else { return print("skipped: dbus-daemon is not installed (apt-get install dbus)") }
+        let state = try scratch()
+        let daemon = try DaemonProcess(bus: bus, stateDirectory: state + "/s", settings: ["source = sim:walk?fail=2&speed=20"])
+        #expect(try PrivateBus.waitFor(20) { (Int(busValue(try bus.property("SensorLosses"))) ?? 0) >= 1 }, "\(daemon.log)")
+        #expect(busValue(try bus.property("LastSensorLoss")).contains("sensor lost after 2"), "\(daemon.log)")
+        #expect(daemon.log.contains("sensor lost: "), "the journal says it too: \(daemon.log)")
+    }
+}
+
+/// `SensorLosses` and `LastSensorLoss`: a loss mid-run, whether the whole source or a part of it
+/// (a barometer beside the IMU, which leaves `SensorState` at `running`), counted once each.
+@Suite(.offPool) struct SensorLossPropertyTests {
+    @Test func eachLossMidRunIsCountedOnceWithItsWords() async throws {
+        let h = try await EngineHarness()
+        let info = SourceInfo(name: "i2c:/dev/i2c-1@0x68", calibrationKey: "k", capabilities: SensorCapabilities(accelerometer: true))
+        h.engine.send(.sensor(.lost("no sensor found", retrying: true)))
+        h.settle()
+        #expect(h.engine.board.current.status.sensorLosses == 0, "never found at the start: not lost mid-run")
+        h.engine.send(.sensor(.running(info, captureMode: "polled")))
+        h.engine.send(.sensor(.lost("i2c-1 @0x68 went away (ENXIO)", retrying: true)))
+        h.engine.send(.sensor(.lost("i2c-1 @0x68 went away (ENXIO)", retrying: true)))   // a retry that failed the same way
+        h.settle()
+        var status = h.engine.board.current.status
+        #expect(status.sensorLosses == 1 && status.lastSensorLoss == "i2c-1 @0x68 went away (ENXIO)", "\(status)")
+        h.engine.send(.sensor(.running(info, captureMode: "polled")))
+        var part = SampleLosses()
+        part.lostSensors = ["barometer bmp280 on /dev/i2c-1 @0x76 stopped answering"]
+        h.engine.send(.losses(part))
+        h.settle()
+        status = h.engine.board.current.status
+        #expect(status.sensorState == "running" && status.sensorLosses == 2, "\(status)")
+        #expect(status.value(of: "LastSensorLoss") == "lost barometer bmp280 on /dev/i2c-1 @0x76 stopped answering: what it measured stopped there, the rest goes on")
+        #expect(status.changedProperties(since: ServiceStatus(today: status.today)).contains("SensorLosses"))
+        #expect(h.engine.stop(waitingUpTo: 5))
+    }
 }
 
 /// Minutes that never get a date are said in the journal: those of an earlier boot that ended

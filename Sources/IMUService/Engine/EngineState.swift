@@ -77,6 +77,7 @@ struct EngineState {
         case let .samples(batch): process(batch)
         case let .losses(grown):
             for line in losses.add(grown, now: BootClock.nowSeconds()) { log.warning(line) }
+            for part in grown.lostSensors { noteSensorLoss(LossJournal.partLost(part)) }
             status.losses = losses.total
         case let .sensor(report): sensorChanged(report)
         case let .query(q, reply): reply(answer(q))
@@ -173,6 +174,9 @@ struct EngineState {
             if status.sensorState != "lost" || status.sensorMessage != message {
                 log.warning("sensor lost: \(message); totals are kept" + (retrying ? ", retrying" : ""))
             }
+            // Mid-run: it was counting (or paused, or waiting for a buffer) and is gone. Not a
+            // sensor that was never found at the start ("starting"), nor each retry of one lost.
+            if ["running", "paused", "waiting"].contains(status.sensorState) { noteSensorLoss(message) }
             status.sensorState = "lost"
             status.sensorMessage = message
             status.cadence = 0
@@ -182,6 +186,12 @@ struct EngineState {
             status.sensorMessage = "the source ended"
             log.notice("the source ended")
         }
+    }
+
+    /// One more sensor lost mid-run, for `SensorLosses` and `LastSensorLoss`.
+    mutating func noteSensorLoss(_ what: String) {
+        status.sensorLosses += 1
+        status.lastSensorLoss = what
     }
 
     static func names(_ c: SensorCapabilities) -> [String] {

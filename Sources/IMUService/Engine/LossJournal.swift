@@ -19,13 +19,17 @@ struct LossJournal {
     /// `lineSeconds` (boot-clock seconds `now`).
     mutating func add(_ grown: SampleLosses, now: Double) -> [String] {
         total += grown
-        var lines = grown.lostSensors.map { "lost \($0): what it measured stopped there, the rest goes on" }
+        var lines = grown.lostSensors.map(Self.partLost)
         if now >= nextLine, let line = countsLine() {
             lines.append(line)
             nextLine = now + Self.lineSeconds
         }
         return lines
     }
+
+    /// The words for a part of a source that stopped while the rest went on (a barometer beside
+    /// the IMU): the journal line and `LastSensorLoss`.
+    static func partLost(_ part: String) -> String { "lost \(part): what it measured stopped there, the rest goes on" }
 
     /// The counts when they grew since the last line (said at shutdown), else nil.
     mutating func finalLine() -> String? { countsLine() }

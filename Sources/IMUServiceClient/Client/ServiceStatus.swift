@@ -29,9 +29,15 @@ public struct ServiceStatus: Sendable, Equatable {
     /// Minutes waiting for the wall clock to be synchronised (boot-clock times kept, placed later).
     public var clockSynchronized: Bool = true
     /// Samples the sources lost since the daemon started, by cause (the `Dropped*` properties:
-    /// what imu-steps prints as `dropped_*` at the end of a run); sensors lost mid-run go to the
-    /// journal only.
+    /// what imu-steps prints as `dropped_*` at the end of a run).
     public var losses = SampleLosses()
+    /// Sensors lost mid-run since the daemon started (`SensorLosses`): a source that stopped while
+    /// it was counting (`SensorState` went to `lost`; back to `running` when reopened, so the
+    /// state alone forgets it), or a part of one that stopped while the rest went on (a
+    /// barometer beside the IMU: the state stays `running`).
+    public var sensorLosses = 0
+    /// What the latest of those was, in words (`LastSensorLoss`); "" while there was none.
+    public var lastSensorLoss = ""
 
     public init(today: StepTotals) { self.today = today }
 
@@ -43,6 +49,7 @@ public struct ServiceStatus: Sendable, Equatable {
         ("SensorMessage", "s"), ("StorageState", "s"), ("StorageMessage", "s"), ("Paused", "b"),
         ("ClockSynchronized", "b"), ("DroppedBufferOverflow", "x"), ("DroppedTimeNotIncreasing", "x"),
         ("DroppedStalledConsumer", "x"), ("DroppedMissedPolls", "x"), ("DroppedPressureReadings", "x"),
+        ("SensorLosses", "x"), ("LastSensorLoss", "s"),
     ]
 
     /// The counts behind the `Dropped*` properties, by property name.
@@ -79,6 +86,8 @@ public struct ServiceStatus: Sendable, Equatable {
         case "StorageMessage": try m.append(storageMessage)
         case "Paused": try m.append(paused)
         case "ClockSynchronized": try m.append(clockSynchronized)
+        case "SensorLosses": try m.append(Int64(sensorLosses))
+        case "LastSensorLoss": try m.append(lastSensorLoss)
         case let name where Self.lossCounts[name] != nil: try m.append(Int64(losses[keyPath: Self.lossCounts[name]!]))
         default: break
         }
@@ -110,6 +119,8 @@ public struct ServiceStatus: Sendable, Equatable {
         case "StorageMessage": storageMessage
         case "Paused": "\(paused)"
         case "ClockSynchronized": "\(clockSynchronized)"
+        case "SensorLosses": "\(sensorLosses)"
+        case "LastSensorLoss": lastSensorLoss
         case let name where Self.lossCounts[name] != nil: "\(losses[keyPath: Self.lossCounts[name]!])"
         default: ""
         }
@@ -149,6 +160,8 @@ public struct ServiceStatus: Sendable, Equatable {
             case "StorageMessage": s.storageMessage = try m.readString()
             case "Paused": s.paused = try m.readBool()
             case "ClockSynchronized": s.clockSynchronized = try m.readBool()
+            case "SensorLosses": s.sensorLosses = Int(clamping: max(0, try m.readInt64()))
+            case "LastSensorLoss": s.lastSensorLoss = try m.readString()
             case let name where lossCounts[name] != nil:
                 s.losses[keyPath: lossCounts[name]!] = Int(clamping: max(0, try m.readInt64()))
             default: try m.skip(sig)
