@@ -54,7 +54,13 @@ enum RecordingPlot {
 
         var plotter = RecordingPlotter(pedometer: Pedometer(configuration: configuration, capabilities: feed.capabilities),
                                        width: options.width, span: options.span)
-        while let sample = try feed.next() { plotter.process(sample) }
+        var samples = 0
+        while let sample = try feed.next() {
+            plotter.process(sample)
+            samples += 1
+        }
+        // Named, as imu-steps names it (the plotter's own words could not say which file).
+        if samples == 0, case let .replay(path) = options.input { throw EmptyRecording(path: path, purpose: "plot") }
         // Samples dropped for a repeated t are counted and said (docs/CONTRACTS.md §2), as imu-steps does.
         if let dropped = feed.endNote { note(dropped) }
         plotter.finish()
