@@ -37,4 +37,48 @@ import Testing
             #expect(twice.status == 0 && twice.stdout == help.stdout, "\(tool): \(twice.stderr)")
         }
     }
+
+    /// A recording with a header and no sample: imu-steps said "FILE: the recording has no
+    /// samples", imu-plot said it without naming the file, and imu-record replayed it as
+    /// "recorded 0 samples", exit 0, leaving a recording of nothing at --out. All three now name
+    /// the file (or standard input) and exit 2; imu-record leaves nothing behind.
+    @Test func aHeaderOnlyRecordingIsNamedByEveryTool() throws {
+        let dir = try scratchDirectory()
+        try "# imukit recording\nt,ax,ay,az\n".write(toFile: dir + "/header.csv", atomically: true, encoding: .utf8)
+        let runs: [(String, [String], String)] = [
+            ("imu-steps", ["--replay", "header.csv", "--json"], "count"),
+            ("imu-plot", ["--replay", "header.csv", "-o", "p.svg"], "plot"),
+            ("imu-record", ["--replay", "header.csv", "--speed", "max", "-o", "copy.csv"], "record"),
+        ]
+        for (tool, args, purpose) in runs {
+            let r = try ToolRunner.run(executable: ToolRunner.path(tool), args, directory: dir)
+            #expect(r.status == 2, "\(tool): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("\(tool): header.csv: the recording has no samples (only a header): there is nothing to \(purpose)\n  fix: "),
+                    "\(tool): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/copy.csv") && !FileManager.default.fileExists(atPath: dir + "/p.svg"))
+        let piped = try ShellRunner.run(#"printf 't,ax,ay,az\n' | "$BIN/imu-plot" --replay - -o p.svg"#, directory: dir)
+        #expect(piped.status == 2 && piped.stderr.contains("imu-plot: standard input: the recording has no samples"), "\(piped.stderr)")
+    }
+
+    /// `imu-record -o /dev/null` (a trial that keeps nothing) was refused as "already exists; add
+    /// --force", and with --force, like `-o FIFO`, failed after the last sample with "fsync failed:
+    /// Invalid argument" (exit 1): neither has anything to synchronise. A FIFO's reader gets
+    /// every line; /dev/full still says the disk is full (exit 1). A disk or other device still
+    /// needs --force.
+    @Test func imuRecordWritesToDevNullAndAFIFO() throws {
+        let dir = try scratchDirectory()
+        let null = try ToolRunner.run("imu-record", ["--simulate", "walk:5", "--speed", "max", "-o", "/dev/null"])
+        #expect(null.status == 0 && null.stderr.contains("recorded 500 samples"), "\(null.stderr)")
+        var st = stat()
+        #expect(stat("/dev/null", &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "/dev/null is still the device")
+        let fifo = try ShellRunner.run(#"""
+            mkfifo pipe && { cat pipe > got.csv & } && "$BIN/imu-record" --simulate walk:2 --speed max -q -o pipe; status=$?; wait; echo $status
+            """#, directory: dir)
+        #expect(fifo.stdout == "0\n", "\(fifo.stderr)")
+        let got = try String(contentsOfFile: dir + "/got.csv", encoding: .utf8)
+        #expect(got.split(separator: "\n").filter { $0.first?.isNumber == true }.count == 200, "every sample of 2 s at 100 Hz")
+        let full = try ToolRunner.run("imu-record", ["--simulate", "walk:5", "--speed", "max", "-o", "/dev/full"])
+        #expect(full.status == 1 && full.stderr.contains("/dev/full: write failed: No space left on device"), "\(full.stderr)")
+    }
 }

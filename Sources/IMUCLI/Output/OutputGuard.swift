@@ -11,4 +11,23 @@ public enum OutputGuard {
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
+
+    /// Is `path` a FIFO, /dev/null or /dev/full (through symbolic links)? Those take a stream
+    /// and are written in place, never replaced (`RecordingWriter`), so writing there
+    /// overwrites no file. Other devices (a disk, /dev/mem) are not: they still need --force.
+    public static func isStreamSink(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        switch st.st_mode & S_IFMT {
+        case S_IFIFO: return true
+        // Memory devices, major 1: null is minor 3, full is minor 7 (Documentation/admin-guide/devices.txt).
+        // glibc's dev_t split (bits/sysmacros.h: major in bits 8–19 and 32–43, minor in 0–7 and 20–31).
+        case S_IFCHR:
+            let dev = UInt64(st.st_rdev)
+            let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfff)
+            let minor = (dev & 0xff) | ((dev >> 12) & ~0xff)
+            return major == 1 && (minor == 3 || minor == 7)
+        default: return false
+        }
+    }
 }

@@ -178,7 +178,9 @@ public final class RecordingWriter {
     /// renames the file into place (and fsyncs its directory, so the rename survives too).
     public func sync() throws {
         try flush()
-        if ownsDescriptor && fsync(fd) != 0 {
+        // EINVAL/EROFS: a FIFO or a device (/dev/null) that has nothing to synchronise (fsync(2));
+        // `imu-record -o FIFO` failed there after every sample had gone through.
+        if ownsDescriptor && fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
             var error = RecordingError(file: path, line: 0, message: "fsync failed: \(String(cString: strerror(errno)))")
             error.writeErrorNumber = errno
             throw error

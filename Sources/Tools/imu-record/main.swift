@@ -25,7 +25,9 @@ let spec = CommandSpec(
 await ToolMain.run(spec) { args in
     let duration = try args.double("duration", in: 0.001...31_536_000)   // up to a year
     let path = args.string("out") ?? defaultFileName()
-    if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) {
+    // /dev/null or a named pipe is written in place, never replaced (`RecordingWriter`): there
+    // is no file to overwrite, so no --force to ask for.
+    if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) && !OutputGuard.isStreamSink(path) {
         throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
     }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
