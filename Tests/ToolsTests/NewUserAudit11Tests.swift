@@ -81,4 +81,24 @@ import Testing
         let full = try ToolRunner.run("imu-record", ["--simulate", "walk:5", "--speed", "max", "-o", "/dev/full"])
         #expect(full.status == 1 && full.stderr.contains("/dev/full: write failed: No space left on device"), "\(full.stderr)")
     }
+
+    /// A spreadsheet set to a decimal comma exports "t;ax;ay;az" and "0,5;0,1"; other tools write
+    /// tabs. Both were "header has no 't' column (found: t;ax;ay;az)" with the fix "add a first
+    /// line naming the columns", which the file has. Now the separator is named, and the command
+    /// the fix gives converts the file into one every tool reads.
+    @Test(arguments: [("t;ax;ay;az\n0;0;0,5;1\n0,02;0;0,5;1\n", "';'"), ("t\tax\tay\taz\n0\t0\t0.5\t1\n0.02\t0\t0.5\t1\n", "tabs")])
+    func anotherSeparatorIsNamedAndItsFixRuns(_ text: String, _ separator: String) throws {
+        let dir = try scratchDirectory()
+        try text.write(toFile: dir + "/my export.csv", atomically: true, encoding: .utf8)
+        for tool in ["imu-steps", "imu-plot"] {
+            let args = ["--replay", "my export.csv"] + (tool == "imu-plot" ? ["-o", "p.svg"] : [])
+            let r = try ToolRunner.run(executable: ToolRunner.path(tool), args, directory: dir)
+            #expect(r.status == 2 && r.stderr.contains("my export.csv:1: columns are separated by \(separator), not commas"), "\(tool): \(r.stderr)")
+        }
+        let r = try ToolRunner.run(executable: ToolRunner.path("imu-steps"), ["--replay", "my export.csv"], directory: dir)
+        let command = try #require(r.stderr.components(separatedBy: "e.g. ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let fixed = try ShellRunner.run(command + #" && "$BIN/imu-steps" --replay fixed.csv --json"#, directory: dir)
+        #expect(fixed.status == 0, "\(command): \(fixed.stderr)")
+        #expect(try jsonObjects(fixed).last?["duration_s"] as? Double == 0.02, "\(fixed.stdout)")
+    }
 }

@@ -36,11 +36,24 @@ public struct RecordingError: DiagnosableError, Equatable {
         guard file != RecordingReader.standardInput else {
             return "mend or delete line \(line) of what is piped in (docs/file-formats.md lists the columns and their units)"
         }
-        // Control characters are shown as \xNN, which bash reads back inside $'…'.
-        let quoted = shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown
+        return "mend line \(line) of \(shown) (docs/file-formats.md lists the columns and their units) or delete it: sed -i '\(line)d' \(shellQuoted(file))"
+    }
+
+    /// `file` as a shell word, shown safely: quoted when the shell would split or expand it;
+    /// control characters shown as \xNN, which bash reads back inside $'…'.
+    static func shellQuoted(_ file: String) -> String {
+        let shown = file.escapedValue
+        return shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown
             : shown != file ? "$'" + shown.replacing("'", with: "\\'") + "'"
             : "'" + shown.replacing("'", with: "'\\''") + "'"
-        return "mend line \(line) of \(shown) (docs/file-formats.md lists the columns and their units) or delete it: sed -i '\(line)d' \(quoted)"
+    }
+
+    /// The fix of a recording whose columns are separated by `separator` (";" or a tab), not commas.
+    static func separatorFix(_ separator: String, file: String) -> String {
+        let convert = separator == ";" ? "sed 's/,/./g; s/;/,/g'" : "tr '\\t' ','"
+        let how = file == RecordingReader.standardInput ? "pipe it through \(convert) first"
+            : "e.g. \(convert) < \(shellQuoted(file)) > fixed.csv"
+        return "save it as comma-separated values with a decimal point (docs/file-formats.md): \(how)"
     }
 
     /// `file` could not be opened for reading, or created (`creating`), with `errno` `code`.

@@ -222,6 +222,13 @@ public final class RecordingReader {
             guard names.contains("t") else {
                 var refused = RecordingError(file: name, line: lineNumber, message: "header has no 't' column (found: \(shown(a, b)))")
                 refused.fix = RecordingError.headerFix
+                // One name holding them all: another separator (a spreadsheet set to a decimal
+                // comma exports "t;ax;ay;az" and "0,5;0,1"; some tools write tabs).
+                if names.count == 1, let separator = ([";", "\t"] as [Character]).first(where: names[0].contains) {
+                    let shownSeparator = separator == ";" ? "';'" : "tabs"
+                    refused.message = "columns are separated by \(shownSeparator), not commas (found: \(shown(a, b)))"
+                    refused.fix = RecordingError.separatorFix(String(separator), file: name)
+                }
                 throw refused
             }
             var seen = Set<String>()
