@@ -47,6 +47,18 @@ let testSpec = CommandSpec(
         #expect(throws: UsageError.self) { try b.double("rate", in: 1...1000) }
     }
 
+    /// A number too large to hold (1e400 overflows a Double, 20 digits an Int) is out of range:
+    /// it was "--rate needs a number, got '1e400'" and "--width needs a whole number".
+    @Test func aNumberTooLargeToHoldIsOutOfRange() throws {
+        let a = try ArgumentParser.parse(["--rate", "1e400", "--address", "99999999999999999999"], spec: testSpec)
+        let rate = #expect(throws: UsageError.self) { try a.double("rate", in: 1...1000) }
+        #expect(rate?.message == "--rate must be between 1.0 and 1000.0, got 1e400")
+        let address = #expect(throws: UsageError.self) { try a.integer("address", in: 0x03...0x77) }
+        #expect(address?.message == "--address must be between 3 and 119, got 99999999999999999999")
+        let nan = try ArgumentParser.parse(["--rate", "nan"], spec: testSpec)
+        #expect { try nan.double("rate", in: 1...1000) } throws: { ($0 as? UsageError)?.message == "--rate needs a number, got 'nan'" }
+    }
+
     @Test func hexAddresses() throws {
         let a = try ArgumentParser.parse(["--address", "0x68"], spec: testSpec)
         #expect(try a.integer("address", in: 0x03...0x77) == 0x68)

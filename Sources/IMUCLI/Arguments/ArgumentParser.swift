@@ -34,11 +34,11 @@ public struct ParsedArguments: Sendable {
     public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let text = values[name] else { return nil }
         guard let v = DecimalParser.parse(text) else {
+            // A number too large for a Double (1e400), or infinity: a number out of range, not "not a number".
+            if let v = Double(text), v.isInfinite { throw outOfRange(name, range, text) }
             throw UsageError("--\(name) needs a number, got '\(text)'", command: command)
         }
-        guard range.contains(v) else {
-            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
-        }
+        guard range.contains(v) else { throw outOfRange(name, range, text) }
         return v
     }
 
@@ -46,11 +46,18 @@ public struct ParsedArguments: Sendable {
     public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = values[name] else { return nil }
         let parsed = text.lowercased().hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text)
-        guard let v = parsed else { throw UsageError("--\(name) needs a whole number, got '\(text)'", command: command) }
-        guard range.contains(v) else {
-            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
+        guard let v = parsed else {
+            // Digits too many for an Int (99999999999999999999): out of range, not "not a whole number".
+            let digits = text.drop { $0 == "-" || $0 == "+" }
+            if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) { throw outOfRange(name, range, text) }
+            throw UsageError("--\(name) needs a whole number, got '\(text)'", command: command)
         }
+        guard range.contains(v) else { throw outOfRange(name, range, text) }
         return v
+    }
+
+    private func outOfRange<Bound>(_ name: String, _ range: ClosedRange<Bound>, _ text: String) -> UsageError {
+        UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
     }
 
     /// Throws unless at most one of `names` was given.
