@@ -101,4 +101,13 @@ import Testing
         #expect(fixed.status == 0, "\(command): \(fixed.stderr)")
         #expect(try jsonObjects(fixed).last?["duration_s"] as? Double == 0.02, "\(fixed.stdout)")
     }
+
+    /// `imu-plot -o /dev/full` (as a full disk) was told to "choose a writable place with -o":
+    /// the place was writable, the space was missing. Exit 1 with the fix that fits.
+    @Test func imuPlotOnAFullDiskSaysSpace() throws {
+        let r = try ToolRunner.run("imu-plot", ["--simulate", "walk:10", "-o", "/dev/full"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr == "imu-plot: cannot write /dev/full: No space left on device\n  fix: free space on the disk, or write the plot to another one with -o\n",
+                "\(r.stderr)")
+    }
 }

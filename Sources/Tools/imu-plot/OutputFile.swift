@@ -13,7 +13,11 @@ struct OutputError: DiagnosableError {
     var description: String { "cannot write \(path): \(reason)" }
     /// Permission denied exits 3 (docs/CONTRACTS.md §4); other I/O errors 1.
     var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .runtimeFailure }
-    var fix: String? { "choose a writable place with -o, e.g. -o /tmp/plot.svg" }
+    /// A full disk (or /dev/full) needs space, not another place's permissions.
+    var fix: String? {
+        [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
+            : "choose a writable place with -o, e.g. -o /tmp/plot.svg"
+    }
 }
 
 enum OutputFile {
