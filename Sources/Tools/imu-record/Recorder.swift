@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import IMUCLI
 import IMULocation
 import Synchronization
@@ -9,8 +10,8 @@ import Synchronization
 /// behind a slow disk, so nothing to drop), each batch flushed to the file, and the file fsynced
 /// about once a second, so a SIGKILL loses at most that second and leaves only whole lines behind.
 /// The file's calls block (an fsync takes tens of ms on an SD card; `--out -` waits for its
-/// reader): each batch is written on a thread of its own (`OwnThread.run`) while the consuming
-/// task is suspended, never on the Swift concurrency pool (docs/concurrency.md).
+/// reader): they run on the file's own serial queue (`RecordingFile`) while the consuming task is
+/// suspended, never on the Swift concurrency pool (docs/concurrency.md).
 struct Recorder {
     var path: String
     var comments: [String]
@@ -22,8 +23,6 @@ struct Recorder {
 
     /// Seconds between fsyncs (the "about once a second").
     static let syncInterval = 1.0
-    /// The thread each batch is written on (`ps -L`).
-    static let thread = "imu-record-file"
 
     struct Summary {
         var gaps: GapDetector
@@ -36,9 +35,7 @@ struct Recorder {
             var capabilities = source.info.capabilities
             if gps != nil { capabilities.gnssSpeed = true }
             let path = self.path, columns = RecordingColumn.columns(for: capabilities), comments = self.comments
-            file = try await OwnThread.run(name: Self.thread) {
-                RecordingFile(try RecordingWriter(path: path, columns: columns, comments: comments))
-            }
+            file = try await RecordingFile.create(path: path, columns: columns, comments: comments)
         } catch let error as RecordingError where error.errorNumber == 0 {   // not an open(2) failure
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
@@ -58,7 +55,7 @@ struct Recorder {
                 let kept = duration.flatMap { d in first.map { f in Array(batch.prefix { $0.time - f < d }) } } ?? batch
                 let now = BootClock.nowSeconds()
                 let sync = now - lastSync >= Self.syncInterval
-                let written = try await OwnThread.run(name: Self.thread) { [kept] in file.write(kept, sync: sync) }
+                let written = await file.write(kept, sync: sync)
                 for sample in kept.prefix(written.accepted) {
                     if sample.gnssSpeed != nil { speedRows += 1 }
                     if let gap = gaps.add(sample.time) { progress.report(gap) }
@@ -70,20 +67,19 @@ struct Recorder {
                 progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordWriteError {
-            _ = try? await OwnThread.run(name: Self.thread) { try file.close() }
+            try? await file.close()
             progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten, blanked: file.blankedReadings)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
-            let keep = gaps.count > 0
-            _ = try? await OwnThread.run(name: Self.thread) { keep ? try file.close() : file.discard() }
+            if gaps.count == 0 { await file.discard() } else { try? await file.close() }
             progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
             throw error
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
-        do { try await OwnThread.run(name: Self.thread) { try file.close() } } catch let error as RecordingError {
+        do { try await file.close() } catch let error as RecordingError {
             throw RecordWriteError(underlying: error, rowsWritten: file.rowsWritten)
         }
         progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
@@ -91,36 +87,65 @@ struct Recorder {
     }
 }
 
-/// The recording's writer, handed from one batch's write thread to the next: each `OwnThread.run`
-/// is awaited before the next starts, so the lock is never contended; it makes that hand-over one
-/// the compiler checks. The counters are read on the consuming task between writes.
+/// The recording's writer on a serial dispatch queue of its own, as `HistoryWriter` keeps its
+/// SQLite store: the queue's thread is not one of the Swift concurrency pool's (Dispatch gives a
+/// serial queue a thread of its own; its global queues are the pool), so its writes, fsyncs and
+/// a pipe that waits for its reader never hold the pool, and a batch costs no thread start
+/// (docs/concurrency.md). Every call is awaited before the next, so the lock around the writer is
+/// never contended: it makes the hand-over between threads one the compiler checks.
 final class RecordingFile: Sendable {
+    private let queue: DispatchQueue
     private let writer: Mutex<RecordingWriter>
-    init(_ writer: sending RecordingWriter) { self.writer = Mutex(writer) }
+
+    private init(_ writer: sending RecordingWriter, queue: DispatchQueue) {
+        self.writer = Mutex(writer)
+        self.queue = queue
+    }
+
+    /// Creates the file and writes its header (`RecordingWriter.init`), on the queue.
+    static func create(path: String, columns: [RecordingColumn], comments: [String]) async throws -> RecordingFile {
+        let queue = DispatchQueue(label: "imukit.record.file")
+        return try await run(on: queue) {
+            Result { RecordingFile(try RecordingWriter(path: path, columns: columns, comments: comments), queue: queue) }
+        }.get()
+    }
 
     /// Writes `batch`, flushes it, and fsyncs when `sync`: how many samples the writer took, and
     /// the error that stopped it (a sample it refused, or a failed flush or fsync).
-    func write(_ batch: [MotionSample], sync: Bool) -> (accepted: Int, failure: (any Error)?) {
-        writer.withLock { w in
-            var accepted = 0
-            do {
-                for sample in batch {
-                    try w.write(sample)
-                    accepted += 1
+    func write(_ batch: [MotionSample], sync: Bool) async -> (accepted: Int, failure: (any Error)?) {
+        await Self.run(on: queue) { [self] in
+            writer.withLock { w -> (accepted: Int, failure: (any Error)?) in
+                var accepted = 0
+                do {
+                    for sample in batch {
+                        try w.write(sample)
+                        accepted += 1
+                    }
+                    try w.flush()
+                    if sync { try w.sync() }
+                    return (accepted, nil)
+                } catch {
+                    return (accepted, error)
                 }
-                try w.flush()
-                if sync { try w.sync() }
-                return (accepted, nil)
-            } catch {
-                return (accepted, error)
             }
         }
     }
 
-    func close() throws { try writer.withLock { try $0.close() } }
-    func discard() { writer.withLock { $0.discard() } }
+    func close() async throws {
+        try await Self.run(on: queue) { [self] in Result { try writer.withLock { try $0.close() } } }.get()
+    }
+
+    func discard() async {
+        await Self.run(on: queue) { [self] in writer.withLock { $0.discard() } }
+    }
+
     var rowsWritten: Int { writer.withLock { $0.rowsWritten } }
     var blankedReadings: Int { writer.withLock { $0.blankedReadings } }
+
+    /// Runs `body` on `queue`; the calling task is suspended meanwhile.
+    private static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
+    }
 }
 
 /// Writing the recording failed mid-way (disk full, medium removed, the reader of `--out -`
