@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -5,17 +6,18 @@ import Testing
 
 /// Opening a source blocks (here: a recording on a FIFO, whose open(2) waits for a writer), and a
 /// tool's body runs on the Swift concurrency pool (`ToolMain`). `SourceSelection.open(…,
-/// calibrating:)` opens on a thread of its own, so the pool stays free while every open waits.
+/// calibrating:)` opens on a thread of its own, so the thread its caller runs on stays free while
+/// every open waits. The test's tasks run on an executor of one serial queue (`OneAtATime`): a
+/// pool one thread wide, as on a one-core board, that the rest of the test run cannot crowd.
 @Suite struct SourceOpeningTests {
-    /// Twice the cores: the pool is as wide as the cores (Dispatch's default on Linux), so with the
-    /// opens on the pool every one of its threads would be waiting, also on a wider pool than that.
-    static let openers = 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Opens that wait at once: more than the one thread, so one of them waiting on it is enough.
+    static let openers = 3
     /// Seconds after which a thread of its own lets the writers in whatever happened: with the
-    /// opens on the pool nothing else could, and the test would hang. Long, because under a full
-    /// parallel run this test's task may wait seconds behind other tests for a pool thread.
-    static let releaseDeadline = 60.0
+    /// opens on the caller's thread nothing else could, and the test would hang. Nothing outside
+    /// the test competes for `OneAtATime`, so a second is ample for its task to wake.
+    static let releaseDeadline = 10.0
 
-    @Test func opensWaitOffThePool() async throws {
+    @Test func opensWaitOffTheCallersThread() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-open-\(getpid())-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -35,25 +37,26 @@ import Testing
                 close(fd)
             }
         }
-        let names = try await withThrowingTaskGroup(of: String.self) { group in
-            for f in fifos {
-                group.addTask {
-                    state.entered.add(1, ordering: .relaxed)
-                    let opened = try await SourceSelection.open(.replay(path: f, speed: .infinity), options: SourceOptions(),
-                                                                backends: [], calibrating: nil)
-                    return opened.source.info.name
+        let names = try await withTaskExecutorPreference(OneAtATime()) {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for f in fifos {
+                    group.addTask {
+                        state.entered.add(1, ordering: .relaxed)
+                        let opened = try await SourceSelection.open(.replay(path: f, speed: .infinity), options: SourceOptions(),
+                                                                    backends: [], calibrating: nil)
+                        return opened.source.info.name
+                    }
                 }
+                // This task wakes from each sleep on the one thread: only if the opens wait elsewhere.
+                while state.entered.load(ordering: .relaxed) < fifos.count { try await Task.sleep(for: .milliseconds(10)) }
+                try await Task.sleep(for: .milliseconds(200))   // time for every open to reach open(2)
+                let wokeAfterRelease = state.released.load(ordering: .acquiring)
+                state.releaseAsked.store(true, ordering: .releasing)
+                var names: [String] = []
+                for try await n in group { names.append(n) }
+                #expect(!wokeAfterRelease, "the caller's thread was held while \(fifos.count) opens waited for their writers")
+                return names
             }
-            // This task needs a pool thread to wake from each sleep: it gets one while the
-            // opens wait only if they wait elsewhere.
-            while state.entered.load(ordering: .relaxed) < fifos.count { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(200))   // time for every open to reach open(2)
-            let wokeAfterRelease = state.released.load(ordering: .acquiring)
-            state.releaseAsked.store(true, ordering: .releasing)
-            var names: [String] = []
-            for try await n in group { names.append(n) }
-            #expect(!wokeAfterRelease, "no pool thread was free while \(fifos.count) opens waited for their writers")
-            return names
         }
         #expect(names.count == fifos.count)
         #expect(names.allSatisfy { $0.hasPrefix("recording \(dir)/walk") }, "\(names)")
@@ -63,5 +66,15 @@ import Testing
         let entered = Atomic<Int>(0)
         let releaseAsked = Atomic<Bool>(false)
         let released = Atomic<Bool>(false)
+    }
+
+    /// Runs the jobs of the tasks that prefer it one at a time, in order, on a serial queue.
+    private final class OneAtATime: TaskExecutor {
+        private let queue = DispatchQueue(label: "imukit.test.one-at-a-time")
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
+        }
     }
 }
