@@ -12,6 +12,11 @@ import Synchronization
 public final class SignalTrap {
     private let sources: [any DispatchSourceSignal]
     private let once = Once()
+    /// Where the handlers run: a serial queue has a thread of its own, while a global queue waits
+    /// for a thread of the Swift concurrency pool. On a one-core board the pool has one thread,
+    /// and a replay or simulation as fast as possible holds it (its batches come without a
+    /// suspension): Ctrl-C was seen only when the run had ended (OneCPUSignalTests).
+    private static let queue = DispatchQueue(label: "imukit.signals")
 
     /// Installs handlers for SIGINT, SIGQUIT and SIGTERM, and for standard output's reader going
     /// away, that call `onStop` once.
@@ -20,7 +25,7 @@ public final class SignalTrap {
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGQUIT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: Self.queue)
             source.setEventHandler {
                 if once.claim() { onStop() } else { exit(130) }
             }

@@ -56,8 +56,9 @@ public enum StepDaemon {
         }
         let mqtt: MQTTBridge?
         do {
-            mqtt = try config.mqtt.map {
-                try MQTTBridge(settings: $0, board: board, log: log, softwareVersion: StepDaemon.softwareVersion)
+            // Reads the credentials and CA files: on a thread of its own.
+            mqtt = try await OwnThread.run(name: "stepd-start") {
+                try config.mqtt.map { try MQTTBridge(settings: $0, board: board, log: log, softwareVersion: StepDaemon.softwareVersion) }
             }
         } catch {
             _ = await stopping { bus.stop(waitingUpTo: 2); return engine.stop(waitingUpTo: 10) }

@@ -7,7 +7,7 @@ import IMUCalibration
 /// saved from the faces captured so far (a calibration needs all six), and what was saved
 /// before stays as it was.
 func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) async throws -> Calibration? {
-    let source = try openSource(args)
+    let source = try await OwnThread.run(name: WorkThread.name) { try openSource(args) }
     let out = json ? Terminal.standardError : Terminal.standardOutput
     let info = source.info
     guard info.capabilities.accelerometer else {

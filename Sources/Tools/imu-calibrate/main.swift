@@ -32,8 +32,10 @@ await ToolMain.run(spec) { args in
     try args.exclusive(["six-position", "show", "reset"])
     try args.exclusive(["from-recording", "source", "simulate"])
     let store = CalibrationStore.standard(system: args.flag("system"))
-    if args.flag("show") { return try showSaved(args, store: store) }
-    if args.flag("reset") { return try reset(args, store: store) }
+    // Opening the sensor and the calibration files block: on a thread of their own, never on the
+    // Swift concurrency pool (docs/concurrency.md).
+    if args.flag("show") { return try await OwnThread.run(name: WorkThread.name) { try showSaved(args, store: store) } }
+    if args.flag("reset") { return try await OwnThread.run(name: WorkThread.name) { try reset(args, store: store) } }
     guard args.flag("six-position") else {
         throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate")
     }
@@ -44,7 +46,10 @@ await ToolMain.run(spec) { args in
     let calibration: Calibration
     if let file = args.string("from-recording") {
         settings.ordered = false
-        calibration = try fromRecording(file, key: args.string("key"), settings: settings, needKey: args.flag("save"))
+        let fileSettings = settings
+        calibration = try await OwnThread.run(name: WorkThread.name) {
+            try fromRecording(file, key: args.string("key"), settings: fileSettings, needKey: args.flag("save"))
+        }
     } else {
         guard let measured = try await guided(args, settings: settings, json: json) else { return try stoppedForClosedOutput() }
         calibration = measured
@@ -55,7 +60,7 @@ await ToolMain.run(spec) { args in
     // result of a guided session (minutes on six faces) was lost with it, nothing printed.
     var saveFailure: (any Error)?
     if save {
-        do { savedPath = try store.save(calibration) } catch { saveFailure = error }
+        do { savedPath = try await OwnThread.run(name: WorkThread.name) { try store.save(calibration) } } catch { saveFailure = error }
     }
     if json {
         Terminal.standardOutput.write(calibration.jsonText() + "\n")
@@ -76,6 +81,9 @@ await ToolMain.run(spec) { args in
     if let saveFailure { throw saveFailure }
     return .success
 }
+
+/// The thread that opens the sensor and reads and writes the calibration files (`ps -L`).
+enum WorkThread { static let name = "imu-calibrate" }
 
 /// The guided session stopped because the reader of standard output went away: exit 1 with
 /// `ReaderGone`'s words. `ToolMain` says them when a write to standard output failed; when only

@@ -25,6 +25,10 @@ let spec = CommandSpec(
         ("imu-info --gpsd 192.168.1.20:2947", "also whether that gpsd gives ground speed (docs/gps.md)"),
     ])
 
+/// The thread that probes buses and opens sources (ioctls, sysfs, an `ip:` context's network):
+/// blocking calls never run on the Swift concurrency pool (docs/concurrency.md).
+enum OpenThread { static let name = "imukit-open" }
+
 /// What `--source SPEC` lists without `--read`: the backend's inventory of that context or bus;
 /// nil for backends that can only open a source (imu-info then prints the source it opened).
 func inventory(of backend: any SensorBackend, spec: String) throws -> [InventoryItem]? {
@@ -59,17 +63,17 @@ await ToolMain.run(spec) { args in
         let rest = String(text[text.index(after: colon)...])
         // A malformed IIO spec is a usage error (2), as imu-steps says; listed as a "problem" it ended as "no sensor" (3).
         if backend is IIOBackend { _ = try IIOSourceSpec(parsing: rest) }
-        if readCount == nil, let found = try inventory(of: backend, spec: rest) {
+        if readCount == nil, let found = try await OwnThread.run(name: OpenThread.name, { try inventory(of: backend, spec: rest) }) {
             let items = found.isEmpty ? [nothingFound(by: backend, location: text)] : found
             items.forEach(printer.print)
             return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : noSensor()
         }
-        source = try backend.open(spec: rest, options: SourceOptions(rateHz: rate))
+        source = try await OwnThread.run(name: OpenThread.name) { try backend.open(spec: rest, options: SourceOptions(rateHz: rate)) }
         printer.print(source: source!.info)
     } else {
         var found = false
         for backend in backends {
-            var items = backend.inventory()
+            var items = try await OwnThread.run(name: OpenThread.name) { backend.inventory() }
             if items.isEmpty { items = [nothingFound(by: backend, location: backend.scheme + ":")] }
             items.forEach(printer.print)
             found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
@@ -78,7 +82,7 @@ await ToolMain.run(spec) { args in
         guard found else { return noSensor() }
         if readCount != nil {
             for backend in backends where source == nil {
-                source = try backend.openDefault(options: SourceOptions(rateHz: rate))
+                source = try await OwnThread.run(name: OpenThread.name) { try backend.openDefault(options: SourceOptions(rateHz: rate)) }
             }
             guard let s = source else { return noSensor() }
             printer.print(source: s.info)

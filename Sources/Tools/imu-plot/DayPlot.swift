@@ -20,9 +20,10 @@ enum DayPlot {
             }
             throw NoHistoryError(path: path)
         }
-        // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its own queue.
+        // Read-only, and off the cooperative pool: HistoryReader runs HistoryStore's queries on its
+        // own queue, and opening it (SQLite reads the file's header and schema) runs on a thread of its own.
         let store: HistoryReader
-        do { store = try HistoryReader(path: path) } catch let error as HistoryError {
+        do { store = try await OwnThread.run(name: "imu-plot") { try HistoryReader(path: path) } } catch let error as HistoryError {
             switch error {
             case .notADatabase, .foreignDatabase: throw NotAHistoryError(refused: error)
             default: throw error

@@ -13,7 +13,7 @@ import Pedometer
 /// on Swift's cooperative pool.
 enum RecordingPlot {
     static func run(_ options: PlotOptions, args: ParsedArguments) async throws {
-        let (config, profileMessage) = try WalkerSettings.configuration(from: args)
+        let (config, profileMessage) = try await OwnThread.run(name: "imu-plot") { try WalkerSettings.configuration(from: args) }
         if let profileMessage { note(profileMessage) }
         let raw = args.flag("raw"), command = args.command
         let summary = try await OwnThread.run(name: "imu-plot") { try draw(options, configuration: config, raw: raw, command: command) }

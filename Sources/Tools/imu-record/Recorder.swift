@@ -1,13 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import IMUCLI
 import IMULocation
+import Synchronization
 
-/// The recording loop: every sample of every batch is written as it arrives, on the consuming
-/// task itself (nothing queued behind a slow consumer, so nothing to drop), each batch flushed
-/// to the file, and the file fsynced about once a second, so a SIGKILL loses at most that second
-/// and leaves only whole lines behind.
+/// The recording loop: every sample of every batch is written as it arrives (nothing queued
+/// behind a slow disk, so nothing to drop), each batch flushed to the file, and the file fsynced
+/// about once a second, so a SIGKILL loses at most that second and leaves only whole lines behind.
+/// The file's calls block (an fsync takes tens of ms on an SD card; `--out -` waits for its
+/// reader): they run on the file's own serial queue (`RecordingFile`) while the consuming task is
+/// suspended, never on the Swift concurrency pool (docs/concurrency.md).
 struct Recorder {
     var path: String
     var comments: [String]
@@ -26,12 +30,12 @@ struct Recorder {
     }
 
     func run(_ source: any SampleSource) async throws -> Summary {
-        let writer: RecordingWriter
+        let file: RecordingFile
         do {
             var capabilities = source.info.capabilities
             if gps != nil { capabilities.gnssSpeed = true }
-            writer = try RecordingWriter(path: path, columns: RecordingColumn.columns(for: capabilities),
-                                         comments: comments)
+            let path = self.path, columns = RecordingColumn.columns(for: capabilities), comments = self.comments
+            file = try await RecordingFile.create(path: path, columns: columns, comments: comments)
         } catch let error as RecordingError where error.errorNumber == 0 {   // not an open(2) failure
             throw RecordWriteError(underlying: error)   // created, but the header could not be written
         }
@@ -44,36 +48,34 @@ struct Recorder {
         var speedColumn = gps.map(GroundSpeedColumn.init)
         do {
             recording: for try await received in source.batches() {
-                do {
-                    var batch = received
-                    speedColumn?.fill(&batch)
-                    for sample in batch {
-                        if let duration, let first = gaps.first, sample.time - first >= duration { break recording }
-                        try writer.write(sample)
-                        if sample.gnssSpeed != nil { speedRows += 1 }
-                        if let gap = gaps.add(sample.time) { progress.report(gap) }
-                    }
-                    try writer.flush()
-                    let now = BootClock.nowSeconds()
-                    if now - lastSync >= Self.syncInterval {
-                        try writer.sync()
-                        lastSync = now
-                    }
-                } catch let error as RecordingError {
-                    throw RecordWriteError(underlying: error, rowsWritten: writer.rowsWritten)
+                var batch = received
+                speedColumn?.fill(&batch)
+                // Samples from --duration on are not written, and end the recording.
+                let first = gaps.first ?? batch.first?.time
+                let kept = duration.flatMap { d in first.map { f in Array(batch.prefix { $0.time - f < d }) } } ?? batch
+                let now = BootClock.nowSeconds()
+                let sync = now - lastSync >= Self.syncInterval
+                let written = await file.write(kept, sync: sync)
+                for sample in kept.prefix(written.accepted) {
+                    if sample.gnssSpeed != nil { speedRows += 1 }
+                    if let gap = gaps.add(sample.time) { progress.report(gap) }
                 }
+                if let failure = written.failure as? RecordingError { throw RecordWriteError(underlying: failure, rowsWritten: file.rowsWritten) }
+                if let failure = written.failure { throw failure }
+                if sync { lastSync = now }
+                if kept.count < batch.count { break recording }
                 progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordWriteError {
-            try? writer.close()
-            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten, blanked: writer.blankedReadings)
+            try? await file.close()
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten, blanked: file.blankedReadings)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
-            if gaps.count == 0 { writer.discard() } else { try? writer.close() }
-            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: writer.blankedReadings)
+            if gaps.count == 0 { await file.discard() } else { try? await file.close() }
+            progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
             throw error
         }
         // A replayed file with a header and no sample was "recorded 0 samples", exit 0, leaving
@@ -83,11 +85,72 @@ struct Recorder {
             throw EmptyRecording(path: replayed.path, purpose: "record")
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
-        do { try writer.close() } catch let error as RecordingError {
-            throw RecordWriteError(underlying: error, rowsWritten: writer.rowsWritten)
+        do { try await file.close() } catch let error as RecordingError {
+            throw RecordWriteError(underlying: error, rowsWritten: file.rowsWritten)
         }
-        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: writer.blankedReadings)
+        progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
         return Summary(gaps: gaps, path: path)
+    }
+}
+
+/// The recording's writer on a serial dispatch queue of its own, as `HistoryWriter` keeps its
+/// SQLite store: the queue's thread is not one of the Swift concurrency pool's (Dispatch gives a
+/// serial queue a thread of its own; its global queues are the pool), so its writes, fsyncs and
+/// a pipe that waits for its reader never hold the pool, and a batch costs no thread start
+/// (docs/concurrency.md). Every call is awaited before the next, so the lock around the writer is
+/// never contended: it makes the hand-over between threads one the compiler checks.
+final class RecordingFile: Sendable {
+    private let queue: DispatchQueue
+    private let writer: Mutex<RecordingWriter>
+
+    private init(_ writer: sending RecordingWriter, queue: DispatchQueue) {
+        self.writer = Mutex(writer)
+        self.queue = queue
+    }
+
+    /// Creates the file and writes its header (`RecordingWriter.init`), on the queue.
+    static func create(path: String, columns: [RecordingColumn], comments: [String]) async throws -> RecordingFile {
+        let queue = DispatchQueue(label: "imukit.record.file")
+        return try await run(on: queue) {
+            Result { RecordingFile(try RecordingWriter(path: path, columns: columns, comments: comments), queue: queue) }
+        }.get()
+    }
+
+    /// Writes `batch`, flushes it, and fsyncs when `sync`: how many samples the writer took, and
+    /// the error that stopped it (a sample it refused, or a failed flush or fsync).
+    func write(_ batch: [MotionSample], sync: Bool) async -> (accepted: Int, failure: (any Error)?) {
+        await Self.run(on: queue) { [self] in
+            writer.withLock { w -> (accepted: Int, failure: (any Error)?) in
+                var accepted = 0
+                do {
+                    for sample in batch {
+                        try w.write(sample)
+                        accepted += 1
+                    }
+                    try w.flush()
+                    if sync { try w.sync() }
+                    return (accepted, nil)
+                } catch {
+                    return (accepted, error)
+                }
+            }
+        }
+    }
+
+    func close() async throws {
+        try await Self.run(on: queue) { [self] in Result { try writer.withLock { try $0.close() } } }.get()
+    }
+
+    func discard() async {
+        await Self.run(on: queue) { [self] in writer.withLock { $0.discard() } }
+    }
+
+    var rowsWritten: Int { writer.withLock { $0.rowsWritten } }
+    var blankedReadings: Int { writer.withLock { $0.blankedReadings } }
+
+    /// Runs `body` on `queue`; the calling task is suspended meanwhile.
+    private static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
     }
 }
 

@@ -35,11 +35,11 @@ await ToolMain.run(spec) { args in
         throw UsageError("--out \(path) is the recording being replayed; choose another --out", command: "imu-record")
     }
     let gps = try await groundSpeedFeed(args, request: request)
-    var source = try SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
-                                          backends: CLIBackends.hardware)
-    let replayed = source as? RecordingSource
+    let (source, applied) = try await SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),
+                                                           backends: CLIBackends.hardware, calibrating: args)
+    let replayed = ((source as? CalibratedSource)?.base ?? source) as? RecordingSource
     let calibrationNote: String
-    if let message = try SourceSelection.applySavedCalibration(to: &source, args: args) {
+    if let message = applied {
         calibrationNote = "calibration: applied, \(message.replacing("using calibration ", with: ""))"
     } else {
         calibrationNote = args.flag("raw") ? "calibration: off (--raw), raw readings" : "calibration: none saved for this sensor, raw readings"

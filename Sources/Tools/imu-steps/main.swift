@@ -36,14 +36,14 @@ await ToolMain.run(spec) { args in
     if gpsd != nil { try GPSSelection.checkPacing(request, command: spec.name) }
     if let followed = try await DaemonFollow.runIfDaemonOwnsSensor(request, json: args.flag("json"), gps: gpsd != nil) { return followed }
     let options = try SourceSelection.sourceOptions(from: args)
-    let (config, profileMessage) = try WalkerSettings.configuration(from: args)
+    // The walker profile is a file (read, and written with --remember): on a thread of its own.
+    let (config, profileMessage) = try await OwnThread.run(name: "imukit-open") { try WalkerSettings.configuration(from: args) }
     let walked = try args.double("walked", in: 1...100_000)
     if let profileMessage {
         Terminal.standardError.write("imu-steps: \(profileMessage)\n")
         Terminal.standardError.flush()
     }
-    var source = try SourceSelection.open(request, options: options, backends: CLIBackends.hardware)
-    _ = try SourceSelection.applySavedCalibration(to: &source, args: args)
+    let source = try await SourceSelection.open(request, options: options, backends: CLIBackends.hardware, calibrating: args).source
     let json = args.flag("json")
     if json, source.info.isSimulated, case .automatic = request {
         Terminal.standardError.write("imu-steps: no sensor found; playing the SIMULATED '\(SourceSelection.defaultScenario)' walk. Run imu-info to see why.\n")
