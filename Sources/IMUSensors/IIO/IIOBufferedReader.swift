@@ -6,9 +6,9 @@ import Glibc
 
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
 /// becomes one sample, with the kernel's own timestamp (`KernelStampClock` brings it to
-/// CLOCK_BOOTTIME; without a timestamp channel, `ArrivalSpacing` spreads each block over the time
-/// it took to arrive). Nothing is dropped between blocks: libiio
-/// hands over whole blocks and `IIOScanLayout` decodes each scan in them.
+/// CLOCK_BOOTTIME; when no stamp can be used, `ArrivalSpacing` spreads each block over the time
+/// it took to arrive, and `ScanStamps` says so once on standard error). Nothing is dropped between
+/// blocks: libiio hands over whole blocks and `IIOScanLayout` decodes each scan in them.
 ///
 /// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
 /// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
@@ -28,9 +28,9 @@ final class IIOBufferedReader {
     private let timestampAt: Int?
     private let accelMatrix: MountMatrix
     private let gyroMatrix: MountMatrix
-    /// The clock the kernel stamps scans on (boottime when current_timestamp_clock accepted it);
-    /// nil when the device has no timestamp channel or names a clock the reader cannot map.
-    let stampClock: KernelStampClock?
+    /// Where the scans' times come from: the kernel's clock (boottime when current_timestamp_clock
+    /// accepted it), or their blocks' arrival, and why.
+    let stamps: ScanStamps
     /// Times for scans without a usable kernel stamp: the rate the buffer delivers.
     private var arrival: ArrivalSpacing
     private var rateCheck: TriggerRateCheck?
@@ -70,19 +70,19 @@ final class IIOBufferedReader {
         let rate = rateHz
         let hasStamp = layout.position(of: "timestamp") != nil
         let triggerName = d.currentTrigger ?? trigger
-        let (buf, clock, deviceHz): (OpaquePointer, KernelStampClock?, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
+        let (buf, stamps, deviceHz): (OpaquePointer, ScanStamps, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
             guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
                 throw IIOError.noDevice(uri: context.uri, name: name, found: [])
             }
             // Before any write: taking a buffer another reader holds would stop its capture.
             if IIOBufferOwner.heldByAnotherReader(id: id, uri: context.uri) == true { throw IIOBufferOwner.busy(name) }
-            var clock: KernelStampClock?
-            if hasStamp, d.attributes["current_timestamp_clock"] != nil {
+            let clockAttribute = d.attributes["current_timestamp_clock"] != nil
+            var readBack: Result<String, IIOContext.Errno>?
+            if hasStamp, clockAttribute {
                 _ = iio_device_attr_write(dev, "current_timestamp_clock", "boottime")
-                if case let .success(text) = IIOContext.readDeviceAttribute(dev, "current_timestamp_clock") {
-                    clock = KernelStampClock(kernelName: text)
-                }
+                readBack = IIOContext.readDeviceAttribute(dev, "current_timestamp_clock")
             }
+            let stamps = ScanStamps.choose(timestampChannel: hasStamp, clockAttribute: clockAttribute, readBack: readBack)
             IIORateSetting.apply(dev, hz: rate, channels: wanted)
             if d.currentTrigger == nil, let trigger {
                 guard let trig = iio_context_find_device(ctx, trigger), iio_device_is_trigger(trig) else {
@@ -111,10 +111,11 @@ final class IIOBufferedReader {
                 let e = errno == 0 ? EIO : errno
                 throw IIOContext.error(e, device: name, what: "enabling the buffer", uri: context.uri)
             }
-            return (b, clock, IIORateSetting.current(dev, channels: wanted))
+            return (b, stamps, IIORateSetting.current(dev, channels: wanted))
         }
         buffer = buf
-        stampClock = clock
+        self.stamps = stamps
+        if let warning = stamps.warning(device: name) { CaptureWarning.standardError(warning) }
         rateCheck = triggerName.map { TriggerRateCheck(trigger: $0, deviceHz: deviceHz ?? rateHz, askedHz: rateHz) }
     }
 
@@ -137,7 +138,7 @@ final class IIOBufferedReader {
             return Array(UnsafeRawBufferPointer(start: start, count: n))
         }
         let received = BootClock.nowSeconds()
-        let offset = timestampAt == nil ? nil : stampClock?.bootTimeOffsetNanoseconds()
+        let offset = timestampAt == nil ? nil : stamps.clock?.bootTimeOffsetNanoseconds()
         var samples: [MotionSample] = []
         samples.reserveCapacity(bytes.count / max(1, layout.scanBytes))
         let a = sensors.accelerometer, g = sensors.gyroscope
