@@ -369,6 +369,11 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(clock.strip(), "boottime")
         self.assertNear(samples[-1]["accel_g"][2], 1.0, 0.003, "bmi160 accel z")
 
+    def _bmi160_sysfs(self):
+        rc, out = guest("for d in /sys/bus/iio/devices/iio:device*; do [ \"$(cat $d/name)\" = bmi160 ] && echo $d; done; true")
+        self.assertTrue(rc == 0 and out.strip(), out)
+        return out.strip().splitlines()[0]
+
     def _guest_record(self, source, rate, seconds):
         """imu-record inside the guest on `local:`; returns (exit status, times of the rows, stderr)."""
         rc, out = guest(f"rm -f /tmp/rec.csv; imu-record --source '{source}' --rate {rate} -d {seconds} -o /tmp/rec.csv "
@@ -407,6 +412,32 @@ class KernelRing(unittest.TestCase):
               end="", flush=True)
         self.assertLess(even, (len(gaps) - 1) // 2, "blocks are evenly spaced: arrival times, not the kernel's stamps, "
                         "and the reader said nothing")
+
+    def test_03c_a_trigger_attached_for_a_capture_is_detached_after_it(self):
+        """`?trigger=` attaches the trigger only for the capture: afterwards current_trigger is
+        empty again, through iiod and on `local:`. A trigger someone else attached stays."""
+        device = self._bmi160_sysfs()
+        guest(f"echo > {device}/trigger/current_trigger")
+        p, samples, src = dump(f"iio:{URI}/bmi160?trigger=imukit-tick", 20, rate=100)
+        if src and src[0].get("mode") != "buffered":
+            self.skipTest(f"no buffered capture here (trigger module imukit_tick not in the guest?): {src}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("(attached)", src[0]["reason"])
+        self.assertEqual(guest(f"cat {device}/trigger/current_trigger")[1].strip(), "", "left attached through iiod")
+        self.need_guest_tool("imu-record")
+        status, times, err = self._guest_record("iio:local:/bmi160?trigger=imukit-tick", 100, 2)
+        self.assertEqual(status, 0, err)
+        self.assertGreater(len(times), 0, err)
+        self.assertEqual(guest(f"cat {device}/trigger/current_trigger")[1].strip(), "", "left attached on local:")
+        # Attached by another program before the capture: the capture uses it and leaves it.
+        guest(f"echo imukit-tick > {device}/trigger/current_trigger")
+        try:
+            p, samples, src = dump(f"iio:{URI}/bmi160", 20, rate=100)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(src[0]["reason"], "trigger imukit-tick")
+            self.assertEqual(guest(f"cat {device}/trigger/current_trigger")[1].strip(), "imukit-tick")
+        finally:
+            guest(f"echo > {device}/trigger/current_trigger")
 
     # -- steps and floors --------------------------------------------------------------------------
 
