@@ -72,12 +72,17 @@ struct CaptureLossTests {
     /// (the test ring found both left behind by `imu-record -d` and `imu-bench-iio --dump`).
     @Test("a consumer that stops reading stops the capture, while the capture still holds its channel")
     func consumerLeaves() async throws {
-        let stopped = Atomic<Bool>(false)
-        let (stream, channel) = BatchChannel.make(losses: LossCounter(), onStop: { stopped.store(true, ordering: .releasing) })
+        final class Flag: Sendable { let value = Atomic<Bool>(false) }
+        let stopped = Flag()
+        let channel: BatchChannel
+        var stream: AsyncThrowingStream<[MotionSample], any Error>?
+        (stream, channel) = BatchChannel.make(losses: LossCounter(), onStop: { stopped.value.store(true, ordering: .releasing) })
         channel.send([MotionSample(time: 1)])
         channel.send([MotionSample(time: 2)])
-        for try await _ in stream { break }
-        #expect(stopped.load(ordering: .acquiring), "onStop ran when the reader left")
+        for try await _ in stream! { break }
+        stream = nil   // the consumer is done with it, as a tool's `for try await … in source.batches()` is
+        let ran = stopped.value.load(ordering: .acquiring)
+        #expect(ran, "onStop ran when the reader left")
         withExtendedLifetime(channel) {}
     }
 
