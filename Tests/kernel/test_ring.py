@@ -52,6 +52,13 @@ def poke(addr, reg, *values):
     assert rc == 0, out
 
 
+def bmi160_sysfs():
+    """The bmi160's sysfs directory in the guest (its iio:deviceN changes when a driver rebinds)."""
+    rc, out = guest("for d in /sys/bus/iio/devices/iio:device*; do [ \"$(cat $d/name)\" = bmi160 ] && echo $d; done; true")
+    assert rc == 0 and out.strip(), out
+    return out.strip().splitlines()[0]
+
+
 def tool(name):
     return os.path.join(BIN, name)
 
@@ -369,11 +376,6 @@ class KernelRing(unittest.TestCase):
         self.assertEqual(clock.strip(), "boottime")
         self.assertNear(samples[-1]["accel_g"][2], 1.0, 0.003, "bmi160 accel z")
 
-    def _bmi160_sysfs(self):
-        rc, out = guest("for d in /sys/bus/iio/devices/iio:device*; do [ \"$(cat $d/name)\" = bmi160 ] && echo $d; done; true")
-        self.assertTrue(rc == 0 and out.strip(), out)
-        return out.strip().splitlines()[0]
-
     def _guest_record(self, source, rate, seconds):
         """imu-record inside the guest on `local:`; returns (exit status, times of the rows, stderr)."""
         rc, out = guest(f"rm -f /tmp/rec.csv; imu-record --source '{source}' --rate {rate} -d {seconds} -o /tmp/rec.csv "
@@ -416,7 +418,7 @@ class KernelRing(unittest.TestCase):
     def test_03c_a_trigger_attached_for_a_capture_is_detached_after_it(self):
         """`?trigger=` attaches the trigger only for the capture: afterwards current_trigger is
         empty again, through iiod and on `local:`. A trigger someone else attached stays."""
-        device = self._bmi160_sysfs()
+        device = bmi160_sysfs()
         guest(f"echo > {device}/trigger/current_trigger")
         p, samples, src = dump(f"iio:{URI}/bmi160?trigger=imukit-tick", 20, rate=100)
         if src and src[0].get("mode") != "buffered":

@@ -8,7 +8,7 @@ Run through Tests/kernel/run.sh (it sets IIOD_PORT, SHELL_PORT); see docs/testin
 import time
 import unittest
 
-from test_ring import URI, StepDaemon, Walker, dump, guest, le16, main, poke
+from test_ring import URI, StepDaemon, Walker, bmi160_sysfs, dump, guest, le16, main, poke
 
 BMI160 = 0x69
 SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
@@ -52,12 +52,6 @@ def off_rhythm(times):
     held = [b - a for a, b in zip(times, times[1:])]
     steps = [held[i:i + levels] for i in range(0, len(held) - levels + 1, levels)]
     return sum(1 for step in steps if any(not (Walker.LEVEL_S / 2 <= h <= 2 * Walker.LEVEL_S) for h in step))
-
-
-def bmi160_sysfs():
-    rc, out = guest("for d in /sys/bus/iio/devices/iio:device*; do [ \"$(cat $d/name)\" = bmi160 ] && echo $d; done; true")
-    assert rc == 0 and out.strip(), out
-    return out.strip().splitlines()[0]
 
 
 def held_bytes():
