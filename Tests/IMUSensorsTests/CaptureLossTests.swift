@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 @testable import IMUSensors
@@ -54,16 +55,35 @@ struct CaptureLossTests {
     @Test("a stalled consumer: the bounded hand-over keeps the newest batches and counts the rest")
     func stalledConsumer() async throws {
         let losses = LossCounter()
-        let channel = BatchChannel(capacity: 2, losses: losses, onStop: {})
+        let (stream, channel) = BatchChannel.make(capacity: 2, losses: losses, onStop: {})
         for i in 0..<5 {
             channel.send((0..<10).map { MotionSample(time: Double(i * 10 + $0)) })
         }
         channel.finish()
         var received: [Double] = []
-        for try await batch in channel.stream { received += batch.map(\.time) }
+        for try await batch in stream { received += batch.map(\.time) }
         #expect(losses.snapshot.stalledConsumer == 30)
         #expect(received == (30..<50).map(Double.init), "the newest two batches arrive, in order")
         #expect(losses.snapshot.summary == "dropped 30 (stalled consumer 30)")
+    }
+
+    /// The capture thread keeps its channel until it returns; a consumer that stops reading must
+    /// still stop it, or a tool exits with the kernel's buffer running and its trigger attached
+    /// (the test ring found both left behind by `imu-record -d` and `imu-bench-iio --dump`).
+    @Test("a consumer that stops reading stops the capture, while the capture still holds its channel")
+    func consumerLeaves() async throws {
+        final class Flag: Sendable { let value = Atomic<Bool>(false) }
+        let stopped = Flag()
+        let channel: BatchChannel
+        var stream: AsyncThrowingStream<[MotionSample], any Error>?
+        (stream, channel) = BatchChannel.make(losses: LossCounter(), onStop: { stopped.value.store(true, ordering: .releasing) })
+        channel.send([MotionSample(time: 1)])
+        channel.send([MotionSample(time: 2)])
+        for try await _ in stream! { break }
+        stream = nil   // the consumer is done with it, as a tool's `for try await … in source.batches()` is
+        let ran = stopped.value.load(ordering: .acquiring)
+        #expect(ran, "onStop ran when the reader left")
+        withExtendedLifetime(channel) {}
     }
 
     @Test("kernel buffer gaps: scans missing between kernel timestamps are counted at the trigger's real rate")

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import IMUSensors
 
 /// Times of buffered IIO scans: every scan the kernel delivers keeps an increasing CLOCK_BOOTTIME
@@ -72,5 +75,27 @@ struct ScanTimingTests {
         var slow = TriggerRateCheck(trigger: "imukit-tick", deviceHz: 100, askedHz: 100)
         let slowWarning = slow.check(deliveredPeriodSeconds: 0.04)
         #expect(slowWarning?.contains("delivers 25 Hz") == true, "\(slowWarning ?? "none")")
+    }
+
+    @Test("kernel stamps when the clock reads back as a known name; otherwise the fallback with its reason, said once")
+    func stampChoice() throws {
+        let boot = ScanStamps.choose(timestampChannel: true, clockAttribute: true, readBack: .success("boottime"))
+        #expect(boot.clock?.isBootTime == true)
+        #expect(boot.warning(device: "bmi160") == nil, "kernel stamps need no word")
+        let real = ScanStamps.choose(timestampChannel: true, clockAttribute: true, readBack: .success("realtime"))
+        #expect(real.clock?.name == "realtime", "another clock is shifted, not given up")
+        let cases: [(ScanStamps, String)] = [
+            (.choose(timestampChannel: false, clockAttribute: true, readBack: nil), "no timestamp channel"),
+            (.choose(timestampChannel: true, clockAttribute: false, readBack: nil), "no current_timestamp_clock"),
+            (.choose(timestampChannel: true, clockAttribute: true, readBack: .failure(.init(EBUSY))), "errno \(EBUSY)"),
+            (.choose(timestampChannel: true, clockAttribute: true, readBack: .success("sundial\u{1B}[2J")), "'sundial\\x1B[2J'"),
+        ]
+        for (stamps, reason) in cases {
+            #expect(stamps.clock == nil)
+            let warning = try #require(stamps.warning(device: "bmi160"))
+            #expect(warning.hasPrefix("bmi160: scans are timed by when each block arrived"), "\(warning)")
+            #expect(warning.contains(reason), "\(warning)")
+            #expect(!warning.contains("\u{1B}"), "text from the kernel escaped")
+        }
     }
 }

@@ -8,7 +8,7 @@ Run through Tests/kernel/run.sh (it sets IIOD_PORT, SHELL_PORT); see docs/testin
 import time
 import unittest
 
-from test_ring import URI, StepDaemon, Walker, dump, guest, le16, main, poke
+from test_ring import URI, StepDaemon, Walker, bmi160_sysfs, dump, guest, le16, main, poke
 
 BMI160 = 0x69
 SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
@@ -18,6 +18,12 @@ SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
 # that test_04 allows for the guest's timing.
 WALK_STEPS = 24
 MIN_STEPS, MAX_STEPS = WALK_STEPS - WALK_STEPS // 4, WALK_STEPS + 3
+# Polls the daemon may miss during a walk before a count outside the tolerance is put down to the
+# guest starving it: as many as span the steps the tolerance lets go (WALK_STEPS - MIN_STEPS = 6
+# steps of 4 levels × 0.14 s, `Walker`) at the 50 Hz the polled tests read at (polled_fallback_hz):
+# 168. Samples missing for that long can take those steps with them; fewer cannot explain a miscount.
+POLL_HZ = 50
+MISSED_POLLS_EXCUSE = round((WALK_STEPS - MIN_STEPS) * len(Walker.LEVELS) * Walker.LEVEL_S * POLL_HZ)
 
 
 def walk(steps):
@@ -46,12 +52,6 @@ def off_rhythm(times):
     held = [b - a for a, b in zip(times, times[1:])]
     steps = [held[i:i + levels] for i in range(0, len(held) - levels + 1, levels)]
     return sum(1 for step in steps if any(not (Walker.LEVEL_S / 2 <= h <= 2 * Walker.LEVEL_S) for h in step))
-
-
-def bmi160_sysfs():
-    rc, out = guest("for d in /sys/bus/iio/devices/iio:device*; do [ \"$(cat $d/name)\" = bmi160 ] && echo $d; done; true")
-    assert rc == 0 and out.strip(), out
-    return out.strip().splitlines()[0]
 
 
 def held_bytes():
@@ -156,6 +156,14 @@ class GuestStepDaemon(StepDaemon):
 
 
 class SharingRing(unittest.TestCase):
+    def tearDown(self):
+        """Leaves the guest's buffers as the ring found them: iio_readdev -t attaches its trigger
+        and never detaches it, and a daemon killed with -9 leaves its buffer enabled, which made
+        the next capture of the device buffered without `?trigger=` (test_ring's test_01 and
+        test_09 failed when run after this file on one guest)."""
+        guest("for d in /sys/bus/iio/devices/iio:device*; do [ -e $d/trigger/current_trigger ] || continue; "
+              "echo 0 > $d/buffer/enable; echo > $d/trigger/current_trigger; done 2>/dev/null; true")
+
     def assert_reader_goes_on(self, d, seconds=5):
         """The other reader's capture goes on: nothing stopped its buffer. (Its output grows in
         4 KiB stdio blocks, about 1.7 s of 24-byte scans at 100 Hz.)"""
@@ -167,18 +175,36 @@ class SharingRing(unittest.TestCase):
         """Stands `settle` s (the pedometer settles on gravity), walks WALK_STEPS and returns
         TodaySteps once settled, printing it with `label`."""
         time.sleep(settle)
+        missed_before = d.prop("DroppedMissedPolls")
         broken, longest = walk(WALK_STEPS)
+        # Read as the walk ends, not after the count settles: polls missed while standing
+        # afterwards cost no step. (The daemon publishes its losses with each 1 s hand-over, so
+        # the walk's last second may be left out: that errs towards failing, not excusing.)
+        missed = d.prop("DroppedMissedPolls")
         total = d.settled_steps()
-        print(f"[{label}: {total}; chip off rhythm: {broken}, longest level {longest:.2f} s] ", end="", flush=True)
-        # The tolerance allows a quarter of the steps off rhythm on the chip (measured: 6 of 24
-        # while the count stayed 25). A count outside it, when the walker's own times show that
-        # more steps than that reached the chip off rhythm, is the host starving the guest before
-        # any reader saw the walk: said so, not failed (docs/testing-kernel.md). Any other count
-        # outside it fails.
-        in_range = MIN_STEPS <= total - base <= MAX_STEPS
-        if not in_range and broken > WALK_STEPS - MIN_STEPS:
-            self.skipTest(f"the host starved the guest: {broken} of {WALK_STEPS} steps reached the bmi160 off "
-                          f"rhythm (levels held outside 0.07-0.28 s, guest clock); the daemon counted {total - base}")
+        self.assertTrue(isinstance(missed_before, int) and isinstance(missed, int),
+                        f"DroppedMissedPolls not readable with busctl: {missed_before!r}, {missed!r}")
+        missed -= missed_before
+        print(f"[{label}: {total}; chip off rhythm: {broken}, longest level {longest:.2f} s; "
+              f"daemon missed {missed} polls] ", end="", flush=True)
+        # A count outside the tolerance is excused, and said so, for one of two reasons, each read
+        # from the thing that knows it (docs/testing-kernel.md, "Under load"):
+        # - the walk never reached the chip: more steps than the tolerance allows were written off
+        #   rhythm (the walker's own times on the guest's clock; measured: 6 of 24 off rhythm while
+        #   the count stayed 25);
+        # - the daemon, starved, did not see it: its own loss counter (DroppedMissedPolls, which
+        #   only a polled capture adds to) says it missed more polls during the walk than span the
+        #   steps the tolerance allows (MISSED_POLLS_EXCUSE).
+        # Any other count outside the tolerance fails where the caller checks it (test_02 checks
+        # its switches first): the daemon saw the walk and miscounted it.
+        if not MIN_STEPS <= total - base <= MAX_STEPS:
+            if broken > WALK_STEPS - MIN_STEPS:
+                self.skipTest(f"the host starved the guest: {broken} of {WALK_STEPS} steps reached the bmi160 off "
+                              f"rhythm (levels held outside 0.07-0.28 s, guest clock); the daemon counted {total - base}")
+            if missed > MISSED_POLLS_EXCUSE:
+                self.skipTest(f"the host starved the daemon: it missed {missed} polls during the walk "
+                              f"(DroppedMissedPolls; over {MISSED_POLLS_EXCUSE}, {WALK_STEPS - MIN_STEPS} steps at {POLL_HZ} Hz) "
+                              f"and counted {total - base} of {WALK_STEPS}")
         return total
 
     def ready_bmi160(self, *tools):
@@ -198,7 +224,7 @@ class SharingRing(unittest.TestCase):
         device = self.ready_bmi160("imu-stepd", "dbus-daemon", "busctl")
 
         released = False
-        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 50"])
+        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", f"polled_fallback_hz = {POLL_HZ}"])
         try:
             start_reader(self, "bmi160", 50)
             self.assertEqual(buffer_enable(device), "1")
@@ -244,7 +270,7 @@ class SharingRing(unittest.TestCase):
         every switch."""
         device = self.ready_bmi160("imu-stepd", "dbus-daemon", "busctl", "dbus-test-tool")
         node = "/dev/" + device.rsplit("/", 1)[-1]
-        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", "polled_fallback_hz = 50"])
+        d = GuestStepDaemon([f"source = iio:local:/bmi160?trigger=imukit-tick", "rate = 100", f"polled_fallback_hz = {POLL_HZ}"])
         proxy_up = reader_up = False
         try:
             d.start()

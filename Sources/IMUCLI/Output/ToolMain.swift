@@ -33,6 +33,9 @@ public enum ToolMain {
         } catch {
             status = report(error, command: spec.name)
         }
+        // Capture threads stop their devices (an IIO buffer, a trigger attached) once they see
+        // the stream end: exiting before that would leave them running (`CaptureThread.drained`).
+        _ = await CaptureThread.drained()
         exit(finish(status, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
     }
 

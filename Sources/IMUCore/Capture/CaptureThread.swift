@@ -32,6 +32,26 @@ package enum CaptureThread {
     /// reach 0 (`imu-stepd` after Reset).
     package static var runningCount: Int { running.load(ordering: .acquiring) }
     private static let running = Atomic<Int>(0)
+
+    /// The longest a tool waits at exit for its capture threads (s): the longest one blocking call
+    /// of theirs may take, the IIO call bound (libiio's 5 s timeout and the gate's 1 s margin,
+    /// `IIOContext`). A buffered IIO capture is woken only by its next block (one hand-over of
+    /// scans, 1 s at the rate asked for), and only then stops its buffer and detaches its trigger.
+    package static let exitWaitSeconds = 6.0
+
+    /// Waits, sleeping on the clock rather than blocking a thread, until every capture thread's
+    /// body returned or `seconds` passed; true when they all did. A tool that exited while its
+    /// capture thread still waited for a block left the kernel's buffer enabled and its trigger
+    /// attached (found in the test ring: the next capture's `current_timestamp_clock` write was
+    /// refused with EBUSY).
+    package static func drained(within seconds: Double = exitWaitSeconds) async -> Bool {
+        let deadline = BootClock.nowSeconds() + seconds
+        while runningCount > 0 {
+            if BootClock.nowSeconds() >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
 }
 
 /// Tells a capture thread to stop and wakes it from its sleep at once (a pipe it polls).

@@ -9,17 +9,25 @@ public struct BatchChannel: Sendable {
     /// about 3 000 samples at 100 Hz or 500 KB; more would only hide a stuck consumer.
     public static let defaultCapacity = max(1, Int((30 / HandOver.seconds).rounded(.up)))
 
-    public let stream: AsyncThrowingStream<[MotionSample], any Error>
     private let continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation
     private let losses: LossCounter
 
-    /// `onStop` runs once when the consumer goes away (cancelled or finished reading).
-    public init(capacity: Int = BatchChannel.defaultCapacity, losses: LossCounter,
-                onStop: @escaping @Sendable () -> Void) {
-        (stream, continuation) = AsyncThrowingStream.makeStream(of: [MotionSample].self,
-                                                                 bufferingPolicy: .bufferingNewest(max(1, capacity)))
-        self.losses = losses
+    /// The stream for the consumer and the channel for the capture thread, apart: `onStop` runs
+    /// once when the consumer goes away (cancelled, or done with the stream), which Swift tells
+    /// only when nothing else holds the stream. A channel that kept the stream too (as it did)
+    /// kept it alive on the capture thread, so a consumer that stopped reading never stopped the
+    /// capture, and a tool exited with the kernel's IIO buffer still enabled.
+    public static func make(capacity: Int = BatchChannel.defaultCapacity, losses: LossCounter,
+                            onStop: @escaping @Sendable () -> Void) -> (stream: AsyncThrowingStream<[MotionSample], any Error>, channel: BatchChannel) {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [MotionSample].self,
+                                                                    bufferingPolicy: .bufferingNewest(max(1, capacity)))
         continuation.onTermination = { _ in onStop() }
+        return (stream, BatchChannel(continuation: continuation, losses: losses))
+    }
+
+    private init(continuation: AsyncThrowingStream<[MotionSample], any Error>.Continuation, losses: LossCounter) {
+        self.continuation = continuation
+        self.losses = losses
     }
 
     /// Hands a batch over; when the buffer is full the oldest batch is dropped and counted.

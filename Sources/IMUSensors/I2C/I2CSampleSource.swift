@@ -46,11 +46,11 @@ public final class I2CSampleSource: SampleSource {
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let stop = StopSignal()
-        let channel = BatchChannel(capacity: channelCapacity, losses: counter, onStop: { stop.set() })
+        let (stream, channel) = BatchChannel.make(capacity: channelCapacity, losses: counter, onStop: { stop.set() })
         guard let poller = waiting.withLock({ $0.take() }) else {
             channel.finish(throwing: I2CSourceError(.lost, "\(info.name) is already being read",
                                                     fix: "open the source again for a second stream"))
-            return channel.stream
+            return stream
         }
         do {
             try CaptureThread.start(source: info.name) {
@@ -59,7 +59,7 @@ public final class I2CSampleSource: SampleSource {
         } catch {
             channel.finish(throwing: error)
         }
-        return channel.stream
+        return stream
     }
 
     /// The capture thread's loop: read what is due, sleep until the next read, and hand the

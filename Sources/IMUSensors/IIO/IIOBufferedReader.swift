@@ -6,9 +6,13 @@ import Glibc
 
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
 /// becomes one sample, with the kernel's own timestamp (`KernelStampClock` brings it to
-/// CLOCK_BOOTTIME; without a timestamp channel, `ArrivalSpacing` spreads each block over the time
-/// it took to arrive). Nothing is dropped between blocks: libiio
-/// hands over whole blocks and `IIOScanLayout` decodes each scan in them.
+/// CLOCK_BOOTTIME; when no stamp can be used, `ArrivalSpacing` spreads each block over the time
+/// it took to arrive, and `ScanStamps` says so once on standard error). Nothing is dropped between
+/// blocks: libiio hands over whole blocks and `IIOScanLayout` decodes each scan in them.
+///
+/// A trigger the reader attached (`?trigger=`) is detached again when it stops, so the device is
+/// left as it was found: a later capture without `?trigger=` is not silently buffered on it, and
+/// another program finds `current_trigger` empty as before.
 ///
 /// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
 /// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
@@ -22,19 +26,23 @@ final class IIOBufferedReader {
     let sensors: IIOSensorSet
     let layout: IIOScanLayout
     let device: String
+    /// The device's id in its context ("iio:device3"), for finding it again in `stop()`.
+    private let deviceID: String
     /// Positions in `layout.elements` of accel x, y, z; gyro x, y, z; timestamp.
     private let accelAt: [Int]
     private let gyroAt: [Int]
     private let timestampAt: Int?
     private let accelMatrix: MountMatrix
     private let gyroMatrix: MountMatrix
-    /// The clock the kernel stamps scans on (boottime when current_timestamp_clock accepted it);
-    /// nil when the device has no timestamp channel or names a clock the reader cannot map.
-    let stampClock: KernelStampClock?
+    /// Where the scans' times come from: the kernel's clock (boottime when current_timestamp_clock
+    /// accepted it), or their blocks' arrival, and why.
+    let stamps: ScanStamps
     /// Times for scans without a usable kernel stamp: the rate the buffer delivers.
     private var arrival: ArrivalSpacing
     private var rateCheck: TriggerRateCheck?
     private var buffer: OpaquePointer?
+    /// True when this reader attached the trigger (the device had none): `stop()` detaches it.
+    private let attachedTrigger: Bool
     private let losses: LossCounter
     private var gaps = ScanGapCounter()
     /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
@@ -47,6 +55,7 @@ final class IIOBufferedReader {
         self.sensors = sensors
         arrival = ArrivalSpacing(nominalPeriodSeconds: 1 / rateHz)
         device = d.name
+        deviceID = d.id
         accelMatrix = mountOverride ?? sensors.accelerometer?.mountMatrix ?? .identity
         gyroMatrix = mountOverride ?? sensors.gyroscope?.mountMatrix ?? .identity
         var wanted = (sensors.accelerometer?.channels ?? []).map(\.channel) + (sensors.gyroscope?.channels ?? []).map(\.channel)
@@ -70,21 +79,22 @@ final class IIOBufferedReader {
         let rate = rateHz
         let hasStamp = layout.position(of: "timestamp") != nil
         let triggerName = d.currentTrigger ?? trigger
-        let (buf, clock, deviceHz): (OpaquePointer, KernelStampClock?, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
+        let attach = d.currentTrigger == nil && trigger != nil
+        let (buf, stamps, deviceHz): (OpaquePointer, ScanStamps, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
             guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
                 throw IIOError.noDevice(uri: context.uri, name: name, found: [])
             }
             // Before any write: taking a buffer another reader holds would stop its capture.
             if IIOBufferOwner.heldByAnotherReader(id: id, uri: context.uri) == true { throw IIOBufferOwner.busy(name) }
-            var clock: KernelStampClock?
-            if hasStamp, d.attributes["current_timestamp_clock"] != nil {
+            let clockAttribute = d.attributes["current_timestamp_clock"] != nil
+            var readBack: Result<String, IIOContext.Errno>?
+            if hasStamp, clockAttribute {
                 _ = iio_device_attr_write(dev, "current_timestamp_clock", "boottime")
-                if case let .success(text) = IIOContext.readDeviceAttribute(dev, "current_timestamp_clock") {
-                    clock = KernelStampClock(kernelName: text)
-                }
+                readBack = IIOContext.readDeviceAttribute(dev, "current_timestamp_clock")
             }
+            let stamps = ScanStamps.choose(timestampChannel: hasStamp, clockAttribute: clockAttribute, readBack: readBack)
             IIORateSetting.apply(dev, hz: rate, channels: wanted)
-            if d.currentTrigger == nil, let trigger {
+            if attach, let trigger {
                 guard let trig = iio_context_find_device(ctx, trigger), iio_device_is_trigger(trig) else {
                     throw IIOError.noDevice(uri: context.uri, name: trigger, found: [])
                 }
@@ -109,21 +119,36 @@ final class IIOBufferedReader {
             errno = 0
             guard let b = iio_device_create_buffer(dev, blockScans, false) else {
                 let e = errno == 0 ? EIO : errno
+                if attach { _ = iio_device_set_trigger(dev, nil) }
                 throw IIOContext.error(e, device: name, what: "enabling the buffer", uri: context.uri)
             }
-            return (b, clock, IIORateSetting.current(dev, channels: wanted))
+            return (b, stamps, IIORateSetting.current(dev, channels: wanted))
         }
         buffer = buf
-        stampClock = clock
+        attachedTrigger = attach
+        self.stamps = stamps
+        if let warning = stamps.warning(device: name) { CaptureWarning.standardError(warning) }
         rateCheck = triggerName.map { TriggerRateCheck(trigger: $0, deviceHz: deviceHz ?? rateHz, askedHz: rateHz) }
     }
 
     deinit { stop() }
 
+    /// Disables the buffer, then detaches the trigger this reader attached (the kernel refuses a
+    /// new `current_trigger` while the buffer runs). A device gone meanwhile has nothing to detach;
+    /// any other refusal is said on standard error, since the trigger then stays attached.
     func stop() {
         guard let b = buffer else { return }
         buffer = nil
-        _ = try? context.withContext("stopping the buffer") { _ in iio_buffer_destroy(b) }
+        let id = deviceID, name = device, detach = attachedTrigger
+        let refused = try? context.withContext("stopping the buffer") { ctx -> Int32 in
+            iio_buffer_destroy(b)
+            guard detach, let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else { return 0 }
+            return iio_device_set_trigger(dev, nil)
+        }
+        if let r = refused, r < 0, !IIOError.meansDeviceGone(-r) {
+            CaptureWarning.standardError("\(name.escapedOnOneLine): the trigger attached for this capture could not be detached "
+                + "(errno \(-r)); write an empty line to its trigger/current_trigger to detach it")
+        }
     }
 
     /// Waits for the next block and returns one sample per scan in it.
@@ -137,7 +162,7 @@ final class IIOBufferedReader {
             return Array(UnsafeRawBufferPointer(start: start, count: n))
         }
         let received = BootClock.nowSeconds()
-        let offset = timestampAt == nil ? nil : stampClock?.bootTimeOffsetNanoseconds()
+        let offset = timestampAt == nil ? nil : stamps.clock?.bootTimeOffsetNanoseconds()
         var samples: [MotionSample] = []
         samples.reserveCapacity(bytes.count / max(1, layout.scanBytes))
         let a = sensors.accelerometer, g = sensors.gyroscope

@@ -72,10 +72,10 @@ public final class IIOSource: SampleSource {
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let stop = StopSignal()
-        let channel = BatchChannel(losses: counter, onStop: { stop.set() })
+        let (stream, channel) = BatchChannel.make(losses: counter, onStop: { stop.set() })
         guard let first = waiting.withLock({ $0.take() }) else {
             channel.finish(throwing: IIOError.ioFailed(device: names.joined(separator: "+"), what: "starting a second stream on one source", errno: EBUSY))
-            return channel.stream
+            return stream
         }
         do {
             try CaptureThread.start(source: info.name) { [self] in
@@ -90,7 +90,7 @@ public final class IIOSource: SampleSource {
         } catch {
             channel.finish(throwing: error)
         }
-        return channel.stream
+        return stream
     }
 
     /// The capture thread's state: the open context, what was delivered, what was lost.
