@@ -38,4 +38,13 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/copy.csv") && !FileManager.default.fileExists(atPath: dir + "/p.svg"))
     }
+
+    /// `--rate 50 --rate 50.0` (a wrapper's default and the user's choice) was refused as "given
+    /// twice ('50' and '50.0')": one rate. Two different rates are still refused naming both.
+    @Test func oneRateInTwoSpellingsRuns() throws {
+        let same = try ToolRunner.run("imu-steps", ["--simulate", "walk:2", "--speed", "max", "--rate", "50", "--rate", "50.0", "--json"])
+        #expect(same.status == 0, "\(same.stderr)")
+        let different = try ToolRunner.run("imu-steps", ["--simulate", "walk:2", "--speed", "max", "--rate", "50", "--rate", "100"])
+        #expect(different.status == 2 && different.stderr.contains("imu-steps: --rate given twice ('50' and '100'); give it once"), "\(different.stderr)")
+    }
 }
