@@ -30,6 +30,17 @@ let testSpec = CommandSpec(
         #expect(error?.message.contains("did you mean --replay") == true)
     }
 
+    /// `--rate 50 --rate 50.0` was refused as "given twice ('50' and '50.0')": one value. Two
+    /// different numbers are still refused naming both; a file option compares its text.
+    @Test func oneNumberGivenTwiceInTwoSpellingsIsOneValue() throws {
+        let same = try ArgumentParser.parse(["--rate", "50", "--rate=50.0", "--rate", "5e1"], spec: testSpec)
+        #expect(try same.double("rate", in: 1...1000) == 50)
+        let different = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--rate", "50", "--rate", "50.5"], spec: testSpec) }
+        #expect(different?.message == "--rate given twice ('50' and '50.5'); give it once")
+        let files = #expect(throws: UsageError.self) { try ArgumentParser.parse(["-r", "1", "-r", "1.0"], spec: testSpec) }
+        #expect(files?.message == "--replay given twice ('1' and '1.0'); give it once")
+    }
+
     @Test func missingValue() {
         let error = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--replay"], spec: testSpec) }
         #expect(error?.message.contains("needs a value") == true)

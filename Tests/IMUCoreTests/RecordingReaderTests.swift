@@ -135,9 +135,14 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(e.message.contains("missing header"))
     }
 
-    @Test func emptyFileHasNoHeader() throws {
+    /// 0 bytes is an empty file, said of the whole file (no line 1); a blank line is a file
+    /// without its header.
+    @Test func emptyFileIsCalledEmpty() throws {
         let e = try recordingError("")
-        #expect(e.message.contains("missing header"))
+        #expect(e.line == 0 && e.message.hasPrefix("the file is empty"), "\(e)")
+        #expect(e.fix?.contains("imu-record") == true, "\(e)")
+        let blank = try recordingError("\n")
+        #expect(blank.line == 1 && blank.message.contains("missing header"), "\(blank)")
     }
 
     @Test func partialTripleIsAnError() throws {

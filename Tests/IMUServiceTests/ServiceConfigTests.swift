@@ -102,8 +102,21 @@ import Testing
         let c = try ServiceConfig.parse("\u{FEFF}rate = 100\r\nheight = 1.8\r\n", path: "stepd.conf")
         #expect(c.sourceOptions.rateHz == 100)
         #expect(c.pedometer.userHeightMeters == 1.8)
-        #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: "rate = 'x' is not a number from 1.0 to 8000.0 Hz", fix: "e.g. rate = 1.0")) {
+        #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: "rate = 'x' is not a number from 1 to 8000 Hz", fix: "e.g. rate = 1")) {
             try ServiceConfig.parse("height = 1.8\r\nrate = x\r\n", path: "stepd.conf")
+        }
+    }
+
+    /// A range hint printed every bound as a Double: "from 0.0 to 36500.0 days", "e.g.
+    /// retention_days = 0.0" for a count of whole days. Whole bounds are whole; 0.01 stays 0.01.
+    @Test func rangeHintsPrintWholeNumbersWhole() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "retention_days = '-1' is not a number from 0 to 36500 days",
+                                    fix: "e.g. retention_days = 0")) {
+            try ServiceConfig.parse("retention_days = -1", path: "x")
+        }
+        #expect(throws: ConfigError(path: "x", line: 1, message: "speed = '0' is not a number from 0.01 to 1000 × real time",
+                                    fix: "e.g. speed = 0.01")) {
+            try ServiceConfig.parse("speed = 0", path: "x")
         }
     }
 

@@ -127,8 +127,10 @@ public enum ArgumentParser {
                 guard !value.isEmpty else {
                     throw UsageError("--\(o.long) needs a value (\(o.valueName!)), got an empty one", command: spec.name)
                 }
-                // Given twice with different values, one would be dropped silently.
-                if let earlier = parsed.string(o.long), earlier != value {
+                // Given twice with different values, one would be dropped silently. One number
+                // written two ways (`--rate 50 --rate 50.0`, a script's default and the user's) is
+                // one value: harmless.
+                if let earlier = parsed.string(o.long), earlier != value, !o.sameNumber(earlier, value) {
                     throw UsageError("--\(o.long) given twice ('\(earlier)' and '\(value)'); give it once", command: spec.name)
                 }
                 parsed.set(o.long, value)

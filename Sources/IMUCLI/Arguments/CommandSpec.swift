@@ -8,6 +8,18 @@ public struct OptionSpec: Sendable {
     public var valueName: String?
     public var help: String
 
+    /// Value names that stand for a number: a count (N) or a unit (HZ, M for metres, S for
+    /// seconds, PX for pixels), as `--help` shows them. FILE, NAME, SPEC and the rest are text.
+    private static let numberValueNames: Set<String> = ["N", "HZ", "M", "S", "PX"]
+
+    /// Are `a` and `b` one number written two ways ("50" and "50.0", "1e2" and "100") for an
+    /// option whose value is a number? Text options compare as text: file "1" is not file "1.0".
+    func sameNumber(_ a: String, _ b: String) -> Bool {
+        guard let name = valueName, Self.numberValueNames.contains(name),
+              let x = DecimalParser.parse(a), let y = DecimalParser.parse(b) else { return false }
+        return x == y
+    }
+
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
         self.long = long
         self.short = short

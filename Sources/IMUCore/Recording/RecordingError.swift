@@ -89,7 +89,7 @@ public struct RecordingError: DiagnosableError, Equatable {
 extension RecordingError: RetryableError {
     /// Permanent: a problem at a line (the samples before it were delivered, and played again they
     /// would be counted again), a permission, a directory in place of the file. Transient: a file
-    /// that is missing (it may be written yet) and other failures to open it.
+    /// that is missing or empty (it may be written yet) and other failures to open it.
     public var isPermanent: Bool {
         line > 0 || isPermissionDenied(errno: errorNumber) || errorNumber == EISDIR
     }

@@ -265,7 +265,14 @@ public final class RecordingReader {
             error.fix = "pipe or redirect a recording into it, e.g. add < walk.csv to the command"
             throw error
         }
-        var refused = RecordingError(file: name, line: max(lineNumber, 1), message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
+        if lineNumber == 0 {
+            // Not one line (0 bytes, or only a byte-order mark): a recording that was never
+            // written (a crash before the header, `touch`, a redirect that failed) or the wrong path.
+            var error = RecordingError(file: name, line: 0, message: "the file is empty: it holds no recording (not even a header line such as t,ax,ay,az)")
+            error.fix = "record one (imu-record -d 60 -o walk.csv), or check the path names the recording you meant"
+            throw error
+        }
+        var refused = RecordingError(file: name, line: lineNumber, message: "missing header line: the file has no column names (expected e.g. t,ax,ay,az)")
         refused.fix = RecordingError.headerFix
         throw refused
     }

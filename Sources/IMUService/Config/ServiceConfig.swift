@@ -107,8 +107,8 @@ public struct ServiceConfig: Sendable {
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
                 guard let v = DecimalParser.parse(value), range.contains(v) else {
-                    throw bad("\(key) = '\(value.escapedValue)' is not a number from \(range.lowerBound) to \(range.upperBound) \(unit)",
-                              "e.g. \(key) = \(range.lowerBound)")
+                    let (low, high) = (Self.shown(range.lowerBound), Self.shown(range.upperBound))
+                    throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(unit)", "e.g. \(key) = \(low)")
                 }
                 return v
             }
@@ -219,6 +219,12 @@ public struct ServiceConfig: Sendable {
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c
+    }
+
+    /// A range bound as the setting would be written: a whole number without ".0" (a hint of
+    /// "retention_days = 0.0" for a count of whole days reads as a fraction), others as they are (0.01).
+    static func shown(_ bound: Double) -> String {
+        bound == bound.rounded() && abs(bound) < 1e15 ? String(Int64(bound)) : String(bound)
     }
 }
 

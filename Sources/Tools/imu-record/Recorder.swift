@@ -165,11 +165,22 @@ struct RecordWriteError: DiagnosableError {
         guard underlying.file == "-", underlying.writeErrorNumber == EPIPE else { return nil }
         return ReaderGone(written: rowsWritten, unit: "samples", keepAll: "record to a file (--out FILE)")
     }
+    /// `--out` names a FIFO, /dev/null or /dev/full: what went there is on no disk, and no free
+    /// space would help (/dev/full is full by design).
+    private var toStreamSink: Bool { underlying.file != "-" && OutputGuard.isStreamSink(underlying.file) }
     var description: String {
         if let readerGone { return readerGone.description }
-        return underlying.file == "-" ? "standard output: \(underlying.message); everything before this point was written, in whole lines"
-            : underlying.description + "; everything before this point is on disk, in whole lines"
+        if underlying.file == "-" {
+            return "standard output: \(underlying.message); everything before this point was written, in whole lines"
+        }
+        if toStreamSink {
+            return underlying.description + "; \(underlying.file.escapedForTerminal) is a device or pipe, not a file on disk: \(rowsWritten) samples went to it before this point, in whole lines"
+        }
+        return underlying.description + "; everything before this point is on disk, in whole lines"
     }
     var exitStatus: ExitStatus { .runtimeFailure }
-    var fix: String? { readerGone?.fix ?? "free space on the disk or record to another one (--out)" }
+    var fix: String? {
+        if let readerGone { return readerGone.fix }
+        return toStreamSink ? "record to a file (--out FILE)" : "free space on the disk or record to another one (--out)"
+    }
 }
