@@ -45,6 +45,33 @@ import Testing
         #expect(resampler.droppedSamples == 0)
     }
 
+    /// The one-vector finiteness test (`Resampler.allFinite`) drops a sample for ±∞ or NaN in
+    /// any of its six readings, and keeps every finite one, however large (a sum of the readings
+    /// would overflow to ∞ here) or small, and a sample without a gyroscope.
+    @Test func nonFiniteReadingsAreDroppedFiniteOnesKept() {
+        for lane in 0..<6 {
+            for bad in [Double.nan, .infinity, -.infinity] {
+                var values = [Double](repeating: 0.5, count: 6)
+                values[lane] = bad
+                #expect(!Resampler.allFinite(Vector3(values[0], values[1], values[2]), Vector3(values[3], values[4], values[5])),
+                        "\(bad) in reading \(lane)")
+            }
+        }
+        let big = Double.greatestFiniteMagnitude
+        #expect(Resampler.allFinite(Vector3(big, big, -big), Vector3(big, -big, big)))
+        #expect(Resampler.allFinite(Vector3(.leastNonzeroMagnitude, -0.0, 0), Vector3(-.leastNonzeroMagnitude, 0, 1)))
+        var resampler = Resampler(rateHz: 50, maximumGap: 0.5)
+        var ticks = 0
+        for i in 0..<40 {
+            var sample = MotionSample(time: 10 + Double(i) / 100, acceleration: Vector3(0, 0, 1))
+            if i % 4 == 1 { sample.rotationRate = Vector3(0, 0, .nan) }
+            if i % 4 == 2 { sample.rotationRate = Vector3(big, 0, 0) }
+            resampler.push(sample) { _ in ticks += 1 }
+        }
+        #expect(resampler.droppedSamples == 10)
+        #expect(ticks > 0)
+    }
+
     @Test func shortJitterIsBridged() {
         let out = ticks(rate: 100, seconds: 4, gapAt: 2...2.3)
         #expect(out.filter(\.startsSegment).count == 1)

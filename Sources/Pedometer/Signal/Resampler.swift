@@ -73,7 +73,7 @@ struct Resampler: Sendable {
         if let p = sample.pressure, p.isFinite { pendingPressure = p }
         guard let a = sample.acceleration else { return }
         // A non-finite reading (a driver glitch) would poison every filter downstream.
-        guard a.x.isFinite, a.y.isFinite, a.z.isFinite, sample.rotationRate.map({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else {
+        guard Self.allFinite(a, sample.rotationRate ?? .zero) else {
             droppedSamples += 1
             return
         }
@@ -96,6 +96,13 @@ struct Resampler: Sendable {
         }
         accelerationSum += a
         accelerationCount += 1
+    }
+
+    /// Whether all six readings are finite, in one vector test: x · 0 is 0 for a finite x and
+    /// NaN for ±∞ and NaN, and NaN equals nothing. The same answer as `isFinite` on each, without
+    /// a test and branch per reading on every sample (about 20 instructions a sample in callgrind).
+    @inline(__always) static func allFinite(_ a: Vector3, _ b: Vector3) -> Bool {
+        all(SIMD8(a.x, a.y, a.z, b.x, b.y, b.z, 0, 0) * 0 .== SIMD8<Double>.zero)
     }
 
     @inline(__always) private mutating func setIndex(_ i: Int) {
