@@ -154,6 +154,57 @@ struct GaitGate: Sendable {
     /// Plausible cadences, steps/s: from a slow stroll to a sprint (the shortest step the
     /// cadence estimator reads, `CadenceEstimator.minimumPeriod`).
     var cadenceRange = 0.6...(1 / CadenceEstimator.minimumPeriod)
+    /// Least horizontal deviation, × the gait deviation, of a window whose repeat is a thigh's
+    /// stride (`isLimbStride`). A trunk's horizontal acceleration in running is a fraction of its
+    /// vertical (a braking and propulsive push of about 0.5 body weight against a vertical one
+    /// of 2 to 3): the simulator's runs in the hand, a back pocket and on an armband measure
+    /// 0.07 to 0.35 ×, a bag swinging on its strap at 2.5 to 2.8 steps/s at most 0.73 ×, and the
+    /// only oxford windows strong enough to ask (σ ≥ `runningDeviation`, read as one step: the
+    /// samsung carmelo purse walk) 0.72 to 0.88 ×. A phone on a thigh swings with it (±40° once
+    /// per stride at a sprint): gravity tips into its horizontal and the swing's tangential
+    /// acceleration, r·A·Ω² (0.3 m × 0.7 rad × (2π × 2.5 Hz)², about 5 g), grows with the square
+    /// of the stride rate. The simulator's front-pocket runs at 3.5 to 5 steps/s that were read
+    /// at half their steps measure 1.0 × or more in 9 of 10 such windows (tuned seeds 1, 2, 11,
+    /// 12; 25, 50 and 100 Hz), median 1.38 ×.
+    var limbStrideHorizontal = 1.0
+    /// Least regularity of a window read as a thigh's stride (`isLimbStride`): the reading is
+    /// changed only on a clear rhythm. The thigh-borne runs read at half their steps measure 0.74
+    /// or more in 9 of 10 windows (tuned seeds), while the oxford purse windows above measure at
+    /// most 0.39; at 0.4, five windows of the simulator's front-pocket runs at 3.5 steps/s that
+    /// read 2.1 to 2.2 steps/s (regularity 0.47 to 0.51) would be read at 4.2 to 4.5, 20 % fast.
+    var limbStrideRegularity = 0.7
+    /// Is the repeat of a window read as one step the stride of a thigh-borne phone, so that it
+    /// holds two steps? With the phone in a front trouser pocket, the thigh's swing and the near
+    /// foot's stronger strike repeat once per stride, and at a run of 3.5 steps/s or more they
+    /// outweigh the steps: the two halves of a stride do not look alike (correlation at half of
+    /// it −0.55 to +0.25), so the estimator finds no step inside the repeat and reads the stride
+    /// as a jog's step (the simulator's front pocket at 4 to 5 steps/s counted half its steps).
+    /// Three things tell that repeat from a jog's step: the strength of running
+    /// (`CadenceEstimator.runningDeviation`), whose half is then a running step (above
+    /// `CadenceEstimator.fastestWalkingCadence` and within `cadenceRange`); a horizontal motion
+    /// as large as the vertical (`limbStrideHorizontal`), which only a swinging limb gives; and
+    /// a clear rhythm (`limbStrideRegularity`). The gate still judges the window at its repeat
+    /// (a waved phone is a sinusoid at its own rate), and the steps are counted at twice it.
+    ///
+    /// Inside a walk, a reading at half the walk's cadence (`halfOfBout`, `BoutRules.octaveBand`)
+    /// is a stride already (octave continuity); a thigh-borne one needs only
+    /// `limbStrideDeviation` instead of running's strength, and is then judged at its repeat
+    /// too, not by `minimumStrideHalfRepeat`: the windows where a thigh-borne run weakens below
+    /// running's strength read its stride, halves unalike (−0.1 to −0.4), and that test closed
+    /// the run and reopened it at the stride's rate.
+    func isLimbStride(_ estimate: CadenceEstimate, gaitDeviation: Double, horizontalDeviation: Double, halfOfBout: Bool) -> Bool {
+        guard !estimate.wasStride, estimate.regularity >= limbStrideRegularity,
+              horizontalDeviation >= limbStrideHorizontal * gaitDeviation else { return false }
+        if halfOfBout { return gaitDeviation >= limbStrideDeviation }
+        return gaitDeviation >= CadenceEstimator.runningDeviation
+            && 2 * estimate.cadence > CadenceEstimator.fastestWalkingCadence && cadenceRange.contains(2 * estimate.cadence)
+    }
+    /// Least gait deviation, g, of a thigh-borne stride at half a walk's cadence
+    /// (`isLimbStride`): above a vehicle's motion (`ActivityRules.vehicleDeviation`, up to
+    /// 0.3 g), whose sway `minimumStrideHalfRepeat` is there to refuse. The simulator's
+    /// front-pocket runs at 3.5 and 4 steps/s weaken to 0.36 to 0.49 g in such windows (tuned
+    /// seeds 2 and 12).
+    var limbStrideDeviation = 0.3
 
     enum Verdict: Sendable, Equatable {
         /// Walking or running.

@@ -237,16 +237,22 @@ struct StepCounter: Sendable {
         // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
         var estimate = gaitDeviation >= gate.minimumDeviation
             ? cadenceEstimator.estimate(scratch, count: analysed, end: analysed == window ? n : nil, mean: wholeMean) : nil
+        let count = Double(horizontalSums.count * hop)
+        let meanHorizontal = horizontalSums.reduce(0, +) / count
+        let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
+        // A phone on a swinging thigh repeats once per stride, its two steps unalike
+        // (`GaitGate.isLimbStride`): the window is judged at that repeat, and counted at twice it.
+        let limbStride = estimate.map {
+            gate.isLimbStride($0, gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation,
+                              halfOfBout: inBout && rules.octaveBand.contains($0.cadence / boutCadence))
+        } ?? false
         // Octave continuity: inside a bout, a reading near half the bout cadence is a stride
         // taken for a step (the stride and step peaks trade places from window to window).
-        if inBout, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
+        if inBout, !limbStride, var e = estimate, rules.octaveBand.contains(e.cadence / boutCadence) {
             e.cadence *= 2
             e.wasStride = true
             estimate = e
         }
-        let count = Double(horizontalSums.count * hop)
-        let meanHorizontal = horizontalSums.reduce(0, +) / count
-        let horizontalDeviation = max(0, horizontalSquares.reduce(0, +) / count - meanHorizontal * meanHorizontal).squareRoot()
         // The shape is read by the gate only with a cadence estimate, and by the activity
         // classifier only for motion of a vehicle's strength: most flat windows need none of it.
         let shapeMeasured = estimate != nil
@@ -264,6 +270,13 @@ struct StepCounter: Sendable {
             verdict = .noRhythm
         }
         let isGait = verdict == .gait
+        // The repeat the gate judged, s⁻¹ (the waving and pure-sine tests look for a sinusoid at it).
+        let repeatRate = estimate?.cadence ?? 0
+        if isGait, limbStride, var e = estimate {
+            e.cadence *= 2
+            e.wasStride = true
+            estimate = e
+        }
         // A walk cannot be back-filled into motion that was just judged rhythmic but not gait
         // (waving right before walking off); allow half a hop of overlap.
         if verdict == .wrongShape { shapeRejectedUntil = n - hop / 2 }
@@ -298,7 +311,7 @@ struct StepCounter: Sendable {
             }
         }
         facts.pureSine = shape.purity > gate.maximumPurity
-        if walking, isGait, let estimate { facts.newestPureSine = newestIsPureSine(cadence: estimate.cadence) }
+        if walking, isGait { facts.newestPureSine = newestIsPureSine(cadence: repeatRate) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
         var context = BoutStateMachine.Context(inVehicle: inVehicle)
         // MARK: cycling input (issue 15): pedalling opens no walk and closes an open one.
