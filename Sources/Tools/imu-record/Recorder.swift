@@ -81,7 +81,7 @@ struct Recorder {
         // A replayed file with a header and no sample was "recorded 0 samples", exit 0, leaving
         // a recording of nothing at --out: a bad file, said as imu-steps and imu-plot say it.
         if gaps.count == 0, !Task.isCancelled, let replayed = source as? RecordingSource {
-            writer.discard()
+            await file.discard()
             throw EmptyRecording(path: replayed.path, purpose: "record")
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
