@@ -425,7 +425,7 @@ class KernelRing(unittest.TestCase):
             self.skipTest(f"no buffered capture here (trigger module imukit_tick not in the guest?): {src}")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("(attached)", src[0]["reason"])
-        self.assertEqual(guest(f"cat {device}/trigger/current_trigger")[1].strip(), "", "left attached through iiod")
+        self.assertEqual(guest(f"cat {device}/trigger/current_trigger")[1].strip(), "", f"left attached through iiod: {p.stderr}")
         self.need_guest_tool("imu-record")
         status, times, err = self._guest_record("iio:local:/bmi160?trigger=imukit-tick", 100, 2)
         self.assertEqual(status, 0, err)

@@ -140,10 +140,19 @@ final class IIOBufferedReader {
         guard let b = buffer else { return }
         buffer = nil
         let id = deviceID, name = device, detach = attachedTrigger
-        let refused = try? context.withContext("stopping the buffer") { ctx -> Int32 in
-            iio_buffer_destroy(b)
-            guard detach, let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else { return 0 }
-            return iio_device_set_trigger(dev, nil)
+        _ = try? context.withContext("stopping the buffer") { _ in iio_buffer_destroy(b) }
+        guard detach else { return }
+        // Through iiod the buffer is disabled by iiod's own thread after the client lets go, so a
+        // detach sent at once can meet EBUSY (seen in the clean-clone CI's ring, test_03c): it is
+        // tried again every 50 ms for up to 2 s, a bound far above iiod's hand-over of one block.
+        var refused: Int32? = nil
+        for attempt in 0..<40 {
+            if attempt > 0 { usleep(50_000) }
+            refused = try? context.withContext("detaching the trigger") { ctx -> Int32 in
+                guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else { return 0 }
+                return iio_device_set_trigger(dev, nil)
+            }
+            if refused != -EBUSY { break }
         }
         if let r = refused, r < 0, !IIOError.meansDeviceGone(-r) {
             CaptureWarning.standardError("\(name.escapedOnOneLine): the trigger attached for this capture could not be detached "
