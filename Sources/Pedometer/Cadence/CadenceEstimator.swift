@@ -59,6 +59,15 @@ struct CadenceEstimator: Sendable {
     /// last 0.9 to 1.25 s (1.6 to 2.2 steps/s, the oxford walks), so a longer repeat with no
     /// repeat at half of it is a step of a walk under 0.8 steps/s.
     let slowStepFrom = 1.25
+    /// Between `maximumStepPeriod` and `slowStepFrom` a repeat is a stride or one step of a walk
+    /// at 0.8 to 1 steps/s. A stride holds two steps of one gait, alike, so the signal correlates
+    /// positively at half of it (oxford pocket and purse strides: 1st percentile +0.09, −0.13 at
+    /// worst); one step holds one fall and one heel strike, and half a step later the fall's
+    /// fundamental is in opposite phase (the simulator's gait, sin φ + 0.35 sin(2φ − 1.2): −0.78;
+    /// its slow daily-life walks at 0.8 and 1 steps/s, tuned seeds 1–3: −0.3 to −0.7). Below
+    /// this correlation at half the repeat (a normalised autocorrelation): one step (the gate's `minimumStrideHalfRepeat`,
+    /// below which it refuses a stride as one swing; the shape tests still refuse a smooth sway).
+    static let unlikeHalves = -0.1
     /// Longest step, s: 0.6 steps/s, the slowest gait counted (issue 14).
     let maximumSlowStepPeriod = 1.7
     /// Longest stride considered, s (two of the longest steps, plus margin).
@@ -202,8 +211,11 @@ struct CadenceEstimator: Sendable {
         let hasHalfPeak = to >= minimumLag
             && (max(minimumLag, lower)...to).contains { isPeak($0) && correlation[$0] > max(Self.halfPeakMinimum, 0.3 * strongest) }
         // A repeat between `slowStepFrom` and `maximumSlowStepPeriod` with no repeat at half of
-        // it is one slow step (0.6 to 0.8 steps/s), not a stride of two.
-        if lag / rateHz > slowStepFrom, lag / rateHz <= maximumSlowStepPeriod, !hasHalfPeak {
+        // it is one slow step (0.6 to 0.8 steps/s), not a stride of two; so is a shorter one
+        // over `maximumStepPeriod` whose halves are unlike (`unlikeHalves`: 0.8 to 1 steps/s).
+        let period = lag / rateHz
+        if period > maximumStepPeriod, period <= maximumSlowStepPeriod, !hasHalfPeak,
+           period > slowStepFrom || halfRepeat < Self.unlikeHalves {
             return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
                                    halfRepeat: halfRepeat, wasStride: false)
         }

@@ -15,8 +15,9 @@ struct GaitGate: Sendable {
     /// (oxford MAPE 1.58% → 1.70% when it was measured).
     var minimumRegularity = 0.4
     /// Least correlation at half a stride: oxford pocket/purse strides measure −0.13 at worst
-    /// (1st percentile +0.09); a sine sway measures about −0.2 to −1.
-    var minimumStrideHalfRepeat = -0.1
+    /// (1st percentile +0.09); a sine sway measures about −0.2 to −1. A repeat of 1 to 1.7 s
+    /// below it is read as one slow step already (`CadenceEstimator.unlikeHalves`).
+    var minimumStrideHalfRepeat = CadenceEstimator.unlikeHalves
     /// Least RMS frequency relative to the cadence: 1.0 for a sine, 1.05 to 1.08 for a waved
     /// phone starting or stopping inside the window; gait windows on the oxford recordings
     /// measure ≥ 1.09 (1st percentile 1.14), the simulator's walks 1.3 to 1.5.
