@@ -3,13 +3,13 @@ import Testing
 import IMUSimulation
 @testable import Pedometer
 
-/// Slow walks (0.8 to 1 steps/s) read by the rhythm stage as steps, not as strides of two
-/// (`CadenceEstimator.unlikeHalves`; docs/steps.md).
+/// Slow walks (0.5 to 1 steps/s) read by the rhythm stage as steps, not as strides of two
+/// (`CadenceEstimator.unlikeHalves`, `CadenceEstimator.maximumSlowStepPeriod`; docs/steps.md).
 @Suite struct SlowWalkTests {
     /// One step of 1 to 2 s repeats as one fall and one heel strike: half a step later its
     /// fundamental is in opposite phase, so it is one step, not a stride whose two halves are
     /// alike. Within one 50 Hz tick of lag (cadence² × 0.02 s) of the true cadence.
-    @Test(arguments: [0.85, 0.95])
+    @Test(arguments: [0.55, 0.85, 0.95])
     func aSlowStepIsOneStep(cadence: Double) throws {
         var estimator = CadenceEstimator(rateHz: 50, windowSamples: 200)
         let signal = gaitSignal(cadence: cadence, rate: 50, seconds: 4)
@@ -31,15 +31,15 @@ import IMUSimulation
     }
 
     /// Daily life's slow walks between pauses, in a bag and trouser pockets: 6 steps at
-    /// 0.8 steps/s and 8 at 1 (the issue: a walk of 4 or more steps counts in full, down to
-    /// about 0.6 steps/s). They were read as strides whose halves are unlike (a sway) and
-    /// refused. Each walk within one step of its truth (a walk's first or last step may fall
-    /// either side of where its motion starts).
+    /// 0.8 steps/s, 8 at 1 and 5 at 0.6 (the issue: a walk of 4 or more steps counts in full,
+    /// down to about 0.6 steps/s). They were read as strides whose halves are unlike (a sway) and
+    /// refused, or as 0.57 steps/s, below the slowest cadence. Each walk within one step of its
+    /// truth (a walk's first or last step may fall either side of where its motion starts).
     @Test(arguments: [UInt64(11), 12, 13])
     func slowWalksInPocketsAndBagsCountInFull(seed: UInt64) {
         let walks: [(steps: Double, cadence: Double, amplitude: Double, holding: DeviceHolding)] = [
             (6, 0.8, 0.12, .bag), (6, 0.8, 0.12, .backPocket), (6, 0.8, 0.12, .frontPocket),
-            (8, 1.0, 0.15, .bag), (8, 1.0, 0.15, .backPocket),
+            (8, 1.0, 0.15, .bag), (8, 1.0, 0.15, .backPocket), (5, 0.6, 0.1, .bag),
         ]
         var segments = [Segment(.still, seconds: 5, holding: .inHand)]
         for w in walks {

@@ -65,11 +65,16 @@ struct CadenceEstimator: Sendable {
     /// worst); one step holds one fall and one heel strike, and half a step later the fall's
     /// fundamental is in opposite phase (the simulator's gait, sin φ + 0.35 sin(2φ − 1.2): −0.78;
     /// its slow daily-life walks at 0.8 and 1 steps/s, tuned seeds 1–3: −0.3 to −0.7). Below
-    /// this correlation at half the repeat (a normalised autocorrelation): one step (the gate's `minimumStrideHalfRepeat`,
-    /// below which it refuses a stride as one swing; the shape tests still refuse a smooth sway).
+    /// this correlation at half the repeat (a normalised autocorrelation): one step (the gate's
+    /// `minimumStrideHalfRepeat`, below which it refuses a stride as one swing; the shape tests
+    /// still refuse a smooth sway).
     static let unlikeHalves = -0.1
-    /// Longest step, s: 0.6 steps/s, the slowest gait counted (issue 14).
-    let maximumSlowStepPeriod = 1.7
+    /// Longest step, s: the slowest gait counted, 0.6 steps/s (issue 14), is 1.67 s per step on
+    /// average, and single steps of a slow walk vary about it: the simulator's daily-life walk
+    /// at 0.6 steps/s repeats every 1.71 to 1.76 s in a bag (tuned seed 3), where 1.7 s read it
+    /// as a stride. The same margin as a walk's longest interval between steps
+    /// (`HeelStrikes.longestInterval`, `ChainRules.longestInterval`): 2 s, 0.5 steps/s.
+    static let maximumSlowStepPeriod = 2.0
     /// Longest stride considered, s (two of the longest steps, plus margin).
     let maximumStridePeriod = 2.2
 
@@ -211,10 +216,10 @@ struct CadenceEstimator: Sendable {
         let hasHalfPeak = to >= minimumLag
             && (max(minimumLag, lower)...to).contains { isPeak($0) && correlation[$0] > max(Self.halfPeakMinimum, 0.3 * strongest) }
         // A repeat between `slowStepFrom` and `maximumSlowStepPeriod` with no repeat at half of
-        // it is one slow step (0.6 to 0.8 steps/s), not a stride of two; so is a shorter one
+        // it is one slow step (0.5 to 0.8 steps/s), not a stride of two; so is a shorter one
         // over `maximumStepPeriod` whose halves are unlike (`unlikeHalves`: 0.8 to 1 steps/s).
         let period = lag / rateHz
-        if period > maximumStepPeriod, period <= maximumSlowStepPeriod, !hasHalfPeak,
+        if period > maximumStepPeriod, period <= Self.maximumSlowStepPeriod, !hasHalfPeak,
            period > slowStepFrom || halfRepeat < Self.unlikeHalves {
             return CadenceEstimate(cadence: rateHz / lag, regularity: strongest,
                                    halfRepeat: halfRepeat, wasStride: false)

@@ -152,9 +152,10 @@ struct GaitGate: Sendable {
     /// Cadence above which gait is running, steps/s (walking tops out around 2.2, running starts
     /// around 2.5).
     static let runningCadence = 2.4
-    /// Plausible cadences, steps/s: from a slow stroll to a sprint (the shortest step the
-    /// cadence estimator reads, `CadenceEstimator.minimumPeriod`).
-    var cadenceRange = 0.6...(1 / CadenceEstimator.minimumPeriod)
+    /// Plausible cadences, steps/s: from a slow stroll (the longest step the cadence estimator
+    /// reads, `CadenceEstimator.maximumSlowStepPeriod`) to a sprint (the shortest,
+    /// `CadenceEstimator.minimumPeriod`).
+    var cadenceRange = (1 / CadenceEstimator.maximumSlowStepPeriod)...(1 / CadenceEstimator.minimumPeriod)
     /// Least horizontal deviation, × the gait deviation, of a window whose repeat is a thigh's
     /// stride (`isLimbStride`). A trunk's horizontal acceleration in running is a fraction of its
     /// vertical (a braking and propulsive push of about 0.5 body weight against a vertical one
