@@ -30,6 +30,15 @@ struct GaitGate: Sendable {
     /// 3.3 to 6× its apparent cadence.
     var vibrationDeviation = 0.1
     var vibrationSpread = 3.0
+    /// Below this cadence, steps/s, `vibrationSpread` is measured against it instead: a heel
+    /// strike's impact lasts about 0.1 s whatever the cadence, so a slower step does not slow its
+    /// harmonics, and the spread of a slow walk grows as its cadence falls. The 3× above was
+    /// measured on walks at 1.6 to 2.2 steps/s (oxford); the simulator's walks at 0.6 steps/s
+    /// with the phone in the hand or a bag (0.08 to 0.09 g) reach 3.1 to 3.9× (2.0 to 2.3 Hz;
+    /// `SlowWalkTests`' seeds 11–13, daily life tuned seed 3), while engines and roads vibrate
+    /// at 4 to 10 Hz (the simulator's bus, `ActivityRules.smoothFrequency`): 3 × 1 step/s = 3 Hz
+    /// lies between.
+    var vibrationReferenceCadence = 1.0
     /// Least horizontal deviation (g, over the 4 s window) for a walk to start during a vehicle
     /// ride. Each step brakes and pushes the trunk fore-aft and sways it sideways: gait windows
     /// measure ≥ 0.05 g on the real-dev lower-back walks (5th percentile 0.06 g) and 5th
@@ -243,7 +252,8 @@ struct GaitGate: Sendable {
         if shape.purity > maximumPurity { return .wrongShape }
         // Weak motion whose energy sits far above the cadence is vibration (engine, road), not
         // a body bouncing once per step.
-        if !inBout, gaitDeviation < vibrationDeviation, spread > vibrationSpread {
+        if !inBout, gaitDeviation < vibrationDeviation,
+           shape.rmsFrequency > vibrationSpread * max(estimate.cadence, vibrationReferenceCadence) {
             return .vibration
         }
         return .gait
