@@ -101,6 +101,13 @@ struct PedallingAnalyser: Sendable {
     }
 
     /// The thigh's pitch is followed below this frequency, Hz (the crank's fundamental is ≤ 1.65 Hz).
+    ///
+    /// The analysis stays at the pedometer's 50 Hz: this one-pole low-pass still passes 14 % of the
+    /// amplitude at 21.7 Hz, which analysing at 25 Hz would fold onto 3.3 Hz (the stroke band's
+    /// top), and the crank search reads the unfiltered gait signal. Halving the rate without
+    /// aliasing takes a new low-pass that passes 0 to 3.3 Hz and removes 21.7 Hz and up (e.g. a
+    /// fifth-order Butterworth at 6 Hz: −0.01 dB at 3.3 Hz, −56 dB at 21.7 Hz) and thresholds
+    /// measured again on its signals (docs/activity.md).
     static let tiltCutoffHz = 3.0
 
     /// Feeds one tick of specific force (g, device frame). Returns a window's analysis once per
