@@ -145,6 +145,38 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
         #expect(w.isPedalling)
     }
 
+    /// The window's strength and impact share come from its hops' sums (`HopSums`), so each of
+    /// its four hops must count once and a gap must start them afresh. A sampled sine over whole
+    /// periods has the mean 0 and the variance A²/2 exactly, so two seconds at 0.1 g and two at
+    /// 0.3 g (1 Hz: 50 ticks a period at 50 Hz) give (0.01/2 + 0.09/2)/2 = 0.025 g²; rounding
+    /// alone separates the figure from that. The impact band is a second-order Butterworth
+    /// high-pass at 4 Hz by the bilinear transform: at 10 Hz it passes r⁴/(1 + r⁴) of the power,
+    /// r = tan(π·10/50)/tan(π·4/50) = 2.830, so 0.985 of a 10 Hz sine's variance.
+    @Test func theWindowsFiguresComeFromItsHopsSums() {
+        var analyser = PedallingAnalyser(rateHz: 50)
+        func feed(seconds: Double, amplitude: Double, hz: Double, from start: Double = 0) -> PedallingWindow? {
+            var last: PedallingWindow?
+            for i in 0..<Int(seconds * 50) {
+                let t = start + Double(i) / 50
+                if let w = analyser.add(Vector3(0, 0, 1 + amplitude * sin(2 * Double.pi * hz * t))) { last = w }
+            }
+            return last
+        }
+        _ = feed(seconds: 8, amplitude: 0.5, hz: 1)   // a stronger past that must not reach the windows below
+        analyser.reset()
+        #expect(feed(seconds: 3, amplitude: 0.1, hz: 1) == nil)   // a window needs four hops after the gap
+        analyser.reset()
+        _ = feed(seconds: 2, amplitude: 0.1, hz: 1)
+        let mixed = try! #require(feed(seconds: 2, amplitude: 0.3, hz: 1, from: 2))
+        #expect(abs(mixed.deviation - 0.025.squareRoot()) < 1e-9)
+        // Σ and Σ² handed to the step counter hold the same window.
+        let totals = analyser.gaitTotals
+        #expect(totals.count == 200 && abs(totals.sum) < 1e-9 && abs(totals.squares - 200 * 0.025) < 1e-9)
+        let impacts = try! #require(feed(seconds: 8, amplitude: 0.2, hz: 10, from: 4))
+        #expect(abs(impacts.deviation - 0.2 / 2.0.squareRoot()) < 1e-9)
+        #expect(abs(impacts.impactShare - 0.985) < 0.002)
+    }
+
     /// A ride's starting hints belong to that ride: once it ends (here parked, `releaseIdle`) they
     /// are gone, so nothing of it is left for the next ride's start.
     @Test func theStartingHintEndsWithTheRide() {

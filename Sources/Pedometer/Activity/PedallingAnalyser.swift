@@ -47,8 +47,11 @@ struct PedallingAnalyser: Sendable {
     /// running sums of its squared lengths, as above.
     private var residuals: (x: [Double], y: [Double], z: [Double])
     private var residualSquares: [Double]
-    /// The window's impact band, copied out of its ring once per window.
-    private var impactScratch: [Double]
+    /// Σ x and Σ x² per hop of the gait signal, the level and the impact band (`HopSums`), the
+    /// last `window / hop` hops (a window is whole hops: `init`), oldest first from `hopsDone`.
+    private var hopSums: [HopSums]
+    /// Hops filtered since the latest reset.
+    private var hopsDone = 0
     /// The window's |low-passed specific force| (`Plane.length`), for the tilt.
     private var lengthScratch: [Double]
     /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`).
@@ -77,7 +80,8 @@ struct PedallingAnalyser: Sendable {
         levelSquares = scratchSquares
         residuals = (scratch, scratch, scratch)
         residualSquares = scratchSquares
-        impactScratch = scratch
+        precondition(window % hop == 0, "PedallingAnalyser: the window is whole hops")
+        hopSums = [HopSums](repeating: HopSums(), count: window / hop)
         lengthScratch = scratch
         // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
         let longestLag = Int((rateHz / PedallingWindow.Limit.crankBand.lowerBound).rounded(.down))
@@ -93,9 +97,17 @@ struct PedallingAnalyser: Sendable {
         smoothed.reset()
         highPass.reset()
         sinceHop = 0
+        hopsDone = 0
     }
 
     /// The thigh's pitch is followed below this frequency, Hz (the crank's fundamental is ≤ 1.65 Hz).
+    ///
+    /// The analysis stays at the pedometer's 50 Hz: this one-pole low-pass still passes 14 % of the
+    /// amplitude at 21.7 Hz, which analysing at 25 Hz would fold onto 3.3 Hz (the stroke band's
+    /// top), and the crank search reads the unfiltered gait signal. Halving the rate without
+    /// aliasing takes a new low-pass that passes 0 to 3.3 Hz and removes 21.7 Hz and up (e.g. a
+    /// fifth-order Butterworth at 6 Hz: −0.01 dB at 3.3 Hz, −56 dB at 21.7 Hz) and thresholds
+    /// measured again on its signals (docs/activity.md).
     static let tiltCutoffHz = 3.0
 
     /// Feeds one tick of specific force (g, device frame). Returns a window's analysis once per
@@ -123,22 +135,42 @@ struct PedallingAnalyser: Sendable {
     }
 
     /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, replacing
-    /// each by its planes' values (`Plane`), then stores them in `history`. The filters' state
-    /// stays in local variables (registers) for the whole loop.
+    /// each by its planes' values (`Plane`), then stores them in `history`, and keeps the hop's
+    /// sums (`HopSums`). The filters' state and the sums stay in local variables (registers) for
+    /// the whole loop.
     private mutating func filterHop() {
         var smoothed = self.smoothed, highPass = self.highPass
         let hop = self.hop
+        // Lanes: gait signal, level (|low-passed specific force| − 1 g), impact band, unused.
+        var sums = SIMD4<Double>(), squares = SIMD4<Double>()
         pending.withUnsafeMutableBufferPointer { ticks in
             for i in 0..<hop {
                 let tick = ticks[i]
                 let value = tick[3]
                 let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
-                ticks[i] = SIMD8(value, length(s), highPass.update(value), s.x, s.y, s.z, 0, 0)
+                let size = length(s), impact = highPass.update(value)
+                ticks[i] = SIMD8(value, size, impact, s.x, s.y, s.z, 0, 0)
+                let lanes = SIMD4(value, size - 1, impact, 0)
+                sums += lanes
+                squares += lanes * lanes
             }
         }
         self.smoothed = smoothed
         self.highPass = highPass
         pending.withUnsafeBufferPointer { ticks in history.append(count: hop) { ticks[$0] } }
+        hopSums[hopsDone % hopSums.count] = HopSums(sums: sums, squares: squares)
+        hopsDone += 1
+    }
+
+    /// The window's sums: its hops' (`hopSums`), oldest first.
+    private func windowSums() -> HopSums {
+        var total = HopSums()
+        for k in 0..<hopSums.count {
+            let hop = hopSums[(hopsDone + k) % hopSums.count]
+            total.sums += hop.sums
+            total.squares += hop.squares
+        }
+        return total
     }
 
     /// Measures the window that ends at the newest tick.
@@ -153,21 +185,19 @@ struct PedallingAnalyser: Sendable {
     private mutating func analyse() -> PedallingWindow {
         let start = history.count - window
         tiltReady = false
-        history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
-        // The level: lengths less 1 g.
-        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1)
-        // Means and variances in one pass each; the series are centred only for a search.
-        gaitTotals = Self.totals(scratch, count: window, end: history.count)
+        // Means and variances from the hops' sums; a series is copied out of its ring and
+        // centred only for a search.
+        let sums = windowSums()
+        gaitTotals = WindowTotals(end: history.count, count: window, sums: (sums.sums[0], sums.squares[0]))
         let (mean, variance) = gaitTotals.moments
-        let (levelMean, levelVariance) = Self.totals(levelScratch, count: window, end: history.count).moments
+        let (levelMean, levelVariance) = WindowTotals(end: history.count, count: window, sums: (sums.sums[1], sums.squares[1])).moments
         var result = PedallingWindow(deviation: variance.squareRoot())
         result.seated = seatedRhythm(deviation: levelVariance.squareRoot(), mean: levelMean, start: start)
         guard result.deviation >= PedallingWindow.Limit.minimumDeviation else { return result }
-        history.copy(plane: Plane.impact, from: start, count: window, into: &impactScratch)
-        var (impactMean, impactSquares) = impactScratch.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: window) }
-        impactMean /= Double(window)
-        result.impactShare = max(0, impactSquares / Double(window) - impactMean * impactMean) / variance
+        let (_, impactVariance) = WindowTotals(end: history.count, count: window, sums: (sums.sums[2], sums.squares[2])).moments
+        result.impactShare = impactVariance / variance
         guard result.mayPedal else { return result }
+        history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
         Self.subtract(mean, from: &scratch, count: window)
         Self.prefixSquares(scratch, count: window, into: &scratchSquares)
         // Strongest repeat in the crank band.
@@ -197,14 +227,16 @@ struct PedallingAnalyser: Sendable {
     /// in the pedal-stroke band, and the tilt's correlation one revolution (two strokes) and one
     /// stroke later; each only while the rhythm can still pass (`SeatedRhythm.mayPedal`,
     /// `rhythmFits`).
-    /// `levelScratch` holds the window's level, whose mean is `mean` and deviation `deviation`
-    /// (centred here when searched); the window starts at tick `start`.
+    /// The window starts at tick `start`; its level's mean is `mean` and deviation `deviation`
+    /// (from the hops' sums). The level is copied into `levelScratch` and centred only when searched.
     private mutating func seatedRhythm(deviation: Double, mean: Double, start: Int) -> SeatedRhythm {
         var result = SeatedRhythm(deviation: deviation)
         let band = SeatedRhythm.Limit.strokeBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
         guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
+        // The level: lengths less 1 g.
+        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1)
         Self.subtract(mean, from: &levelScratch, count: window)
         Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
         let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
@@ -215,12 +247,6 @@ struct PedallingAnalyser: Sendable {
         result.rockPerRevolution = tiltCorrelation(lag: 2 * bestLag)
         result.rockPerStroke = tiltCorrelation(lag: bestLag)
         return result
-    }
-
-    /// Σ x and Σ x² of the first `count` values of `x`, a window ending before absolute tick `end`.
-    /// `sumAndSquares` adds the values in `WindowSums.sum`'s order: the same mean as centring by it.
-    private static func totals(_ x: [Double], count: Int, end: Int) -> WindowTotals {
-        WindowTotals(end: end, count: count, sums: x.withUnsafeBufferPointer { WindowSums.sumAndSquares($0, count: count) })
     }
 
     /// Subtracts `mean` from each of the first `count` values of `x`.
@@ -378,6 +404,12 @@ struct PedallingAnalyser: Sendable {
 
     /// Normalised autocorrelation of the centred window at `lag` ticks (Pearson over the overlap).
     private func correlation(lag: Int) -> Double { Self.correlation(scratch, squares: scratchSquares, count: window, lag: lag) }
+}
+
+/// Σ x and Σ x² of one hop's (or a window's) gait signal, level and impact band (lanes 0, 1, 2;
+/// lane 3 is unused), each tick's added in tick order (`PedallingAnalyser.filterHop`).
+struct HopSums: Sendable {
+    var sums = SIMD4<Double>(), squares = SIMD4<Double>()
 }
 
 /// A second-order Butterworth high-pass (Q = 1/√2, bilinear transform as in the RBJ audio EQ

@@ -119,7 +119,7 @@ struct CadenceEstimator: Sendable {
     /// Estimates the cadence of `window` (`count` values). Returns nil for a flat window. `end`:
     /// the absolute index one past the window's last tick when `window` holds a whole analysis
     /// window, nil for a part of one (`LagProducts` reuses a whole window's sums in the next).
-    /// `mean`: the window's mean when the caller has it (Σ x / n, Σ x added as `WindowSums.sum` adds).
+    /// `mean`: the window's mean when the caller has it (Σ x / n, equal to `WindowSums.sum`'s but for rounding).
     mutating func estimate(_ window: [Double], count n: Int, end: Int? = nil, mean: Double? = nil) -> CadenceEstimate? {
         let mean = mean ?? window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
         var energy = 0.0

@@ -26,7 +26,7 @@ struct GaitShape: Sendable, Equatable {
     /// Computes the moments, RMS frequency and purity of `x[0..<n]` at `cadence` (steps/s).
     /// `skewAndKurtosis: false` leaves `skewness` and `kurtosis` 0 and skips their sums (a caller
     /// that reads only `purity` and `rmsFrequency`; those are the same either way). `mean`: the
-    /// window's mean when the caller has it (Σ x / n, Σ x added as `WindowSums.sum` adds).
+    /// window's mean when the caller has it (Σ x / n, equal to `WindowSums.sum`'s but for rounding).
     static func measure(_ x: [Double], count n: Int, rateHz: Double, cadence: Double?, skewAndKurtosis: Bool = true,
                         mean: Double? = nil) -> GaitShape {
         x.withUnsafeBufferPointer { x in

@@ -103,8 +103,9 @@ struct StepCounter: Sendable {
     /// Set by the pedometer: Σ v and Σ v² of the gait signal over the cycling analyser's latest
     /// window (`CyclingDetector.gaitTotals`), which completes on the same tick as this counter's
     /// window and holds the same ticks (both 4 s every 1 s from each segment start). Used for
-    /// the window's deviation when its end and length match this counter's window (the same sums
-    /// of the same values, bit for bit), so the window is summed once; cleared once read.
+    /// the window's deviation and mean when its end and length match this counter's window (the
+    /// same values, summed hop by hop: equal to this counter's own sum but for rounding, about
+    /// 1e-16 relative), so the window is not summed again; cleared once read.
     var gaitTotals: WindowTotals?
 
     /// Step events and totals of the credited (walked) time.
@@ -231,8 +232,8 @@ struct StepCounter: Sendable {
                 gait.copy(from: first, count: active, into: &scratch)
             }
         }
-        // The whole window's mean for the stages below (the same value `WindowSums.sum` gives
-        // them: `sumAndSquares` adds in its order); a trimmed window's is summed by them.
+        // The whole window's mean for the stages below (what `WindowSums.sum` would give them
+        // but for rounding); a trimmed window's is summed by them.
         let wholeMean = analysed == window ? totals.moments.mean : nil
         // Too weak to be gait: skip the autocorrelation (most of the analysis cost).
         var estimate = gaitDeviation >= gate.minimumDeviation
