@@ -11,14 +11,14 @@ let spec = CommandSpec(
             "--reset [--system] [--key KEY | --source SPEC]"],
     options: [
         OptionSpec("six-position", short: "6", help: "guided: rest the device on each of its six faces in turn"),
-        OptionSpec("from-recording", value: "FILE", help: "compute from a recorded session (imu-record --raw) instead"),
+        OptionSpec("from-recording", value: .path("FILE"), help: "compute from a recorded session (imu-record --raw) instead"),
         OptionSpec("show", help: "print the saved calibration of the sensor"),
         OptionSpec("reset", help: "delete the saved calibration of the sensor"),
         OptionSpec("json", help: "print one JSON object (docs/file-formats.md); does not save unless --save"),
         OptionSpec("save", help: "save the result (a live session without --json always saves)"),
         OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
-        OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
-        OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
+        OptionSpec("seconds", value: .number("S"), help: "seconds averaged per face (default 5)"),
+        OptionSpec("key", value: .text("KEY"), help: "calibration key (default: the sensor's, or the recording's)"),
     ] + SourceSelection.optionsWithoutReplay,
     examples: [
         ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
