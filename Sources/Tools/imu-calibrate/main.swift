@@ -51,7 +51,7 @@ await ToolMain.run(spec) { args in
             try fromRecording(file, key: args.string("key"), settings: fileSettings, needKey: args.flag("save"))
         }
     } else {
-        guard let measured = try await guided(args, settings: settings, json: json) else { return try stoppedForClosedOutput() }
+        guard let measured = try await guided(args, settings: settings, json: json) else { return try await stoppedForClosedOutput() }
         calibration = measured
     }
     let save = args.flag("save") || (!json && args.string("from-recording") == nil)
@@ -88,7 +88,8 @@ enum WorkThread { static let name = "imu-calibrate" }
 /// The guided session stopped because the reader of standard output went away: exit 1 with
 /// `ReaderGone`'s words. `ToolMain` says them when a write to standard output failed; when only
 /// poll(2) saw it (`--json` writes there at the end), they are said here.
-func stoppedForClosedOutput() throws -> ExitStatus {
+func stoppedForClosedOutput() async throws -> ExitStatus {
+    await Terminal.standardOutput.written()   // a failed write is known once what was handed over is written
     if Terminal.standardOutput.readerGone { return .runtimeFailure }
     throw ReaderGone(written: Terminal.standardOutput.linesWritten)
 }
