@@ -25,6 +25,13 @@ import Testing
 
     struct PreparationFailed: Error { var stderr: String }
 
+    /// `r` exited 3 (permission denied) with `message` and `fix` on standard error.
+    static func expectDenied(_ r: ToolResult, _ message: String, fix: String, _ what: String = "") {
+        #expect(r.status == 3, "\(what) stderr: \(r.stderr)")
+        #expect(r.stderr.contains(message), "\(what) stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: " + fix), "\(what) stderr: \(r.stderr)")
+    }
+
     /// A walker profile (`--remember`) only its owner may read: imu-steps and imu-plot name it,
     /// and say how to make it readable or be rid of it.
     @Test func anUnreadableWalkerProfile() throws {
@@ -34,10 +41,8 @@ import Testing
             """) else { return }
         let profile = dir + "/home/.config/imukit/profile.json"
         for tool in ["imu-steps --simulate walk --speed max", "imu-plot --simulate walk -o -"] {
-            let r = try run("\"$BIN\"/\(tool)")
-            #expect(r.status == 3, "\(tool): \(r.stderr)")
-            #expect(r.stderr.contains("cannot read \(profile): Permission denied"), "\(tool): \(r.stderr)")
-            #expect(r.stderr.contains("fix: make \(profile) readable by you"), "\(tool): \(r.stderr)")
+            Self.expectDenied(try run("\"$BIN\"/\(tool)"), "cannot read \(profile): Permission denied",
+                              fix: "make \(profile) readable by you", tool)
         }
     }
 
@@ -45,10 +50,9 @@ import Testing
     /// become writable (the file need not exist), not the file.
     @Test func aProfileThatMayNotBeSaved() throws {
         guard let (run, dir) = try Self.asNobody("mkdir -p home/.config/imukit && chmod -R 755 home") else { return }
-        let r = try run("\"$BIN\"/imu-steps --simulate walk --speed max --height 1.8 --remember")
-        #expect(r.status == 3, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("cannot create \(dir)/home/.config/imukit/profile.json: Permission denied"), "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("fix: make \(dir)/home/.config/imukit writable by you"), "stderr: \(r.stderr)")
+        Self.expectDenied(try run("\"$BIN\"/imu-steps --simulate walk --speed max --height 1.8 --remember"),
+                          "cannot create \(dir)/home/.config/imukit/profile.json: Permission denied",
+                          fix: "make \(dir)/home/.config/imukit writable by you")
     }
 
     /// A saved calibration only its owner may read: every tool that would apply it, and
@@ -62,15 +66,11 @@ import Testing
         let file = dir + "/home/.config/imukit/calibration/sim_walk.json"
         for tool in ["imu-steps --simulate walk --speed max", "imu-record --simulate walk --speed max -d 1 -o -",
                      "imu-calibrate --show --key sim:walk"] {
-            let r = try run("\"$BIN\"/\(tool) > /dev/null")
-            #expect(r.status == 3, "\(tool): \(r.stderr)")
-            #expect(r.stderr.contains("cannot read \(file): Permission denied"), "\(tool): \(r.stderr)")
-            #expect(r.stderr.contains("fix: make \(file) readable by you"), "\(tool): \(r.stderr)")
+            Self.expectDenied(try run("\"$BIN\"/\(tool) > /dev/null"), "cannot read \(file): Permission denied",
+                              fix: "make \(file) readable by you", tool)
         }
-        let reset = try run("\"$BIN\"/imu-calibrate --reset --key sim:walk")
-        #expect(reset.status == 3, "stderr: \(reset.stderr)")
-        #expect(reset.stderr.contains("cannot remove \(file): Permission denied"), "stderr: \(reset.stderr)")
-        #expect(reset.stderr.contains("fix: make \(dir)/home/.config/imukit/calibration writable by you"), "stderr: \(reset.stderr)")
+        Self.expectDenied(try run("\"$BIN\"/imu-calibrate --reset --key sim:walk"), "cannot remove \(file): Permission denied",
+                          fix: "make \(dir)/home/.config/imukit/calibration writable by you")
         #expect(FileManager.default.fileExists(atPath: file))
     }
 
@@ -79,18 +79,15 @@ import Testing
     @Test func aCalibrationThatMayNotBeSaved() throws {
         guard let (run, dir) = try Self.asNobody("mkdir -p home/.config/imukit/calibration && chmod -R 755 home") else { return }
         let r = try run("\"$BIN\"/imu-calibrate -6 --simulate six-position --save")
-        #expect(r.status == 3, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("cannot create \(dir)/home/.config/imukit/calibration/sim_six-position.json: Permission denied"), "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("fix: make \(dir)/home/.config/imukit/calibration writable by you"), "stderr: \(r.stderr)")
+        Self.expectDenied(r, "cannot create \(dir)/home/.config/imukit/calibration/sim_six-position.json: Permission denied",
+                          fix: "make \(dir)/home/.config/imukit/calibration writable by you")
         #expect(r.stdout.contains("accel_bias_g"), "stdout: \(r.stdout)")
     }
 
     /// The step service's history, readable only by the service: imu-plot --day names it.
     @Test func anUnreadableHistory() throws {
         guard let (run, _) = try Self.asNobody("echo x > h.sqlite && chmod 600 h.sqlite") else { return }
-        let r = try run("\"$BIN\"/imu-plot --day --history h.sqlite -o -")
-        #expect(r.status == 3, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("cannot open the history h.sqlite: permission denied"), "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("sudo chmod a+r h.sqlite"), "stderr: \(r.stderr)")
+        Self.expectDenied(try run("\"$BIN\"/imu-plot --day --history h.sqlite -o -"), "cannot open the history h.sqlite: permission denied",
+                          fix: "give this user access to it (ls -l h.sqlite; sudo chmod a+r h.sqlite to read it)")
     }
 }
