@@ -5,9 +5,11 @@ let testSpec = CommandSpec(
     name: "imu-test", summary: "test", usage: ["[--json]"],
     options: [
         OptionSpec("json", short: "j", help: "json"),
-        OptionSpec("replay", short: "r", value: "FILE", help: "file"),
-        OptionSpec("rate", value: "HZ", help: "rate"),
-        OptionSpec("address", value: "ADDR", help: "address"),
+        OptionSpec("replay", short: "r", value: .path("FILE"), help: "file"),
+        OptionSpec("rate", value: .number("HZ"), help: "rate"),
+        OptionSpec("address", value: .text("ADDR"), help: "address"),
+        OptionSpec("bus", value: .integer("N"), help: "bus"),
+        OptionSpec("from", value: .seconds("S"), help: "from"),
     ],
     examples: [("imu-test --json", "example")]
 )
@@ -39,6 +41,28 @@ let testSpec = CommandSpec(
         #expect(different?.message == "--rate given twice ('50' and '50.5'); give it once")
         let files = #expect(throws: UsageError.self) { try ArgumentParser.parse(["-r", "1", "-r", "1.0"], spec: testSpec) }
         #expect(files?.message == "--replay given twice ('1' and '1.0'); give it once")
+    }
+
+    /// The kind, not the value's name in help, says how repeats compare: `--bus 0x1 --bus 1` was
+    /// refused as "given twice" because only N, HZ, M, S and PX were taken for numbers, and those
+    /// as decimals. A path compares lexically; text as text.
+    @Test func repeatsCompareAsTheOptionsKind() throws {
+        #expect(try ArgumentParser.parse(["--bus", "0x1", "--bus", "1", "--bus=0X01"], spec: testSpec).integer("bus", in: 0...9) == 1)
+        let buses = #expect(throws: UsageError.self) { try ArgumentParser.parse(["--bus", "0x10", "--bus", "10"], spec: testSpec) }
+        #expect(buses?.message == "--bus given twice ('0x10' and '10'); give it once")
+        #expect(try ArgumentParser.parse(["--from", "90", "--from", "1:30", "--from", "0:01:30.0"], spec: testSpec).string("from") != nil)
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--from", "90", "--from", "1:31"], spec: testSpec) }
+        #expect(try ArgumentParser.parse(["-r", "./x.csv", "-r", "x.csv", "-r", ".//x.csv"], spec: testSpec).string("replay") != nil)
+        #expect(try ArgumentParser.parse(["-r", "/tmp/x.csv", "-r", "/tmp//./x.csv"], spec: testSpec).string("replay") != nil)
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["-r", "-", "-r", "./-"], spec: testSpec) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["-r", "/x.csv", "-r", "x.csv"], spec: testSpec) }
+        // Text: a source spec's spelling is its meaning; "0x1" and "1" are two addresses' text.
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--address", "0x1", "--address", "1"], spec: testSpec) }
+    }
+
+    @Test func helpShowsTheValuesName() {
+        #expect(testSpec.helpText.contains("--bus N"))
+        #expect(testSpec.helpText.contains("-r, --replay FILE"))
     }
 
     @Test func missingValue() {

@@ -5,18 +5,23 @@ import Testing
 /// The tools tried with bad input as a new user would (issue: bad-input audit of the tools):
 /// output that cannot be written, files that cannot be read, text that must not reach a terminal raw.
 @Suite(.offPool) struct BadInputAuditTests {
-    /// `runuser -u nobody --` when this test runs as root (root reads every file), else nothing;
-    /// nil when the permission check cannot be made here.
+    /// A command prefix that drops root's privileges to nobody's (uid and gid 65534, no
+    /// supplementary groups: root reads every file) when this test runs as root: util-linux's
+    /// `setpriv`, else `runuser`; nothing when the test already runs unprivileged; nil when the
+    /// permission check cannot be made here.
     static func unprivileged() -> String? {
         guard getuid() == 0 else { return "" }
-        return FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") || FileManager.default.isExecutableFile(atPath: "/sbin/runuser")
-            ? "runuser -u nobody -- " : nil
+        let fm = FileManager.default
+        if let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: fm.isExecutableFile) {
+            return "\(setpriv) --reuid=65534 --regid=65534 --clear-groups "
+        }
+        return ["/usr/sbin/runuser", "/sbin/runuser"].first(where: fm.isExecutableFile).map { "\($0) -u nobody -- " }
     }
 
     /// Runs `command` (a tool and its arguments) as a user who may not write in the directory
     /// `ro` beside it; nil (skipped, with a message) when that cannot be arranged here.
     static func inReadOnlyDirectory(_ command: String) throws -> ToolResult? {
-        guard let user = unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return nil }
+        guard let user = unprivileged() else { print("skipped: setpriv or runuser (util-linux) is needed to test as a user other than root"); return nil }
         return try ShellRunner.run("mkdir ro && chmod 555 ro && \(user)\"$BIN\"/\(command)", directory: try scratchDirectory())
     }
 
@@ -82,9 +87,9 @@ import Testing
     // MARK: Recordings that cannot be opened or created
 
     @Test func anUnreadableRecordingExits3WithTheFix() throws {
-        guard let user = Self.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        guard let user = Self.unprivileged() else { print("skipped: setpriv or runuser (util-linux) is needed to test as a user other than root"); return }
         let dir = try scratchDirectory()
-        for tool in ["imu-steps --replay", "imu-plot -o x.svg --replay", "imu-calibrate -6 --from-recording"] {
+        for tool in ["imu-steps --replay", "imu-plot -o x.svg --replay", "imu-calibrate -6 --from-recording", "imu-record -o - --replay"] {
             let r = try ShellRunner.run("printf 't,ax,ay,az\\n' > secret.csv && chmod 600 secret.csv && \(user)\"$BIN\"/\(tool) secret.csv", directory: dir)
             #expect(r.status == 3, "\(tool): \(r.stderr)")
             #expect(r.stderr.contains("secret.csv: cannot open recording: Permission denied"), "\(tool): \(r.stderr)")
@@ -148,11 +153,12 @@ import Testing
     }
 
     @Test func anUnreadableConfigExits3() throws {
-        guard let user = BadInputAuditTests.unprivileged() else { print("skipped: runuser is needed to test as a user other than root"); return }
+        guard let user = BadInputAuditTests.unprivileged() else { print("skipped: setpriv or runuser (util-linux) is needed to test as a user other than root"); return }
         let dir = try scratchDirectory()
         let r = try ShellRunner.run("echo 'rate = 100' > c.conf && chmod 600 c.conf && \(user)\"$BIN/imu-stepd\" --config c.conf", directory: dir)
         #expect(r.status == 3, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("c.conf: cannot be read: Permission denied"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: sudo chmod 0644 c.conf"), "stderr: \(r.stderr)")
     }
 }
 

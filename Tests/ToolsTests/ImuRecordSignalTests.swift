@@ -14,6 +14,12 @@ import IMUCore
         return samples
     }
 
+    /// Lines of samples in `path` so far (comment and header lines left out).
+    static func dataLines(_ path: String) -> Int {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
+        return text.split(separator: "\n").filter { $0.first.map { $0 == "-" || $0.isNumber } ?? false }.count
+    }
+
     func endsWithNewline(_ path: String) throws -> Bool {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return data.last == UInt8(ascii: "\n")
@@ -40,7 +46,11 @@ import IMUCore
     func stopSignalFlushesEverythingAndSummarises(signal: Int32) throws {
         let out = try scratchDirectory() + "/stopped.csv"
         let tool = try ToolProcess("imu-record", ["--simulate", "walk", "--out", out, "--raw"])
-        Thread.sleep(forTimeInterval: 3)   // two hand-overs of 1 s (HandOver.seconds) and start-up
+        // More than 100 samples on disk, however slowly a loaded machine starts the tool: they
+        // arrive at 100 Hz and are written once a second (HandOver.seconds), so about 2-3 s on
+        // an idle machine; 60 s only bounds a tool that never writes.
+        let written = tool.waitUntil { Self.dataLines(out) > 100 }
+        #expect(written, "no 100 samples on disk within 60 s; stderr: \(tool.stderr)")
         tool.send(signal)
         #expect(tool.wait() == 0)
         let samples = try readAll(out)

@@ -14,12 +14,12 @@ let spec = CommandSpec(
     summary: "measure the IIO source: samples per second and CPU time per sample, polled and buffered",
     usage: ["[--source iio:SPEC] [--seconds S] [--rate HZ]", "--source iio:SPEC --inventory", "--source iio:SPEC --dump N"],
     options: [
-        OptionSpec("source", value: "SPEC", help: "IIO source, e.g. iio:local: or iio:ip:127.0.0.1:30431/bmi160 (default iio:local:)"),
-        OptionSpec("seconds", value: "S", help: "seconds per measurement (default 5)"),
-        OptionSpec("rate", value: "HZ", help: "requested rate in Hz (default 1000: as fast as the source goes)"),
+        OptionSpec("source", value: .text("SPEC"), help: "IIO source, e.g. iio:local: or iio:ip:127.0.0.1:30431/bmi160 (default iio:local:)"),
+        OptionSpec("seconds", value: .number("S"), help: "seconds per measurement (default 5)"),
+        OptionSpec("rate", value: .number("HZ"), help: "requested rate in Hz (default 1000: as fast as the source goes)"),
         OptionSpec("inventory", help: "print the context's devices as JSON lines and exit"),
-        OptionSpec("dump", value: "N", help: "print N samples as JSON lines and exit"),
-        OptionSpec("mount", value: "MATRIX", help: "with --dump: chip-to-device matrix instead of the kernel's, e.g. \"0,1,0; -1,0,0; 0,0,1\""),
+        OptionSpec("dump", value: .integer("N"), help: "print N samples as JSON lines and exit"),
+        OptionSpec("mount", value: .text("MATRIX"), help: "with --dump: chip-to-device matrix instead of the kernel's, e.g. \"0,1,0; -1,0,0; 0,0,1\""),
     ],
     examples: [
         ("imu-bench-iio --source iio:ip:127.0.0.1:30431/bmi160?trigger=imukit-tick --seconds 5", "polled vs buffered vs iio_readdev"),

@@ -45,8 +45,7 @@ public struct ParsedArguments: Sendable {
     /// An integer option; accepts decimal or 0x-prefixed hex (as i2c-tools does for addresses).
     public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = values[name] else { return nil }
-        let parsed = text.lowercased().hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text)
-        guard let v = parsed else {
+        guard let v = OptionValue.integer(text) else {
             // Digits too many for an Int (99999999999999999999): out of range, not "not a whole number".
             let digits = text.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) { throw outOfRange(name, range, text) }
@@ -112,25 +111,25 @@ public enum ArgumentParser {
                 }
                 o = found
             }
-            if o.valueName != nil {
+            if let kind = o.value {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
                 } else {
                     guard i < arguments.count else {
-                        throw UsageError("--\(o.long) needs a value (\(o.valueName!))", command: spec.name)
+                        throw UsageError("--\(o.long) needs a value (\(kind.name))", command: spec.name)
                     }
                     value = arguments[i]
                     i += 1
                 }
                 // `--replay ""` (an unset shell variable) would name no file: ": cannot open".
                 guard !value.isEmpty else {
-                    throw UsageError("--\(o.long) needs a value (\(o.valueName!)), got an empty one", command: spec.name)
+                    throw UsageError("--\(o.long) needs a value (\(kind.name)), got an empty one", command: spec.name)
                 }
-                // Given twice with different values, one would be dropped silently. One number
-                // written two ways (`--rate 50 --rate 50.0`, a script's default and the user's) is
-                // one value: harmless.
-                if let earlier = parsed.string(o.long), earlier != value, !o.sameNumber(earlier, value) {
+                // Given twice with different values, one would be dropped silently. One value
+                // written two ways (`--rate 50 --rate 50.0`, `--bus 0x1 --bus 1`, a script's
+                // default and the user's) is one value of the option's kind: harmless.
+                if let earlier = parsed.string(o.long), !kind.same(earlier, value) {
                     throw UsageError("--\(o.long) given twice ('\(earlier)' and '\(value)'); give it once", command: spec.name)
                 }
                 parsed.set(o.long, value)

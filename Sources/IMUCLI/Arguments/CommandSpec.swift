@@ -4,26 +4,17 @@ public struct OptionSpec: Sendable {
     public var long: String
     /// Optional one-letter alias, e.g. "r" for `-r`.
     public var short: Character?
-    /// Name of the value in help (e.g. "FILE"); nil for a flag that takes no value.
-    public var valueName: String?
+    /// The value's kind and its name in help (e.g. `.path("FILE")`); nil for a flag.
+    public var value: OptionValue?
     public var help: String
 
-    /// Value names that stand for a number: a count (N) or a unit (HZ, M for metres, S for
-    /// seconds, PX for pixels), as `--help` shows them. FILE, NAME, SPEC and the rest are text.
-    private static let numberValueNames: Set<String> = ["N", "HZ", "M", "S", "PX"]
+    /// Name of the value in help (e.g. "FILE"); nil for a flag that takes no value.
+    public var valueName: String? { value?.name }
 
-    /// Are `a` and `b` one number written two ways ("50" and "50.0", "1e2" and "100") for an
-    /// option whose value is a number? Text options compare as text: file "1" is not file "1.0".
-    func sameNumber(_ a: String, _ b: String) -> Bool {
-        guard let name = valueName, Self.numberValueNames.contains(name),
-              let x = DecimalParser.parse(a), let y = DecimalParser.parse(b) else { return false }
-        return x == y
-    }
-
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+    public init(_ long: String, short: Character? = nil, value: OptionValue? = nil, help: String) {
         self.long = long
         self.short = short
-        self.valueName = value
+        self.value = value
         self.help = help
     }
 }

@@ -23,11 +23,11 @@ public enum ToolMain {
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)
-                exit(finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
+                exit(await finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
             }
             if parsed.wantsVersion {
                 Terminal.standardOutput.write(spec.versionText)
-                exit(finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
+                exit(await finish(.success, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
             }
             status = try await body(parsed)
         } catch {
@@ -36,13 +36,14 @@ public enum ToolMain {
         // Capture threads stop their devices (an IIO buffer, a trigger attached) once they see
         // the stream end: exiting before that would leave them running (`CaptureThread.drained`).
         _ = await CaptureThread.drained()
-        exit(finish(status, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
+        exit(await finish(status, command: spec.name, outputWasClosed: closedAtStart.contains(STDOUT_FILENO)).rawValue)
     }
 
     /// Flushes both streams; output lost on standard output (full disk, closed descriptor, a
     /// reader that went away) turns a success into exit 1 with the reason.
-    static func finish(_ status: ExitStatus, command: String, outputWasClosed: Bool) -> ExitStatus {
-        Terminal.standardOutput.flush()
+    /// Waits, suspended, until both streams are written (by `OutputStream.writer`).
+    static func finish(_ status: ExitStatus, command: String, outputWasClosed: Bool) async -> ExitStatus {
+        await Terminal.standardOutput.written()
         var status = status
         if Terminal.standardOutput.readerGone {
             let gone = report(ReaderGone(written: Terminal.standardOutput.linesWritten), command: command)
@@ -57,7 +58,7 @@ public enum ToolMain {
             Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n  fix: \(fix)\n")
             if status == .success { status = .runtimeFailure }
         }
-        Terminal.standardError.flush()
+        await Terminal.standardError.written()
         return status
     }
 

@@ -7,9 +7,9 @@ import Pedometer
 /// by `--height`, `--stride` and `--floor-height`; `--remember` saves what was given.
 public enum WalkerSettings {
     public static let options: [OptionSpec] = [
-        OptionSpec("height", value: "M", help: "your height in metres, for the default stride (default 1.75)"),
-        OptionSpec("stride", value: "C:M,C:M", help: "your stride at two paces (steps/s:metres per step), e.g. 1.8:0.72,2.1:0.85; imu-steps --walked measures it"),
-        OptionSpec("floor-height", value: "M", help: "height of one floor in metres (default 3.0)"),
+        OptionSpec("height", value: .number("M"), help: "your height in metres, for the default stride (default 1.75)"),
+        OptionSpec("stride", value: .text("C:M,C:M"), help: "your stride at two paces (steps/s:metres per step), e.g. 1.8:0.72,2.1:0.85; imu-steps --walked measures it"),
+        OptionSpec("floor-height", value: .number("M"), help: "height of one floor in metres (default 3.0)"),
         OptionSpec("remember", help: "save --height, --stride and --floor-height as your defaults (~/.config/imukit/profile.json)"),
     ]
 

@@ -6,14 +6,14 @@ public enum GPSSelection {
     /// imu-steps: ground speed only when asked for.
     public static let options: [OptionSpec] = [
         OptionSpec("gps", help: "use ground speed from gpsd (localhost:2947) for the activity; speed only, never a position"),
-        OptionSpec("gpsd", value: "ADDRESS", help: "gpsd to read ground speed from, HOST:PORT (implies --gps)"),
+        OptionSpec("gpsd", value: .text("ADDRESS"), help: "gpsd to read ground speed from, HOST:PORT (implies --gps)"),
     ]
 
     /// imu-record: the `gnss_speed` column is recorded automatically from a live sensor when gpsd
     /// answers at the start; `--gps` asks for it with any source, `--no-gps` never.
     public static let recordOptions: [OptionSpec] = [
         OptionSpec("gps", help: "record gnss_speed from gpsd also with --simulate/--replay --realtime, and even if gpsd is not up yet"),
-        OptionSpec("gpsd", value: "ADDRESS", help: "gpsd to read ground speed from, HOST:PORT (default localhost:2947)"),
+        OptionSpec("gpsd", value: .text("ADDRESS"), help: "gpsd to read ground speed from, HOST:PORT (default localhost:2947)"),
         OptionSpec("no-gps", help: "do not record gnss_speed, even when gpsd runs"),
     ]
 

@@ -7,11 +7,18 @@ import Glibc
 /// is standard input. One place refuses a standard input that was closed at start, for every tool.
 public enum ReplayInput {
     /// Throws a usage error when `path` is "-" and standard input was closed when the tool
-    /// started (`<&-`): /dev/null stands in for it, and reading it would find no header.
+    /// started (`<&-`): /dev/null stands in for it, and reading it would find no header. Or when
+    /// standard input is the terminal: the tool would wait, silent, for a recording typed by hand
+    /// (a forgotten `< walk.csv`); zstd and xz refuse their terminal input the same way.
     public static func checkStandardInput(_ path: String, option: String, command: String) throws {
-        guard path == "-", cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 else { return }
-        throw UsageError("\(option) -: standard input is closed (<&-), so there is no recording to read",
-                         command: command, fix: "pipe or redirect a recording into it, e.g. \(option) - < walk.csv")
+        guard path == "-" else { return }
+        let fix = "pipe or redirect a recording into it, e.g. \(option) - < walk.csv, or name the file: \(option) walk.csv"
+        if cstd_closed_at_start() & (1 << STDIN_FILENO) != 0 {
+            throw UsageError("\(option) -: standard input is closed (<&-), so there is no recording to read", command: command, fix: fix)
+        }
+        if isatty(STDIN_FILENO) == 1 {
+            throw UsageError("\(option) -: standard input is the terminal, not a recording", command: command, fix: fix)
+        }
     }
 
     /// Opens the recording `path` given with `option`, after `checkStandardInput`.

@@ -37,13 +37,13 @@ public enum SourceRequest: Sendable, Equatable {
 public enum SourceSelection {
     /// Options to splice into a tool's `CommandSpec`.
     public static let options: [OptionSpec] = [
-        OptionSpec("source", short: "s", value: "SPEC", help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
-        OptionSpec("replay", short: "r", value: "FILE", help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
-        OptionSpec("simulate", value: "NAME", help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", ")), or compose: still:10,walk:60,stairs-up:2"),
-        OptionSpec("speed", value: "N", help: speedHelp("--simulate/--replay --realtime")),
+        OptionSpec("source", short: "s", value: .text("SPEC"), help: "sensor to read: i2c:/dev/i2c-1@0x68, iio:local:, iio:ip:HOST, sim:walk"),
+        OptionSpec("replay", short: "r", value: .path("FILE"), help: "read a recording (CSV, docs/file-formats.md) instead of a sensor"),
+        OptionSpec("simulate", value: .text("NAME"), help: "use the built-in simulator: \(Scenario.allNames.joined(separator: ", ")), or compose: still:10,walk:60,stairs-up:2"),
+        OptionSpec("speed", value: .number("N"), help: speedHelp("--simulate/--replay --realtime")),
         OptionSpec("realtime", help: "with --replay: play at the recording's own pace"),
-        OptionSpec("rate", value: "HZ", help: "requested sensor output rate (default 100)"),
-        OptionSpec("mount", value: "MATRIX", help: "chip-to-device axis mapping, kernel syntax: \"0,1,0; -1,0,0; 0,0,1\""),
+        OptionSpec("rate", value: .number("HZ"), help: "requested sensor output rate (default 100)"),
+        OptionSpec("mount", value: .text("MATRIX"), help: "chip-to-device axis mapping, kernel syntax: \"0,1,0; -1,0,0; 0,0,1\""),
     ]
 
     /// The shared flags of a tool that reads no recording through them (imu-calibrate has its own

@@ -43,9 +43,13 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
             return "make \(path) readable by you (ls -l \(path) shows its owner and mode), or remove it"
         }
         if isPermission {
-            return path.hasPrefix(CalibrationStore.systemDirectory)
-                ? "the system-wide store needs root: sudo imu-calibrate --system …"
-                : "make \(path) writable by you, or set XDG_CONFIG_HOME to a directory you own"
+            if path.hasPrefix(CalibrationStore.systemDirectory) { return "the system-wide store needs root: sudo imu-calibrate --system …" }
+            // Creating, renaming and removing a file change its directory: the directory's mode
+            // decides, not the file's (the file need not exist yet).
+            let directory = AtomicFile.directory(of: path).isEmpty ? "." : AtomicFile.directory(of: path)
+            let owner = "make \(directory) writable by you (ls -ld \(directory) shows its owner and mode)"
+            return operation == "remove" ? "\(owner), or ask its owner to remove \(path)"
+                : "\(owner), or set XDG_CONFIG_HOME to a directory you own"
         }
         if errorNumber == ENOSPC || errorNumber == EDQUOT {
             // The file (calibration, --remember's profile) was not written; the old one, if any, is kept.

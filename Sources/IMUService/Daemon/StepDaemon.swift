@@ -14,7 +14,7 @@ public enum StepDaemon {
         summary: "the always-on step service: counts steps all day, keeps the history, answers on D-Bus",
         usage: ["[--config FILE]"],
         options: [
-            OptionSpec("config", short: "c", value: "FILE", help: "settings file (default \(ServiceConfig.defaultPath); data/stepd.conf is the example)"),
+            OptionSpec("config", short: "c", value: .path("FILE"), help: "settings file (default \(ServiceConfig.defaultPath); data/stepd.conf is the example)"),
         ],
         examples: [
             ("sudo systemctl enable --now imu-stepd", "how it normally runs (docs/service.md)"),

@@ -11,14 +11,14 @@ let spec = CommandSpec(
             "--reset [--system] [--key KEY | --source SPEC]"],
     options: [
         OptionSpec("six-position", short: "6", help: "guided: rest the device on each of its six faces in turn"),
-        OptionSpec("from-recording", value: "FILE", help: "compute from a recorded session (imu-record --raw) instead"),
+        OptionSpec("from-recording", value: .path("FILE"), help: "compute from a recorded session (imu-record --raw) instead"),
         OptionSpec("show", help: "print the saved calibration of the sensor"),
         OptionSpec("reset", help: "delete the saved calibration of the sensor"),
         OptionSpec("json", help: "print one JSON object (docs/file-formats.md); does not save unless --save"),
         OptionSpec("save", help: "save the result (a live session without --json always saves)"),
         OptionSpec("system", help: "use /etc/imukit (all users; needs root) instead of ~/.config/imukit"),
-        OptionSpec("seconds", value: "S", help: "seconds averaged per face (default 5)"),
-        OptionSpec("key", value: "KEY", help: "calibration key (default: the sensor's, or the recording's)"),
+        OptionSpec("seconds", value: .number("S"), help: "seconds averaged per face (default 5)"),
+        OptionSpec("key", value: .text("KEY"), help: "calibration key (default: the sensor's, or the recording's)"),
     ] + SourceSelection.optionsWithoutReplay,
     examples: [
         ("imu-calibrate --six-position", "calibrate the first sensor found, guided, and save"),
@@ -51,7 +51,7 @@ await ToolMain.run(spec) { args in
             try fromRecording(file, key: args.string("key"), settings: fileSettings, needKey: args.flag("save"))
         }
     } else {
-        guard let measured = try await guided(args, settings: settings, json: json) else { return try stoppedForClosedOutput() }
+        guard let measured = try await guided(args, settings: settings, json: json) else { return try await stoppedForClosedOutput() }
         calibration = measured
     }
     let save = args.flag("save") || (!json && args.string("from-recording") == nil)
@@ -88,7 +88,8 @@ enum WorkThread { static let name = "imu-calibrate" }
 /// The guided session stopped because the reader of standard output went away: exit 1 with
 /// `ReaderGone`'s words. `ToolMain` says them when a write to standard output failed; when only
 /// poll(2) saw it (`--json` writes there at the end), they are said here.
-func stoppedForClosedOutput() throws -> ExitStatus {
+func stoppedForClosedOutput() async throws -> ExitStatus {
+    await Terminal.standardOutput.written()   // a failed write is known once what was handed over is written
     if Terminal.standardOutput.readerGone { return .runtimeFailure }
     throw ReaderGone(written: Terminal.standardOutput.linesWritten)
 }

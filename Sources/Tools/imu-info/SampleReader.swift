@@ -27,6 +27,9 @@ struct SampleReader: Sendable {
                         printed += 1
                     }
                     if printed >= count { break }
+                    // Each batch's lines go out within 0.1 s, written on the output's own thread;
+                    // this task suspends only while the reader lags 1 MiB behind (OutputStream.flushed).
+                    await Terminal.standardOutput.flushed()
                 }
                 return true
             }

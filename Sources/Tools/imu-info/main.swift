@@ -8,12 +8,12 @@ let spec = CommandSpec(
     usage: ["[--json] [--bus N] [--gpsd ADDRESS | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
-        OptionSpec("bus", value: "N", help: "look only at /dev/i2c-N"),
-        OptionSpec("source", value: "SPEC", help: "list only what SPEC names (i2c:1@0x68,0x76, iio:ip:HOST); with --read, open it"),
-        OptionSpec("read", value: "N", help: "also read N samples from the source (or the first sensor found) and print them"),
-        OptionSpec("rate", value: "HZ", help: "sample rate for --read (default 100)"),
+        OptionSpec("bus", value: .integer("N"), help: "look only at /dev/i2c-N"),
+        OptionSpec("source", value: .text("SPEC"), help: "list only what SPEC names (i2c:1@0x68,0x76, iio:ip:HOST); with --read, open it"),
+        OptionSpec("read", value: .integer("N"), help: "also read N samples from the source (or the first sensor found) and print them"),
+        OptionSpec("rate", value: .number("HZ"), help: "sample rate for --read (default 100)"),
         OptionSpec("no-fifo", help: "read data registers every sample instead of batching through the chip's FIFO"),
-        OptionSpec("gpsd", value: "ADDRESS", help: "gpsd to ask whether ground speed is available, HOST:PORT (default localhost:2947)"),
+        OptionSpec("gpsd", value: .text("ADDRESS"), help: "gpsd to ask whether ground speed is available, HOST:PORT (default localhost:2947)"),
         OptionSpec("no-gps", help: "do not ask gpsd"),
     ],
     examples: [

@@ -30,7 +30,7 @@ enum OutputFile {
     static func write(_ text: String, to path: String) throws -> Bool {
         if path == "-" {
             Terminal.standardOutput.write(text)
-            Terminal.standardOutput.flush()
+            Terminal.standardOutput.waitUntilWritten()   // on the plot's own thread (RecordingPlot, DayPlot)
             return Terminal.standardOutput.failure == nil
         }
         var st = stat()

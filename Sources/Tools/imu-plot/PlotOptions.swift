@@ -96,19 +96,9 @@ struct PlotOptions: Sendable {
 
     /// Seconds after the first sample: `90`, `90.5`, `1:30`, `1:02:03`.
     static func seconds(_ text: String, option: String, command: String) throws -> Double {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        var total = 0.0
-        var ok = parts.count <= 3
-        for (i, part) in parts.enumerated() where ok {
-            guard let v = DecimalParser.parse(part), v.isFinite, v >= 0 else { ok = false; break }
-            // Minutes and seconds after a colon stay below 60; only the last part may have decimals.
-            if i > 0 && v >= 60 { ok = false }
-            if i < parts.count - 1 && v != v.rounded() { ok = false }
-            total = total * 60 + v
-        }
-        guard ok, total < 1e9 else {
+        guard let seconds = ClockSeconds.parse(text) else {
             throw UsageError("--\(option) needs seconds after the first sample (90, 90.5) or m:ss / h:mm:ss (1:30, 1:02:03), got '\(text)'", command: command)
         }
-        return total
+        return seconds
     }
 }

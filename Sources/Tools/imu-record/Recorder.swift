@@ -170,17 +170,22 @@ struct RecordWriteError: DiagnosableError {
     private var toStreamSink: Bool { underlying.file != "-" && OutputGuard.isStreamSink(underlying.file) }
     var description: String {
         if let readerGone { return readerGone.description }
+        // The count, not "everything before this point": when the header could not be written
+        // (`> /dev/full`), nothing was, and the words must not suggest a partial recording.
+        let kept = rowsWritten == 0 ? "no sample was written" : "\(counted(rowsWritten, "sample")) went before it, in whole lines"
         if underlying.file == "-" {
-            return "standard output: \(underlying.message); everything before this point was written, in whole lines"
+            return "standard output: \(underlying.message); \(kept)"
         }
         if toStreamSink {
             return underlying.description + "; \(underlying.file.escapedForTerminal) is a device or pipe, not a file on disk: \(rowsWritten) samples went to it before this point, in whole lines"
         }
-        return underlying.description + "; everything before this point is on disk, in whole lines"
+        return underlying.description + (rowsWritten == 0 ? "; no sample was written" : "; \(counted(rowsWritten, "sample")) before this point are on disk, in whole lines")
     }
     var exitStatus: ExitStatus { .runtimeFailure }
     var fix: String? {
         if let readerGone { return readerGone.fix }
-        return toStreamSink ? "record to a file (--out FILE)" : "free space on the disk or record to another one (--out)"
+        if toStreamSink { return "record to a file (--out FILE)" }
+        return underlying.file == "-" ? "free space on the disk standard output goes to, or record to a file on another one (--out FILE)"
+            : "free space on the disk or record to another one (--out)"
     }
 }

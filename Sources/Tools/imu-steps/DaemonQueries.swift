@@ -8,8 +8,8 @@ import Pedometer
 enum DaemonQueries {
     static let options: [OptionSpec] = [
         OptionSpec("today", help: "today's totals from the step daemon imu-stepd"),
-        OptionSpec("history", value: "Nd", help: "one row per day for the last N days (e.g. 7d) from imu-stepd"),
-        OptionSpec("since", value: "TIME", help: "totals since TIME from imu-stepd: HH:MM today, YYYY-MM-DD, or YYYY-MM-DDTHH:MM"),
+        OptionSpec("history", value: .text("Nd"), help: "one row per day for the last N days (e.g. 7d) from imu-stepd"),
+        OptionSpec("since", value: .text("TIME"), help: "totals since TIME from imu-stepd: HH:MM today, YYYY-MM-DD, or YYYY-MM-DDTHH:MM"),
     ]
 
     /// Answers a daemon question when one was asked; nil otherwise (the live pipeline runs).

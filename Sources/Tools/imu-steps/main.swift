@@ -13,7 +13,7 @@ let spec = CommandSpec(
     ],
     options: SourceSelection.options + GPSSelection.options + WalkerSettings.options + DaemonQueries.options + [
         OptionSpec("json", short: "j", help: "JSON Lines on stdout: step, floor, activity events, then a summary (docs/CONTRACTS.md §3)"),
-        OptionSpec("walked", value: "M", help: "you walked M metres: print the pace to give --stride (cadence and metres per step)"),
+        OptionSpec("walked", value: .number("M"), help: "you walked M metres: print the pace to give --stride (cadence and metres per step)"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
     ],
     examples: [

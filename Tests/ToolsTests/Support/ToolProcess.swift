@@ -40,6 +40,19 @@ final class ToolProcess {
         return process.terminationStatus
     }
 
+    /// Polls `condition` every 10 ms until it holds (true), the tool exits or `timeout` seconds
+    /// pass (false). For a test that must act once the tool has done something, not after a
+    /// fixed sleep that a loaded machine can outlast.
+    func waitUntil(timeout: Double = 60, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            if !process.isRunning { return condition() }
+            usleep(10_000)
+        }
+        return false
+    }
+
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
     var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
 
