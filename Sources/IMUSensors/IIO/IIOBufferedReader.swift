@@ -134,7 +134,8 @@ final class IIOBufferedReader {
     deinit { stop() }
 
     /// Disables the buffer, then detaches the trigger this reader attached (the kernel refuses a
-    /// new `current_trigger` while the buffer runs). A device gone meanwhile has nothing to detach;
+    /// new `current_trigger` while the buffer runs; through iiod, until iiod's thread lets go of
+    /// it: `TriggerDetach` tries again on EBUSY for up to 2 s). A device gone meanwhile has nothing to detach;
     /// any other refusal is said on standard error, since the trigger then stays attached.
     func stop() {
         guard let b = buffer else { return }
@@ -142,17 +143,11 @@ final class IIOBufferedReader {
         let id = deviceID, name = device, detach = attachedTrigger
         _ = try? context.withContext("stopping the buffer") { _ in iio_buffer_destroy(b) }
         guard detach else { return }
-        // Through iiod the buffer is disabled by iiod's own thread after the client lets go, so a
-        // detach sent at once can meet EBUSY (seen in the clean-clone CI's ring, test_03c): it is
-        // tried again every 50 ms for up to 2 s, a bound far above iiod's hand-over of one block.
-        var refused: Int32? = nil
-        for attempt in 0..<40 {
-            if attempt > 0 { usleep(50_000) }
-            refused = try? context.withContext("detaching the trigger") { ctx -> Int32 in
+        let refused = TriggerDetach.run {
+            try? context.withContext("detaching the trigger") { ctx -> Int32 in
                 guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else { return 0 }
                 return iio_device_set_trigger(dev, nil)
             }
-            if refused != -EBUSY { break }
         }
         if let r = refused, r < 0, !IIOError.meansDeviceGone(-r) {
             CaptureWarning.standardError("\(name.escapedOnOneLine): the trigger attached for this capture could not be detached "
