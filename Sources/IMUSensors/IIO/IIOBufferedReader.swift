@@ -7,7 +7,7 @@ import Glibc
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
 /// becomes one sample, with the kernel's own timestamp (`KernelStampClock` brings it to
 /// CLOCK_BOOTTIME; when no stamp can be used, `ArrivalSpacing` spreads each block over the time
-/// it took to arrive, and `ScanStamps` says so once on standard error). Nothing is dropped between
+/// it took to arrive, and `ScanStamps` says so on standard error, once per run: `RecurringWarning`). Nothing is dropped between
 /// blocks: libiio hands over whole blocks and `IIOScanLayout` decodes each scan in them.
 ///
 /// A trigger the reader attached (`?trigger=`) is detached again when it stops, so the device is
@@ -49,7 +49,7 @@ final class IIOBufferedReader {
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
     /// buffer runs), then the trigger, then the channels, then the buffer.
     init(context: IIOContext, description d: IIODeviceDescription, sensors: IIOSensorSet, trigger: String?,
-         rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter) throws {
+         rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter, warnings: RecurringWarning) throws {
         self.losses = losses
         self.context = context
         self.sensors = sensors
@@ -127,7 +127,9 @@ final class IIOBufferedReader {
         buffer = buf
         attachedTrigger = attach
         self.stamps = stamps
-        if let warning = stamps.warning(device: name) { CaptureWarning.standardError(warning) }
+        if let warning = stamps.warning(device: name) {
+            warnings.meet(warning, full: warning, again: { stamps.recurrence(device: name, times: $0) ?? warning })
+        }
         rateCheck = triggerName.map { TriggerRateCheck(trigger: $0, deviceHz: deviceHz ?? rateHz, askedHz: rateHz) }
     }
 
