@@ -17,8 +17,8 @@ import Glibc
 /// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
 /// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
 /// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
-/// buffer lasts) show as gaps in the kernel's timestamps and are counted as
-/// `SampleLosses.bufferOverflow`.
+/// buffer lasts), and periods a starved timer trigger skipped, show as gaps in the kernel's
+/// timestamps: counted as `SampleLosses.periodsWithoutScan`, what the stamps measure.
 ///
 /// Not `Sendable`: it lives on the source's capture thread.
 final class IIOBufferedReader {
@@ -192,7 +192,7 @@ final class IIOBufferedReader {
         if offset == nil {
             for (i, t) in arrival.times(count: samples.count, arrivalSeconds: received).enumerated() { samples[i].time = t }
         } else {
-            losses.add(bufferOverflow: gaps.missing(in: samples.map(\.time)))
+            losses.add(periodsWithoutScan: gaps.missing(in: samples.map(\.time)))
         }
         if let warning = rateCheck?.check(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds) {
             CaptureWarning.standardError(warning)
