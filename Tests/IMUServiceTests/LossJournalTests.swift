@@ -152,3 +152,30 @@ import Testing
         #expect(store.takeNotices().isEmpty, "once")
     }
 }
+
+/// Gaps in an IIO buffer's kernel timestamps are trigger periods without a scan, which a starved
+/// guest's hrtimer leaves as surely as a full kernel buffer: they were counted as "buffer
+/// overflow", the chip FIFO's loss, and read as a reader that fell behind.
+@Suite struct PeriodsWithoutScanTests {
+    @Test func theyAreCountedAndSaidAsWhatWasMeasured() {
+        var l = SampleLosses()
+        l.periodsWithoutScan = 5
+        #expect(l.total == 5)
+        #expect(l.summary == "dropped 5 (trigger periods without a scan 5)")
+        #expect(l.bufferOverflow == 0)
+        var sum = SampleLosses()
+        sum += l
+        sum += l
+        #expect(sum.periodsWithoutScan == 10 && sum.since(l).periodsWithoutScan == 5)
+        let counter = LossCounter()
+        counter.add(periodsWithoutScan: 3)
+        #expect(counter.snapshot.periodsWithoutScan == 3 && counter.snapshot.bufferOverflow == 0)
+    }
+
+    @Test func theDaemonServesThemInAPropertyOfTheirOwn() {
+        var status = ServiceStatus(today: StepTotals(start: Date(), end: Date()))
+        status.losses.periodsWithoutScan = 7
+        #expect(status.value(of: "DroppedPeriodsWithoutScan") == "7" && status.value(of: "DroppedBufferOverflow") == "0")
+        #expect(ServiceStatus.propertySignatures.contains { $0 == ("DroppedPeriodsWithoutScan", "x") })
+    }
+}

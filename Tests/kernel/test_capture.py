@@ -44,7 +44,7 @@ class CaptureRing(unittest.TestCase):
         m = re.search(r"dropped (\d+)(?: \(([^)]*)\))?", summary[-1])
         self.assertIsNotNone(m, summary[-1])
         dropped = int(m.group(1))
-        overflow = int(re.search(r"buffer overflow (\d+)", m.group(2) or "buffer overflow 0").group(1))
+        overflow = int(re.search(r"trigger periods without a scan (\d+)", m.group(2) or "trigger periods without a scan 0").group(1))
         with open(out) as f:
             times = [float(l.split(",")[0]) for l in f if l[:1].isdigit()]
         period = median_period(times)

@@ -141,6 +141,9 @@ class Walker:
         assert r == 0, f"iio_device_reg_write: {r}"
 
     def walk(self, steps, counts_per_step, move=True):
+        """Returns the host's monotonic time after each accel write returned (one per level, and the
+        final stand): when the chip held each level, for `off_rhythm`."""
+        written = []
         pressure = queue.Queue()
         def writer():
             while (adc := pressure.get()) is not None:
@@ -156,6 +159,7 @@ class Walker:
                         time.sleep(delay)
                     if move:
                         self.accel_z_high(level)
+                        written.append(time.monotonic())
                     due += self.LEVEL_S
                 Walker.adc += counts_per_step
                 pressure.put(Walker.adc)
@@ -163,9 +167,23 @@ class Walker:
             pressure.put(None)
             worker.join()
             self.accel_z_high(0x40)
+            written.append(time.monotonic())
+        return written
 
     def close(self):
         self.lib.iio_context_destroy(self.ctx)
+
+
+def off_rhythm(times):
+    """Steps whose four levels the chip did not hold for half to twice a level (0.07-0.28 s), from
+    the times of the writes (the guest's clock for `imukit-walk`, the host's after each write
+    returned for `Walker`): a starved guest or host runs the walk late, which merges or splits
+    steps on the chip itself, before any reader sees them. `times` holds one time per level and
+    the final stand."""
+    levels = len(Walker.LEVELS)
+    held = [b - a for a, b in zip(times, times[1:])]
+    steps = [held[i:i + levels] for i in range(0, len(held) - levels + 1, levels)]
+    return sum(1 for step in steps if any(not (Walker.LEVEL_S / 2 <= h <= 2 * Walker.LEVEL_S) for h in step))
 
 
 class StepDaemon:
@@ -447,17 +465,24 @@ class KernelRing(unittest.TestCase):
         if not have("imu-steps"):
             self.skipTest("imu-steps is not built (it lands with the lead's branch)")
         source = f"iio:{URI}/mpu6050+bmp280"
+        started = time.monotonic()
         proc = subprocess.Popen([tool("imu-steps"), "--source", source, "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        walk = {"written": [], "standing_s": 0.0}
         try:
             time.sleep(4)  # standing still first: the pedometer settles on gravity and the baseline pressure
             walker = Walker()
             try:
-                walker.walk(*walk_args)
+                walk_start = time.monotonic()
+                walk["written"] = walker.walk(*walk_args)
+                walk_end = time.monotonic()
             finally:
                 walker.close()
             time.sleep(4)
         finally:
+            if "walk_end" in locals():
+                # The tool's time outside the walk, on the host's clock: its start-up and standing.
+                walk["standing_s"] = (walk_start - started) + (time.monotonic() - walk_end)
             proc.send_signal(signal.SIGINT)
             try:
                 stdout, stderr = proc.communicate(timeout=30)
@@ -469,6 +494,7 @@ class KernelRing(unittest.TestCase):
         self.assertTrue(summaries, f"no summary line; stderr: {stderr[-2000:]}")
         s = summaries[-1]
         print(f"[steps {s['steps']}, floors up {s['floors_ascended']}, down {s['floors_descended']}] ", end="", flush=True)
+        self.walk = walk
         return s, lines
 
     def _ideal_replay(self, steps, counts_per_step, move):
@@ -501,6 +527,35 @@ class KernelRing(unittest.TestCase):
     # processes on 2 cores): 3.4-4.5 Hz through iiod, 0 of 48 steps, with the tool's
     # dropped_missed_polls naming the loss. Such a run cannot be held to the walked count.
     POLL_HZ, MIN_RECEIVED_HZ = 100, 25
+    # test_04 counts 48 walked steps within 3 (45-51, and within 3 of the ideal replay). A count
+    # outside is excused, and said so, only by what the counters measured during the walk
+    # (docs/testing-kernel.md, "Under load"), as test_sharing excuses its daemon:
+    # - the walk never reached the chip in rhythm: more steps than the tolerance with a level held
+    #   outside 0.07-0.28 s (`off_rhythm`, from the host's times after each write returned);
+    # - the tool, starved, did not see it: it missed more polls during the walk than span the
+    #   3 steps the tolerance lets go (3 × 0.56 s × 100 Hz = 168). The tool reports its missed
+    #   polls for the whole run only, so the walk's share is taken at its least: the total less
+    #   every poll of the time outside the walk (start-up and standing, host clock), which errs
+    #   towards failing, not excusing.
+    WALKED, STEP_TOLERANCE = 48, 3
+    MISSED_POLLS_EXCUSE = round(STEP_TOLERANCE * len(Walker.LEVELS) * Walker.LEVEL_S * POLL_HZ)
+
+    def _excuse_a_starved_walk(self, summary):
+        """Skips, with the figures, when the walk `_steps` just drove was not the one the tolerance
+        is for (the reasons above); returns otherwise, and the caller's checks decide."""
+        off = off_rhythm(self.walk["written"]) if self.walk["written"] else 0
+        outside = round(self.walk["standing_s"] * self.POLL_HZ)
+        missed_in_walk = max(0, summary["dropped_missed_polls"] - outside)
+        print(f"[chip off rhythm: {off} of {self.WALKED} steps; missed polls {summary['dropped_missed_polls']}, "
+              f"at least {missed_in_walk} during the walk] ", end="", flush=True)
+        if off > self.STEP_TOLERANCE:
+            self.skipTest(f"the host starved the walk: {off} of {self.WALKED} steps reached the mpu6050 off rhythm "
+                          f"(levels held outside 0.07-0.28 s, host clock); imu-steps counted {summary['steps']}")
+        if missed_in_walk > self.MISSED_POLLS_EXCUSE:
+            self.skipTest(f"the host starved imu-steps: it missed at least {missed_in_walk} polls during the walk "
+                          f"(dropped_missed_polls {summary['dropped_missed_polls']} less {outside} polls outside it; over "
+                          f"{self.MISSED_POLLS_EXCUSE}, {self.STEP_TOLERANCE} steps at {self.POLL_HZ} Hz) "
+                          f"and counted {summary['steps']} of {self.WALKED}")
 
     def _steps_received(self, walk_args):
         """`_steps`, once more when the tool reports (dropped_missed_polls) that it received less
@@ -522,6 +577,10 @@ class KernelRing(unittest.TestCase):
         summary, lines = self._steps_received((48, 14, True))
         ideal = self._ideal_replay(48, 14, True)
         print(f"[ideal replay: steps {ideal['steps']}] ", end="", flush=True)
+        within = abs(summary["steps"] - ideal["steps"]) <= self.STEP_TOLERANCE and \
+            self.WALKED - self.STEP_TOLERANCE <= summary["steps"] <= self.WALKED + self.STEP_TOLERANCE
+        if not within:
+            self._excuse_a_starved_walk(summary)
         # Through the VM the pedometer must see what it sees in the ideal recording, give or take the
         # TCG timing jitter of the guest's writes.
         self.assertLessEqual(abs(summary["steps"] - ideal["steps"]), 3, (summary, ideal))

@@ -8,7 +8,7 @@ Run through Tests/kernel/run.sh (it sets IIOD_PORT, SHELL_PORT); see docs/testin
 import time
 import unittest
 
-from test_ring import URI, StepDaemon, Walker, bmi160_sysfs, dump, guest, le16, main, poke
+from test_ring import URI, StepDaemon, Walker, bmi160_sysfs, dump, guest, le16, main, off_rhythm, poke
 
 BMI160 = 0x69
 SOURCE = f"iio:{URI}/bmi160?trigger=imukit-tick"
@@ -41,17 +41,6 @@ def walk(steps):
     times = [float(x) for x in out.split()]
     assert len(times) == steps * len(Walker.LEVELS) + 1, f"one time per level and the stand expected: {out}"
     return off_rhythm(times), max(b - a for a, b in zip(times, times[1:]))
-
-
-def off_rhythm(times):
-    """Steps whose four levels the chip did not hold for half to twice a level (0.07-0.28 s), from
-    the guest's own times of the writes: a starved TCG guest runs the walk late, which merges or
-    splits steps on the chip itself, before any reader sees them. `times` holds one time per
-    level and the final stand."""
-    levels = len(Walker.LEVELS)
-    held = [b - a for a, b in zip(times, times[1:])]
-    steps = [held[i:i + levels] for i in range(0, len(held) - levels + 1, levels)]
-    return sum(1 for step in steps if any(not (Walker.LEVEL_S / 2 <= h <= 2 * Walker.LEVEL_S) for h in step))
 
 
 def held_bytes():

@@ -51,6 +51,7 @@ public enum EventEncoding {
         // What the source lost before the pedometer saw it (SampleLosses), by cause.
         line.add("dropped_samples", losses.total)
         line.add("dropped_buffer_overflow", losses.bufferOverflow)
+        line.add("dropped_periods_without_scan", losses.periodsWithoutScan)
         line.add("dropped_time_not_increasing", losses.nonIncreasingTime)
         line.add("dropped_stalled_consumer", losses.stalledConsumer)
         line.add("dropped_missed_polls", losses.missedPolls)

@@ -3,10 +3,14 @@ import Synchronization
 /// Samples a source lost before the pipeline saw them, by cause (docs/ARCHITECTURE.md, "Capture").
 /// Every figure is counted where the loss happens; tools print them at the end of a run.
 public struct SampleLosses: Sendable, Equatable {
-    /// Sample sets lost to a full hardware buffer: a chip FIFO that overflowed, or scans missing
-    /// from a kernel IIO buffer (gaps in the kernel's timestamps). Estimated from the output rate
-    /// and the time the buffer was left alone, since the chip does not say how many it overwrote.
+    /// Sample sets lost to a chip FIFO that overflowed. Estimated from the output rate and the
+    /// time the FIFO was left alone, since the chip does not say how many it overwrote.
     public var bufferOverflow = 0
+    /// Trigger periods without a scan in a buffered IIO capture: gaps in the kernel's timestamps
+    /// (`ScanGapCounter`). The gap is what is measured, not its cause: the kernel dropping scans
+    /// from a full buffer (a reader stalled longer than the buffer lasts) and a trigger that
+    /// skipped periods (an hrtimer in a starved guest) leave the same trace in the stamps.
+    public var periodsWithoutScan = 0
     /// Samples dropped because their time did not increase (CONTRACTS §2: strictly increasing).
     public var nonIncreasingTime = 0
     /// Samples dropped by the bounded hand-over buffer because the consumer fell behind.
@@ -27,13 +31,14 @@ public struct SampleLosses: Sendable, Equatable {
     public init() {}
 
     /// All samples lost.
-    public var total: Int { bufferOverflow + nonIncreasingTime + stalledConsumer + missedPolls }
+    public var total: Int { bufferOverflow + periodsWithoutScan + nonIncreasingTime + stalledConsumer + missedPolls }
 
     /// What was counted after `earlier`, an older snapshot of the same counter: a long-running
     /// reader (imu-stepd) hands each growth on once, whatever order the reports arrive in.
     public func since(_ earlier: SampleLosses) -> SampleLosses {
         var d = SampleLosses()
         d.bufferOverflow = bufferOverflow - earlier.bufferOverflow
+        d.periodsWithoutScan = periodsWithoutScan - earlier.periodsWithoutScan
         d.nonIncreasingTime = nonIncreasingTime - earlier.nonIncreasingTime
         d.stalledConsumer = stalledConsumer - earlier.stalledConsumer
         d.missedPolls = missedPolls - earlier.missedPolls
@@ -45,6 +50,7 @@ public struct SampleLosses: Sendable, Equatable {
     /// Adds the counts of `b` (the losses of several sources, or of one source's reports).
     public static func += (a: inout SampleLosses, b: SampleLosses) {
         a.bufferOverflow += b.bufferOverflow
+        a.periodsWithoutScan += b.periodsWithoutScan
         a.nonIncreasingTime += b.nonIncreasingTime
         a.stalledConsumer += b.stalledConsumer
         a.missedPolls += b.missedPolls
@@ -54,7 +60,8 @@ public struct SampleLosses: Sendable, Equatable {
 
     /// "dropped 0" or "dropped 12 (buffer overflow 10, stalled consumer 2)".
     public var summary: String {
-        let parts = [("buffer overflow", bufferOverflow), ("time not increasing", nonIncreasingTime),
+        let parts = [("buffer overflow", bufferOverflow), ("trigger periods without a scan", periodsWithoutScan),
+                     ("time not increasing", nonIncreasingTime),
                      ("stalled consumer", stalledConsumer), ("missed polls", missedPolls)].filter { $0.1 > 0 }
         let dropped = parts.isEmpty ? "dropped 0"
             : "dropped \(total) (" + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
@@ -78,6 +85,7 @@ public final class LossCounter: Sendable {
     public var snapshot: SampleLosses { state.withLock { $0 } }
 
     public func add(bufferOverflow n: Int) { if n > 0 { state.withLock { $0.bufferOverflow += n } } }
+    public func add(periodsWithoutScan n: Int) { if n > 0 { state.withLock { $0.periodsWithoutScan += n } } }
     public func add(nonIncreasingTime n: Int) { if n > 0 { state.withLock { $0.nonIncreasingTime += n } } }
     public func add(stalledConsumer n: Int) { if n > 0 { state.withLock { $0.stalledConsumer += n } } }
     public func add(missedPolls n: Int) { if n > 0 { state.withLock { $0.missedPolls += n } } }

@@ -7,7 +7,7 @@ import Glibc
 /// Captures the IMU through the kernel buffer (/dev/iio:deviceN): every scan the trigger produced
 /// becomes one sample, with the kernel's own timestamp (`KernelStampClock` brings it to
 /// CLOCK_BOOTTIME; when no stamp can be used, `ArrivalSpacing` spreads each block over the time
-/// it took to arrive, and `ScanStamps` says so once on standard error). Nothing is dropped between
+/// it took to arrive, and `ScanStamps` says so on standard error, once per run: `RecurringWarning`). Nothing is dropped between
 /// blocks: libiio hands over whole blocks and `IIOScanLayout` decodes each scan in them.
 ///
 /// A trigger the reader attached (`?trigger=`) is detached again when it stops, so the device is
@@ -17,8 +17,8 @@ import Glibc
 /// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
 /// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
 /// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
-/// buffer lasts) show as gaps in the kernel's timestamps and are counted as
-/// `SampleLosses.bufferOverflow`.
+/// buffer lasts), and periods a starved timer trigger skipped, show as gaps in the kernel's
+/// timestamps: counted as `SampleLosses.periodsWithoutScan`, what the stamps measure.
 ///
 /// Not `Sendable`: it lives on the source's capture thread.
 final class IIOBufferedReader {
@@ -49,7 +49,7 @@ final class IIOBufferedReader {
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
     /// buffer runs), then the trigger, then the channels, then the buffer.
     init(context: IIOContext, description d: IIODeviceDescription, sensors: IIOSensorSet, trigger: String?,
-         rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter) throws {
+         rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter, warnings: RecurringWarning) throws {
         self.losses = losses
         self.context = context
         self.sensors = sensors
@@ -127,14 +127,17 @@ final class IIOBufferedReader {
         buffer = buf
         attachedTrigger = attach
         self.stamps = stamps
-        if let warning = stamps.warning(device: name) { CaptureWarning.standardError(warning) }
+        if let warning = stamps.warning(device: name) {
+            warnings.meet(warning, full: warning, again: { stamps.recurrence(device: name, times: $0) ?? warning })
+        }
         rateCheck = triggerName.map { TriggerRateCheck(trigger: $0, deviceHz: deviceHz ?? rateHz, askedHz: rateHz) }
     }
 
     deinit { stop() }
 
     /// Disables the buffer, then detaches the trigger this reader attached (the kernel refuses a
-    /// new `current_trigger` while the buffer runs). A device gone meanwhile has nothing to detach;
+    /// new `current_trigger` while the buffer runs; through iiod, until iiod's thread lets go of
+    /// it: `TriggerDetach` tries again on EBUSY for up to 2 s). A device gone meanwhile has nothing to detach;
     /// any other refusal is said on standard error, since the trigger then stays attached.
     func stop() {
         guard let b = buffer else { return }
@@ -142,17 +145,11 @@ final class IIOBufferedReader {
         let id = deviceID, name = device, detach = attachedTrigger
         _ = try? context.withContext("stopping the buffer") { _ in iio_buffer_destroy(b) }
         guard detach else { return }
-        // Through iiod the buffer is disabled by iiod's own thread after the client lets go, so a
-        // detach sent at once can meet EBUSY (seen in the clean-clone CI's ring, test_03c): it is
-        // tried again every 50 ms for up to 2 s, a bound far above iiod's hand-over of one block.
-        var refused: Int32? = nil
-        for attempt in 0..<40 {
-            if attempt > 0 { usleep(50_000) }
-            refused = try? context.withContext("detaching the trigger") { ctx -> Int32 in
+        let refused = TriggerDetach.run {
+            try? context.withContext("detaching the trigger") { ctx -> Int32 in
                 guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else { return 0 }
                 return iio_device_set_trigger(dev, nil)
             }
-            if refused != -EBUSY { break }
         }
         if let r = refused, r < 0, !IIOError.meansDeviceGone(-r) {
             CaptureWarning.standardError("\(name.escapedOnOneLine): the trigger attached for this capture could not be detached "
@@ -195,7 +192,7 @@ final class IIOBufferedReader {
         if offset == nil {
             for (i, t) in arrival.times(count: samples.count, arrivalSeconds: received).enumerated() { samples[i].time = t }
         } else {
-            losses.add(bufferOverflow: gaps.missing(in: samples.map(\.time)))
+            losses.add(periodsWithoutScan: gaps.missing(in: samples.map(\.time)))
         }
         if let warning = rateCheck?.check(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds) {
             CaptureWarning.standardError(warning)

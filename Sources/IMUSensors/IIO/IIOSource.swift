@@ -28,6 +28,8 @@ public final class IIOSource: SampleSource {
     /// The context opened at init, until `batches()` moves it to the capture thread.
     private let waiting: Mutex<Opened?>
     private let counter = LossCounter()
+    /// Warnings a reopened capture would repeat (`?resume`): said once per run, then counted.
+    private let warnings = RecurringWarning()
     /// Nominal rate of the IMU in Hz (SourceOptions.rateHz, default 100).
     let rateHz: Double
     /// Barometer and thermometer poll rate in Hz: pressure changes slowly, and every read costs an
@@ -196,7 +198,7 @@ public final class IIOSource: SampleSource {
                 let imuOnly = IIOSensorSet(accelerometer: set.accelerometer, gyroscope: set.gyroscope)
                 let reader = try IIOBufferedReader(context: context, description: d, sensors: imuOnly, trigger: mode.attachTrigger,
                                                    rateHz: source.rateHz, mountOverride: source.options.mountMatrix,
-                                                   losses: source.counter)
+                                                   losses: source.counter, warnings: source.warnings)
                 defer { reader.stop() }
                 var slowSet = IIOSensorSet(barometer: set.barometer, thermometer: set.thermometer)
                 var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil, losses: source.counter)

@@ -1,7 +1,8 @@
 /// How the scans of a buffered capture get their times: the kernel's own stamp (brought to
 /// CLOCK_BOOTTIME by `KernelStampClock`), or, when that cannot be used, `ArrivalSpacing` over each
 /// block's arrival. The fallback loses each scan's own time (a block's scans come out evenly
-/// spaced), so the reader says once, on standard error, that it took it and why.
+/// spaced), so the reader says on standard error that it took it and why: once per run, however
+/// often `?resume` reopens the capture (`RecurringWarning`; later times only counted).
 enum ScanStamps: Equatable {
     case kernel(KernelStampClock)
     case arrival(reason: String)
@@ -39,5 +40,13 @@ enum ScanStamps: Equatable {
         return "\(device.escapedOnOneLine): scans are timed by when each block arrived, not by the kernel's stamps: "
             + "\(reason); a block's scans are spread evenly over the time since the block before "
             + "(each scan's own time within a block is lost)"
+    }
+
+    /// The short line for the `times`-th time in one run (nil for kernel stamps): the reason was
+    /// said in full the first time.
+    func recurrence(device: String, times: Int) -> String? {
+        guard case .arrival = self else { return nil }
+        return "\(device.escapedOnOneLine): scans again timed by when each block arrived, for the reason said above "
+            + "(\(times) captures this run)"
     }
 }

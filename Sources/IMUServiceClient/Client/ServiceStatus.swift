@@ -49,14 +49,14 @@ public struct ServiceStatus: Sendable, Equatable {
         ("SensorMessage", "s"), ("StorageState", "s"), ("StorageMessage", "s"), ("Paused", "b"),
         ("ClockSynchronized", "b"), ("DroppedBufferOverflow", "x"), ("DroppedTimeNotIncreasing", "x"),
         ("DroppedStalledConsumer", "x"), ("DroppedMissedPolls", "x"), ("DroppedPressureReadings", "x"),
-        ("SensorLosses", "x"), ("LastSensorLoss", "s"),
+        ("SensorLosses", "x"), ("LastSensorLoss", "s"), ("DroppedPeriodsWithoutScan", "x"),
     ]
 
     /// The counts behind the `Dropped*` properties, by property name.
     static let lossCounts: [String: any WritableKeyPath<SampleLosses, Int> & Sendable] = [
         "DroppedBufferOverflow": \.bufferOverflow, "DroppedTimeNotIncreasing": \.nonIncreasingTime,
         "DroppedStalledConsumer": \.stalledConsumer, "DroppedMissedPolls": \.missedPolls,
-        "DroppedPressureReadings": \.outOfRangePressure,
+        "DroppedPressureReadings": \.outOfRangePressure, "DroppedPeriodsWithoutScan": \.periodsWithoutScan,
     ]
 
     /// Appends one property's value inside a variant.
