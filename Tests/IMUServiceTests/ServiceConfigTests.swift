@@ -68,6 +68,19 @@ import Testing
         }
     }
 
+    /// An unknown key is shown as written, escaped: lowercasing it first turned "\x1B[2J" into
+    /// "\x1b[2j" and "Colour" into "colour", so the user could not find the line they wrote.
+    @Test func anUnknownSettingIsShownAsWritten() {
+        do {
+            _ = try ServiceConfig.parse("Colour\u{1B}[2J = blue", path: "p")
+            Issue.record("accepted an unknown setting")
+        } catch {
+            #expect("\(error)".contains("unknown setting 'Colour\\x1B[2J'"), "\(error)")
+            #expect(!"\(error)".contains("\u{1B}"))
+        }
+        #expect(throws: Never.self) { try ServiceConfig.parse("RATE = 50", path: "p") }
+    }
+
     @Test func aMissingFileIsAnErrorOnlyWhenNamed() throws {
         #expect(throws: ConfigError.self) { try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: true) }
         #expect(try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: false).commitSeconds == ServiceConfig().commitSeconds)

@@ -103,7 +103,9 @@ public struct ServiceConfig: Sendable {
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw bad("'\(trimmed.escapedValue)' is not key = value", "write one setting per line, e.g. rate = 100")
             }
-            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            // Keys match in any case ("Rate = 50"); a message shows the key as the user wrote it.
+            let keyAsWritten = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+            let key = keyAsWritten.lowercased()
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
                 guard let v = DecimalParser.parse(value), range.contains(v) else {
@@ -191,7 +193,7 @@ public struct ServiceConfig: Sendable {
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(key.escapedValue)'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                throw bad("unknown setting '\(keyAsWritten.escapedValue)'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
             }
         }
         do {
