@@ -115,7 +115,8 @@ import Testing
         let c = try ServiceConfig.parse("\u{FEFF}rate = 100\r\nheight = 1.8\r\n", path: "stepd.conf")
         #expect(c.sourceOptions.rateHz == 100)
         #expect(c.pedometer.userHeightMeters == 1.8)
-        #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: "rate = 'x' is not a number from 1 to 8000 Hz", fix: "e.g. rate = 1")) {
+        #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: "rate = 'x' is not a number from 1 to 8000 Hz",
+                                    fix: "write a number from 1 to 8000, e.g. rate = 100")) {
             try ServiceConfig.parse("height = 1.8\r\nrate = x\r\n", path: "stepd.conf")
         }
     }
@@ -124,12 +125,36 @@ import Testing
     /// retention_days = 0.0" for a count of whole days. Whole bounds are whole; 0.01 stays 0.01.
     @Test func rangeHintsPrintWholeNumbersWhole() {
         #expect(throws: ConfigError(path: "x", line: 1, message: "retention_days = '-1' is not a number from 0 to 36500 days",
-                                    fix: "e.g. retention_days = 0")) {
+                                    fix: "write a number from 0 to 36500, e.g. retention_days = 365")) {
             try ServiceConfig.parse("retention_days = -1", path: "x")
         }
         #expect(throws: ConfigError(path: "x", line: 1, message: "speed = '0' is not a number from 0.01 to 1000 × real time",
-                                    fix: "e.g. speed = 0.01")) {
+                                    fix: "write a number from 0.01 to 1000, e.g. speed = 1")) {
             try ServiceConfig.parse("speed = 0", path: "x")
+        }
+    }
+
+    /// `rate = 1e999` (infinity) was refused with the fix "e.g. rate = 1": the range's lower edge,
+    /// one sample a second, with which no step is ever counted. The fix names the range and the
+    /// daemon's typical value.
+    @Test func anOutOfRangeNumberSuggestsATypicalValue() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "rate = '1e999' is not a number from 1 to 8000 Hz",
+                                    fix: "write a number from 1 to 8000, e.g. rate = 100")) {
+            try ServiceConfig.parse("rate = 1e999", path: "x")
+        }
+        #expect(throws: ConfigError(path: "x", line: 1, message: "commit_seconds = 'nan' is not a number from 0.5 to 10 s (issue #16: at most 10 s may be lost)",
+                                    fix: "write a number from 0.5 to 10, e.g. commit_seconds = 5")) {
+            try ServiceConfig.parse("commit_seconds = nan", path: "x")
+        }
+    }
+
+    /// Every numeric setting's suggested value is one the parser takes, and a value outside the
+    /// range is refused with that suggestion.
+    @Test func everyTypicalValueIsInItsRange() throws {
+        for (key, setting) in NumericSetting.all {
+            #expect(setting.range.contains(setting.typical), "\(key)")
+            _ = try ServiceConfig.parse("\(key) = \(NumericSetting.shown(setting.typical))", path: "x")
+            #expect(throws: ConfigError.self) { try ServiceConfig.parse("\(key) = 1e999", path: "x") }
         }
     }
 

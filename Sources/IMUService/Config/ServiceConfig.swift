@@ -107,10 +107,12 @@ public struct ServiceConfig: Sendable {
             let keyAsWritten = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
             let key = keyAsWritten.lowercased()
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-            func number(_ range: ClosedRange<Double>, _ unit: String) throws -> Double {
-                guard let v = DecimalParser.parse(value), range.contains(v) else {
-                    let (low, high) = (Self.shown(range.lowerBound), Self.shown(range.upperBound))
-                    throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(unit)", "e.g. \(key) = \(low)")
+            /// The value of a numeric key (`NumericSetting.all`), in its range.
+            func number() throws -> Double {
+                let setting = NumericSetting.all[key]!
+                guard let v = DecimalParser.parse(value), setting.range.contains(v) else {
+                    let (low, high) = (NumericSetting.shown(setting.range.lowerBound), NumericSetting.shown(setting.range.upperBound))
+                    throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(setting.unit)", setting.fix(key: key))
                 }
                 return v
             }
@@ -144,8 +146,8 @@ public struct ServiceConfig: Sendable {
                 simulate = value
                 try checkSource(.simulate(name: value, speed: 1))
             case "replay": replay = value
-            case "speed": speed = try number(0.01...1000, "× real time")
-            case "rate": c.sourceOptions.rateHz = try number(1...8000, "Hz")
+            case "speed": speed = try number()
+            case "rate": c.sourceOptions.rateHz = try number()
             case "mount":
                 guard let m = MountMatrix(kernelText: value) else {
                     throw bad("mount = '\(value.escapedValue)' is not three rows of three numbers", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
@@ -154,17 +156,17 @@ public struct ServiceConfig: Sendable {
                     throw bad("mount = '\(value.escapedValue)' is not a rotation (each row a unit vector at right angles to the others)", "e.g. mount = 0,1,0; -1,0,0; 0,0,1")
                 }
                 c.sourceOptions.mountMatrix = m
-            case "height": c.pedometer.userHeightMeters = try number(0.5...2.5, "m")
-            case "floor_height": c.pedometer.floorHeightMeters = try number(1...10, "m")
+            case "height": c.pedometer.userHeightMeters = try number()
+            case "floor_height": c.pedometer.floorHeightMeters = try number()
             case "state_directory": c.stateDirectory = value
             case "database": c.databasePath = value
             case "retention_days":
-                let v = try number(0...36_500, "days")
+                let v = try number()
                 guard v == v.rounded() else { throw bad("retention_days = '\(value.escapedValue)' is not a whole number of days", "e.g. retention_days = 365, or 0 to keep everything") }
                 c.retentionDays = v == 0 ? nil : Int(v)
-            case "commit_seconds": c.commitSeconds = try number(0.5...10, "s (issue #16: at most 10 s may be lost)")
-            case "method_deadline": c.methodDeadlineSeconds = try number(0.1...20, "s")
-            case "polled_fallback_hz": c.polledFallbackHz = try number(25...400, "Hz (below 25 Hz steps are missed)")
+            case "commit_seconds": c.commitSeconds = try number()
+            case "method_deadline": c.methodDeadlineSeconds = try number()
+            case "polled_fallback_hz": c.polledFallbackHz = try number()
             case "yield_to":
                 let name = value == "no" ? "" : value
                 // A well-known name: a unique one (":1.42") changes with every connection.
@@ -221,12 +223,6 @@ public struct ServiceConfig: Sendable {
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c
-    }
-
-    /// A range bound as the setting would be written: a whole number without ".0" (a hint of
-    /// "retention_days = 0.0" for a count of whole days reads as a fraction), others as they are (0.01).
-    static func shown(_ bound: Double) -> String {
-        bound == bound.rounded() && abs(bound) < 1e15 ? String(Int64(bound)) : String(bound)
     }
 }
 
