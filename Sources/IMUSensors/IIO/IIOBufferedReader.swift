@@ -40,6 +40,8 @@ final class IIOBufferedReader {
     /// Times for scans without a usable kernel stamp: the rate the buffer delivers.
     private var arrival: ArrivalSpacing
     private var rateCheck: TriggerRateCheck?
+    /// Warnings that may recur when `?resume` reopens the capture: said once per run, then counted.
+    private let warnings: RecurringWarning
     private var buffer: OpaquePointer?
     /// True when this reader attached the trigger (the device had none): `stop()` detaches it.
     private let attachedTrigger: Bool
@@ -51,6 +53,7 @@ final class IIOBufferedReader {
     init(context: IIOContext, description d: IIODeviceDescription, sensors: IIOSensorSet, trigger: String?,
          rateHz: Double, mountOverride: MountMatrix?, losses: LossCounter, warnings: RecurringWarning) throws {
         self.losses = losses
+        self.warnings = warnings
         self.context = context
         self.sensors = sensors
         arrival = ArrivalSpacing(nominalPeriodSeconds: 1 / rateHz)
@@ -194,9 +197,7 @@ final class IIOBufferedReader {
         } else {
             losses.add(periodsWithoutScan: gaps.missing(in: samples.map(\.time)))
         }
-        if let warning = rateCheck?.check(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds) {
-            CaptureWarning.standardError(warning)
-        }
+        rateCheck?.report(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds, to: warnings)
         return samples
     }
 

@@ -37,6 +37,27 @@ import Testing
         #expect(lines.all == [a, b, "again 2"])
     }
 
+    /// A trigger left at another rate was said in full by every capture `?resume` reopened (each
+    /// capture has its own `TriggerRateCheck`): nine captures now say it once, then the count at
+    /// the 2nd, 4th and 8th; a trigger at the rate asked for says nothing and counts nothing.
+    @Test func theTriggerRateWarningIsSaidOnceThenCounted() {
+        let lines = Lines()
+        let warnings = RecurringWarning(emit: lines.emit)
+        for capture in 0..<9 {
+            var check = TriggerRateCheck(trigger: "imukit-tick", deviceHz: 50, askedHz: 50)
+            // The delivered rate wanders a little from capture to capture: still the same warning.
+            check.report(deliveredPeriodSeconds: 0.0100 + 0.0001 * Double(capture % 2), to: warnings)
+            check.report(deliveredPeriodSeconds: 0.0100, to: warnings)
+            var own = TriggerRateCheck(trigger: "lsm6dsl-trigger", deviceHz: 52, askedHz: 50)
+            own.report(deliveredPeriodSeconds: 1 / 52.3, to: warnings)
+        }
+        #expect(lines.all.count == 4, "\(lines.all)")
+        #expect(lines.all.first?.hasPrefix("trigger imukit-tick delivers 100 Hz, not the 50 Hz asked for") == true, "\(lines.all)")
+        #expect(Array(lines.all.dropFirst()) == ["2", "4", "8"].map {
+            "trigger imukit-tick again delivers another rate than the 50 Hz asked for, as said above (\($0) captures this run)"
+        })
+    }
+
     /// Kernel stamps have nothing to say.
     @Test func kernelStampsSayNothing() {
         let stamps = ScanStamps.choose(timestampChannel: true, clockAttribute: true, readBack: .success("boottime"))
