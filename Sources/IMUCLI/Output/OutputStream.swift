@@ -54,9 +54,15 @@ public final class OutputStream: Sendable {
         var readerGoneHandler: (@Sendable () -> Void)?
     }
     private let state: Mutex<State>
+    /// The stream whose collected text is handed over before this one's (standard output, for
+    /// standard error): with `2>&1` both reach one pipe, and an error must come after the lines
+    /// printed before it (imu-info's "no motion sensor found; each 'problem' line above …" came
+    /// first, its problem lines after it).
+    private let follows: OutputStream?
 
-    public init(fd: Int32) {
+    public init(fd: Int32, follows: OutputStream? = nil) {
         self.fd = fd
+        self.follows = follows
         var initial = State()
         initial.buffer.reserveCapacity(limit + 4096)
         state = Mutex(initial)
@@ -169,9 +175,12 @@ public final class OutputStream: Sendable {
         if goneAlready { handler() }
     }
 
-    /// Hands the collected bytes to `OutputWriter` (under the lock, so hand-overs keep their order).
+    /// Hands the collected bytes to `OutputWriter` (under the lock, so hand-overs keep their order),
+    /// after what `follows` has collected. Locks are taken in one order, this stream's then the
+    /// one it follows, so two streams never wait for each other.
     private func handOver(_ s: inout State) {
         guard !s.buffer.isEmpty else { return }
+        if let follows { follows.state.withLock { follows.handOver(&$0) } }
         s.backlog += s.buffer.count
         OutputWriter.shared.hand(&s.buffer, from: self)
         s.buffer.reserveCapacity(limit + 4096)

@@ -4,7 +4,9 @@ import Glibc
 
 public enum Terminal {
     public static let standardOutput = OutputStream(fd: STDOUT_FILENO)
-    public static let standardError = OutputStream(fd: STDERR_FILENO)
+    /// Standard error hands over standard output's collected lines before its own, so a message
+    /// keeps its place among the lines when both go to one pipe (`2>&1`).
+    public static let standardError = OutputStream(fd: STDERR_FILENO, follows: standardOutput)
 
     /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
     public static var colorEnabled: Bool {

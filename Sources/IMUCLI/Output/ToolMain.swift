@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CStandardDescriptors
+import IMUCore
 
 /// Runs a tool's body: parses arguments, prints `--help` and `--version`, and turns every error into a message on
 /// standard error with its fix and the contract's exit code (docs/CONTRACTS.md §4).
@@ -16,6 +17,11 @@ public enum ToolMain {
         // with status 141 and no word: the output stream stops the tool (`onReaderGone`) and
         // `finish` says what happened (`ReaderGone`). Threads that block SIGPIPE keep doing so.
         signal(SIGPIPE, SIG_IGN)
+        // Warnings from capture threads and a replay's notes join the ordered output.
+        StandardErrorLine.route(through: { text in
+            Terminal.standardError.write(text)
+            Terminal.standardError.flush()
+        })
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {

@@ -72,19 +72,8 @@ public struct RecordingSource: SampleSource {
         return PacedStream.make(source: info.name, gather: gather) { try player.next() }
     }
 
-    /// Writes `note` and a newline to standard error.
-    public static let reportOnStandardError: @Sendable (String) -> Void = { note in
-        let bytes = Array((note + "\n").utf8)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                offset += n
-            }
-        }
-    }
+    /// Writes `note` and a newline to standard error (`StandardErrorLine`).
+    public static let reportOnStandardError: @Sendable (String) -> Void = { note in StandardErrorLine.write(note + "\n") }
 }
 
 /// Hands the reader opened by `RecordingSource.init` to the task that plays it, once.
