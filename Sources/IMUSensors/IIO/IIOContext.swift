@@ -27,12 +27,17 @@ final class IIOContext {
         if let problem = clibiio_load() { throw IIOError.libraryMissing(detail: String(cString: problem)) }
         let isNetwork = uri.hasPrefix("ip:")
         let creator = IIOCallGate(uri: uri, timeout: Self.createTimeoutSeconds)
-        let created: (OpaquePointer?, Int32) = try creator.run("connecting") {
+        let host = IIOHostLookup.host(ofURI: uri)
+        let created: (OpaquePointer?, Int32, unknownHost: String?) = try creator.run("connecting") {
+            // A name the resolver does not know is said as such, without libiio's Avahi noise (`IIOHostLookup`).
+            let unknown = host.flatMap(IIOHostLookup.failure)
+            if let unknown, let host, !IIOHostLookup.isMulticastName(host) { return (nil, 0, unknown) }
             errno = 0
             let p = iio_create_context_from_uri(uri)
-            return (p, errno)
+            return (p, errno, unknown)
         }
         guard let p = created.0 else {
+            if let reason = created.unknownHost, let host { throw IIOError.unknownHost(uri: uri, host: host, reason: reason) }
             if created.1 == EACCES || created.1 == EPERM { throw IIOError.permissionDenied(uri: uri, what: "/sys/bus/iio/devices") }
             throw IIOError.noContext(uri: uri, errno: created.1 == 0 ? ENOENT : created.1)
         }

@@ -10,6 +10,8 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
     case libraryMissing(detail: String)
     /// No context at the URI (no IIO in the kernel, iiod not running, host unreachable).
     case noContext(uri: String, errno: Int32)
+    /// The host of an `ip:` URI could not be looked up (`IIOHostLookup`): `reason` is its answer.
+    case unknownHost(uri: String, host: String, reason: String)
     /// A libiio call did not return within the bound (a dropped link on `ip:`, libiio issue 1359).
     case timedOut(uri: String, what: String, seconds: Double)
     /// The network link to iiod broke mid-call (libiio's own timeout fired, or iiod went away).
@@ -28,7 +30,7 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .badSpec: .usage
-        case .libraryMissing, .noContext, .permissionDenied, .noDevice: .noSensor
+        case .libraryMissing, .noContext, .unknownHost, .permissionDenied, .noDevice: .noSensor
         case .timedOut, .linkLost, .deviceLost, .ioFailed, .badScan: .runtimeFailure
         }
     }
@@ -41,6 +43,8 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
             "cannot load libiio, which IIO sources need (\(detail))"
         case let .noContext(uri, e):
             "no IIO context at \(uri) (\(IIOError.text(e)))"
+        case let .unknownHost(uri, host, reason):
+            "no IIO context at \(uri): cannot look up the host name '\(host)' (\(reason))"
         case let .timedOut(uri, what, seconds):
             "IIO context \(uri) did not answer within \(IIOError.seconds(seconds)) s while \(what); the link or iiod is down"
         case let .linkLost(uri, what, e):
@@ -71,6 +75,10 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
             uri.hasPrefix("ip:")
                 ? "start iiod on the board (sudo systemctl start iiod) and check the host and port"
                 : "load the sensor's kernel driver (see imu-info) or name a remote board with --source iio:ip:HOST"
+        case let .unknownHost(_, host, _):
+            IIOHostLookup.isMulticastName(host)
+                ? "a .local name needs multicast DNS: start avahi-daemon (sudo systemctl start avahi-daemon), or give the board's address, e.g. iio:ip:192.168.1.20"
+                : "check the board's name and that this machine's DNS answers, or give the board's address, e.g. iio:ip:192.168.1.20"
         case .timedOut, .linkLost:
             "check the network link and that iiod still runs on the board, then start again"
         case .permissionDenied:
@@ -88,7 +96,8 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
 
     /// Permanent (`RetryableError`): a spec that does not parse, libiio not installed. Transient:
     /// permission denied (udev gives a device bound again to group iio milliseconds after it
-    /// appears, and `make install-udev` mends it for a running daemon), no context (iiod not running yet, IIO drivers not loaded yet), no such
+    /// appears, and `make install-udev` mends it for a running daemon), no context (iiod not running yet, IIO drivers not loaded yet), a host name not known (the
+    /// network or its DNS not up yet at boot), no such
     /// device (a driver unbound, or not bound yet: it is found by name when it returns), a device
     /// lost mid-capture, a timeout, a broken link, a failed read (EIO), and a scan mismatch: the
     /// layout is read anew at each open, and a driver bound again (a module updated) may give
@@ -96,7 +105,7 @@ public enum IIOError: DiagnosableError, RetryableError, Equatable {
     public var isPermanent: Bool {
         switch self {
         case .badSpec, .libraryMissing: true
-        case .permissionDenied, .noContext, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
+        case .permissionDenied, .noContext, .unknownHost, .timedOut, .linkLost, .noDevice, .deviceLost, .ioFailed, .badScan: false
         }
     }
 
