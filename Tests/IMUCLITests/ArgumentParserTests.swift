@@ -82,12 +82,24 @@ let testSpec = CommandSpec(
         #expect(throws: UsageError.self) { try b.double("rate", in: 1...1000) }
     }
 
+    /// `--rate 1e999` said "must be between 1.0 and 8000.0" and "fix: see 'imu-steps --help'":
+    /// whole bounds now read as written, and the fix names the range with the option.
+    @Test func anOutOfRangeNumberNamesTheRangeAsWritten() throws {
+        let a = try ArgumentParser.parse(["--rate", "1e999"], spec: testSpec)
+        let rate = #expect(throws: UsageError.self) { try a.double("rate", in: 1...8000) }
+        #expect(rate?.message == "--rate must be between 1 and 8000, got 1e999")
+        #expect(rate?.fix == "give --rate a number from 1 to 8000 ('imu-test --help' says what it sets)")
+        let fraction = try ArgumentParser.parse(["--rate", "0"], spec: testSpec)
+        let low = #expect(throws: UsageError.self) { try fraction.double("rate", in: 0.01...1000) }
+        #expect(low?.message == "--rate must be between 0.01 and 1000, got 0")
+    }
+
     /// A number too large to hold (1e400 overflows a Double, 20 digits an Int) is out of range:
     /// it was "--rate needs a number, got '1e400'" and "--width needs a whole number".
     @Test func aNumberTooLargeToHoldIsOutOfRange() throws {
         let a = try ArgumentParser.parse(["--rate", "1e400", "--address", "99999999999999999999"], spec: testSpec)
         let rate = #expect(throws: UsageError.self) { try a.double("rate", in: 1...1000) }
-        #expect(rate?.message == "--rate must be between 1.0 and 1000.0, got 1e400")
+        #expect(rate?.message == "--rate must be between 1 and 1000, got 1e400")
         let address = #expect(throws: UsageError.self) { try a.integer("address", in: 0x03...0x77) }
         #expect(address?.message == "--address must be between 3 and 119, got 99999999999999999999")
         let nan = try ArgumentParser.parse(["--rate", "nan"], spec: testSpec)

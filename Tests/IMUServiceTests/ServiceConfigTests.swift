@@ -153,7 +153,7 @@ import Testing
     @Test func everyTypicalValueIsInItsRange() throws {
         for (key, setting) in NumericSetting.all {
             #expect(setting.range.contains(setting.typical), "\(key)")
-            _ = try ServiceConfig.parse("\(key) = \(NumericSetting.shown(setting.typical))", path: "x")
+            _ = try ServiceConfig.parse("\(key) = \(setting.typical.asWritten)", path: "x")
             #expect(throws: ConfigError.self) { try ServiceConfig.parse("\(key) = 1e999", path: "x") }
         }
     }

@@ -55,8 +55,19 @@ public struct ParsedArguments: Sendable {
         return v
     }
 
-    private func outOfRange<Bound>(_ name: String, _ range: ClosedRange<Bound>, _ text: String) -> UsageError {
-        UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)", command: command)
+    private func outOfRange(_ name: String, _ range: ClosedRange<Double>, _ text: String) -> UsageError {
+        outOfRange(name, low: range.lowerBound.asWritten, high: range.upperBound.asWritten, text)
+    }
+
+    private func outOfRange(_ name: String, _ range: ClosedRange<Int>, _ text: String) -> UsageError {
+        outOfRange(name, low: String(range.lowerBound), high: String(range.upperBound), text)
+    }
+
+    /// Bounds as the option would be written: `--rate` "between 1 and 8000", not "1.0 and 8000.0"
+    /// (`asWritten`); the fix names the range again with the option, as a command to edit.
+    private func outOfRange(_ name: String, low: String, high: String, _ text: String) -> UsageError {
+        UsageError("--\(name) must be between \(low) and \(high), got \(text)", command: command,
+                   fix: "give --\(name) a number from \(low) to \(high) ('\(command) --help' says what it sets)")
     }
 
     /// Throws unless at most one of `names` was given.

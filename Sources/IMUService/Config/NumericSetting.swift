@@ -1,3 +1,4 @@
+import IMUCore
 import Pedometer
 
 /// A number the daemon's config file takes: its valid range, its unit, and a typical value that a
@@ -12,13 +13,7 @@ struct NumericSetting: Sendable {
 
     /// The fix for a value outside the range: the range again and the typical value.
     func fix(key: String) -> String {
-        "write a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound)), e.g. \(key) = \(Self.shown(typical))"
-    }
-
-    /// A bound as the setting would be written: a whole number without ".0" (a hint of
-    /// "retention_days = 0.0" for a count of whole days reads as a fraction), others as they are (0.01).
-    static func shown(_ bound: Double) -> String {
-        bound == bound.rounded() && abs(bound) < 1e15 ? String(Int64(bound)) : String(bound)
+        "write a number from \(range.lowerBound.asWritten) to \(range.upperBound.asWritten), e.g. \(key) = \(typical.asWritten)"
     }
 
     /// Every numeric key of stepd.conf.

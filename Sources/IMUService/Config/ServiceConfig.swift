@@ -111,7 +111,7 @@ public struct ServiceConfig: Sendable {
             func number() throws -> Double {
                 let setting = NumericSetting.all[key]!
                 guard let v = DecimalParser.parse(value), setting.range.contains(v) else {
-                    let (low, high) = (NumericSetting.shown(setting.range.lowerBound), NumericSetting.shown(setting.range.upperBound))
+                    let (low, high) = (setting.range.lowerBound.asWritten, setting.range.upperBound.asWritten)
                     throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(setting.unit)", setting.fix(key: key))
                 }
                 return v
