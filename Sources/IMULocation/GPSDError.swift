@@ -3,7 +3,8 @@
 public enum GPSDError: Error, Equatable, CustomStringConvertible {
     /// `host:port` is not of that form.
     case badAddress(String)
-    /// gpsd is not running there (or refused the connection).
+    /// gpsd is not running there (or refused the connection). The text names no option: each
+    /// caller says how its user changes the address or stops asking (`GPSSpeedFeed.settings`).
     case unreachable(host: String, port: String, reason: String)
     /// The connection broke while reading.
     case lost(reason: String)
@@ -13,7 +14,7 @@ public enum GPSDError: Error, Equatable, CustomStringConvertible {
         case .badAddress(let text):
             return "GPS address '\(text)' is not HOST:PORT (for example localhost:2947, or [::1]:2947 for IPv6)"
         case .unreachable(let host, let port, let reason):
-            return "gpsd at \(GPSDClient.display(host: host, port: port)) is not reachable (\(reason)); start it (systemctl start gpsd), check the address (--gpsd HOST:PORT), or run without --gps"
+            return "gpsd at \(GPSDClient.display(host: host, port: port)) is not reachable (\(reason)); start it (systemctl start gpsd)"
         case .lost(let reason):
             return "the connection to gpsd was lost (\(reason)); continuing from the IMU alone"
         }

@@ -71,12 +71,18 @@ public final class GPSSpeedFeed: Sendable {
     /// Set by `stop()`; also cuts short the wait between attempts to reach gpsd.
     private let stopped = StopSignal()
     private let notify: @Sendable (String) -> Void
+    /// How the user names another gpsd or stops asking, said after "not reachable" ("check the
+    /// address (--gpsd HOST:PORT), or run without --gps"; the daemon's is its config keys): one
+    /// text for every tool named `--gps`, which imu-info does not have, and imu-stepd has no flags.
+    public let settings: String
 
     /// A feed for gpsd at `host:port`; nothing happens before `start()`. `wanted`: whether reports
     /// are requested from the start. `notify` gets one line per change of state (lost, back).
-    public init(host: String, port: String, wanted: Bool = true, notify: @escaping @Sendable (String) -> Void) {
+    public init(host: String, port: String, wanted: Bool = true, settings: String,
+                notify: @escaping @Sendable (String) -> Void) {
         self.host = host
         self.port = port
+        self.settings = settings
         self.notify = notify
         state = Mutex(State(wanted: wanted))
     }
@@ -183,19 +189,19 @@ public final class GPSSpeedFeed: Sendable {
             }
             return old
         }
-        guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port)) else { return }
+        guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port), settings: settings) else { return }
         notify(line)
     }
 
     /// The line for a change of connection, or nil when there is nothing new to say.
-    static func message(from old: Connection, to new: Connection, address: String) -> String? {
+    static func message(from old: Connection, to new: Connection, address: String, settings: String) -> String? {
         switch (old, new) {
         case (.starting, .connected):
             return "ground speed from gpsd at \(address) (speed only, never a position)"
         case (.unreachable, .connected), (.lost, .connected):
             return "gpsd at \(address) is back: ground speed resumes"
         case (.starting, .unreachable(let reason)):
-            return reason + "; working from the IMU alone, retrying every \(Int(retryInterval)) s"
+            return reason + ", \(settings); working from the IMU alone, retrying every \(Int(retryInterval)) s"
         case (.connected, .lost(let reason)):
             return "lost gpsd at \(address) (\(reason)): working from the IMU alone until it returns "
                 + "(check that gpsd runs: systemctl status gpsd)"

@@ -45,7 +45,7 @@ import Testing
         var fake: GPSFake? = try GPSFake(log: Self.log(speed: 8, seconds: 150))
         let port = fake!.port
         let lines = Lines()
-        let feed = GPSSpeedFeed(host: "127.0.0.1", port: port) { lines.add($0) }
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: port, settings: "") { lines.add($0) }
         feed.start()
         defer { feed.stop() }
         #expect(await Self.eventually(Self.patience) { feed.currentSpeed() != nil }, "no speed from gpsd: \(lines.all)")
@@ -74,7 +74,7 @@ import Testing
             return
         }
         let fake = try GPSFake(log: Self.log(speed: 12, seconds: 150))
-        let feed = GPSSpeedFeed(host: "127.0.0.1", port: fake.port, wanted: false) { _ in }
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: fake.port, wanted: false, settings: "") { _ in }
         feed.start()
         defer { feed.stop() }
         #expect(await Self.eventually(Self.patience) { feed.status.connection == .connected })
@@ -97,7 +97,7 @@ import Testing
     @Test func anAbsentGPSDIsOneMessageAndNoSpeed() async throws {
         let port = GPSFake.freePort()
         let lines = Lines()
-        let feed = GPSSpeedFeed(host: "127.0.0.1", port: port) { lines.add($0) }
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: port, settings: "check the address (--gpsd HOST:PORT)") { lines.add($0) }
         feed.start()
         defer { feed.stop() }
         #expect(await Self.eventually(5) { feed.status.connection != .starting })

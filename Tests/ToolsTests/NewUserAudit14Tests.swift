@@ -1,4 +1,5 @@
 import Foundation
+import GPSFake
 import OffPool
 import Testing
 
@@ -16,6 +17,17 @@ import Testing
         let problem = try #require(lines.firstIndex { $0.hasPrefix("problem") }, "\(lines)")
         let verdict = try #require(lines.firstIndex { $0.hasPrefix("imu-info: no motion sensor found") }, "\(lines)")
         #expect(problem < verdict, "\(lines)")
+    }
+
+    /// imu-info's gps line told a user without gpsd to "run without --gps", an option imu-info
+    /// does not have (it asks gpsd unless --no-gps): the note now names imu-info's own options.
+    @Test func imuInfoNamesItsOwnGPSOptions() throws {
+        let port = GPSFake.freePort()
+        let r = try ToolRunner.run("imu-info", ["--gpsd", "127.0.0.1:\(port)"], timeout: 60)
+        let line = try #require(r.lines.first { $0.hasPrefix("gps") }, "stdout: \(r.stdout)")
+        #expect(line.contains("gpsd at 127.0.0.1:\(port) is not reachable"), "\(line)")
+        #expect(line.contains("check the address (--gpsd HOST:PORT), or leave gpsd out (--no-gps)"), "\(line)")
+        #expect(!line.contains("without --gps"), "\(line)")
     }
 
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed

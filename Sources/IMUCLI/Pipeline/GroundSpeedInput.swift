@@ -21,7 +21,8 @@ public struct GroundSpeedInput: Sendable {
     /// gpsd's state go to `notify`. For the step service; tools build theirs from their flags.
     public static func started(address: String, notify: @escaping @Sendable (String) -> Void) -> GroundSpeedInput? {
         guard let a = try? GPSDClient.address(address) else { return nil }
-        let feed = GPSSpeedFeed(host: a.host, port: a.port, notify: notify)
+        let feed = GPSSpeedFeed(host: a.host, port: a.port,
+                                settings: "check the address (gps = HOST:PORT in the config file), or set gps = no", notify: notify)
         feed.start()
         return GroundSpeedInput(feed: feed)
     }

@@ -74,7 +74,8 @@ public enum GPSSelection {
             Terminal.standardError.write(line.escapedForTerminal + "\n")
             Terminal.standardError.flush()
         }
-        return GPSSpeedFeed(host: address.host, port: address.port, wanted: wanted) { sink("\(command): \($0)") }
+        return GPSSpeedFeed(host: address.host, port: address.port, wanted: wanted,
+                            settings: "check the address (--gpsd HOST:PORT), or run without --gps") { sink("\(command): \($0)") }
     }
 
     /// Waits up to `timeout` seconds (sleeping, off the thread pool's back) for the feed's first

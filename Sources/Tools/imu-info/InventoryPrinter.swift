@@ -69,7 +69,7 @@ struct InventoryPrinter: Sendable {
         } else {
             var fields = ["gps", address, "gpsd", "ground_speed=\(available ? "available" : "unavailable")"]
             if available { fields.append("fix=\(fix ? "yes" : "no (no receiver, or no satellites in view)")") }
-            if let problem { fields.append("note: \(problem); steps and activity work from the IMU alone") }
+            if let problem { fields.append("note: \(problem), check the address (--gpsd HOST:PORT), or leave gpsd out (--no-gps); steps and activity work from the IMU alone") }
             emit(fields.joined(separator: "  "))
         }
     }
