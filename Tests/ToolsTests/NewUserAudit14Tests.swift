@@ -30,6 +30,24 @@ import Testing
         #expect(!line.contains("without --gps"), "\(line)")
     }
 
+    /// Binary data with no NUL in its first 512 bytes (random bytes, one time in eight) was
+    /// "header has no 't' column (found: <a row of U+FFFD>)" with the fix to add a header; text
+    /// in Latin-1 the same. Now the first byte that is no UTF-8 is named, with the fix; a NUL
+    /// byte's message gets a fix line too.
+    @Test func bytesThatAreNoUTF8AreNotARecording() throws {
+        let path = try ToolRunner.temporaryFile("latin1.csv", "")
+        // "t,ax,ay,az" with an é in Latin-1 (0xE9) in a comment line, then a sample.
+        try Data([UInt8]("# sensor: caf".utf8) + [0xE9] + [UInt8]("\nt,ax,ay,az\n0,0,0,1\n".utf8)).write(to: URL(fileURLWithPath: path))
+        for tool in [["imu-steps", "--replay", path], ["imu-plot", "-o", path + ".svg", "--replay", path]] {
+            let r = try ToolRunner.run(tool[0], Array(tool.dropFirst()))
+            #expect(r.status == 2, "\(tool[0]): \(r.stderr)")
+            #expect(r.stderr.contains("\(path):1: byte 0xE9 at offset 13 is not UTF-8 text: this is binary data or text in another encoding, not a CSV recording"), "\(tool[0]): \(r.stderr)")
+            #expect(r.stderr.contains("fix: name a CSV recording (imu-record writes one; docs/file-formats.md); text in another encoding converts with iconv -f LATIN1 -t UTF-8 \(path) > recording.csv"), "\(tool[0]): \(r.stderr)")
+        }
+        let r = try ToolRunner.run("imu-steps", ["--replay", "/dev/zero"])
+        #expect(r.status == 2 && r.stderr.contains("/dev/zero:1: binary data (a NUL byte at offset 0), not a CSV recording\n  fix: name a CSV recording"), "\(r.stderr)")
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

@@ -185,7 +185,34 @@ public final class RecordingReader {
         }
         let probe = min(end, start + 512)
         if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
-            throw RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
+            var error = RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
+            error.fix = Self.notARecordingFix
+            throw error
+        }
+        // Bytes that are no UTF-8 (random data without a NUL in its first 512 bytes, one time in
+        // eight; text in Latin-1): the header error quoted them as a row of U+FFFD.
+        if let offset = Self.firstNonUTF8(Array(buffer[start..<probe]), cutShort: probe < end) {
+            var error = RecordingError(file: name, line: 1, message: "byte 0x\(String(buffer[start + offset], radix: 16, uppercase: true)) "
+                                       + "at offset \(offset) is not UTF-8 text: this is binary data or text in another encoding, not a CSV recording")
+            error.fix = Self.notARecordingFix + "; text in another encoding converts with iconv -f LATIN1 -t UTF-8 \(RecordingError.shellQuoted(name)) > recording.csv"
+            throw error
+        }
+    }
+
+    private static let notARecordingFix = "name a CSV recording (imu-record writes one; docs/file-formats.md)"
+
+    /// The offset of the first byte that is not valid UTF-8 in `bytes`, or nil. `cutShort`: the
+    /// bytes end mid-file, so a character cut at the end (up to 3 bytes) is not counted.
+    static func firstNonUTF8(_ bytes: [UInt8], cutShort: Bool) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return cutShort && bytes.count - offset <= 3 ? nil : offset
+            }
         }
     }
 
