@@ -14,6 +14,18 @@ import Testing
         #expect(throws: WalkerProfileError.self) { try WalkerProfile(jsonData: Data("[1]".utf8), path: "p.json") }
     }
 
+    /// A profile holding `"height_m": 1e999` was "not a JSON object" (it is one: the number is
+    /// too large for a Double), and a height out of range was "must be a number in 0.5...2.5",
+    /// Swift's range syntax. Now the reader's reason and offset, and the range in words.
+    @Test func aNumberOutOfRangeIsSaidAsSuch() {
+        #expect(throws: WalkerProfileError(path: "p.json", reason: "not JSON: number out of range at byte 24")) {
+            try WalkerProfile(jsonData: Data(#"{"version":1,"height_m":1e999}"#.utf8), path: "p.json")
+        }
+        #expect(throws: WalkerProfileError(path: "p.json", reason: "height_m must be a number from 0.5 to 2.5")) {
+            try WalkerProfile(jsonData: Data(#"{"version":1,"height_m":9}"#.utf8), path: "p.json")
+        }
+    }
+
     /// Issue #10 item 7: the file gets the command line's checks.
     @Test(arguments: [
         // two paces 0.01 steps/s apart, 0.2 and 2.5 m: 6 m per step a little further on

@@ -40,7 +40,7 @@ extension Calibration {
         func fail(_ reason: String) -> CalibrationError { .malformedFile(path: path, reason: reason) }
         let parsed: JSONValue
         do { parsed = try JSONValue.parse(data) } catch {
-            throw fail("invalid JSON")
+            throw fail("invalid JSON: \(error)")
         }
         guard let o = parsed.object else { throw fail("not a JSON object") }
         func number(_ v: JSONValue?) -> Double? { v?.number }

@@ -61,13 +61,14 @@ public struct WalkerProfile: Sendable, Equatable {
     /// as the command line (`checkPace`, `checkPaces`).
     public init(jsonData data: Data, path: String) throws(WalkerProfileError) {
         func fail(_ reason: String) -> WalkerProfileError { WalkerProfileError(path: path, reason: reason) }
-        guard let object = (try? JSONValue.parse(data))?.object else {
-            throw fail("not a JSON object")
-        }
+        // The reader's reason and byte offset: "1e999" was "not a JSON object" in a file that is one.
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(data) } catch { throw fail("not JSON: \(error)") }
+        guard let object = parsed.object else { throw fail("not a JSON object") }
         func number(_ key: String, in range: ClosedRange<Double>) throws(WalkerProfileError) -> Double? {
             guard let value = object[key] else { return nil }
             guard let n = value.number, range.contains(n) else {
-                throw fail("\(key) must be a number in \(range)")
+                throw fail("\(key) must be a number from \(range.lowerBound.asWritten) to \(range.upperBound.asWritten)")
             }
             return n
         }
