@@ -48,6 +48,25 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("/dev/zero:1: binary data (a NUL byte at offset 0), not a CSV recording\n  fix: name a CSV recording"), "\(r.stderr)")
     }
 
+    /// `--remember` with a config directory that cannot be made (XDG_CONFIG_HOME=/proc) said
+    /// "cannot create directory /proc/imukit: No such file or directory" and no fix.
+    @Test func aProfileThatCannotBeSavedNamesWhereToSaveIt() throws {
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "walk:3", "--speed", "max", "--height", "1.8", "--remember"],
+                                   environment: ["XDG_CONFIG_HOME": "/proc"])
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("imu-steps: cannot create directory /proc/imukit: No such file or directory\n"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: set XDG_CONFIG_HOME to a directory you own on a writable disk"), "stderr: \(r.stderr)")
+    }
+
+    /// imu-record refusing to overwrite a recording gave "fix: see 'imu-record --help'".
+    @Test func anExistingRecordingIsKeptAndTheFixSaysHowToReplaceIt() throws {
+        let path = try ToolRunner.temporaryFile("kept.csv", "t,ax,ay,az\n0,0,0,1\n")
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk:1", "--speed", "max", "-o", path])
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("imu-record: \(path) already exists; it is left as it is\n  fix: choose another name (--out FILE), or add --force to replace it"), "stderr: \(r.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "t,ax,ay,az\n0,0,0,1\n")
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

@@ -60,6 +60,11 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
         if isDamagedPath {
             return "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
         }
+        // Any other failure to save in the user's directory (XDG_CONFIG_HOME=/proc: "cannot create
+        // directory /proc/imukit: No such file or directory", a read-only file system) had no fix.
+        if operation != "read" && !path.hasPrefix(CalibrationStore.systemDirectory) {
+            return "set XDG_CONFIG_HOME to a directory you own on a writable disk (imukit saves in XDG_CONFIG_HOME/imukit, else ~/.config/imukit)"
+        }
         return nil
     }
 

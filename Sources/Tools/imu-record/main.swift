@@ -28,7 +28,8 @@ await ToolMain.run(spec) { args in
     // /dev/null or a named pipe is written in place, never replaced (`RecordingWriter`): there
     // is no file to overwrite, so no --force to ask for.
     if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) && !OutputGuard.isStreamSink(path) {
-        throw UsageError("\(path) already exists; choose another --out or add --force", command: "imu-record")
+        throw UsageError("\(path) already exists; it is left as it is", command: "imu-record",
+                         fix: "choose another name (--out FILE), or add --force to replace it")
     }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
     if case let .replay(input, _) = request, path != "-", OutputGuard.sameFile(input, path) {
