@@ -67,6 +67,21 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "t,ax,ay,az\n0,0,0,1\n")
     }
 
+    /// A replay's note on standard error ("FILE: dropped 1 sample whose t repeated …") wrote the
+    /// file name as it was: a name holding ESC [2J cleared the terminal under imu-steps and
+    /// imu-record (imu-plot escaped it). Now every note and capture warning is escaped.
+    @Test func aReplayNoteEscapesTheFileName() throws {
+        let directory = try scratchDirectory()
+        let name = "e\u{1B}[2Jvil.csv"
+        try "t,ax,ay,az\n0,0,0,1\n0,0,0,1\n0.01,0,0,1\n".write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        for tool in [["imu-steps", "--replay", name], ["imu-record", "--replay", name, "-o", "out.csv"]] {
+            let r = try ToolRunner.run(executable: ToolRunner.path(tool[0]), Array(tool.dropFirst()), directory: directory)
+            #expect(r.status == 0, "\(tool[0]): \(r.stderr)")
+            #expect(r.stderr.contains("e\\x1B[2Jvil.csv: dropped 1 sample whose t repeated"), "\(tool[0]): \(r.stderr)")
+            #expect(!r.stderr.contains("\u{1B}"), "\(tool[0]): \(r.stderr)")
+        }
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

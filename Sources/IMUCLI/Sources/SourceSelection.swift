@@ -153,7 +153,7 @@ public enum SourceSelection {
             // Closed, it read /dev/null in its place (or, before, a descriptor of Dispatch's): "-:1: missing header line".
             try ReplayInput.checkStandardInput(path, option: "--replay", command: commandName)
             return try RecordingSource(path: path, speed: speed) { note in
-                Terminal.standardError.write(note + "\n")
+                Terminal.standardError.write(note.escapedForTerminal + "\n")
                 Terminal.standardError.flush()
             }
         case let .simulate(name, speed):

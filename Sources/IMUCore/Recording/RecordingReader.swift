@@ -314,10 +314,11 @@ public final class RecordingReader {
     }
 
     /// What to tell the user once the file has been read, or nil when there is nothing to say:
-    /// how many samples were dropped for a repeated `t`.
+    /// how many samples were dropped for a repeated `t`. The file name is escaped: every tool
+    /// prints the note as it is (a name holding ESC [2J cleared the terminal).
     public var endNote: String? {
         guard repeatedTimes > 0 else { return nil }
-        return "\(name): dropped \(counted(repeatedTimes, "sample")) whose t repeated the previous sample's "
+        return "\(name.escapedOnOneLine): dropped \(counted(repeatedTimes, "sample")) whose t repeated the previous sample's "
             + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
     }
 

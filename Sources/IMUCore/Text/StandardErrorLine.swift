@@ -16,8 +16,11 @@ public enum StandardErrorLine {
         destination.withLock { $0 = write }
     }
 
-    /// Writes `text` (one or more whole lines).
+    /// Writes `text` (one or more whole lines), escaped for the terminal: it quotes file names
+    /// and device names (a replay's "FILE: dropped 1 sample …" note wrote a name holding ESC [2J
+    /// as it was, clearing the user's screen).
     public static func write(_ text: String) {
+        let text = text.escapedForTerminal
         if let routed = destination.withLock({ $0 }) { return routed(text) }
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in
