@@ -82,6 +82,17 @@ import Testing
         }
     }
 
+    /// A state directory that cannot be made said Foundation's "(The operation could not be
+    /// completed. The file doesn't exist.)" and told the user to edit /etc/imukit/stepd.conf,
+    /// whatever file --config named. Now the errno's words and the file given.
+    @Test func aStateDirectoryThatCannotBeMadeNamesTheConfigGiven() throws {
+        let config = try ToolRunner.temporaryFile("stepd.conf", "simulate = walk\nstate_directory = /proc/imukit-state\n")
+        let r = try ToolRunner.run("imu-stepd", ["--config", config], timeout: 30)
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("imu-stepd: state directory /proc/imukit-state: does not exist and cannot be created (No such file or directory)\n"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("or set state_directory in \(config);"), "stderr: \(r.stderr)")
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

@@ -82,9 +82,10 @@ public struct CalibrationStore: Sendable {
         return path
     }
 
-    /// mkdir -p, keeping errno so a permission problem is reported as one.
-    static func makeDirectories(_ path: String) throws(CalibrationStoreError) {
-        var prefix = ""
+    /// mkdir -p, keeping errno so a permission problem is reported as one (also imu-stepd's state
+    /// directory, which may be relative to where it was started).
+    public static func makeDirectories(_ path: String) throws(CalibrationStoreError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {

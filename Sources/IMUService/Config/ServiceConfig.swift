@@ -10,6 +10,9 @@ public struct ServiceConfig: Sendable {
     public static let defaultPath = "/etc/imukit/stepd.conf"
     /// systemd's StateDirectory=imu-stepd.
     public static let defaultStateDirectory = "/var/lib/imu-stepd"
+    /// The file these settings were read from (`--config`, else the default path): messages
+    /// that tell the user to change a setting name this file.
+    public var path = ServiceConfig.defaultPath
 
     /// `source = auto | iio:… | i2c:… | sim:…`; `simulate = NAME` or `replay = FILE` with
     /// `speed = N` play the simulator or a recording (demonstrations and tests).
@@ -82,7 +85,9 @@ public struct ServiceConfig: Sendable {
                                   fix: "sudo chmod 0644 \(path)", errorNumber: e)
             }
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        var config = try parse(String(decoding: data, as: UTF8.self), path: path)
+        config.path = path
+        return config
     }
 
     /// `credentialsOwner`: who must own the MQTT credentials file (`ServiceUser`).

@@ -1,4 +1,5 @@
 import Foundation
+import IMUCalibration
 import IMUCLI
 import IMUServiceClient
 import Synchronization
@@ -30,7 +31,7 @@ public enum StepDaemon {
         // File reads, a mkdir and a flock: blocking calls, on a thread of their own.
         let (config, lock) = try await OwnThread.run(name: "stepd-start") {
             let config = try ServiceConfig.load(path: path, required: required)
-            try prepareStateDirectory(config.stateDirectory)
+            try prepareStateDirectory(config.stateDirectory, config: config.path)
             return (config, try InstanceLock(path: config.lockPath))
         }
         let log = ServiceLog()
@@ -120,20 +121,20 @@ public enum StepDaemon {
         return text.hasPrefix(spec.name + " ") ? String(text.dropFirst(spec.name.count + 1)) : text
     }
 
-    static func prepareStateDirectory(_ path: String) throws {
+    /// `config`: the settings file that names the directory, for the fix.
+    static func prepareStateDirectory(_ path: String, config: String) throws {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                // The errno's words ("Permission denied": exit 3), not Foundation's "You don't have permission."
-                let denied = (error as? CocoaError)?.code == .fileWriteNoPermission
-                let why = denied ? String(cString: strerror(EACCES)) : error.localizedDescription
-                throw ServiceError.stateDirectory(path: path, reason: "does not exist and cannot be created (\(why))")
+            do { try CalibrationStore.makeDirectories(path) } catch {
+                // The errno's words ("Permission denied": exit 3), not Foundation's "You don't have
+                // permission." or "The operation could not be completed. The file doesn't exist."
+                throw ServiceError.stateDirectory(path: path, config: config, reason: "does not exist and cannot be created (\(String(cString: strerror(error.errorNumber))))")
             }
         } else if !isDir.boolValue {
-            throw ServiceError.stateDirectory(path: path, reason: ServiceError.notADirectory)
+            throw ServiceError.stateDirectory(path: path, config: config, reason: ServiceError.notADirectory)
         }
         guard FileManager.default.isWritableFile(atPath: path) else {
-            throw ServiceError.stateDirectory(path: path, reason: ServiceError.notWritable)
+            throw ServiceError.stateDirectory(path: path, config: config, reason: ServiceError.notWritable)
         }
     }
 }

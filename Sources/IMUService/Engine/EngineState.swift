@@ -133,7 +133,7 @@ struct EngineState {
         synchronized = clock.isSynchronized()
         status.clockSynchronized = synchronized
         if force && !synchronized {
-            log.warning("the wall clock is not synchronised yet (no NTP, no RTC): minutes are kept by boot time and placed on their dates once it is; set clock = trust in \(ServiceConfig.defaultPath) if this clock is right")
+            log.warning("the wall clock is not synchronised yet (no NTP, no RTC): minutes are kept by boot time and placed on their dates once it is; set clock = trust in \(config.path) if this clock is right")
         } else if synchronized && !was && !force {
             log.notice("the wall clock is synchronised: held minutes are placed on their dates")
         }

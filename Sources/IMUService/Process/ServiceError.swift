@@ -8,8 +8,8 @@ public enum ServiceError: DiagnosableError, Equatable {
     /// Another process owns the bus name.
     case nameTaken(name: String, bus: String)
     case bus(String, fix: String)
-    /// The state directory is missing or not writable.
-    case stateDirectory(path: String, reason: String)
+    /// The state directory is missing or not writable; `config` is the settings file that could name another.
+    case stateDirectory(path: String, config: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,7 +17,7 @@ public enum ServiceError: DiagnosableError, Equatable {
         case let .lock(path, reason, _): "cannot lock \(path): \(reason)"
         case let .nameTaken(name, bus): "another process already owns \(name) on the \(bus) bus"
         case let .bus(text, _): text
-        case let .stateDirectory(path, reason): "state directory \(path): \(reason)"
+        case let .stateDirectory(path, _, reason): "state directory \(path): \(reason)"
         }
     }
 
@@ -27,15 +27,15 @@ public enum ServiceError: DiagnosableError, Equatable {
         case let .lock(_, _, fix): fix
         case .nameTaken: "stop the other daemon first (busctl status io.github.imukit.StepService1 shows it)"
         case let .bus(_, fix): fix
-        case let .stateDirectory(path, _): "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in /etc/imukit/stepd.conf; sudo install -d -o imu-stepd \(path)"
+        case let .stateDirectory(path, config, _): "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in \(config); sudo install -d -o imu-stepd \(path)"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
         // docs/CONTRACTS.md §4: permission denied is 3, a bad setting 2 (both were 1).
-        case let .stateDirectory(_, reason) where reason.hasPrefix(Self.notWritable) || reason.contains("ermission denied"): .noSensor
-        case let .stateDirectory(_, reason) where reason == Self.notADirectory: .usage
+        case let .stateDirectory(_, _, reason) where reason.hasPrefix(Self.notWritable) || reason.contains("ermission denied"): .noSensor
+        case let .stateDirectory(_, _, reason) where reason == Self.notADirectory: .usage
         default: .runtimeFailure
         }
     }
