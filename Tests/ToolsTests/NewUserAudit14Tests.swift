@@ -105,4 +105,17 @@ import Testing
         #expect(r.stderr.contains("fix: check the board's name and that this machine's DNS answers, or give the board's address, e.g. iio:ip:192.168.1.20"), "stderr: \(r.stderr)")
         #expect(!r.stderr.contains("Avahi") && !r.stderr.contains("start iiod"), "stderr: \(r.stderr)")
     }
+
+    /// A `.local` name goes to libiio's Avahi lookup only while avahi-daemon runs; without it
+    /// libiio could only print "Unable to create Avahi DNS-SD client" twice. The fix says what
+    /// a .local name needs.
+    @Test func aLocalNameWithoutAvahiIsSaidAsSuch() throws {
+        guard access("/run/avahi-daemon/socket", F_OK) != 0 else { print("skipped: avahi-daemon runs here"); return }
+        let r = try ToolRunner.run("imu-steps", ["--source", "iio:ip:imukit-board.local"], timeout: 60)
+        guard !r.stderr.contains("cannot load libiio") else { print("skipped: libiio0 is not installed"); return }
+        #expect(r.status == 3, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("cannot look up the host name 'imukit-board.local'"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("fix: a .local name needs multicast DNS: start avahi-daemon"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("Avahi DNS-SD"), "stderr: \(r.stderr)")
+    }
 }

@@ -31,7 +31,7 @@ final class IIOContext {
         let created: (OpaquePointer?, Int32, unknownHost: String?) = try creator.run("connecting") {
             // A name the resolver does not know is said as such, without libiio's Avahi noise (`IIOHostLookup`).
             let unknown = host.flatMap(IIOHostLookup.failure)
-            if let unknown, let host, !IIOHostLookup.isMulticastName(host) { return (nil, 0, unknown) }
+            if let unknown, let host, !IIOHostLookup.avahiMayResolve(host) { return (nil, 0, unknown) }
             errno = 0
             let p = iio_create_context_from_uri(uri)
             return (p, errno, unknown)
