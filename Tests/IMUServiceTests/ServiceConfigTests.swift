@@ -121,31 +121,20 @@ import Testing
         }
     }
 
-    /// A range hint printed every bound as a Double: "from 0.0 to 36500.0 days", "e.g.
-    /// retention_days = 0.0" for a count of whole days. Whole bounds are whole; 0.01 stays 0.01.
-    @Test func rangeHintsPrintWholeNumbersWhole() {
-        #expect(throws: ConfigError(path: "x", line: 1, message: "retention_days = '-1' is not a number from 0 to 36500 days",
-                                    fix: "write a number from 0 to 36500, e.g. retention_days = 365")) {
-            try ServiceConfig.parse("retention_days = -1", path: "x")
-        }
-        #expect(throws: ConfigError(path: "x", line: 1, message: "speed = '0' is not a number from 0.01 to 1000 × real time",
-                                    fix: "write a number from 0.01 to 1000, e.g. speed = 1")) {
-            try ServiceConfig.parse("speed = 0", path: "x")
-        }
-    }
-
-    /// `rate = 1e999` (infinity) was refused with the fix "e.g. rate = 1": the range's lower edge,
-    /// one sample a second, with which no step is ever counted. The fix names the range and the
+    /// A range hint printed every bound as a Double ("from 0.0 to 36500.0 days", "e.g.
+    /// retention_days = 0.0" for a count of whole days), and suggested the range's lower edge:
+    /// `rate = 1e999` got "e.g. rate = 1", one sample a second, with which no step is ever
+    /// counted. Whole bounds are whole, 0.01 stays 0.01, and the fix names the range and the
     /// daemon's typical value.
-    @Test func anOutOfRangeNumberSuggestsATypicalValue() {
-        #expect(throws: ConfigError(path: "x", line: 1, message: "rate = '1e999' is not a number from 1 to 8000 Hz",
-                                    fix: "write a number from 1 to 8000, e.g. rate = 100")) {
-            try ServiceConfig.parse("rate = 1e999", path: "x")
-        }
-        #expect(throws: ConfigError(path: "x", line: 1, message: "commit_seconds = 'nan' is not a number from 0.5 to 10 s (issue #16: at most 10 s may be lost)",
-                                    fix: "write a number from 0.5 to 10, e.g. commit_seconds = 5")) {
-            try ServiceConfig.parse("commit_seconds = nan", path: "x")
-        }
+    @Test(arguments: [
+        ("retention_days = -1", "retention_days = '-1' is not a number from 0 to 36500 days", "write a number from 0 to 36500, e.g. retention_days = 365"),
+        ("speed = 0", "speed = '0' is not a number from 0.01 to 1000 × real time", "write a number from 0.01 to 1000, e.g. speed = 1"),
+        ("rate = 1e999", "rate = '1e999' is not a number from 1 to 8000 Hz", "write a number from 1 to 8000, e.g. rate = 100"),
+        ("commit_seconds = nan", "commit_seconds = 'nan' is not a number from 0.5 to 10 s (issue #16: at most 10 s may be lost)",
+         "write a number from 0.5 to 10, e.g. commit_seconds = 5"),
+    ])
+    func rangeHintsNameTheRangeAndATypicalValue(line: String, message: String, fix: String) {
+        #expect(throws: ConfigError(path: "x", line: 1, message: message, fix: fix)) { try ServiceConfig.parse(line, path: "x") }
     }
 
     /// Every numeric setting's suggested value is one the parser takes, and a value outside the
