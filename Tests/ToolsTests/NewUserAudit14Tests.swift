@@ -93,6 +93,19 @@ import Testing
         #expect(r.stderr.contains("or set state_directory in \(config);"), "stderr: \(r.stderr)")
     }
 
+    /// A recording whose t jumps (a pause of 10⁷ s, or a damaged line) replayed in real time
+    /// held the samples before the jump in one batch with the sample after it: imu-record wrote
+    /// none of them, even when stopped with Ctrl-C ("recorded 0 samples"). They are now due at
+    /// their own time and recorded; the replay then waits out the pause, as real time asks.
+    @Test func samplesBeforeAPauseAreDeliveredInRealTime() throws {
+        let directory = try scratchDirectory()
+        try "t,ax,ay,az\n0,0,0,1\n0.01,0,0,1\n10000000,0,0,1\n".write(toFile: directory + "/paused.csv", atomically: true, encoding: .utf8)
+        let r = try ShellRunner.run("timeout -s INT 3 \"$BIN\"/imu-record --replay paused.csv --realtime -o out.csv", directory: directory, timeout: 30)
+        #expect(r.stderr.contains("recorded 2 samples"), "stderr: \(r.stderr)")
+        let lines = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8).split(separator: "\n")
+        #expect(lines.suffix(2) == ["0.000000,0.00000,0.00000,1.00000", "0.010000,0.00000,0.00000,1.00000"], "\(lines)")
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

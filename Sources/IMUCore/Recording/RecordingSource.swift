@@ -111,6 +111,8 @@ private final class ReplayPlayer {
     /// be out at once, queued (`2 × RecordingSource.fastGather`), with the consumer and being read.
     private var reused = [[MotionSample]](repeating: [], count: 2 * RecordingSource.fastGather + 3)
     private var handedOver = 0
+    /// In real time: the first sample after a gap, kept for the next batch (`next`).
+    private var afterGap: MotionSample?
 
     init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String, Int) -> Void) {
         pace = speed.isInfinite ? nil : PaceClock(speed: speed)
@@ -125,9 +127,18 @@ private final class ReplayPlayer {
         self.reader = reader
         guard var pace else { return try fast(reader) }
         defer { self.pace = pace }
-        var batch: [MotionSample] = []
+        var batch: [MotionSample] = afterGap.map { [$0] } ?? []
+        afterGap = nil
         do {
             while let s = try reader.next() {
+                // A pause in the recording ends the batch before it: the samples before a gap are
+                // due at their own time. In one batch with the sample after it they waited for
+                // that sample (a t that jumped 10⁷ s held two samples back for 115 days, and
+                // imu-record wrote neither, even on Ctrl-C).
+                if let last = batch.last, s.time - last.time >= HandOver.seconds {
+                    afterGap = s
+                    return (batch, pace.dueNs(first: batch[0].time, last: last.time))
+                }
                 batch.append(s)
                 if s.time - batch[0].time >= HandOver.seconds { return (batch, pace.dueNs(first: batch[0].time, last: s.time)) }
             }
