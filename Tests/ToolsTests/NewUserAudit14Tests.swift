@@ -100,10 +100,37 @@ import Testing
     @Test func samplesBeforeAPauseAreDeliveredInRealTime() throws {
         let directory = try scratchDirectory()
         try "t,ax,ay,az\n0,0,0,1\n0.01,0,0,1\n10000000,0,0,1\n".write(toFile: directory + "/paused.csv", atomically: true, encoding: .utf8)
-        let r = try ShellRunner.run("timeout -s INT 3 \"$BIN\"/imu-record --replay paused.csv --realtime -o out.csv", directory: directory, timeout: 30)
+        // Ctrl-C after 5 s: the samples are due 0.01 s after the start (the file is created at the end).
+        let r = try ShellRunner.run("""
+            "$BIN"/imu-record --replay paused.csv --realtime -o out.csv & pid=$!
+            sleep 5; kill -INT $pid; wait $pid
+            """, directory: directory, timeout: 60)
         #expect(r.stderr.contains("recorded 2 samples"), "stderr: \(r.stderr)")
         let lines = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8).split(separator: "\n")
         #expect(lines.suffix(2) == ["0.000000,0.00000,0.00000,1.00000", "0.010000,0.00000,0.00000,1.00000"], "\(lines)")
+    }
+
+    /// Three headers a spreadsheet or an old editor writes were refused with the fix to add a
+    /// header that is there: CR-only line ends ("header names column '0' twice"), quoted names
+    /// and upper-case names ("header has no 't' column"). Each is now named, and the fix's
+    /// command, run as given, makes a recording that replays.
+    @Test(arguments: [
+        ("t,ax,ay,az\r0,0,0,1\r0.01,0,0,1\r", "lines end in a carriage return alone (old Mac text), so the whole file reads as one line",
+         "convert the line ends: tr '\\r' '\\n' < in.csv > fixed.csv"),
+        ("\"t\",\"ax\",\"ay\",\"az\"\n\"0\",\"0\",\"0\",\"1\"\n", "column names are in quotes (found: \"t\",\"ax\",\"ay\",\"az\"); recordings have no quotes",
+         "remove them: tr -d '\"' < in.csv > fixed.csv"),
+        ("T,AX,AY,AZ\n0,0,0,1\n", "column names are lower case: t, not T (found: T,AX,AY,AZ)", "write line 1 in lower case, e.g. t,ax,ay,az"),
+    ])
+    func aHeaderWrittenByAnotherToolIsNamed(text: String, message: String, fix: String) throws {
+        let directory = try scratchDirectory()
+        try text.write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run(executable: ToolRunner.path("imu-steps"), ["--replay", "in.csv"], directory: directory)
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("in.csv:1: \(message)\n  fix: \(fix)"), "stderr: \(r.stderr)")
+        guard fix.contains("fixed.csv") else { return }
+        let command = String(fix[fix.range(of: ": ")!.upperBound...])
+        let mended = try ShellRunner.run(command + " && \"$BIN\"/imu-steps --replay fixed.csv --json", directory: directory)
+        #expect(mended.status == 0 && mended.stdout.contains("\"type\":\"summary\""), "\(command): \(mended.stderr)")
     }
 
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed

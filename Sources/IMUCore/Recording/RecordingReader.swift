@@ -240,6 +240,14 @@ public final class RecordingReader {
                 comments.append(text(a + 1, b).trimmingSpaces())
                 continue
             }
+            // Lines ended by a carriage return alone (classic Mac OS text) read as one line, and
+            // that line's names were refused as "header names column '0' twice".
+            if (a..<b).contains(where: { buffer[$0] == UInt8(ascii: "\r") }) {
+                var refused = RecordingError(file: name, line: lineNumber, message: "lines end in a carriage return alone (old Mac text), so the whole file reads as one line")
+                refused.fix = name == Self.standardInput ? "pipe it through tr '\\r' '\\n' first"
+                    : "convert the line ends: tr '\\r' '\\n' < \(RecordingError.shellQuoted(name)) > fixed.csv"
+                throw refused
+            }
             let names = text(a, b).split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
             if let first = names.first, DecimalParser.parse(first) != nil {
                 var refused = RecordingError(file: name, line: lineNumber, message: "missing header line: expected column names such as t,ax,ay,az before the first sample")
@@ -255,6 +263,14 @@ public final class RecordingReader {
                     let shownSeparator = separator == ";" ? "';'" : "tabs"
                     refused.message = "columns are separated by \(shownSeparator), not commas (found: \(shown(a, b)))"
                     refused.fix = RecordingError.separatorFix(String(separator), file: name)
+                } else if names.contains("\"t\"") {
+                    // A spreadsheet or pandas quoting every field: the names are there, in quotes.
+                    refused.message = "column names are in quotes (found: \(shown(a, b))); recordings have no quotes"
+                    refused.fix = name == Self.standardInput ? "pipe it through tr -d '\"' first"
+                        : "remove them: tr -d '\"' < \(RecordingError.shellQuoted(name)) > fixed.csv"
+                } else if names.contains(where: { $0.lowercased() == "t" }) {
+                    refused.message = "column names are lower case: t, not T (found: \(shown(a, b)))"
+                    refused.fix = "write line \(lineNumber) in lower case, e.g. t,ax,ay,az (docs/file-formats.md)"
                 }
                 throw refused
             }
