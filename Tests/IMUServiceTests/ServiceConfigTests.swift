@@ -176,6 +176,24 @@ import Testing
         }
     }
 
+    /// A config saved as UTF-16 ("Unicode text") or Latin-1 was read as lines of U+FFFD and
+    /// NULs: "'\u{FFFD}\u{FFFD} r\x00a\x00…' is not key = value". It is now named as not UTF-8
+    /// text, with the byte and the fix.
+    @Test(arguments: [
+        ([0xFF, 0xFE] + Array("rate = 100\n".utf8).flatMap { [$0, 0] }, "is not UTF-8 text (byte 0xFF at offset 0)"),
+        (Array("# caf".utf8) + [0xE9] + Array("\nrate = 100\n".utf8), "is not UTF-8 text (byte 0xE9 at offset 5)"),
+        (Array("rate = 100\n".utf8) + [0], "is not UTF-8 text (byte 0x0 at offset 11)"),
+    ] as [([UInt8], String)])
+    func aConfigThatIsNotUTF8TextIsNamed(bytes: [UInt8], message: String) throws {
+        let path = FileManager.default.temporaryDirectory.path + "/stepd-\(UUID().uuidString).conf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ConfigError(path: path, line: nil, message: message,
+                                    fix: "save it as plain UTF-8 text, one key = value per line (data/stepd.conf is the template)")) {
+            try ServiceConfig.load(path: path, required: true)
+        }
+    }
+
     @Test func permissionDeniedExits3() {
         let e = ConfigError(path: "/etc/imukit/stepd.conf", line: nil, message: "cannot be read: Permission denied", fix: nil, errorNumber: EACCES)
         #expect(e.exitStatus == .noSensor)

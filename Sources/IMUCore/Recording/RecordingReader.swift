@@ -191,7 +191,7 @@ public final class RecordingReader {
         }
         // Bytes that are no UTF-8 (random data without a NUL in its first 512 bytes, one time in
         // eight; text in Latin-1): the header error quoted them as a row of U+FFFD.
-        if let offset = Self.firstNonUTF8(Array(buffer[start..<probe]), cutShort: probe < end) {
+        if let offset = UTF8Check.firstInvalidByte(Array(buffer[start..<probe]), cutShort: probe < end) {
             var error = RecordingError(file: name, line: 1, message: "byte 0x\(String(buffer[start + offset], radix: 16, uppercase: true)) "
                                        + "at offset \(offset) is not UTF-8 text: this is binary data or text in another encoding, not a CSV recording")
             error.fix = Self.notARecordingFix + "; text in another encoding converts with iconv -f LATIN1 -t UTF-8 \(RecordingError.shellQuoted(name)) > recording.csv"
@@ -201,20 +201,7 @@ public final class RecordingReader {
 
     private static let notARecordingFix = "name a CSV recording (imu-record writes one; docs/file-formats.md)"
 
-    /// The offset of the first byte that is not valid UTF-8 in `bytes`, or nil. `cutShort`: the
-    /// bytes end mid-file, so a character cut at the end (up to 3 bytes) is not counted.
-    static func firstNonUTF8(_ bytes: [UInt8], cutShort: Bool) -> Int? {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return cutShort && bytes.count - offset <= 3 ? nil : offset
-            }
-        }
-    }
+
 
     /// Skips a UTF-8 byte-order mark (EF BB BF) at the very start: spreadsheets write one
     /// before the header of a "CSV UTF-8" file.

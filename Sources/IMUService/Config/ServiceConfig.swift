@@ -85,6 +85,12 @@ public struct ServiceConfig: Sendable {
                                   fix: "sudo chmod 0644 \(path)", errorNumber: e)
             }
         }
+        // Binary data or another encoding (a UTF-16 "Unicode text" save) read as lines of U+FFFD,
+        // refused as "'\u{FFFD}\u{FFFD} r\x00a\x00' is not key = value".
+        if let offset = [data.firstIndex(of: 0), UTF8Check.firstInvalidByte(data)].compactMap({ $0 }).min() {
+            throw ConfigError(path: path, line: nil, message: "is not UTF-8 text (byte 0x\(String(data[offset], radix: 16, uppercase: true)) at offset \(offset))",
+                              fix: "save it as plain UTF-8 text, one key = value per line (data/stepd.conf is the template)")
+        }
         var config = try parse(String(decoding: data, as: UTF8.self), path: path)
         config.path = path
         return config
