@@ -133,6 +133,16 @@ import Testing
         #expect(mended.status == 0 && mended.stdout.contains("\"type\":\"summary\""), "\(command): \(mended.stderr)")
     }
 
+    /// `imu-info --source sim:walk` (what imu-steps takes) said "unknown source scheme 'sim'"
+    /// and "fix: see 'imu-info --help'"; the fix now says where a simulation plays.
+    @Test func imuInfoSaysWhereASimulationPlays() throws {
+        let r = try ToolRunner.run("imu-info", ["--source", "sim:walk", "--read", "3"])
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("imu-info: unknown source scheme 'sim' (known: i2c, iio)\n  fix: imu-info looks at sensors only (i2c, iio); play a simulation with imu-steps --simulate NAME"), "stderr: \(r.stderr)")
+        let other = try ToolRunner.run("imu-info", ["--source", "usb:1"])
+        #expect(other.status == 2 && other.stderr.contains("fix: name a sensor as i2c:BUS@ADDRESS or iio:local: / iio:ip:HOST"), "stderr: \(other.stderr)")
+    }
+
     /// A board named by a host name that does not resolve: libiio tried Avahi and printed
     /// "ERROR: Unable to create Avahi DNS-SD client :Daemon not running" twice, then the tool said
     /// "No such device or address" and "start iiod on the board". Now the tool says it cannot look

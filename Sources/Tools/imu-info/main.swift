@@ -58,7 +58,10 @@ await ToolMain.run(spec) { args in
         let scheme = String(text[..<colon])
         guard let backend = backends.first(where: { $0.scheme == scheme }) else {
             let known = backends.map(\.scheme).joined(separator: ", ")
-            throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name)
+            // sim: and a recording are what imu-steps plays; imu-info only looks at hardware.
+            let fix = scheme == "sim" ? "imu-info looks at sensors only (\(known)); play a simulation with imu-steps --simulate NAME"
+                : "name a sensor as i2c:BUS@ADDRESS or iio:local: / iio:ip:HOST (imu-info --help)"
+            throw UsageError("unknown source scheme '\(scheme)' (known: \(known))", command: spec.name, fix: fix)
         }
         let rest = String(text[text.index(after: colon)...])
         // A malformed IIO spec is a usage error (2), as imu-steps says; listed as a "problem" it ended as "no sensor" (3).
