@@ -79,7 +79,7 @@ targets += [
     .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-core"),
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
-    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI"], path: "Sources/Benchmarks/imu-bench-iio"),
+    .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI", "ProcFiles"], path: "Sources/Benchmarks/imu-bench-iio"),
     .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
                       path: "Sources/Benchmarks/imu-bench-power"),
 ]
@@ -145,8 +145,8 @@ for t in targets where t.name == "IMUServiceTests" { t.dependencies.append("GPSF
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [
     .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
-    // /proc reading shared by imu-bench-power and imu-bench-memory.
-    .target(name: "ProcFiles", path: "Sources/Benchmarks/ProcFiles"),
+    // /proc reading shared by imu-bench-power, imu-bench-iio and imu-bench-memory.
+    .target(name: "ProcFiles", dependencies: ["IMUCore"], path: "Sources/Benchmarks/ProcFiles"),
 ]
 
 // MARK: Test support: `.offPool`, the trait for suites whose tests block (run tools, sleep, read

@@ -17,6 +17,7 @@ public struct SimulatedSource: SampleSource {
     /// exercise a tool's handling of a sensor that disappears mid-run (exit status 1).
     public let failAfter: Double?
     public let info: SourceInfo
+    public var timing: SampleTiming? { .simulated }
 
     public init(scenario: Scenario, options: SimulationOptions = .init(), speed: Double = 1, loop: Bool = false,
                 failAfter: Double? = nil) {

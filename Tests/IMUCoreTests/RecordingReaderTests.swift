@@ -333,3 +333,66 @@ func recordingError(_ text: String) throws -> RecordingError {
         #expect(throws: RecordingError.self) { try RecordingReader(path: try temporaryRecording("\n")) }
     }
 }
+
+/// `imu-record` creates its file and writes what it knows before the capture starts, and ends the
+/// header with the first batch, when the source has said how it times its samples.
+@Suite struct RecordingHeaderEndsLaterTests {
+    @Test func commentsKnownLaterComeBeforeTheColumnLine() throws {
+        let path = try temporaryRecording("")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az], comments: ["sensor: sim"], headerEndsLater: true)
+        writer.endHeader(comments: ["clock: seconds on CLOCK_BOOTTIME just after each reading was polled"])
+        writer.endHeader(comments: ["clock: a second call writes nothing"])
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == "# sensor: sim\n# clock: seconds on CLOCK_BOOTTIME just after each reading was polled\nt,ax,ay,az\n1.000000,0.00000,0.00000,1.00000\n")
+    }
+
+    @Test func theFirstSampleEndsAHeaderNobodyEnded() throws {
+        let path = try temporaryRecording("")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az], comments: ["sensor: sim"], headerEndsLater: true)
+        try writer.write(MotionSample(time: 1, acceleration: Vector3(0, 0, 1)))
+        try writer.close()
+        #expect(try readAll(path).count == 1)
+        #expect(try RecordingReader(path: path).comments == ["sensor: sim"])
+    }
+
+    /// Stopped before any sample: the file still has its column line, so it reads as a recording
+    /// of nothing rather than a file without a header.
+    @Test func aRecordingClosedBeforeAnySampleHasItsColumnLine() throws {
+        let path = try temporaryRecording("")
+        let writer = try RecordingWriter(path: path, columns: [.t, .ax, .ay, .az], comments: ["sensor: sim"], headerEndsLater: true)
+        try writer.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "# sensor: sim\nt,ax,ay,az\n")
+    }
+
+    /// The comments known at the start are written at once: a full disk is reported when the file
+    /// is created, before the capture starts, as it was when the whole header went out then.
+    @Test func aFullDiskFailsAtCreationThoughTheHeaderEndsLater() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        #expect(throws: RecordingError.self) {
+            _ = try RecordingWriter(path: "/dev/full", columns: [.t, .ax, .ay, .az], comments: ["sensor: sim"], headerEndsLater: true)
+        }
+    }
+}
+
+@Suite struct SampleTimingTests {
+    @Test func theClockLineSaysWhereTheTimesComeFrom() {
+        #expect(SampleTiming.kernelStamps(clock: "boottime").clockLine?.contains("the kernel's stamp of each scan") == true)
+        #expect(SampleTiming.kernelStamps(clock: "boottime").clockLine?.contains("current_timestamp_clock boottime") == true)
+        #expect(SampleTiming.kernelStamps(clock: "realtime").clockLine?.contains("realtime clock, shifted to CLOCK_BOOTTIME") == true)
+        #expect(SampleTiming.blockArrival(reason: "no timestamp channel").clockLine?.hasSuffix("(the kernel's stamps unused: no timestamp channel)") == true)
+        #expect(SampleTiming.polled.clockLine == "seconds on CLOCK_BOOTTIME just after each reading was polled")
+        #expect(SampleTiming.fifo.clockLine?.contains("FIFO") == true)
+        #expect(SampleTiming.simulated.clockLine == "seconds on the simulator's timeline")
+        #expect(SampleTiming.recording(clock: "seconds on CLOCK_BOOTTIME").clockLine == "seconds on CLOCK_BOOTTIME")
+        #expect(SampleTiming.recording(clock: nil).clockLine == nil, "none invented for a recording without one")
+    }
+
+    @Test func aReplayedRecordingTellsItsOwnClockLine() throws {
+        let path = try temporaryRecording("# clock: seconds on CLOCK_BOOTTIME\nt,ax,ay,az\n1,0,0,1\n")
+        #expect(try RecordingSource(path: path).timing == .recording(clock: "seconds on CLOCK_BOOTTIME"))
+        let bare = try temporaryRecording("t,ax,ay,az\n1,0,0,1\n")
+        #expect(try RecordingSource(path: bare).timing == .recording(clock: nil))
+    }
+}

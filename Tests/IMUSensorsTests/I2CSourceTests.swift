@@ -201,10 +201,24 @@ struct I2CBackendTests {
         let source = try backend.open(spec: "1@0x68", options: SourceOptions(rateHz: 200))
         var count = 0
         for try await batch in source.batches() {
+            // The capture thread says how it times the samples before it hands the first over.
+            #expect(source.timing == .fifo, "the MPU-6050's FIFO")
             count += batch.count
             if count >= 20 { break }
         }
         #expect(count >= 20)
+    }
+
+    @Test("without its FIFO (--no-fifo) the same chip's samples are timed as polled")
+    func timingWithoutFIFO() async throws {
+        let bus = EmulatedI2CBus(path: "/dev/i2c-1", clock: EmulatorClock.boot())
+        EmulatorCatalog.attach("mpu6050", to: bus, motion: Motions.walk)
+        let backend = I2CBackend(environment: environment(["/dev/i2c-1": bus]), useFIFO: false)
+        let source = try backend.open(spec: "1@0x68", options: SourceOptions(rateHz: 200))
+        #expect(source.timing == nil, "nothing is known before the capture starts")
+        for try await _ in source.batches() { break }
+        #expect(source.timing == .polled)
+        #expect(source.timing?.clockLine?.contains("polled") == true)
     }
 }
 
@@ -240,6 +254,7 @@ struct I2CStubLikeTests {
         }
         #expect(warnings.waits.count == 1)
         #expect(!driver.usesFIFO)
+        #expect(poller.sampleTiming == .polled, "a recording's clock line follows the fallback")
         #expect(samples.count >= 10)
         #expect(samples.allSatisfy { abs(($0.acceleration?.z ?? 0) - 1) < 1e-9 })
     }

@@ -90,8 +90,13 @@ struct ScanTimingTests {
             (.choose(timestampChannel: true, clockAttribute: true, readBack: .failure(.init(EBUSY))), "errno \(EBUSY)"),
             (.choose(timestampChannel: true, clockAttribute: true, readBack: .success("sundial\u{1B}[2J")), "'sundial\\x1B[2J'"),
         ]
+        #expect(boot.timing == .kernelStamps(clock: "boottime"))
+        #expect(real.timing.clockLine?.contains("on its realtime clock, shifted to CLOCK_BOOTTIME") == true)
         for (stamps, reason) in cases {
             #expect(stamps.clock == nil)
+            // A recording's clock line says the fallback and why, as the warning does.
+            #expect(stamps.timing.clockLine?.contains("when each IIO buffer block arrived") == true)
+            #expect(stamps.timing.clockLine?.contains(reason) == true, "\(stamps.timing)")
             let warning = try #require(stamps.warning(device: "bmi160"))
             #expect(warning.hasPrefix("bmi160: scans are timed by when each block arrived"), "\(warning)")
             #expect(warning.contains(reason), "\(warning)")

@@ -163,9 +163,11 @@ import IMUCore
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let comments = try RecordingReader(path: dir + "/out.csv").comments
         for line in ["sensor: mpu6050 on /dev/i2c-1 @0x68", "rate: 100.0 Hz nominal", "calibration-key: i2c-1-0x68-mpu6050",
-                     "calibration: applied, for i2c-1-0x68-mpu6050 from /x.json", "started: 2026-11-30T18:47:21Z"] {
+                     "calibration: applied, for i2c-1-0x68-mpu6050 from /x.json", "started: 2026-11-30T18:47:21Z",
+                     "clock: seconds on CLOCK_BOOTTIME"] {
             #expect(comments.contains(line), "lost '\(line)': \(comments)")
         }
+        #expect(comments.filter { $0.hasPrefix("clock:") }.count == 1, "the clock line once: \(comments)")
         #expect(!comments.contains { $0.hasPrefix("calibration-key: replay:") })
         #expect(comments.contains { $0.hasPrefix("re-recorded from \(input)") })
         // So imu-calibrate still refuses the corrected data.

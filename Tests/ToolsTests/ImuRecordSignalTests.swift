@@ -69,6 +69,8 @@ import IMUCore
         #expect(reader.comments.contains { $0.contains("sensor: simulated walk") })
         #expect(reader.comments.contains { $0.contains("calibration-key: sim:walk") })
         #expect(reader.comments.contains { $0.contains("calibration:") })
+        // The clock line comes with the first batch, still before the column line.
+        #expect(reader.comments.contains("clock: seconds on the simulator's timeline"), "\(reader.comments)")
         let samples = try readAll(out)
         let span = samples.last!.time - samples.first!.time
         #expect(span < 20 && span > 19.9)

@@ -432,6 +432,15 @@ class KernelRing(unittest.TestCase):
               end="", flush=True)
         self.assertLess(even, (len(gaps) - 1) // 2, "blocks are evenly spaced: arrival times, not the kernel's stamps, "
                         "and the reader said nothing")
+        # The recording's header says so too: its clock line, written with the first block once
+        # the buffer had settled its timestamp clock, before the column line.
+        _, header = guest("grep -n -e '^# clock:' -e '^t,' /tmp/rec.csv")
+        lines = header.strip().splitlines()
+        self.assertEqual(len(lines), 2, header)
+        self.assertIn("# clock: seconds on CLOCK_BOOTTIME, the kernel's stamp of each scan", lines[0])
+        self.assertIn("current_timestamp_clock boottime", lines[0])
+        self.assertTrue(lines[1].split(":", 1)[1].startswith("t,"), header)
+        self.assertLess(int(lines[0].split(":", 1)[0]), int(lines[1].split(":", 1)[0]), header)
 
     def test_03c_a_trigger_attached_for_a_capture_is_detached_after_it(self):
         """`?trigger=` attaches the trigger only for the capture: afterwards current_trigger is
@@ -681,7 +690,10 @@ class KernelRing(unittest.TestCase):
             3, "kill -STOP $(pidof iiod); sleep 1.5; kill -CONT $(pidof iiod)", "kill -CONT $(pidof iiod)", 60)
         self.assertEqual(rc, 0, stderr)
         with open(path) as f:
-            times = [float(l.split(",", 1)[0]) for l in f if l[:1].isdigit()]
+            text = f.read()
+        times = [float(l.split(",", 1)[0]) for l in text.splitlines() if l[:1].isdigit()]
+        # The mpu6050 has no buffer without an IRQ: the header says its times are polled ones.
+        self.assertIn("\n# clock: seconds on CLOCK_BOOTTIME just after each reading was polled\nt,", text)
         m = re.search(r"missed polls (\d+)", stderr)
         missed = int(m.group(1)) if m else 0
         periods = round((times[-1] - times[0]) * 100)

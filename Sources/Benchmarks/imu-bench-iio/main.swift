@@ -1,10 +1,13 @@
-// imu-bench-iio: figures for the IIO source (samples/s sustained, CPU time per sample, polled and
-// buffered, and buffered against iio_readdev on the same device). It prints numbers and never
-// asserts timings. `--inventory` and `--dump N` print what the source finds and reads, as JSON
+// imu-bench-iio: figures for the IIO source (samples/s sustained, CPU time per sample and wake-ups
+// per sample, polled and buffered, and buffered against iio_readdev on the same device). It prints
+// numbers and never asserts timings. Wake-ups are voluntary context switches of this process's
+// threads from /proc (`ProcSample`, as imu-bench-power counts them), beside an anchor thread in the
+// same window that sleeps one poll period at a time: the floor of one wake-up per poll. `--inventory` and `--dump N` print what the source finds and reads, as JSON
 // lines, for the kernel test ring.
 import Foundation
 import IMUCLI
 import IMUSensors
+import ProcFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,24 +36,71 @@ func cpuSeconds() -> Double {
     return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) * 1e-6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) * 1e-6
 }
 
-/// Runs a source for `seconds` and returns (samples, wall seconds, CPU seconds).
-func measure(_ source: any SampleSource, seconds: Double) async throws -> (Int, Double, Double) {
+/// What one run of a source measured: samples, wall and CPU seconds, and the wake-ups of this
+/// process's threads (the anchor thread's apart), by thread name.
+struct Run {
+    var samples: Int
+    var wall: Double
+    var cpu: Double
+    var wakeups: Int64
+    var threads: [(name: String, wakeups: Int64, cpuSeconds: Double)]
+    /// The anchor thread's wake-ups in the same window.
+    var anchorWakeups: Int64
+    var wakeupsPerSecond: Double { wall > 0 ? Double(wakeups) / wall : 0 }
+    var anchorPerSecond: Double { wall > 0 ? Double(anchorWakeups) / wall : 0 }
+}
+
+/// Runs a source for `seconds` and measures it from its second batch on (the first is the warm-up),
+/// beside an anchor thread that sleeps `anchorPeriod` seconds at a time.
+func measure(_ source: any SampleSource, seconds: Double, anchorPeriod: Double) async throws -> Run {
+    let anchor = try AnchorThread(periodSeconds: anchorPeriod)
+    defer { anchor.finish() }
     var count = 0
     var started: Double?
     var cpu0 = 0.0
+    var proc0: ProcSample?, proc1: ProcSample?
     for try await batch in source.batches() {
-        if started == nil { started = BootClock.nowSeconds(); cpu0 = cpuSeconds(); continue }  // first batch: warm-up
+        if started == nil { started = BootClock.nowSeconds(); cpu0 = cpuSeconds(); proc0 = ProcSample.read(pid: getpid()); continue }
         count += batch.count
-        if BootClock.nowSeconds() - started! >= seconds { break }
+        // Read before the stream ends: the capture thread ends with it, and /proc forgets it.
+        if BootClock.nowSeconds() - started! >= seconds { proc1 = ProcSample.read(pid: getpid()); break }
     }
-    return (count, BootClock.nowSeconds() - (started ?? BootClock.nowSeconds()), cpuSeconds() - cpu0)
+    let wall = BootClock.nowSeconds() - (started ?? BootClock.nowSeconds()), cpu = cpuSeconds() - cpu0
+    // The capture thread has released the device (its buffer) before the next run opens it.
+    _ = await CaptureThread.drained()
+    guard let proc0, let proc1 else {
+        return Run(samples: count, wall: wall, cpu: cpu, wakeups: 0, threads: [], anchorWakeups: 0)
+    }
+    let all = proc1.byName(since: proc0)
+    let threads = all.filter { $0.name != AnchorThread.name }
+    return Run(samples: count, wall: wall, cpu: cpu, wakeups: threads.map(\.wakeups).reduce(0, +), threads: threads,
+               anchorWakeups: all.first { $0.name == AnchorThread.name }?.wakeups ?? 0)
 }
 
-func report(_ label: String, _ r: (Int, Double, Double)) {
-    let (n, wall, cpu) = r
-    let rate = wall > 0 ? Double(n) / wall : 0
-    let perSample = n > 0 ? cpu / Double(n) * 1e6 : 0
-    print(String(format: "%-34@ %8d samples in %6.2f s = %9.1f samples/s, CPU %8.1f µs/sample", label as NSString, n, wall, rate, perSample))
+func report(_ label: String, _ r: Run) {
+    let rate = r.wall > 0 ? Double(r.samples) / r.wall : 0
+    let perSample = r.samples > 0 ? r.cpu / Double(r.samples) * 1e6 : 0
+    print(String(format: "%-34@ %8d samples in %6.2f s = %9.1f samples/s, CPU %8.1f µs/sample", label as NSString, r.samples, r.wall, rate, perSample))
+    let perWake = r.samples > 0 ? Double(r.wakeups) / Double(r.samples) : 0
+    let byThread = r.threads.filter { $0.wakeups > 0 }.prefix(6).map { "\($0.name) \($0.wakeups)" }.joined(separator: ", ")
+    print(String(format: "%-34@ %8lld wake-ups = %9.1f /s, %.2f per sample (%@); anchor thread %.1f /s", "" as NSString, r.wakeups,
+                 r.wakeupsPerSecond, perWake, byThread as NSString, r.anchorPerSecond))
+}
+
+/// The anchor: a thread that sleeps one period at a time and does nothing else, in the same window
+/// as the capture it is printed beside (its wake-ups are read from /proc by its name): the floor of
+/// one wake-up per poll, or per block.
+final class AnchorThread: Sendable {
+    static let name = "imukit-anchor"
+    private let stop = StopSignal()
+
+    init(periodSeconds: Double) throws {
+        try OwnThread.start(name: Self.name) { [stop] in
+            while !stop.isSet { stop.sleep(seconds: periodSeconds) }
+        }
+    }
+
+    func finish() { stop.set() }
 }
 
 /// Runs iio_readdev for the same device and channels and counts what it delivers in `seconds`.
@@ -141,13 +191,17 @@ func body(_ args: ParsedArguments) async throws -> ExitStatus {
         print("  measure a board with --source iio:ip:HOST, or the test ring (docs/testing-kernel.md)")
         return .success
     }
-    report("polled (\(polled.info.name))", try await measure(polled, seconds: seconds))
+    let polledRun = try await measure(polled, seconds: seconds, anchorPeriod: 1 / rate)
+    report("polled (\(polled.info.name))", polledRun)
+    let perPoll = polledRun.samples > 0 ? Double(polledRun.wakeups) / Double(polledRun.samples) : 0
+    print(String(format: "figure: IIO polled capture on %@ at %.0f Hz: wake-ups = %.1f /s, %.2f per poll | anchor: a thread waking once per poll period = %.1f /s",
+                 parsed.uri as NSString, rate, polledRun.wakeupsPerSecond, perPoll, polledRun.anchorPerSecond))
     let auto = try IIOSource(spec: parsed, options: SourceOptions(rateHz: rate))
     guard auto.mode.kind == .buffered else {
         print("buffered: not available (\(auto.mode.reason))")
         return .success
     }
-    let r = try await measure(auto, seconds: seconds)
+    let r = try await measure(auto, seconds: seconds, anchorPeriod: HandOver.seconds)
     report("buffered (\(auto.mode.reason))", r)
     // iio_readdev on the same device and channels: bytes/s ÷ scan bytes = scans/s.
     if let device = auto.spec.devices.first ?? auto.info.name.split(separator: "/").last.map(String.init),
@@ -157,7 +211,7 @@ func body(_ args: ParsedArguments) async throws -> ExitStatus {
         let scanBytes = auto.scanBytes ?? 0
         if scanBytes > 0 {
             let readdev = bytesPerSecond / Double(scanBytes)
-            let ours = r.1 > 0 ? Double(r.0) / r.1 : 0
+            let ours = r.wall > 0 ? Double(r.samples) / r.wall : 0
             print(String(format: "iio_readdev (same device, channels)  %9.1f samples/s; IIOSource / iio_readdev = %.2f", readdev, readdev > 0 ? ours / readdev : 0))
             print(String(format: "figure: IIO buffered capture = %.1f samples/s | anchor: iio_readdev on the same device and channels = %.1f samples/s", ours, readdev))
         }

@@ -24,6 +24,7 @@ import Foundation
 import IMUCLI
 import IMUSensors
 import Pedometer
+import ProcFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -253,8 +254,9 @@ let localIIO = ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus/
 }
 print("")
 /// Boots the kernel ring's guest (Tests/kernel/vm.sh, from the repository, with qemu installed)
-/// for a real bmi160 driver with a buffer; returns its source and how to stop it.
-func bootKernelRing() -> (source: String, stop: () -> Void)? {
+/// for a real bmi160 driver with a buffer; returns its source, its command shell's port and how to
+/// stop it.
+func bootKernelRing() -> (source: String, shellPort: UInt16?, stop: () -> Void)? {
     let vm = "Tests/kernel/vm.sh"
     guard FileManager.default.isExecutableFile(atPath: vm),
           let qemu = ["/usr/bin/qemu-system-x86_64", "/usr/local/bin/qemu-system-x86_64"].first(where: FileManager.default.isExecutableFile),
@@ -273,9 +275,10 @@ func bootKernelRing() -> (source: String, stop: () -> Void)? {
         stop()
         return nil
     }
-    return ("iio:ip:127.0.0.1:\(port)/bmi160?trigger=imukit-tick", stop)
+    let shell = text.split(separator: " ").first(where: { $0.hasPrefix("SHELL_PORT=") }).flatMap { UInt16($0.dropFirst(11)) }
+    return ("iio:ip:127.0.0.1:\(port)/bmi160?trigger=imukit-tick", shell, stop)
 }
-var ring: (source: String, stop: () -> Void)?
+var ring: (source: String, shellPort: UInt16?, stop: () -> Void)?
 if ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] == nil, !localIIO, haveDaemon, !noIIO { ring = bootKernelRing() }
 defer { ring?.stop() }
 let iioSource = noIIO ? nil : ProcessInfo.processInfo.environment["IMU_POWER_IIO_SOURCE"] ?? (localIIO ? "iio:local:" : ring?.source)
@@ -321,4 +324,22 @@ if let iioSource, haveDaemon {
     }
 } else {
     print("imu-bench-power: polled fallback vs buffered: skipped: " + (noIIO ? "--no-iio" : "no IIO accelerometer here, IMU_POWER_IIO_SOURCE unset and no kernel ring guest (qemu-system-x86 and a run from the repository)") + (haveDaemon ? "" : "; imu-stepd or dbus-daemon missing"))
+}
+
+// The polled fallback where a phone's daemon runs it: on the guest's own `local:` context (sysfs),
+// not through iiod. imu-bench-iio in the guest polls the bmi160 at the fallback rate through the
+// same IIOSource the daemon uses, and prints its wake-ups per poll beside a thread of its own that
+// wakes once per poll period in the same window.
+if let port = ring?.shellPort {
+    let command = "imu-bench-iio --source 'iio:local:/bmi160?trigger=imukit-tick' --rate 50 --seconds 10"
+    print("imu-bench-power: in the kernel ring's guest: \(command)")
+    if let (status, output) = GuestShell.run(command, port: port) {
+        for line in output.split(separator: "\n") {
+            let text = String(line).escapedForTerminal
+            print(text.hasPrefix("figure:") ? text.replacing("figure: ", with: "figure: in the guest: ") : "  " + text)
+        }
+        if status != 0 { print("imu-bench-power: imu-bench-iio in the guest exited with \(status)") }
+    } else {
+        print("imu-bench-power: the guest's shell on port \(port) did not answer: local polled figures skipped")
+    }
 }

@@ -9,6 +9,7 @@ public struct CalibratedSource: SampleSource {
     public let calibration: Calibration
     public var info: SourceInfo { base.info }
     public var losses: SampleLosses { base.losses }
+    public var timing: SampleTiming? { base.timing }
 
     public init(_ base: any SampleSource, calibration: Calibration) {
         self.base = base

@@ -54,6 +54,11 @@ public struct RecordingSource: SampleSource {
     /// the JSON summary's `dropped_time_not_increasing` and imu-record's summary count them.
     public var losses: SampleLosses { counter.snapshot }
 
+    /// The recording's own times, as its `clock:` line says (none invented where it has none).
+    public var timing: SampleTiming? {
+        .recording(clock: comments.first { $0.hasPrefix("clock:") }.map { String($0.dropFirst("clock:".count).drop { $0 == " " }) })
+    }
+
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let path = self.path, opened = self.opened, counter = self.counter, report = self.report
         // A thread of its own reads (and, paced, sleeps until each batch is due): file and pipe

@@ -31,6 +31,8 @@ public final class RecordingWriter {
     public private(set) var blankedReadings = 0
     /// Samples in `pending`.
     private var pendingRows = 0
+    /// Whether the column line is in `pending` or the file: after it only rows may come.
+    private var headerEnded = false
 
     /// Creates `path` ("-" for standard output) and writes the comments and header.
     ///
@@ -38,7 +40,12 @@ public final class RecordingWriter {
     /// place at the first `sync()` (about a second in) or at `close()`, so a recording that fails
     /// at once never wipes what was at `path` (with `--force`), and a reader never sees a file
     /// without its header. Devices, FIFOs and symbolic links are written in place.
-    public init(path: String, columns: [RecordingColumn], comments: [String] = []) throws {
+    ///
+    /// `comments` are written at once, so an unwritable file, a full disk or a closed pipe fails
+    /// here. With `headerEndsLater` the column line waits for `endHeader(comments:)`, which adds
+    /// comments known only once samples come (how they were timed, `SampleTiming`); the first
+    /// `write`, `sync` or `close` ends the header without them when the caller did not.
+    public init(path: String, columns: [RecordingColumn], comments: [String] = [], headerEndsLater: Bool = false) throws {
         precondition(columns.first == .t, "the first column is the time")
         self.path = path
         self.columns = columns
@@ -63,15 +70,28 @@ public final class RecordingWriter {
             temporaryPath = temporary
         }
         pending.reserveCapacity(Self.flushThreshold * 2)
+        appendComments(comments)
+        if !headerEndsLater { endHeader() }
+        do { try flush() } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Ends the header: `comments`, then the column line. Only the first call writes; it goes out
+    /// with the next `flush()`.
+    public func endHeader(comments: [String] = []) {
+        guard !headerEnded else { return }
+        headerEnded = true
+        appendComments(comments)
+        pending.append(contentsOf: (columns.map(\.rawValue).joined(separator: ",") + "\n").utf8)
+    }
+
+    private func appendComments(_ comments: [String]) {
         for c in comments {
             for line in c.split(separator: "\n", omittingEmptySubsequences: false) {
                 pending.append(contentsOf: "# \(line)\n".utf8)
             }
-        }
-        pending.append(contentsOf: (columns.map(\.rawValue).joined(separator: ",") + "\n").utf8)
-        do { try flush() } catch {
-            discard()
-            throw error
         }
     }
 
@@ -108,6 +128,7 @@ public final class RecordingWriter {
 
     /// Appends one sample. Sensors the sample lacks leave their fields empty.
     public func write(_ s: MotionSample) throws {
+        if !headerEnded { endHeader() }
         for (i, column) in columns.enumerated() {
             if i > 0 { pending.append(UInt8(ascii: ",")) }
             let value: Double?
@@ -177,6 +198,7 @@ public final class RecordingWriter {
     /// Flushes and fsyncs, so the data survives a crash or power loss; the first time, also
     /// renames the file into place (and fsyncs its directory, so the rename survives too).
     public func sync() throws {
+        endHeader()
         try flush()
         // EINVAL/EROFS: a FIFO or a device (/dev/null) that has nothing to synchronise (fsync(2));
         // `imu-record -o FIFO` failed there after every sample had gone through.

@@ -49,4 +49,7 @@ public protocol SampleSource: Sendable {
     func batches() -> AsyncThrowingStream<[MotionSample], any Error>
     /// What was lost so far, by cause (a snapshot; read it during or after the stream).
     var losses: SampleLosses { get }
+    /// How the samples' times were taken: known by the time the first batch arrives (a live
+    /// source settles it as its capture starts), nil before.
+    var timing: SampleTiming? { get }
 }

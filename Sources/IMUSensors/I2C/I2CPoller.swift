@@ -88,6 +88,9 @@ public final class I2CPoller {
         let watermark = watermarkFraction * Double(imu.fifoCapacitySets) / imu.outputRateHz
         return max(1 / imu.outputRateHz, min(batchSeconds, watermark))
     }
+    /// How the samples are timed now: through the IMU's FIFO, or by direct reads (no FIFO, a
+    /// barometer alone, or a FIFO given up after `fifoSilenceSeconds`).
+    public var sampleTiming: SampleTiming { imu?.usesFIFO == true ? .fifo : .polled }
     private var imuPeriodNs: Int64 { Int64(imuPeriodSeconds * 1e9) }
     private var baroPeriodNs: Int64 { barometer.map { Int64(1e9 / $0.outputRateHz) } ?? .max }
 

@@ -12,6 +12,8 @@ public final class I2CSampleSource: SampleSource {
     /// Batches the hand-over holds for a consumer that is behind.
     public let channelCapacity: Int
     private let counter: LossCounter
+    /// How the capture thread times its samples (a FIFO, or direct reads once a silent FIFO is given up).
+    private let timingNote = TimingNote()
     private let waiting: Mutex<I2CPoller?>
 
     /// `poller` must be configured already (so open errors surface at open, not mid-stream).
@@ -43,6 +45,7 @@ public final class I2CSampleSource: SampleSource {
     }
 
     public var losses: SampleLosses { counter.snapshot }
+    public var timing: SampleTiming? { timingNote.current }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let stop = StopSignal()
@@ -53,8 +56,8 @@ public final class I2CSampleSource: SampleSource {
             return stream
         }
         do {
-            try CaptureThread.start(source: info.name) {
-                Self.capture(poller, into: channel, stop: stop)
+            try CaptureThread.start(source: info.name) { [timingNote] in
+                Self.capture(poller, into: channel, timing: timingNote, stop: stop)
             }
         } catch {
             channel.finish(throwing: error)
@@ -67,7 +70,7 @@ public final class I2CSampleSource: SampleSource {
     /// (a small FIFO's watermark) or from a chip without one go over together, when the next
     /// read would make the hand-over longer than that. Judged on the reads' schedule, not on
     /// when the thread happened to wake, so a late wake-up does not hold a hand-over back.
-    private static func capture(_ poller: I2CPoller, into channel: BatchChannel, stop: StopSignal) {
+    private static func capture(_ poller: I2CPoller, into channel: BatchChannel, timing: TimingNote, stop: StopSignal) {
         let handOverNs = Int64(HandOver.seconds * 1e9)
         var pending: [MotionSample] = []
         var gatheredSinceNs: Int64?
@@ -80,15 +83,18 @@ public final class I2CSampleSource: SampleSource {
                     pending += samples
                 }
                 if let since = gatheredSinceNs, poller.nextDueNs - since >= handOverNs {
+                    timing.set(poller.sampleTiming)
                     channel.send(pending)
                     pending.removeAll(keepingCapacity: true)
                     gatheredSinceNs = nil
                 }
                 stop.sleep(untilNs: poller.nextDueNs)
             }
+            timing.set(poller.sampleTiming)
             channel.send(pending)
             channel.finish()
         } catch {
+            timing.set(poller.sampleTiming)
             channel.send(pending)
             channel.finish(throwing: error)
         }

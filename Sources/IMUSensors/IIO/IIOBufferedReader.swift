@@ -14,8 +14,11 @@ import Glibc
 /// left as it was found: a later capture without `?trigger=` is not silently buffered on it, and
 /// another program finds `current_trigger` empty as before.
 ///
-/// A block holds half a second of scans; libiio sets the buffer's watermark to the block, so the
-/// refill sleeps in the kernel until the block is complete (two wake-ups a second at 100 Hz).
+/// A block holds one hand-over of scans (`HandOver`), and the refill returns once the block is
+/// complete. On `local:` the thread still wakes once per scan while it waits (measured 1.03 per
+/// scan in the test ring): Linux wakes a buffer's readers at every scan it stores, whatever
+/// `buffer/watermark` says (`iio_push_to_buffers`, 6.1), and libiio's refill polls again each
+/// time (docs/power.md, Limits).
 /// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
 /// buffer lasts), and periods a starved timer trigger skipped, show as gaps in the kernel's
 /// timestamps: counted as `SampleLosses.periodsWithoutScan`, what the stamps measure.

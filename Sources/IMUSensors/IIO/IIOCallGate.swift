@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 
-/// Runs every libiio call of one context on one serial queue and waits for it with a deadline.
+/// Runs every libiio call of one network (`ip:`) context on one serial queue and waits for it
+/// with a deadline (`local:` calls run on their caller's thread: `IIOContext`).
 ///
 /// libiio 0.24 can block forever on a dropped `ip:` link (analogdevicesinc/libiio issue 1359:
 /// a read that never returns despite `iio_context_set_timeout`). A call that misses its deadline

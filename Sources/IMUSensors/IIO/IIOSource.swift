@@ -28,6 +28,8 @@ public final class IIOSource: SampleSource {
     /// The context opened at init, until `batches()` moves it to the capture thread.
     private let waiting: Mutex<Opened?>
     private let counter = LossCounter()
+    /// How the capture thread times its samples, settled as each capture starts.
+    private let timingNote = TimingNote()
     /// Warnings a reopened capture would repeat (`?resume`): said once per run, then counted.
     private let warnings = RecurringWarning()
     /// Nominal rate of the IMU in Hz (SourceOptions.rateHz, default 100).
@@ -71,6 +73,7 @@ public final class IIOSource: SampleSource {
     }
 
     public var losses: SampleLosses { counter.snapshot }
+    public var timing: SampleTiming? { timingNote.current }
 
     public func batches() -> AsyncThrowingStream<[MotionSample], any Error> {
         let stop = StopSignal()
@@ -200,6 +203,7 @@ public final class IIOSource: SampleSource {
                                                    rateHz: source.rateHz, mountOverride: source.options.mountMatrix,
                                                    losses: source.counter, warnings: source.warnings)
                 defer { reader.stop() }
+                source.timingNote.set(reader.stamps.timing)
                 var slowSet = IIOSensorSet(barometer: set.barometer, thermometer: set.thermometer)
                 var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil, losses: source.counter)
                 var nextSlow = 0.0
@@ -227,6 +231,7 @@ public final class IIOSource: SampleSource {
             while true {
                 let reader = try IIOPolledReader(context: context, sensors: set, mountOverride: source.options.mountMatrix,
                                                  rateHz: source.rateHz, losses: source.counter)
+                source.timingNote.set(.polled)
                 do {
                     try poll(reader, hasIMU: set.accelerometer != nil || set.gyroscope != nil)
                     return

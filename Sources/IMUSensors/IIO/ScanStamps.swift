@@ -28,6 +28,14 @@ enum ScanStamps: Equatable {
         }
     }
 
+    /// What a recording's `clock:` line says about these times.
+    var timing: SampleTiming {
+        switch self {
+        case let .kernel(clock): .kernelStamps(clock: clock.name)
+        case let .arrival(reason): .blockArrival(reason: reason)
+        }
+    }
+
     var clock: KernelStampClock? {
         if case let .kernel(c) = self { return c }
         return nil

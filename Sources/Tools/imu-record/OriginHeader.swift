@@ -5,12 +5,13 @@ import Glibc
 #endif
 
 /// The header lines of a re-recorded file (`imu-record --replay`): the original's sensor,
-/// rate, calibration key and calibration state stay, so `imu-calibrate --from-recording` still
+/// rate, calibration key, calibration state and start stay (its `clock:` line too, through the
+/// source's `SampleTiming`, written with the first samples as a live clock is), so `imu-calibrate --from-recording` still
 /// knows which sensor the data came from and whether it is raw (issue: a re-recorded recording
 /// lost its origin and was fitted as raw although it was corrected).
 enum OriginHeader {
     /// Comment keys that describe where the samples came from.
-    static let originKeys = ["sensor:", "rate:", "calibration-key:", "calibration:", "clock:", "started:"]
+    static let originKeys = ["sensor:", "rate:", "calibration-key:", "calibration:", "started:"]
 
     /// The first line of `ours` (the header a live recording gets), the original's origin lines
     /// (none invented where it has none), and a line naming the replayed file. A calibration applied during the re-recording

@@ -12,6 +12,11 @@ import Synchronization
 /// The file's calls block (an fsync takes tens of ms on an SD card; `--out -` waits for its
 /// reader): they run on the file's own serial queue (`RecordingFile`) while the consuming task is
 /// suspended, never on the Swift concurrency pool (docs/concurrency.md).
+///
+/// The file is created and the comments known at the start are written before the capture
+/// starts, so a file that cannot be written, a full disk or a closed pipe is reported before any
+/// sample is taken. The `clock:` line and the column line follow with the first batch: how the
+/// samples are timed (`SampleTiming`) is settled only as the capture starts.
 struct Recorder {
     var path: String
     var comments: [String]
@@ -46,6 +51,14 @@ struct Recorder {
         var lastSync = BootClock.nowSeconds()
         // gpsd's readings, each from its own time on while fresh; empty without one.
         var speedColumn = gps.map(GroundSpeedColumn.init)
+        // The header's end, once: the clock line as the source has it by its first batch.
+        var headerEnd: [String]? = nil
+        func endOfHeader() -> [String] {
+            if let headerEnd { return headerEnd }
+            let lines = (source.timing?.clockLine).map { ["clock: " + OriginHeader.plain($0)] } ?? []
+            headerEnd = lines
+            return lines
+        }
         do {
             recording: for try await received in source.batches() {
                 var batch = received
@@ -55,7 +68,7 @@ struct Recorder {
                 let kept = duration.flatMap { d in first.map { f in Array(batch.prefix { $0.time - f < d }) } } ?? batch
                 let now = BootClock.nowSeconds()
                 let sync = now - lastSync >= Self.syncInterval
-                let written = await file.write(kept, sync: sync)
+                let written = await file.write(kept, sync: sync, endingHeader: endOfHeader())
                 for sample in kept.prefix(written.accepted) {
                     if sample.gnssSpeed != nil { speedRows += 1 }
                     if let gap = gaps.add(sample.time) { progress.report(gap) }
@@ -67,14 +80,14 @@ struct Recorder {
                 progress.update(gaps, losses: source.losses)
             }
         } catch let error as RecordWriteError {
-            try? await file.close()
+            try? await file.close(endingHeader: endOfHeader())
             progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, written: error.rowsWritten, blanked: file.blankedReadings)
             throw error
         } catch {
             // The source failed (a sensor lost, a malformed line in a replayed file): keep what
             // was recorded and say how much, then report the error with its own exit status.
             // With nothing recorded, a file that was at --out (with --force) stays as it was.
-            if gaps.count == 0 { await file.discard() } else { try? await file.close() }
+            if gaps.count == 0 { await file.discard() } else { try? await file.close(endingHeader: endOfHeader()) }
             progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
             throw error
         }
@@ -85,7 +98,7 @@ struct Recorder {
             throw EmptyRecording(path: replayed.path, purpose: "record")
         }
         // Cancelled (Ctrl-C, SIGTERM), duration reached or source finished: everything is written.
-        do { try await file.close() } catch let error as RecordingError {
+        do { try await file.close(endingHeader: endOfHeader()) } catch let error as RecordingError {
             throw RecordWriteError(underlying: error, rowsWritten: file.rowsWritten)
         }
         progress.finish(gaps, path: path, losses: source.losses, gnssRows: gnss ? speedRows : nil, blanked: file.blankedReadings)
@@ -108,20 +121,23 @@ final class RecordingFile: Sendable {
         self.queue = queue
     }
 
-    /// Creates the file and writes its header (`RecordingWriter.init`), on the queue.
+    /// Creates the file and writes `comments` (`RecordingWriter.init`), on the queue; the header
+    /// ends with the first `write` or the `close`.
     static func create(path: String, columns: [RecordingColumn], comments: [String]) async throws -> RecordingFile {
         let queue = DispatchQueue(label: "imukit.record.file")
         return try await run(on: queue) {
-            Result { RecordingFile(try RecordingWriter(path: path, columns: columns, comments: comments), queue: queue) }
+            Result { RecordingFile(try RecordingWriter(path: path, columns: columns, comments: comments, headerEndsLater: true), queue: queue) }
         }.get()
     }
 
     /// Writes `batch`, flushes it, and fsyncs when `sync`: how many samples the writer took, and
-    /// the error that stopped it (a sample it refused, or a failed flush or fsync).
-    func write(_ batch: [MotionSample], sync: Bool) async -> (accepted: Int, failure: (any Error)?) {
+    /// the error that stopped it (a sample it refused, or a failed flush or fsync). The first
+    /// call ends the header with `endingHeader` (`RecordingWriter.endHeader`).
+    func write(_ batch: [MotionSample], sync: Bool, endingHeader: [String]) async -> (accepted: Int, failure: (any Error)?) {
         await Self.run(on: queue) { [self] in
             writer.withLock { w -> (accepted: Int, failure: (any Error)?) in
                 var accepted = 0
+                w.endHeader(comments: endingHeader)
                 do {
                     for sample in batch {
                         try w.write(sample)
@@ -137,8 +153,11 @@ final class RecordingFile: Sendable {
         }
     }
 
-    func close() async throws {
-        try await Self.run(on: queue) { [self] in Result { try writer.withLock { try $0.close() } } }.get()
+    /// Ends the header with `endingHeader` when no batch did, then closes (`RecordingWriter.close`).
+    func close(endingHeader: [String]) async throws {
+        try await Self.run(on: queue) { [self] in
+            Result { try writer.withLock { $0.endHeader(comments: endingHeader); try $0.close() } }
+        }.get()
     }
 
     func discard() async {

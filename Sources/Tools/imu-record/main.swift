@@ -50,7 +50,6 @@ await ToolMain.run(spec) { args in
                     "sensor: \(info.name)\(info.isSimulated && !info.name.contains("simulated") ? " (simulated)" : "")",
                     "calibration-key: \(info.calibrationKey)",
                     calibrationNote,
-                    "clock: seconds on CLOCK_BOOTTIME (simulated sources: the simulator's timeline)",
                     "started: \(Date().formatted(.iso8601))"]
     if let rate = info.nominalRateHz { comments.insert("rate: \(fixed(rate, 1)) Hz nominal", at: 2) }
     if let gps {

@@ -1,25 +1,24 @@
 #if canImport(Glibc)
 import Glibc
 import IMUCore
-import ProcFiles
 #endif
 
 /// What /proc says about one process at one moment: CPU time and voluntary context switches
 /// (each one a wake-up after the thread slept) summed over its threads, and its resident memory.
-struct ProcSample {
+public struct ProcSample {
     /// Per thread id: (CPU ns from schedstat, voluntary context switches).
-    var threads: [Int32: (cpuNs: Int64, voluntary: Int64)] = [:]
+    public var threads: [Int32: (cpuNs: Int64, voluntary: Int64)] = [:]
     /// Per thread id: its name (/proc/PID/task/TID/comm: "imukit-engine", "imukit-bus", …).
-    var names: [Int32: String] = [:]
+    public var names: [Int32: String] = [:]
     /// VmRSS in KiB.
-    var rssKiB = 0
+    public var rssKiB = 0
     /// utime + stime of the whole process from /proc/PID/stat, s: clock ticks (10 ms), but
     /// including threads that have ended, which the per-thread sums miss.
-    var processCPUSeconds = 0.0
+    public var processCPUSeconds = 0.0
     /// Boot-clock time of the sample, s.
-    var time = 0.0
+    public var time = 0.0
 
-    static func read(pid: Int32) -> ProcSample? {
+    public static func read(pid: Int32) -> ProcSample? {
         var s = ProcSample()
         s.time = monotonicSeconds()
         guard let status = ProcFile.readText("/proc/\(pid)/status") else { return nil }
@@ -51,7 +50,7 @@ struct ProcSample {
 
     /// CPU seconds and wake-ups between `earlier` and `self`, over the threads alive now (a
     /// thread born in between counts from zero; one that ended is missed and reported).
-    func since(_ earlier: ProcSample) -> (cpuSeconds: Double, wakeups: Int64, threadsEnded: Int) {
+    public func since(_ earlier: ProcSample) -> (cpuSeconds: Double, wakeups: Int64, threadsEnded: Int) {
         var cpu: Int64 = 0, wakeups: Int64 = 0
         for (tid, now) in threads {
             let before = earlier.threads[tid] ?? (0, 0)
@@ -64,7 +63,7 @@ struct ProcSample {
 
     /// Wake-ups and CPU seconds between `earlier` and `self` by thread name (threads of one name
     /// summed: the cooperative pool's, Dispatch's), most wake-ups first.
-    func byName(since earlier: ProcSample) -> [(name: String, wakeups: Int64, cpuSeconds: Double)] {
+    public func byName(since earlier: ProcSample) -> [(name: String, wakeups: Int64, cpuSeconds: Double)] {
         var out: [String: (Int64, Int64)] = [:]
         for (tid, now) in threads {
             let before = earlier.threads[tid] ?? (0, 0)
@@ -77,26 +76,10 @@ struct ProcSample {
 
 }
 
-func monotonicSeconds() -> Double {
+/// CLOCK_MONOTONIC in seconds: when a sample was taken.
+public func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-/// Resident memory by mapping, from /proc/PID/smaps: where the RSS goes (KiB, largest first).
-func rssByMapping(pid: Int32) -> [(String, Int)] {
-    guard let smaps = ProcFile.readText("/proc/\(pid)/smaps") else { return [] }
-    var totals: [String: Int] = [:]
-    var current = "?"
-    for line in smaps.split(separator: "\n", omittingEmptySubsequences: false) {
-        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        if let first = parts.first, first.contains("-"), first.first?.isHexDigit == true {
-            // A mapping header: address perms offset dev inode [path]
-            current = parts.count >= 6 ? (String(parts[5]).split(separator: "/").last.map(String.init) ?? String(parts[5])).escapedForTerminal
-                                       : "[anonymous]"
-        } else if line.hasPrefix("Rss:") {
-            totals[current, default: 0] += Int(parts.dropFirst().first ?? "") ?? 0
-        }
-    }
-    return totals.sorted { $0.value > $1.value }
-}
