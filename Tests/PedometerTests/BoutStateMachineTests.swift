@@ -52,6 +52,25 @@ import Testing
         #expect(walkOff.next(gait(), context: ride, rules: rules) == .open)
     }
 
+    /// A second of stillness ends a walk (`BoutRules.pauseDeviation`): a window that saw it
+    /// closes the walk even while its older part still reads as the walk's rhythm, and a turn is
+    /// not bridged into it; a gait window whose newest second is still opens nothing.
+    @Test func aPauseEndsAWalkAndOpensNone() {
+        var still = gait()
+        still.stoodStill = true
+        var m = BoutStateMachine()
+        #expect(m.next(still, context: .init(), rules: rules) == .none)
+        #expect(m.next(gait(), context: .init(), rules: rules) == .open)
+        #expect(m.next(still, context: .init(), rules: rules) == .close)
+        #expect(m.state == .idle)
+        var turn = BoutStateMachine()
+        _ = turn.next(gait(), context: .init(), rules: rules)
+        var miss = BoutStateMachine.Window(verdict: .noRhythm)
+        miss.energyHolds = true
+        miss.stoodStill = true
+        #expect(turn.next(miss, context: .init(), rules: rules) == .close)
+    }
+
     @Test func aTurnIsBridgedForTwoWindowsWhileTheEnergyHolds() {
         var m = BoutStateMachine()
         _ = m.next(gait(), context: .init(), rules: rules)

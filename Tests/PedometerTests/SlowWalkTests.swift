@@ -91,3 +91,61 @@ import IMUSimulation
         }
     }
 }
+
+/// A pause ends a walk (`BoutRules.pauseDeviation`, docs/steps.md "The bout state machine").
+@Suite struct PauseTests {
+    /// The slowest walk's bounce, 0.5 steps/s at the weakest gait deviation (0.065 g RMS), then
+    /// a still phone (MEMS noise, 0.003 g): the first still second starts after the walk's last
+    /// bounce peak (a quarter step before it ends, where the bounce fades through zero) and by its
+    /// end, within one 50 Hz tick; a second still only in part is no pause.
+    @Test func aPauseStartsWhereTheMotionEnds() {
+        let rules = BoutRules()
+        let rate = 50.0, walk = 200, ticks = Int(rules.pauseSeconds * rate)
+        var x = RingBuffer(minimumCapacity: 512)
+        var noise = Xoshiro256StarStar(seed: 5, stream: 0)
+        for i in 0..<(walk + ticks + 20) {
+            let bounce = i < walk ? 0.065 * 2.squareRoot() * sin(2 * .pi * 0.5 * Double(i) / rate) : 0
+            x.append(bounce + 0.003 * (noise.uniform(0...1) * 2 - 1) * 3.squareRoot())
+        }
+        let pause = BoutEdges.pause(x, from: 0, to: x.count, ticks: ticks, deviation: rules.pauseDeviation)
+        let lastPeak = walk - Int(rate / 0.5 / 4)
+        #expect(pause.map { $0 > lastPeak && $0 <= walk + 1 } == true, "\(String(describing: pause))")
+        #expect(BoutEdges.pause(x, from: 0, to: walk + ticks / 2, ticks: ticks, deviation: rules.pauseDeviation) == nil)
+    }
+
+    /// Walks between pauses as in daily life: slow walks in the hand and a pocket, and a bag walk
+    /// followed 2 s later by a walk in the hand (the phone taken out of the bag as it starts).
+    /// Once a walk's motion has ended the phone is still, and no step lies in the pause: none from
+    /// 0.5 s after a walk's end (the simulator fades a walk out over its last 0.4 s, and a heel
+    /// strike's impact lasts about 0.1 s) to the next walk's start. Before the rule, the turn
+    /// bridge credited cadence × time into the second after a slow walk, and the bag walk's tail
+    /// was searched across the 2 s pause into the next walk (without the rule, seeds 11 and 12
+    /// count steps in the pauses here, 1 to 2 per pause). Each walk within one step of its truth
+    /// (its first or last step may fall either side of where its motion starts or ends).
+    @Test(arguments: [UInt64(2), 3, 11, 12, 13, 14])
+    func noStepIsCountedInAPause(seed: UInt64) {
+        let walks: [(steps: Double, cadence: Double, amplitude: Double, holding: DeviceHolding, pause: Double)] = [
+            (12, 1.5, 0.2, .bag, 2), (6, 0.8, 0.12, .inHand, 4), (8, 1.0, 0.15, .inHand, 3),
+            (4, 0.7, 0.12, .frontPocket, 6), (6, 0.8, 0.12, .inHand, 4),
+        ]
+        var segments = [Segment(.still, seconds: 5, holding: .inHand)]
+        for w in walks {
+            segments.append(Segment(.walk, seconds: w.steps / w.cadence, cadence: w.cadence, amplitude: w.amplitude, holding: w.holding))
+            segments.append(Segment(.still, seconds: w.pause, holding: w.holding))
+        }
+        for rate in [100.0, 25.0] {
+            let (events, _, truth) = simulateAndCount(segments, seed: seed, rate: rate)
+            let ours = stepTimes(events)
+            let parts = truth.segments
+            for (i, walk) in parts.enumerated() where walk.activity == "walking" {
+                let pause = (walk.end + 0.5)..<(i + 2 < parts.count ? parts[i + 2].start : parts[i + 1].end)
+                let inPause = ours.filter { pause.contains($0) }
+                #expect(inPause.isEmpty, "seed \(seed) \(rate) Hz, pause after the walk at \(walk.start) s: steps at \(inPause)")
+                let span = (walk.start - 0.5)..<pause.lowerBound
+                let counted = ours.filter { span.contains($0) }.count
+                let real = truth.stepTimes.filter { span.contains($0) }.count
+                #expect(abs(counted - real) <= 1, "seed \(seed) \(rate) Hz, walk at \(walk.start) s: \(counted) of \(real)")
+            }
+        }
+    }
+}

@@ -55,4 +55,24 @@ enum BoutEdges {
         }
         return from
     }
+
+    /// First tick in `from...to − ticks` from which `x` stays within `deviation` (standard
+    /// deviation, g) for `ticks` ticks: the phone is still there. Nil when it never is.
+    static func pause(_ x: RingBuffer, from: Int, to: Int, ticks: Int, deviation: Double) -> Int? {
+        let a = max(from, x.oldestIndex)
+        guard ticks > 0, to - a >= ticks else { return nil }
+        let n = Double(ticks), limit = deviation * deviation
+        var s = 0.0, s2 = 0.0
+        for k in a..<(a + ticks) { s += x[k]; s2 += x[k] * x[k] }
+        var start = a
+        while true {
+            let mean = s / n
+            if s2 / n - mean * mean <= limit { return start }
+            guard start + ticks < to else { return nil }
+            let old = x[start], new = x[start + ticks]
+            s += new - old
+            s2 += new * new - old * old
+            start += 1
+        }
+    }
 }

@@ -46,6 +46,10 @@ struct BoutStateMachine: Sendable {
         /// While walking: the stretch not yet counted keeps `BoutRules.envelopeFraction` of the
         /// walk's energy.
         var energyHolds = false
+        /// The phone has been still for a second (`BoutRules.pauseDeviation`): while walking,
+        /// anywhere since counting stopped (the walk has ended); while idle, in a gait window's
+        /// newest second (no walk is going on, whatever rhythm the window's older part holds).
+        var stoodStill = false
     }
 
     /// What the rest of the pedometer knows.
@@ -88,7 +92,7 @@ struct BoutStateMachine: Sendable {
                 ? confident && previousWasGait && (!context.inVehicle || w.walkInVehicle)
                 : confident || previousWasGait
             previousWasGait = isGait
-            guard isGait, confirmed, w.movesLikeSteps, !context.notWalking else { return .none }
+            guard isGait, confirmed, w.movesLikeSteps, !w.stoodStill, !context.notWalking else { return .none }
             state = .walking(misses: 0)
             return .open
         case .walking(let misses):
@@ -99,6 +103,13 @@ struct BoutStateMachine: Sendable {
                 // to credit several of the waving's "steps".
                 reset()
                 return .closeWithoutTail
+            }
+            if w.stoodStill {
+                // Walking never holds the trunk still for a second: whatever rhythm the window
+                // holds (a walk's last steps, read before the pause), the walk stopped before it,
+                // and no turn is bridged into it.
+                state = .idle
+                return .close
             }
             if isGait {
                 state = .walking(misses: 0)

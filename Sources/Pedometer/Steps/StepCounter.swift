@@ -31,6 +31,8 @@ struct StepCounter: Sendable {
     private let lagBehind: Int
     /// Ticks of the energy envelope's box average (0.5 s: about one step).
     private let envelopeLength: Int
+    /// Ticks of stillness that end a walk (`BoutRules.pauseSeconds`).
+    private let pauseTicks: Int
     /// 1 / `envelopeLength`.
     private let envelopeReciprocal: Double
 
@@ -127,6 +129,7 @@ struct StepCounter: Sendable {
         lagBehind = (window - hop) / 2
         envelopeLength = Int((settings.bout.envelopeSeconds * rateHz).rounded())
         envelopeReciprocal = 1 / Double(envelopeLength)
+        pauseTicks = Int((settings.bout.pauseSeconds * rateHz).rounded())
         // A window, two hops of onset search before it, and the ride's release windows: a walk
         // opened right after a ride is back-filled to the ride's last window (`open`).
         let capacity = window + (2 + CyclingDetector.releaseGait) * hop + envelopeLength
@@ -196,7 +199,7 @@ struct StepCounter: Sendable {
         guard n >= window else { gaitTotals = nil; return nil }
         var report = analyse()
         gaitTotals = nil
-        report.counted = inBout
+        report.counted = report.counted || inBout
         return report
     }
 
@@ -314,6 +317,11 @@ struct StepCounter: Sendable {
         facts.pureSine = shape.purity > gate.maximumPurity
         if walking, isGait { facts.newestPureSine = newestIsPureSine(cadence: repeatRate) }
         if walking, !isGait { facts.energyHolds = regionEnergy(ledger.until, creditEnd) >= rules.envelopeFraction * boutLevel }
+        // A second of stillness since counting stopped ends the walk before it (no turn is bridged
+        // into it); a walk does not open while the phone is still.
+        let pause = walking || isGait ? BoutEdges.pause(gait, from: walking ? ledger.until : n - pauseTicks, to: n,
+                                                        ticks: pauseTicks, deviation: rules.pauseDeviation) : nil
+        facts.stoodStill = pause != nil
         var context = BoutStateMachine.Context(inVehicle: inVehicle)
         // MARK: cycling input (issue 15): pedalling opens no walk and closes an open one.
         context.notWalking = cycling || (rideVibration && !isGait)
@@ -322,32 +330,49 @@ struct StepCounter: Sendable {
             break
         case .open, .count:
             guard let estimate else { break }
-            boutCadence = estimate.cadence
-            // Bout level: mean energy over the window's most recent part, where gait certainly is.
-            var level = 0.0
-            gait.forEach(plane: Plane.envelope, from: n - 2 * hop, to: n) { level += $0 }
-            level /= Double(2 * hop)
-            if !inBout {
-                open(level: level, windowStart: start, end: n)
-            } else {
-                boutLevel = 0.8 * boutLevel + 0.2 * level   // follows the walk over about 5 s
-            }
-            // The window may hold the last steps of a walk: credit only up to where the strides
-            // stop repeating.
-            let threshold = rules.envelopeFraction * boutLevel
-            let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks,
-                                            minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
-            credit(to: min(creditEnd, walkedTo))
+            countWindow(cadence: estimate.cadence, windowStart: start, end: n, creditEnd: creditEnd)
         case .bridge:
             credit(to: creditEnd)
         case .close:
-            endBout()
+            // A gait window that saw the pause still counts its rhythm, up to the pause: it is
+            // the walk's last counted window.
+            if let pause, isGait, let estimate {
+                countWindow(cadence: estimate.cadence, windowStart: start, end: n, creditEnd: min(creditEnd, pause))
+                report.counted = true
+            }
+            endBout(before: pause)
         case .closeWithoutTail:
             endBout(creditingTail: false)
         }
+        // A gait window kept from opening a walk by its still newest second, into which the walk
+        // just closed at that pause was credited, holds that walk's end: it is labelled as the
+        // walk, as it was before the pause closed it (the activity labels read stillness right
+        // after a walk from the last counted window, `ActivityClassifier`'s `justWalked`).
+        if !walking, isGait, pause != nil, ledger.until > start { report.counted = true }
         if !machine.isWalking { countChain(end: n) }
         blockedByRide = cycling
         return report
+    }
+
+    /// Counts a gait window ending at tick `n` at `cadence` (opening the bout first when none is
+    /// open), up to `creditEnd` and to where the strides stop repeating.
+    private mutating func countWindow(cadence: Double, windowStart start: Int, end n: Int, creditEnd: Int) {
+        boutCadence = cadence
+        // Bout level: mean energy over the window's most recent part, where gait certainly is.
+        var level = 0.0
+        gait.forEach(plane: Plane.envelope, from: n - 2 * hop, to: n) { level += $0 }
+        level /= Double(2 * hop)
+        if !inBout {
+            open(level: level, windowStart: start, end: n)
+        } else {
+            boutLevel = 0.8 * boutLevel + 0.2 * level   // follows the walk over about 5 s
+        }
+        // The window may hold the last steps of a walk: credit only up to where the strides
+        // stop repeating.
+        let threshold = rules.envelopeFraction * boutLevel
+        let walkedTo = BoutEdges.offset(gait, from: ledger.until, to: n, stride: strideTicks,
+                                        minimumCorrelation: rules.edgeCorrelation) { energy(around: $0) >= threshold }
+        credit(to: min(creditEnd, walkedTo))
     }
 
     /// Opens a bout whose window starts at tick `start` and ends at `n`: finds its onset (where
@@ -412,14 +437,16 @@ struct StepCounter: Sendable {
     private var strideTicks: Int { boutCadence > 0 ? Int((2 * rateHz / boutCadence).rounded()) : 0 }
 
     /// Ends a bout: credits from where counting stopped up to the last tick with gait energy
-    /// (unless `creditingTail` is false: the tail is known not to be gait).
-    private mutating func endBout(creditingTail: Bool = true) {
+    /// (unless `creditingTail` is false: the tail is known not to be gait), and not into a pause
+    /// that begins at tick `pause` (`BoutRules.pauseDeviation`): nothing after it is this walk's.
+    private mutating func endBout(creditingTail: Bool = true, before pause: Int? = nil) {
         guard inBout else { return }
         var offset = ledger.until
+        let tailEnd = pause ?? gait.count
         if creditingTail {
             // The end may lie anywhere in the uncredited tail (at most one window's length).
             let threshold = rules.envelopeFraction * boutLevel
-            offset = BoutEdges.offset(gait, from: ledger.until, to: gait.count, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
+            offset = BoutEdges.offset(gait, from: ledger.until, to: tailEnd, stride: strideTicks, minimumCorrelation: rules.edgeCorrelation) {
                 energy(around: $0) >= threshold
             }
             offset = min(offset, ledger.until + lagBehind + hop)
@@ -428,7 +455,7 @@ struct StepCounter: Sendable {
         var end = max(offset - 1, 0)
         if creditingTail, let last = ledger.lastStepTick {
             // The last steps before stopping, one by one.
-            for tick in strikes.after(last, ceiling: gait.count - 1, period: stepTicks, level: boutLevel.squareRoot(),
+            for tick in strikes.after(last, ceiling: tailEnd - 1, period: stepTicks, level: boutLevel.squareRoot(),
                                       rateHz: rateHz, in: gait) {
                 ledger.strike(at: tick, cadence: boutCadence, origin: origin)
                 end = max(end, tick)
@@ -436,6 +463,8 @@ struct StepCounter: Sendable {
             }
         }
         ledger.note(.pause(time: time(end)))
+        // A walk after the pause begins after it (its onset search starts there).
+        if let pause { ledger.until = max(ledger.until, pause + pauseTicks) }
         inBout = false
         machine.reset()
     }

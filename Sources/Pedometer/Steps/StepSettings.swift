@@ -91,6 +91,18 @@ struct BoutRules: Sendable {
     /// Inside a bout, a cadence reading within this range of half the bout's cadence is a stride
     /// taken for a step (the stride and step peaks trade places from window to window).
     var octaveBand = 0.4...0.6
+    /// A pause ends a walk: the gait signal's standard deviation stays at or below
+    /// `pauseDeviation` (g) for `pauseSeconds` (s) after where counting stopped. Every step lifts
+    /// and drops the trunk (the weakest window that is gait at all deviates 0.065 g,
+    /// `GaitGate.minimumDeviation`; a step at the slowest cadence, 2 s, bounces it through a
+    /// whole cycle, so any second of it holds half a bounce), while a person standing holds the
+    /// phone within 0.002 to 0.006 g at the lower back and about 0.01 g in the hand; the same
+    /// stillness as a short walk's before and after (`ChainRules.stillDeviation`, `stillSeconds`).
+    /// Without it, the rhythm and the turn bridge credited cadence × time into the pause after a
+    /// slow walk's last step, and a walk's tail was searched across a 2 s pause into the next
+    /// walk (the simulator's daily life, tuned seeds 2 and 3).
+    var pauseDeviation = 0.015
+    var pauseSeconds = 1.0
 }
 
 /// Activity labels (`ActivityClassifier`) and their segments (`ActivitySegmenter`).
