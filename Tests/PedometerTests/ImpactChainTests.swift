@@ -7,9 +7,10 @@ import IMUSimulation
 @Suite struct ImpactChainTests {
     /// Feeds `seconds` at 50 Hz through a fresh chain detector: flat at `noise` g (a fixed
     /// pseudo-random sequence), with a strike of `height` g at each of `strikes` (s). Returns what
-    /// the detector says once the stream is over.
-    private func chain(seconds: Double, strikes: [Double], height: Double = 0.35, noise: Double = 0.002,
-                       rules: ChainRules = ChainRules()) -> [Int]? {
+    /// the detector says once the stream is over. `heights`, when given, is each strike's own height.
+    private func chain(seconds: Double, strikes: [Double], height: Double = 0.35, heights: [Double]? = nil,
+                       noise: Double = 0.002, rules: ChainRules = ChainRules()) -> [Int]? {
+        let heights = heights ?? strikes.map { _ in height }
         var detector = ImpactChain(rules: rules, rateHz: 50)
         var x = RingBuffer(minimumCapacity: 1024)
         var state: UInt64 = 12345
@@ -17,7 +18,7 @@ import IMUSimulation
             let t = Double(i) / 50
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
-            let v = strikes.map { height * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +) + noise * 3.46 * uniform
+            let v = zip(strikes, heights).map { $1 * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +) + noise * 3.46 * uniform
             x.append(v)
             detector.observe(x)
         }
@@ -31,6 +32,34 @@ import IMUSimulation
         #expect(ticks?.count == 4)
         // Each at its strike, to within a tick (50 Hz).
         for (tick, time) in zip(ticks ?? [], strikes) { #expect(abs(Double(tick) / 50 - time) <= 0.02) }
+    }
+
+    /// The 3 s walk (`still:2,walk:3,still:3`, 100 Hz, seed 1) measured these strikes:
+    /// its last, 0.21 g, is the settle after the walk's last step (0.45 s after it, where the
+    /// simulator's fade leaves no step). It is left out; the rest count.
+    @Test func aWeakImpactAtAnEndIsLeftOutNotTheWalk() {
+        let strikes = [2.08, 2.48, 2.86, 3.42, 3.96, 4.5, 4.92]
+        let heights = [1.03, 1.04, 1.74, 0.66, 1.52, 0.63, 0.21]
+        let ticks = chain(seconds: 10, strikes: strikes, heights: heights)
+        #expect(ticks?.count == 6)
+        // The last counted is the strike at 4.5 s, to within a tick (50 Hz).
+        if let last = ticks?.last { #expect(abs(Double(last) / 50 - 4.5) <= 0.02) }
+        // The same weak impact first: left out too.
+        let reversed = chain(seconds: 10, strikes: strikes.map { 7 - $0 }.reversed(), heights: heights.reversed())
+        #expect(reversed?.count == 6)
+        // Only one at each end: a walk fading over two impacts is not of a kind.
+        #expect(chain(seconds: 10, strikes: strikes, heights: [1.03, 1.04, 1.74, 0.66, 1.52, 0.3, 0.21]) == nil)
+    }
+
+    @Test func aWeakImpactInTheMiddleRefusesTheChain() {
+        // One walk's strikes are of a kind: a 0.21 g impact among 1 g strikes is something else.
+        let strikes = [2.0, 2.5, 3.0, 3.5, 4.0, 4.5]
+        #expect(chain(seconds: 10, strikes: strikes, heights: [1.03, 1.04, 0.21, 1.74, 0.66, 1.52]) == nil)
+    }
+
+    /// Leaving a weak end out must not shorten a chain below four strikes.
+    @Test func fourImpactsWithAWeakEndAreNotAWalk() {
+        #expect(chain(seconds: 10, strikes: [3.0, 3.6, 4.2, 4.8], heights: [1.0, 1.0, 1.0, 0.2]) == nil)
     }
 
     @Test func threeStrikesAreNotAWalk() {

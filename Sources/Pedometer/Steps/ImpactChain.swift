@@ -93,8 +93,9 @@ struct ImpactChain: Sendable {
     /// A finished chain of impacts after tick `floor`: at least `minimumImpacts` in a row,
     /// spaced `shortestInterval` to `longestInterval`, out of stillness and back into it (the
     /// newest `stillSeconds` of `gait`), and nothing after it for `longestInterval` (or the
-    /// stream ended). Returns the chain's ticks (nil when none), and forgets every impact up to
-    /// its end either way once it is over. Allocates only for a chain that passed the cheap tests.
+    /// stream ended). Returns the chain's ticks, less one weak impact at either end (nil when
+    /// none), and forgets every impact up to its end either way once it is over. Allocates only
+    /// for a chain that passed the cheap tests.
     mutating func completed(after floor: Int, in gait: RingBuffer, streamEnded: Bool = false) -> [Int]? {
         let now = gait.count - 1
         impacts.removeAll { $0.tick < floor }
@@ -113,8 +114,14 @@ struct ImpactChain: Sendable {
         let median = heights[heights.count / 2]
         // Foot strikes, not a weight shift: a walk's typical strike is strong.
         guard median >= rules.minimumMedianHeight else { return nil }
+        // A walk's edges are soft: the settle after its last step, or the soft foot-fall that
+        // opens or closes it, is no step of its kind. One weak impact at each end is left out.
+        let weakest = rules.weakestFraction * median
+        var steps = impacts[first...]
+        if let head = steps.first, head.height < weakest { steps = steps.dropFirst() }
+        if let tail = steps.last, tail.height < weakest { steps = steps.dropLast() }
         // Every strike of one walk is of a kind: none far below the walk's typical strike.
-        guard heights[0] >= rules.weakestFraction * median else { return nil }
-        return impacts[first...].map(\.tick)
+        guard steps.count >= rules.minimumImpacts, steps.allSatisfy({ $0.height >= weakest }) else { return nil }
+        return steps.map(\.tick)
     }
 }
