@@ -18,7 +18,7 @@ import IMUSimulation
         ]
         for walk in walks {
             for seed: UInt64 in 1...3 {
-                let (events, _, truth) = simulateAndCount([
+                let (events, snapshot, truth) = simulateAndCount([
                     Segment(.still, seconds: 2),
                     Segment(.walk, seconds: 3, cadence: walk.cadence, holding: walk.holding),
                     Segment(.still, seconds: 3),
@@ -27,6 +27,13 @@ import IMUSimulation
                 #expect((4...6).contains(truth.steps), "the walk is the issue's 4 to 6 steps: \(truth.steps)")
                 #expect(abs(counted - truth.steps) <= 1,
                         "\(walk) seed \(seed) at \(rate) Hz: \(counted) steps of \(truth.steps)")
+                // Walked time: one step period per counted step, so the steps over the walk's
+                // own cadence (the simulator's truth), within one step's period either way (the
+                // step counted or not at an end); the pace and the minute's active time come from it.
+                let cadence = truth.gaits.first?.cadence ?? 0
+                let walked = snapshot.activeDuration
+                #expect(abs(walked - Double(counted) / cadence) <= 1 / cadence,
+                        "\(walk) seed \(seed) at \(rate) Hz: \(walked) s walked for \(counted) steps")
             }
         }
     }

@@ -412,6 +412,8 @@ struct StepCounter: Sendable {
               let first = ticks.first, let last = ticks.last else { return }
         let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))
         ledger.note(.resume(time: time(first)))
+        // Walked time as `credit` counts it: one step period per step.
+        ledger.creditTime(from: time(first), seconds: Double(ticks.count) / cadence)
         for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin) }
         ledger.until = last + 1
         ledger.note(.pause(time: time(last)))

@@ -100,6 +100,12 @@ struct StepLedger: Sendable {
         if tick > lastStepTick ?? Int.min { lastStepTick = tick }
     }
 
+    /// Counts `seconds` of walked time from `time` (s) with no step of its own: the time taken by
+    /// a walk counted strike by strike (`ImpactChain`), whose steps come from `strike(at:)`.
+    mutating func creditTime(from time: Double, seconds: Double) {
+        pending.append(Pending(time: time, event: nil, seconds: seconds))
+    }
+
     /// A walk paused or resumed (`PedometerEvent.pause`, `.resume`), pending with the steps.
     mutating func note(_ event: PedometerEvent) {
         let time: Double
