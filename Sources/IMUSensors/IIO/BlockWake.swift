@@ -1,7 +1,7 @@
 /// When the capture thread of a buffered `local:` capture wakes for its next block: it sleeps until
 /// the block's last scan is due, so the refill that follows finds the block complete and returns
 /// without waiting. Linux 6.1 wakes a blocked reader at every scan it stores, whatever the buffer's
-/// watermark (docs/power.md, Limits), so waiting inside the refill costs a wake-up per scan; the
+/// watermark (docs/power.md, "The buffered capture on `local:`"), so waiting inside the refill costs a wake-up per scan; the
 /// sleep costs one per block.
 ///
 /// The due time comes from the kernel's stamp of the previous block's last scan, never from when the

@@ -17,8 +17,8 @@ import Glibc
 /// A block holds one hand-over of scans (`HandOver`), and the refill returns once the block is
 /// complete. Waiting inside the refill on `local:` wakes the thread once per scan: Linux wakes a
 /// buffer's readers at every scan it stores, whatever `buffer/watermark` says
-/// (`iio_push_to_buffers`, 6.1), and libiio's refill polls again each time (docs/power.md,
-/// Limits). So with kernel stamps on `local:`, the capture sleeps until the block is due first
+/// (`iio_push_to_buffers`, 6.1), and libiio's refill polls again each time (docs/power.md, "The
+/// buffered capture on `local:`"). So with kernel stamps on `local:`, the capture sleeps until the block is due first
 /// (`wakeNanoseconds`, `BlockWake`) and the refill finds it complete.
 /// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
 /// buffer lasts), and periods a starved timer trigger skipped, show as gaps in the kernel's
