@@ -53,6 +53,7 @@
     X(iio_channel_find_attr, const char *, (const struct iio_channel *chn, const char *name), (chn, name)) \
     X(iio_channel_attr_read, ssize_t, (const struct iio_channel *chn, const char *attr, char *dst, size_t len), (chn, attr, dst, len)) \
     X(iio_channel_attr_write, ssize_t, (const struct iio_channel *chn, const char *attr, const char *src), (chn, attr, src)) \
+    X(iio_device_buffer_attr_read_longlong, int, (const struct iio_device *dev, const char *attr, long long *val), (dev, attr, val)) \
     X(iio_buffer_refill, ssize_t, (struct iio_buffer *buf), (buf)) \
     X(iio_buffer_start, void *, (const struct iio_buffer *buf), (buf))
 

@@ -15,10 +15,11 @@ import Glibc
 /// another program finds `current_trigger` empty as before.
 ///
 /// A block holds one hand-over of scans (`HandOver`), and the refill returns once the block is
-/// complete. On `local:` the thread still wakes once per scan while it waits (measured 1.03 per
-/// scan in the test ring): Linux wakes a buffer's readers at every scan it stores, whatever
-/// `buffer/watermark` says (`iio_push_to_buffers`, 6.1), and libiio's refill polls again each
-/// time (docs/power.md, Limits).
+/// complete. Waiting inside the refill on `local:` wakes the thread once per scan: Linux wakes a
+/// buffer's readers at every scan it stores, whatever `buffer/watermark` says
+/// (`iio_push_to_buffers`, 6.1), and libiio's refill polls again each time (docs/power.md, "The
+/// buffered capture on `local:`"). So with kernel stamps on `local:`, the capture sleeps until the block is due first
+/// (`wakeNanoseconds`, `BlockWake`) and the refill finds it complete.
 /// Scans the kernel had to drop because its buffer was full (a reader stalled longer than the
 /// buffer lasts), and periods a starved timer trigger skipped, show as gaps in the kernel's
 /// timestamps: counted as `SampleLosses.periodsWithoutScan`, what the stamps measure.
@@ -50,6 +51,12 @@ final class IIOBufferedReader {
     private let attachedTrigger: Bool
     private let losses: LossCounter
     private var gaps = ScanGapCounter()
+    /// When to sleep before a refill; nil (wait inside the refill) through iiod, with arrival
+    /// times, or with a kernel buffer too short for the sleep.
+    private let wake: BlockWake?
+    private let rateHz: Double
+    /// The kernel's stamp (ns, CLOCK_BOOTTIME) of the latest block's last scan.
+    private var lastScanNs: Int64?
     /// Sets the device up and starts its buffer. The order matters: the timestamp clock and the
     /// sampling frequency first (the kernel answers EBUSY to current_timestamp_clock once the
     /// buffer runs), then the trigger, then the channels, then the buffer.
@@ -59,6 +66,7 @@ final class IIOBufferedReader {
         self.warnings = warnings
         self.context = context
         self.sensors = sensors
+        self.rateHz = rateHz
         arrival = ArrivalSpacing(nominalPeriodSeconds: 1 / rateHz)
         device = d.name
         deviceID = d.id
@@ -86,7 +94,8 @@ final class IIOBufferedReader {
         let hasStamp = layout.position(of: "timestamp") != nil
         let triggerName = d.currentTrigger ?? trigger
         let attach = d.currentTrigger == nil && trigger != nil
-        let (buf, stamps, deviceHz): (OpaquePointer, ScanStamps, Double?) = try context.withContext("starting the buffer of \(name)") { ctx in
+        let isLocal = context.uri.hasPrefix("local:")
+        let (buf, stamps, deviceHz, kernelScans): (OpaquePointer, ScanStamps, Double?, Int?) = try context.withContext("starting the buffer of \(name)") { ctx in
             guard let dev = iio_context_find_device(ctx, id) ?? iio_context_find_device(ctx, name) else {
                 throw IIOError.noDevice(uri: context.uri, name: name, found: [])
             }
@@ -128,9 +137,13 @@ final class IIOBufferedReader {
                 if attach { _ = iio_device_set_trigger(dev, nil) }
                 throw IIOContext.error(e, device: name, what: "enabling the buffer", uri: context.uri)
             }
-            return (b, stamps, IIORateSetting.current(dev, channels: wanted))
+            // The kernel buffer's length in scans (libiio sets it to a few blocks), for `BlockWake`'s check.
+            var length: Int64 = 0
+            let lengthRead = isLocal && iio_device_buffer_attr_read_longlong(dev, "length", &length) == 0
+            return (b, stamps, IIORateSetting.current(dev, channels: wanted), lengthRead ? Int(length) : nil)
         }
         buffer = buf
+        wake = stamps.clock == nil ? nil : BlockWake(rateHz: rateHz, blockScans: blockScans, kernelBufferScans: kernelScans)
         attachedTrigger = attach
         self.stamps = stamps
         if let warning = stamps.warning(device: name) {
@@ -161,6 +174,14 @@ final class IIOBufferedReader {
             CaptureWarning.standardError("\(name.escapedOnOneLine): the trigger attached for this capture could not be detached "
                 + "(errno \(-r)); write an empty line to its trigger/current_trigger to detach it")
         }
+    }
+
+    /// When the capture thread should wake to read the next block (ns, CLOCK_BOOTTIME), or nil to
+    /// call `readBlock` at once (the first block, or no `BlockWake` plan).
+    func wakeNanoseconds() -> Int64? {
+        guard let wake, let lastScanNs else { return nil }
+        return wake.wakeNanoseconds(lastScanNs: lastScanNs, periodSeconds: gaps.periodSeconds ?? 1 / rateHz,
+                                    nowNs: BootClock.nowNanoseconds())
     }
 
     /// Waits for the next block and returns one sample per scan in it.
@@ -199,6 +220,7 @@ final class IIOBufferedReader {
             for (i, t) in arrival.times(count: samples.count, arrivalSeconds: received).enumerated() { samples[i].time = t }
         } else {
             losses.add(periodsWithoutScan: gaps.missing(in: samples.map(\.time)))
+            if let last = samples.last { lastScanNs = Int64(last.time * 1e9) }
         }
         rateCheck?.report(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds, to: warnings)
         return samples

@@ -208,6 +208,10 @@ public final class IIOSource: SampleSource {
                 var slow = slowSet.isEmpty ? nil : try IIOPolledReader(context: context, sensors: slowSet, mountOverride: nil, losses: source.counter)
                 var nextSlow = 0.0
                 while !stop.isSet {
+                    if let wakeNs = reader.wakeNanoseconds() {
+                        stop.sleep(untilNs: wakeNs)
+                        if stop.isSet { break }
+                    }
                     var block = try reader.readBlock()
                     if let reader = slow, !block.isEmpty, BootClock.nowSeconds() >= nextSlow {
                         // Pressure and temperature ride on the block's last scan (one reading per block).
