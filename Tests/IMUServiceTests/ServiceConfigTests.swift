@@ -137,6 +137,15 @@ import Testing
         #expect(throws: ConfigError(path: "x", line: 1, message: message, fix: fix)) { try ServiceConfig.parse(line, path: "x") }
     }
 
+    /// `clock = maybe` was said as "x:1: clock = 'maybe'", a line that does not say what is wrong
+    /// with it; `gps = yes please` was taken as the host "yes please" and retried every 2 s.
+    @Test func wordSettingsSayWhatIsWrong() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "clock = 'maybe' is not auto or trust",
+                                    fix: "use clock = auto (wait for NTP) or clock = trust")) { try ServiceConfig.parse("clock = maybe", path: "x") }
+        #expect(throws: ConfigError.self) { try ServiceConfig.parse("gps = yes please", path: "x") }
+        #expect(throws: ConfigError.self) { try ServiceConfig.parse("gps = pi\u{1B}[2J", path: "x") }
+    }
+
     /// Every numeric setting's suggested value is one the parser takes, and a value outside the
     /// range is refused with that suggestion.
     @Test func everyTypicalValueIsInItsRange() throws {

@@ -56,7 +56,11 @@ public enum WalkerSettings {
             return (c, m)
         }
         guard paces.count == 2, let first = paces[0], let second = paces[1] else {
-            throw UsageError("\(usage); got '\(text)'", command: command)
+            // One pace measured is half the calibration: say how the other is measured.
+            let fix = paces.count == 1 && paces[0] != nil
+                ? "measure a second pace, brisker or slower: imu-steps --walked 100 while you walk 100 m, then give both, --stride \(text),C:M"
+                : "write two pairs separated by a comma, e.g. --stride 1.8:0.72,2.1:0.85; imu-steps --walked 100 measures one pair"
+            throw UsageError("\(usage); got '\(text)'", command: command, fix: fix)
         }
         if let problem = WalkerProfile.checkPaces(first, second) {
             throw UsageError("--stride: \(problem); got '\(text)'", command: command)

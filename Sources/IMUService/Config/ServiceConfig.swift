@@ -195,7 +195,7 @@ public struct ServiceConfig: Sendable {
                 switch value {
                 case "auto": c.trustWallClock = false
                 case "trust": c.trustWallClock = true
-                default: throw bad("clock = '\(value.escapedValue)'", "use clock = auto (wait for NTP) or clock = trust")
+                default: throw bad("clock = '\(value.escapedValue)' is not auto or trust", "use clock = auto (wait for NTP) or clock = trust")
                 }
             case "calibration": c.applyCalibration = try boolean()
             case "gps":

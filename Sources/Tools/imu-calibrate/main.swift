@@ -37,7 +37,13 @@ await ToolMain.run(spec) { args in
     if args.flag("show") { return try await OwnThread.run(name: WorkThread.name) { try showSaved(args, store: store) } }
     if args.flag("reset") { return try await OwnThread.run(name: WorkThread.name) { try reset(args, store: store) } }
     guard args.flag("six-position") else {
-        throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate")
+        // The only calibration there is: a recording given alone means it (the fix used to be "see --help").
+        if let file = args.string("from-recording") {
+            throw UsageError("--from-recording goes with --six-position, the calibration it computes", command: "imu-calibrate",
+                             fix: "imu-calibrate --six-position --from-recording \(RecordingError.shellQuoted(file))")
+        }
+        throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate",
+                         fix: "imu-calibrate --six-position calibrates (guided), --show prints what is saved, --reset deletes it")
     }
     let settingsSeconds = try args.double("seconds", in: 1...600)
     var settings = SessionSettings()
