@@ -35,6 +35,10 @@ import Testing
          "  fix: imu-calibrate --six-position calibrates (guided), --show prints what is saved, --reset deletes it\n"),
         ("imu-steps", ["--stride", "1.78:0.702"],
          "  fix: measure a second pace, brisker or slower: imu-steps --walked 100 while you walk 100 m, then give both, --stride 1.78:0.702,C:M\n"),
+        ("imu-steps", ["--since", "2026-02-30"],
+         "imu-steps: --since 2026-02-30 names no date: February 2026 has 28 days\n  fix: give one that exists, e.g. --since 2026-02-28\n"),
+        ("imu-plot", ["--day", "2026-13-01", "-o", "/tmp/never-written.html"],
+         "imu-plot: --day 2026-13-01 names no date: there is no month 13\n  fix: give one that exists, e.g. --day 2026-12-01\n"),
         ("imu-steps", ["--simulate", "walk", "--realtime"],
          "  fix: leave it out: a simulation plays in real time already (--speed N changes its pace)\n"),
     ])
