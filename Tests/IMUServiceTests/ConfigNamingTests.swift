@@ -40,4 +40,21 @@ import Testing
                 "stderr: \(r.stderr)")
         #expect(r.stdout.contains("\"type\":\"daemon\""), "stdout: \(r.stdout)")
     }
+
+    /// `--config ./stepd.conf` by hand: the property is absolute, for a client in another directory.
+    @Test func aRelativeConfigIsServedAsAnAbsolutePath() throws {
+        guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "bus = \(bus.address)\nstate_directory = \(dir)/state\nclock = trust\nsimulate = walk:600\n".write(toFile: dir + "/stepd.conf", atomically: true, encoding: .utf8)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: DaemonProcess.tool("imu-stepd"))
+        daemon.arguments = ["--config", "stepd.conf"]
+        daemon.currentDirectoryURL = URL(fileURLWithPath: dir)
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        #expect(try PrivateBus.waitFor(20) { busValue(try bus.property("Config")) == dir + "/stepd.conf" })
+    }
 }

@@ -40,7 +40,8 @@ public enum StepDaemon {
 
         let wakeup = Wakeup()
         var initial = ServiceStatus(today: StepTotals(start: Date(), end: Date()))
-        initial.configPath = config.path
+        // Absolute: a client runs in another directory (`--config ./stepd.conf` by hand).
+        initial.configPath = config.path.hasPrefix("/") ? config.path : FileManager.default.currentDirectoryPath + "/" + config.path
         let board = StatusBoard(initial: initial, wakeup: wakeup)
         let engine = StepEngine(board: board)
         let supervisor = SupervisorSlot()
