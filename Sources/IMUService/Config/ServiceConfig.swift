@@ -231,6 +231,19 @@ public struct ServiceConfig: Sendable {
                                   fix: error.fix, errorNumber: error.errorNumber)
             }
         }
+        // One place for the samples: with two, one line was dropped without a word (replay won
+        // over simulate, both over source), and speed without either was ignored.
+        let origins = ["source", "simulate", "replay"].compactMap { key in lineOfKey[key].map { (key, $0) } }
+        if origins.count > 1 {
+            let named = origins.map { "\($0.0) (line \($0.1))" }
+            throw ConfigError(path: path, line: origins[1].1,
+                              message: named.joined(separator: " and ") + " both say where the samples come from",
+                              fix: "keep one of the lines: source = for a sensor, simulate = or replay = to try the service without one")
+        }
+        if speed != nil, simulate == nil, replay == nil {
+            throw ConfigError(path: path, line: lineOfKey["speed"], message: "speed paces simulate = or replay =, and neither is set",
+                              fix: "remove the speed line: a sensor is read as it measures")
+        }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
         return c
