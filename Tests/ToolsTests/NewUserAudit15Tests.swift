@@ -39,6 +39,10 @@ import Testing
          "imu-steps: --since 2026-02-30 names no date: February 2026 has 28 days\n  fix: give one that exists, e.g. --since 2026-02-28\n"),
         ("imu-plot", ["--day", "2026-13-01", "-o", "/tmp/never-written.html"],
          "imu-plot: --day 2026-13-01 names no date: there is no month 13\n  fix: give one that exists, e.g. --day 2026-12-01\n"),
+        ("imu-steps", ["--simulate", "walk:3", "--height", "180"],
+         "imu-steps: --height is in metres; 180 would be 180 m\n  fix: give it in metres: --height 1.8\n"),
+        ("imu-steps", ["--simulate", "walk:3", "--remember"],
+         "  fix: give what to save with it, e.g. imu-steps --height 1.75 --remember\n"),
         ("imu-steps", ["--simulate", "walk", "--realtime"],
          "  fix: leave it out: a simulation plays in real time already (--speed N changes its pace)\n"),
     ])
@@ -62,5 +66,16 @@ import Testing
         #expect(r.stderr.contains("\(file): the recording does not rest still on every face; missing: -z +y -y +x -x"), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("fix: record the session again with the device still for 6 s or more on each face (imu-record --raw -o six.csv)"),
                 "stderr: \(r.stderr)")
+    }
+
+    /// `--walked` over a distance that gives no plausible pace printed the quotients whole
+    /// ("pace 2.0881240264075367:0.17761989342806395"): now as --walked and --stride write them.
+    @Test func anImplausibleWalkedPaceIsRounded() throws {
+        let dir = try scratchDirectory()
+        #expect(try ToolRunner.run("imu-record", ["--simulate", "walk:30", "--speed", "max", "-q", "-o", dir + "/walk.csv"]).status == 0)
+        let r = try ToolRunner.run("imu-steps", ["--replay", dir + "/walk.csv", "--walked", "2"],
+                                   environment: ["XDG_CONFIG_HOME": dir])
+        #expect(r.status != 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(try Regex(#"over 2 m: pace \d\.\d\d:0\.0\d\d \(steps/s:metres per step\) is outside"#)), "stderr: \(r.stderr)")
     }
 }

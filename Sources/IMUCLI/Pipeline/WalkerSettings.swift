@@ -20,6 +20,11 @@ public enum WalkerSettings {
         throws -> (configuration: PedometerConfiguration, message: String?) {
         try args.exclusive(["height", "stride"])
         var given = WalkerProfile()
+        // A height in centimetres (--height 180) is the likely slip: say the metres it means.
+        if let text = args.string("height"), let cm = DecimalParser.parse(text), WalkerProfile.heights.contains(cm / 100) {
+            throw UsageError("--height is in metres; \(text) would be \(text) m", command: args.command,
+                             fix: "give it in metres: --height \((cm / 100).asWritten)")
+        }
         given.heightMeters = try args.double("height", in: WalkerProfile.heights)
         given.floorHeightMeters = try args.double("floor-height", in: WalkerProfile.floorHeights)
         if let text = args.string("stride") { given.paces = try parsePaces(text, command: args.command) }
@@ -28,7 +33,8 @@ public enum WalkerSettings {
         var message: String?
         if args.flag("remember") {
             guard given != WalkerProfile() else {
-                throw UsageError("--remember needs --height, --stride or --floor-height to save", command: args.command)
+                throw UsageError("--remember needs --height, --stride or --floor-height to save", command: args.command,
+                                 fix: "give what to save with it, e.g. imu-steps --height 1.75 --remember")
             }
             let path = try WalkerProfileStore.save(profile, environment: environment)
             message = "saved your profile (\(profile.summary)) to \(path)"
