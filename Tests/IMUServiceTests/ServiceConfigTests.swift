@@ -161,6 +161,15 @@ import Testing
         #expect(throws: Never.self) { try ServiceConfig.parse("simulate = walk\nspeed = 5", path: "x") }
     }
 
+    /// `height = 180` (centimetres) got "not a number from 0.5 to 2.5 m, e.g. height = 1.75":
+    /// the fix now gives the user's own height in metres.
+    @Test func aHeightInCentimetresGetsItsMetres() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "height = '180' is in metres, so 180 would be 180 m",
+                                    fix: "write it in metres: height = 1.8")) { try ServiceConfig.parse("height = 180", path: "x") }
+        #expect(throws: ConfigError(path: "x", line: 1, message: "floor_height = '350' is in metres, so 350 would be 350 m",
+                                    fix: "write it in metres: floor_height = 3.5")) { try ServiceConfig.parse("floor_height = 350", path: "x") }
+    }
+
     /// Every numeric setting's suggested value is one the parser takes, and a value outside the
     /// range is refused with that suggestion.
     @Test func everyTypicalValueIsInItsRange() throws {

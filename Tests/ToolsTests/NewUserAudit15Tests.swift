@@ -41,6 +41,8 @@ import Testing
          "imu-plot: --day 2026-13-01 names no date: there is no month 13\n  fix: give one that exists, e.g. --day 2026-12-01\n"),
         ("imu-steps", ["--simulate", "walk:3", "--height", "180"],
          "imu-steps: --height is in metres; 180 would be 180 m\n  fix: give it in metres: --height 1.8\n"),
+        ("imu-steps", ["--simulate", "walk:3", "--floor-height", "300"],
+         "imu-steps: --floor-height is in metres; 300 would be 300 m\n  fix: give it in metres: --floor-height 3\n"),
         ("imu-steps", ["--simulate", "walk:3", "--remember"],
          "  fix: give what to save with it, e.g. imu-steps --height 1.75 --remember\n"),
         ("imu-steps", ["--simulate", "walk", "--realtime"],

@@ -20,10 +20,12 @@ public enum WalkerSettings {
         throws -> (configuration: PedometerConfiguration, message: String?) {
         try args.exclusive(["height", "stride"])
         var given = WalkerProfile()
-        // A height in centimetres (--height 180) is the likely slip: say the metres it means.
-        if let text = args.string("height"), let cm = DecimalParser.parse(text), WalkerProfile.heights.contains(cm / 100) {
-            throw UsageError("--height is in metres; \(text) would be \(text) m", command: args.command,
-                             fix: "give it in metres: --height \((cm / 100).asWritten)")
+        // A height in centimetres (--height 180, --floor-height 300) is the likely slip: say the metres it means.
+        for (name, range) in [("height", WalkerProfile.heights), ("floor-height", WalkerProfile.floorHeights)] {
+            if let text = args.string(name), let cm = DecimalParser.parse(text), range.contains(cm / 100) {
+                throw UsageError("--\(name) is in metres; \(text) would be \(text) m", command: args.command,
+                                 fix: "give it in metres: --\(name) \((cm / 100).asWritten)")
+            }
         }
         given.heightMeters = try args.double("height", in: WalkerProfile.heights)
         given.floorHeightMeters = try args.double("floor-height", in: WalkerProfile.floorHeights)

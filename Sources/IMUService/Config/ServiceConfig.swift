@@ -123,6 +123,11 @@ public struct ServiceConfig: Sendable {
                 let setting = NumericSetting.all[key]!
                 guard let v = DecimalParser.parse(value), setting.range.contains(v) else {
                     let (low, high) = (setting.range.lowerBound.asWritten, setting.range.upperBound.asWritten)
+                    // Heights in centimetres (height = 180, floor_height = 300) are the likely slip.
+                    if setting.unit == "m", let cm = DecimalParser.parse(value), setting.range.contains(cm / 100) {
+                        throw bad("\(key) = '\(value.escapedValue)' is in metres, so \(value.escapedValue) would be \(value.escapedValue) m",
+                                  "write it in metres: \(key) = \((cm / 100).asWritten)")
+                    }
                     throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(setting.unit)", setting.fix(key: key))
                 }
                 return v
