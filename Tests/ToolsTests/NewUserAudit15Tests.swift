@@ -80,4 +80,18 @@ import Testing
         #expect(r.status != 0, "stderr: \(r.stderr)")
         #expect(r.stderr.contains(try Regex(#"over 2 m: pace \d\.\d\d:0\.0\d\d \(steps/s:metres per step\) is outside"#)), "stderr: \(r.stderr)")
     }
+
+    /// `imu-calibrate --show` (or `--reset`) with no sensor connected said only "no sensor found;
+    /// run imu-info": the calibrations saved are what --key takes, and the fix now names them.
+    @Test func showWithoutASensorNamesTheSavedKeys() throws {
+        let dir = try scratchDirectory()
+        let env = ["XDG_CONFIG_HOME": dir + "/config", "IMUKIT_SYSTEM_CONFIG_DIR": dir + "/system"]
+        #expect(try ToolRunner.run("imu-calibrate", ["-6", "--simulate", "six-position", "--speed", "max"], environment: env, timeout: 120).status == 0)
+        let r = try ToolRunner.run("imu-calibrate", ["--show"], environment: env, timeout: 60)
+        guard r.status == 3 else { print("skipped: a sensor is connected here (\(r.status))"); return }
+        #expect(r.stderr.contains("fix: name a saved calibration with --key: 'sim:six-position' (imu-calibrate --show --key 'sim:six-position')"),
+                "stderr: \(r.stderr)")
+        let shown = try ToolRunner.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
+        #expect(shown.status == 0, "the key the fix names is one --show takes: \(shown.stderr)")
+    }
 }
