@@ -40,7 +40,7 @@ public final class HistoryStepStore: StepStore {
             if let n = try? store.strandedMinuteCount(), n > 0 {
                 notices.append("\(counted(n, "minute")) of earlier boots \(n == 1 ? "was" : "were") counted before the wall clock was set and that boot ended first: "
                                + "\(n == 1 ? "it has" : "they have") no date, so no day's total holds \(n == 1 ? "it" : "them") (kept in \(store.path), table unplaced_minutes); "
-                               + "give the machine an RTC or NTP at boot, or set clock = trust in \(configPath.escapedValue) if its clock is right")
+                               + "give the machine an RTC or NTP at boot, or set clock = trust in \(configPath) if its clock is right")
             }
         }
         if let report = store.takeUnplaceableReport() { notices.append(report.description + (report.fix.map { " Fix: \($0)" } ?? "")) }
