@@ -94,4 +94,14 @@ import Testing
         let shown = try ToolRunner.run("imu-calibrate", ["--show", "--key", "sim:six-position"], environment: env)
         #expect(shown.status == 0, "the key the fix names is one --show takes: \(shown.stderr)")
     }
+
+    /// `imu-info > /dev/full` on a machine without sensors said "each 'problem' line above names
+    /// a fix" when no line had been written: it now says they were not, before the reason.
+    @Test func noSensorWithALostListingDoesNotPointAbove() throws {
+        let r = try ShellRunner.run("\"$BIN\"/imu-info --bus 1023 --no-gps > /dev/full", timeout: 60)
+        guard r.status == 3 else { print("skipped: /dev/i2c-1023 exists here (\(r.status))"); return }
+        #expect(r.stderr.contains("imu-info: no motion sensor found; the 'problem' lines, each with its fix, were not written (below)\n"
+                                  + "imu-info: cannot write to standard output: No space left on device"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("above"), "stderr: \(r.stderr)")
+    }
 }
