@@ -104,4 +104,13 @@ import Testing
                                   + "imu-info: cannot write to standard output: No space left on device"), "stderr: \(r.stderr)")
         #expect(!r.stderr.contains("above"), "stderr: \(r.stderr)")
     }
+
+    /// A composed simulation was announced as "SIMULATED data (simulated custom)" (and so in
+    /// imu-stepd's journal and a recording's sensor: line): it is named as written.
+    @Test func aComposedSimulationIsNamedAsWritten() throws {
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "still:1,walk:2", "--speed", "max"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        // The banner is part of the summary view (StatusDisplay), whichever stream carries it.
+        #expect((r.stdout + r.stderr).contains("SIMULATED data (simulated still:1,walk:2)"), "stdout: \(r.stdout)\nstderr: \(r.stderr)")
+    }
 }
