@@ -42,6 +42,11 @@ public final class GPSDClient {
         }
         let portText = port.map(String.init) ?? defaultPort
         guard let number = Int(portText), (1...65535).contains(number) else { throw .badAddress(text) }
+        // No host name or address holds a space, a control character or a slash: `gps = yes
+        // please` was looked up as the host "yes please".
+        guard !host.contains(where: { $0.isWhitespace || $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) || $0 == "/" }) else {
+            throw .badAddress(text)
+        }
         return (host.isEmpty ? "localhost" : String(host), portText)
     }
 

@@ -46,6 +46,8 @@ import Testing
         #expect(throws: GPSDError.self) { try GPSDClient(host: "127.0.0.1", port: "1") }
         #expect(throws: GPSDError.badAddress("a:b:c")) { try GPSDClient.address("a:b:c") }
         #expect(throws: GPSDError.badAddress("host:99999")) { try GPSDClient.address("host:99999") }
+        #expect(throws: GPSDError.badAddress("yes please")) { try GPSDClient.address("yes please") }
+        #expect(throws: GPSDError.badAddress("pi\u{1B}[2J")) { try GPSDClient.address("pi\u{1B}[2J") }
         #expect(try GPSDClient.address(":3000") == ("localhost", "3000"))
         #expect(try GPSDClient.address("") == ("localhost", "2947"))
         #expect(try GPSDClient.address("pi.local") == ("pi.local", "2947"))

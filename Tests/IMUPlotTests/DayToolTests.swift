@@ -69,7 +69,7 @@ import Pedometer
         let dir = try BuiltTool.temporaryDirectory()
         let page = dir.appendingPathComponent("x.html").path
         let badDate = try BuiltTool.run("imu-plot", ["--day", "2026-13-01", "--history", "/nonexistent.sqlite", "-o", page])
-        #expect(badDate.status == 2 && badDate.stderr.contains("YYYY-MM-DD"), "stderr: \(badDate.stderr)")
+        #expect(badDate.status == 2 && badDate.stderr.contains("--day 2026-13-01 names no date: there is no month 13"), "stderr: \(badDate.stderr)")
         let missing = try BuiltTool.run("imu-plot", ["--day", "--history", "/nonexistent/history.sqlite", "-o", page])
         #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/history.sqlite"), "stderr: \(missing.stderr)")
         let text = dir.appendingPathComponent("notes.sqlite").path

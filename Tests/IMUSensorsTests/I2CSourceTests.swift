@@ -140,6 +140,16 @@ struct I2CBackendTests {
         #expect(items[0].fix?.contains("raspi-config nonint do_i2c 0") == true)
     }
 
+    @Test("--bus N with no such adapter: the location names /dev/i2c-N, the fix names the adapters that exist")
+    func missingBus() {
+        let items = I2CBackend(buses: [1023], environment: environment(["/dev/i2c-1": EmulatedI2CBus(path: "/dev/i2c-1")])).inventory()
+        #expect(items == [InventoryItem(kind: .problem, name: "no such I²C adapter", location: "/dev/i2c-1023",
+                                        fix: "this machine has /dev/i2c-1: name one, e.g. --bus 1, or leave out --bus to scan them all")])
+        let none = I2CBackend(buses: [3, 5], environment: environment([:])).inventory()
+        #expect(none.count == 1 && none[0].location == "/dev/i2c-3, /dev/i2c-5" && none[0].name == "no such I²C adapter")
+        #expect(none[0].fix?.contains("modprobe i2c-dev") == true)
+    }
+
     @Test("openDefault picks the IMU and the barometer; open(spec) opens named addresses")
     func opening() throws {
         let bus = EmulatedI2CBus(path: "/dev/i2c-1", clock: EmulatorClock.boot())

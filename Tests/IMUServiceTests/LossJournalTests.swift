@@ -141,7 +141,7 @@ import Testing
         var opened: HistoryStepStore?
         let deadline = Date().addingTimeInterval(10)
         while opened == nil {
-            do { opened = try HistoryStepStore(path: path, retentionDays: nil) } catch HistoryError.inUse where Date() < deadline {
+            do { opened = try HistoryStepStore(path: path, retentionDays: nil, configPath: ServiceConfig.defaultPath) } catch HistoryError.inUse where Date() < deadline {
                 usleep(50_000)
             }
         }

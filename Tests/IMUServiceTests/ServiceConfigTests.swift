@@ -137,12 +137,46 @@ import Testing
         #expect(throws: ConfigError(path: "x", line: 1, message: message, fix: fix)) { try ServiceConfig.parse(line, path: "x") }
     }
 
+    /// `clock = maybe` was said as "x:1: clock = 'maybe'", a line that does not say what is wrong
+    /// with it; `gps = yes please` was taken as the host "yes please" and retried every 2 s.
+    @Test func wordSettingsSayWhatIsWrong() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "clock = 'maybe' is not auto or trust",
+                                    fix: "use clock = auto (wait for NTP) or clock = trust")) { try ServiceConfig.parse("clock = maybe", path: "x") }
+        #expect(throws: ConfigError.self) { try ServiceConfig.parse("gps = yes please", path: "x") }
+        #expect(throws: ConfigError.self) { try ServiceConfig.parse("gps = pi\u{1B}[2J", path: "x") }
+    }
+
+    /// `source =` with `simulate =` (or `replay =`) kept the last kind and dropped the other line
+    /// without a word; `speed =` with neither was ignored.
+    @Test func twoPlacesForTheSamplesOrASpeedForNoneAreRefused() {
+        #expect(throws: ConfigError(path: "x", line: 3, message: "source (line 1) and simulate (line 3) both say where the samples come from",
+                                    fix: "keep one of the lines: source = for a sensor, simulate = or replay = to try the service without one")) {
+            try ServiceConfig.parse("source = iio:local:\nrate = 100\nsimulate = walk", path: "x")
+        }
+        #expect(throws: ConfigError.self) { try ServiceConfig.parse("simulate = walk\nreplay = walk.csv", path: "x") }
+        #expect(throws: ConfigError(path: "x", line: 2, message: "speed paces simulate = or replay =, and neither is set",
+                                    fix: "remove the speed line: a sensor is read as it measures")) {
+            try ServiceConfig.parse("rate = 100\nspeed = 5", path: "x")
+        }
+        #expect(throws: Never.self) { try ServiceConfig.parse("simulate = walk\nspeed = 5", path: "x") }
+    }
+
+    /// `height = 180` (centimetres) got "not a number from 0.5 to 2.5 m, e.g. height = 1.75":
+    /// the fix now gives the user's own height in metres.
+    @Test func aHeightInCentimetresGetsItsMetres() {
+        #expect(throws: ConfigError(path: "x", line: 1, message: "height = '180' is in metres, so 180 would be 180 m",
+                                    fix: "write it in metres: height = 1.8")) { try ServiceConfig.parse("height = 180", path: "x") }
+        #expect(throws: ConfigError(path: "x", line: 1, message: "floor_height = '350' is in metres, so 350 would be 350 m",
+                                    fix: "write it in metres: floor_height = 3.5")) { try ServiceConfig.parse("floor_height = 350", path: "x") }
+    }
+
     /// Every numeric setting's suggested value is one the parser takes, and a value outside the
     /// range is refused with that suggestion.
     @Test func everyTypicalValueIsInItsRange() throws {
         for (key, setting) in NumericSetting.all {
             #expect(setting.range.contains(setting.typical), "\(key)")
-            _ = try ServiceConfig.parse("\(key) = \(setting.typical.asWritten)", path: "x")
+            // speed paces a simulation (or replay): alone it is refused (twoPlacesForTheSamples…).
+            _ = try ServiceConfig.parse("\(key) = \(setting.typical.asWritten)" + (key == "speed" ? "\nsimulate = walk" : ""), path: "x")
             #expect(throws: ConfigError.self) { try ServiceConfig.parse("\(key) = 1e999", path: "x") }
         }
     }

@@ -36,7 +36,15 @@ struct SinceParsingTests {
         }
     }
 
-    @Test(arguments: ["2026-02-30", "2025-02-29", "2026-03-29T02:30", "24:00", "12:60", "12:00:00", "2026-3-5T7", "26-03-29",
+    /// A date or time in the right form that does not exist says which field and the nearest that does.
+    @Test(arguments: [("2026-02-30", "2026-02-28"), ("2025-02-29", "2025-02-28"), ("24:00", "23:00"), ("12:60", "12:59")])
+    func timesThatDoNotExistNameTheNearestThatDoes(text: String, nearest: String) throws {
+        let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)
+        #expect(r.status == 2 && r.stderr.contains("--since \(text) names no ") && r.stderr.contains("fix: give one that exists, e.g. --since \(nearest)\n"),
+                "\(text): \(r.stderr)")
+    }
+
+    @Test(arguments: ["2026-03-29T02:30", "12:00:00", "2026-3-5T7", "26-03-29",
                       "2026-03-29T03:30Z", "2026-03-29 03:30:00", "１２:００", "yesterday"])
     func refusedTimesNameTheForms(text: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)

@@ -20,6 +20,13 @@ public enum WalkerSettings {
         throws -> (configuration: PedometerConfiguration, message: String?) {
         try args.exclusive(["height", "stride"])
         var given = WalkerProfile()
+        // A height in centimetres (--height 180, --floor-height 300) is the likely slip: say the metres it means.
+        for (name, range) in [("height", WalkerProfile.heights), ("floor-height", WalkerProfile.floorHeights)] {
+            if let text = args.string(name), let cm = DecimalParser.parse(text), range.contains(cm / 100) {
+                throw UsageError("--\(name) is in metres; \(text) would be \(text) m", command: args.command,
+                                 fix: "give it in metres: --\(name) \((cm / 100).asWritten)")
+            }
+        }
         given.heightMeters = try args.double("height", in: WalkerProfile.heights)
         given.floorHeightMeters = try args.double("floor-height", in: WalkerProfile.floorHeights)
         if let text = args.string("stride") { given.paces = try parsePaces(text, command: args.command) }
@@ -28,7 +35,8 @@ public enum WalkerSettings {
         var message: String?
         if args.flag("remember") {
             guard given != WalkerProfile() else {
-                throw UsageError("--remember needs --height, --stride or --floor-height to save", command: args.command)
+                throw UsageError("--remember needs --height, --stride or --floor-height to save", command: args.command,
+                                 fix: "give what to save with it, e.g. imu-steps --height 1.75 --remember")
             }
             let path = try WalkerProfileStore.save(profile, environment: environment)
             message = "saved your profile (\(profile.summary)) to \(path)"
@@ -56,7 +64,11 @@ public enum WalkerSettings {
             return (c, m)
         }
         guard paces.count == 2, let first = paces[0], let second = paces[1] else {
-            throw UsageError("\(usage); got '\(text)'", command: command)
+            // One pace measured is half the calibration: say how the other is measured.
+            let fix = paces.count == 1 && paces[0] != nil
+                ? "measure a second pace, brisker or slower: imu-steps --walked 100 while you walk 100 m, then give both, --stride \(text),C:M"
+                : "write two pairs separated by a comma, e.g. --stride 1.8:0.72,2.1:0.85; imu-steps --walked 100 measures one pair"
+            throw UsageError("\(usage); got '\(text)'", command: command, fix: fix)
         }
         if let problem = WalkerProfile.checkPaces(first, second) {
             throw UsageError("--stride: \(problem); got '\(text)'", command: command)

@@ -72,7 +72,11 @@ public enum SourceSelection {
             if args.flag("realtime") || speed != nil { return .replay(path: file, speed: speed ?? 1) }
             return .replay(path: file, speed: .infinity)
         }
-        if args.flag("realtime") { throw UsageError("--realtime goes with --replay FILE", command: args.command) }
+        if args.flag("realtime") {
+            throw UsageError("--realtime goes with --replay FILE", command: args.command,
+                             fix: args.string("simulate") != nil ? "leave it out: a simulation plays in real time already (--speed N changes its pace)"
+                                : "leave it out: a sensor is read in real time already; --replay FILE --realtime plays a recording at its pace")
+        }
         if let name = args.string("simulate") {
             _ = try scenario(name, command: args.command)
             return .simulate(name: name, speed: speed ?? 1)

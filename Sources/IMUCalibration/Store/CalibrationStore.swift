@@ -59,6 +59,20 @@ public struct CalibrationStore: Sendable {
         [userDirectory, systemDirectory].compactMap { $0 }.map { "\($0)/calibration/\(Self.fileName(for: key))" }
     }
 
+    /// The keys of the calibrations saved in both stores, sorted, each once; files that cannot be
+    /// read as a calibration are left out (`load` names them when asked for).
+    public func savedKeys() -> [String] {
+        let dirs = [userDirectory, systemDirectory].compactMap { $0.map { $0 + "/calibration" } }
+        var keys: Set<String> = []
+        for dir in dirs {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".json") {
+                let path = dir + "/" + name
+                if let data = try? CalibrationStoreError.readSmall(path), let c = try? Calibration(jsonData: data, path: path) { keys.insert(c.key) }
+            }
+        }
+        return keys.sorted()
+    }
+
     /// The calibration for `key` and the file it came from; nil when none is saved.
     /// A file that exists but cannot be parsed is an error, never silently ignored.
     public func load(key: String) throws -> (calibration: Calibration, path: String)? {

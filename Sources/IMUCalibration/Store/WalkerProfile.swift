@@ -117,7 +117,9 @@ public struct WalkerProfile: Sendable, Equatable {
     /// Why one pace (cadence steps/s, metres per step) is implausible, or nil when it is fine.
     public static func checkPace(cadence: Double, stride: Double) -> String? {
         guard cadences.contains(cadence), strides.contains(stride) else {
-            return "pace \(cadence):\(stride) is outside 0.5–4 steps/s and 0.2–2.5 m per step"
+            // Rounded as --walked measures and --stride takes them: a quotient of counts printed
+            // whole ("2.0881240264075367:0.17761989342806395") read as a fault, not a pace.
+            return "pace \(String(cFormat: "%.2f", cadence)):\(String(cFormat: "%.3f", stride)) (steps/s:metres per step) is outside 0.5–4 steps/s and 0.2–2.5 m per step"
         }
         return nil
     }

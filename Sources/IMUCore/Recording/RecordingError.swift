@@ -41,7 +41,7 @@ public struct RecordingError: DiagnosableError, Equatable {
 
     /// `file` as a shell word, shown safely: quoted when the shell would split or expand it;
     /// control characters shown as \xNN, which bash reads back inside $'…'.
-    static func shellQuoted(_ file: String) -> String {
+    public static func shellQuoted(_ file: String) -> String {
         let shown = file.escapedValue
         return shown.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? shown
             : shown != file ? "$'" + shown.replacing("'", with: "\\'") + "'"

@@ -118,6 +118,11 @@ private final class ReplayPlayer {
     private var handedOver = 0
     /// In real time: the first sample after a gap, kept for the next batch (`next`).
     private var afterGap: MotionSample?
+    /// A pause in the recording that holds a paced replay this long (s of wall time) or longer is
+    /// said, once: five hand-overs (`HandOver.seconds`) without a sample looks like a hang, and
+    /// `imu-record -d` counts the recording's time, so it waits the pause out before it ends.
+    static let saidPauseSeconds = 5.0
+    private var pauseSaid = false
 
     init(speed: Double, open: @escaping () throws -> RecordingReader, report: @escaping @Sendable (String, Int) -> Void) {
         pace = speed.isInfinite ? nil : PaceClock(speed: speed)
@@ -142,6 +147,7 @@ private final class ReplayPlayer {
                 // imu-record wrote neither, even on Ctrl-C).
                 if let last = batch.last, s.time - last.time >= HandOver.seconds {
                     afterGap = s
+                    sayPause(from: last.time, to: s.time, speed: pace.speed, file: reader.name)
                     return (batch, pace.dueNs(first: batch[0].time, last: last.time))
                 }
                 batch.append(s)
@@ -180,6 +186,19 @@ private final class ReplayPlayer {
             return nil
         }
         return (batch, nil)
+    }
+
+    /// The first pause that holds the replay `saidPauseSeconds` or longer, in words, with the way
+    /// to shorten it.
+    private func sayPause(from: Double, to: Double, speed: Double, file: String) {
+        let wait = (to - from) / speed
+        guard !pauseSaid, wait >= Self.saidPauseSeconds else { return }
+        pauseSaid = true
+        let words = wait < 120 ? String(cFormat: "%.0f s", wait) : wait < 7200 ? String(cFormat: "%.0f min", wait / 60)
+            : wait < 172_800 ? String(cFormat: "%.1f h", wait / 3600) : String(cFormat: "%.0f days", wait / 86_400)
+        report("\(file.escapedOnOneLine): t jumps from \(String(cFormat: "%.3f", from)) s to \(String(cFormat: "%.3f", to)) s, a pause in the recording: "
+               + "played at its pace\(speed == 1 ? "" : " × " + speed.asWritten), nothing comes for \(words) (said once); "
+               + "a higher --speed shortens it, and a replay without --realtime or --speed reads the file at once", 0)
     }
 
     /// The file was read to its end: the reader's note, once.

@@ -29,13 +29,25 @@ public struct I2CBackend: SensorBackend {
 
     // MARK: Inventory
 
+    /// The one problem line when no adapter is scanned: the `--bus` numbers asked for (or every
+    /// `/dev/i2c-*`) in the location column; the adapters that do exist in the fix, when some do.
+    private func missingAdapter() -> InventoryItem {
+        let enable = "sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C
+        guard let buses else {
+            return InventoryItem(kind: .problem, name: "no I²C adapter", location: "/dev/i2c-*", fix: enable)
+        }
+        let asked = buses.map { "/dev/i2c-\($0)" }.joined(separator: ", ")
+        let present = environment.adapters()
+        guard let first = present.first.flatMap(I2CAddress.busNumber) else {
+            return InventoryItem(kind: .problem, name: "no such I²C adapter", location: asked, fix: enable)
+        }
+        return InventoryItem(kind: .problem, name: "no such I²C adapter", location: asked,
+                             fix: "this machine has \(present.joined(separator: ", ")): name one, e.g. --bus \(first), or leave out --bus to scan them all")
+    }
+
     public func inventory() -> [InventoryItem] {
         let paths = adapterPaths
-        guard !paths.isEmpty else {
-            let which = buses.map { " " + $0.map { "/dev/i2c-\($0)" }.joined(separator: ",") } ?? ""
-            return [InventoryItem(kind: .problem, name: "no I²C adapter\(which)", location: "/dev/i2c-*",
-                                  fix: "sudo modprobe i2c-dev; on a Raspberry Pi: " + I2CFixes.enableI2C)]
-        }
+        guard !paths.isEmpty else { return [missingAdapter()] }
         var items: [InventoryItem] = []
         for path in paths {
             let bus: any I2CBus

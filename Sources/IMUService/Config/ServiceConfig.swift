@@ -123,6 +123,11 @@ public struct ServiceConfig: Sendable {
                 let setting = NumericSetting.all[key]!
                 guard let v = DecimalParser.parse(value), setting.range.contains(v) else {
                     let (low, high) = (setting.range.lowerBound.asWritten, setting.range.upperBound.asWritten)
+                    // Heights in centimetres (height = 180, floor_height = 300) are the likely slip.
+                    if setting.unit == "m", let cm = DecimalParser.parse(value), setting.range.contains(cm / 100) {
+                        throw bad("\(key) = '\(value.escapedValue)' is in metres, so \(value.escapedValue) would be \(value.escapedValue) m",
+                                  "write it in metres: \(key) = \((cm / 100).asWritten)")
+                    }
                     throw bad("\(key) = '\(value.escapedValue)' is not a number from \(low) to \(high) \(setting.unit)", setting.fix(key: key))
                 }
                 return v
@@ -195,7 +200,7 @@ public struct ServiceConfig: Sendable {
                 switch value {
                 case "auto": c.trustWallClock = false
                 case "trust": c.trustWallClock = true
-                default: throw bad("clock = '\(value.escapedValue)'", "use clock = auto (wait for NTP) or clock = trust")
+                default: throw bad("clock = '\(value.escapedValue)' is not auto or trust", "use clock = auto (wait for NTP) or clock = trust")
                 }
             case "calibration": c.applyCalibration = try boolean()
             case "gps":
@@ -230,6 +235,19 @@ public struct ServiceConfig: Sendable {
                 throw ConfigError(path: path, line: lineOfKey["mqtt_credentials"], message: "mqtt_credentials: \(error.description)",
                                   fix: error.fix, errorNumber: error.errorNumber)
             }
+        }
+        // One place for the samples: with two, one line was dropped without a word (replay won
+        // over simulate, both over source), and speed without either was ignored.
+        let origins = ["source", "simulate", "replay"].compactMap { key in lineOfKey[key].map { (key, $0) } }
+        if origins.count > 1 {
+            let named = origins.map { "\($0.0) (line \($0.1))" }
+            throw ConfigError(path: path, line: origins[1].1,
+                              message: named.joined(separator: " and ") + " both say where the samples come from",
+                              fix: "keep one of the lines: source = for a sensor, simulate = or replay = to try the service without one")
+        }
+        if speed != nil, simulate == nil, replay == nil {
+            throw ConfigError(path: path, line: lineOfKey["speed"], message: "speed paces simulate = or replay =, and neither is set",
+                              fix: "remove the speed line: a sensor is read as it measures")
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }

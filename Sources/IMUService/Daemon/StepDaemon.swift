@@ -39,7 +39,10 @@ public enum StepDaemon {
         let notifier = SystemdNotifier()
 
         let wakeup = Wakeup()
-        let board = StatusBoard(initial: ServiceStatus(today: StepTotals(start: Date(), end: Date())), wakeup: wakeup)
+        var initial = ServiceStatus(today: StepTotals(start: Date(), end: Date()))
+        // Absolute: a client runs in another directory (`--config ./stepd.conf` by hand).
+        initial.configPath = config.path.hasPrefix("/") ? config.path : FileManager.default.currentDirectoryPath + "/" + config.path
+        let board = StatusBoard(initial: initial, wakeup: wakeup)
         let engine = StepEngine(board: board)
         let supervisor = SupervisorSlot()
         let yieldTo = await watchYieldName(config, log: log)

@@ -6,11 +6,14 @@ import IMUServiceClient
 public final class HistoryStepStore: StepStore {
     let store: HistoryStore
     private var strandedSaid = false
+    /// The settings file in use, named where a notice's fix is a setting (`clock = trust`).
+    let configPath: String
 
     /// Opens or creates the file; a corrupt or foreign one is refused untouched (HistoryError
-    /// names the path and the fix).
-    public init(path: String, retentionDays: Int?) throws {
+    /// names the path and the fix). `configPath`: the file imu-stepd read its settings from.
+    public init(path: String, retentionDays: Int?, configPath: String) throws {
         store = try HistoryStore(path: path, retentionDays: retentionDays)
+        self.configPath = configPath
     }
 
     public func record(_ events: [PedometerEvent], snapshot: PedometerSnapshot, mapping: BootTimeMapping?) {
@@ -37,7 +40,7 @@ public final class HistoryStepStore: StepStore {
             if let n = try? store.strandedMinuteCount(), n > 0 {
                 notices.append("\(counted(n, "minute")) of earlier boots \(n == 1 ? "was" : "were") counted before the wall clock was set and that boot ended first: "
                                + "\(n == 1 ? "it has" : "they have") no date, so no day's total holds \(n == 1 ? "it" : "them") (kept in \(store.path), table unplaced_minutes); "
-                               + "give the machine an RTC or NTP at boot, or set clock = trust in \(ServiceConfig.defaultPath) if its clock is right")
+                               + "give the machine an RTC or NTP at boot, or set clock = trust in \(configPath) if its clock is right")
             }
         }
         if let report = store.takeUnplaceableReport() { notices.append(report.description + (report.fix.map { " Fix: \($0)" } ?? "")) }

@@ -38,6 +38,8 @@ public struct ServiceStatus: Sendable, Equatable {
     public var sensorLosses = 0
     /// What the latest of those was, in words (`LastSensorLoss`); "" while there was none.
     public var lastSensorLoss = ""
+    /// The settings file the daemon read (`Config`), for messages that name the key to change.
+    public var configPath = ""
 
     public init(today: StepTotals) { self.today = today }
 
@@ -49,7 +51,7 @@ public struct ServiceStatus: Sendable, Equatable {
         ("SensorMessage", "s"), ("StorageState", "s"), ("StorageMessage", "s"), ("Paused", "b"),
         ("ClockSynchronized", "b"), ("DroppedBufferOverflow", "x"), ("DroppedTimeNotIncreasing", "x"),
         ("DroppedStalledConsumer", "x"), ("DroppedMissedPolls", "x"), ("DroppedPressureReadings", "x"),
-        ("SensorLosses", "x"), ("LastSensorLoss", "s"), ("DroppedPeriodsWithoutScan", "x"),
+        ("SensorLosses", "x"), ("LastSensorLoss", "s"), ("DroppedPeriodsWithoutScan", "x"), ("Config", "s"),
     ]
 
     /// The counts behind the `Dropped*` properties, by property name.
@@ -88,6 +90,7 @@ public struct ServiceStatus: Sendable, Equatable {
         case "ClockSynchronized": try m.append(clockSynchronized)
         case "SensorLosses": try m.append(Int64(sensorLosses))
         case "LastSensorLoss": try m.append(lastSensorLoss)
+        case "Config": try m.append(configPath)
         case let name where Self.lossCounts[name] != nil: try m.append(Int64(losses[keyPath: Self.lossCounts[name]!]))
         default: break
         }
@@ -121,6 +124,7 @@ public struct ServiceStatus: Sendable, Equatable {
         case "ClockSynchronized": "\(clockSynchronized)"
         case "SensorLosses": "\(sensorLosses)"
         case "LastSensorLoss": lastSensorLoss
+        case "Config": configPath
         case let name where Self.lossCounts[name] != nil: "\(losses[keyPath: Self.lossCounts[name]!])"
         default: ""
         }
@@ -162,6 +166,7 @@ public struct ServiceStatus: Sendable, Equatable {
             case "ClockSynchronized": s.clockSynchronized = try m.readBool()
             case "SensorLosses": s.sensorLosses = Int(clamping: max(0, try m.readInt64()))
             case "LastSensorLoss": s.lastSensorLoss = try m.readString()
+            case "Config": s.configPath = try m.readString()
             case let name where lossCounts[name] != nil:
                 s.losses[keyPath: lossCounts[name]!] = Int(clamping: max(0, try m.readInt64()))
             default: try m.skip(sig)

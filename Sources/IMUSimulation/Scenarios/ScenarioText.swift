@@ -22,7 +22,9 @@ extension Scenario {
                                   fix: "remove the extra comma, or put a segment there, e.g. walk:10,still:5,run:5")
         }
         let segments = try items.map { try segment(from: String($0)) }
-        return Scenario(name: "custom", segments: segments)
+        // Named as written: "simulated custom" told a user of `--simulate walk:60` (or the
+        // daemon's journal) nothing of what was played.
+        return Scenario(name: text, segments: segments)
     }
 
     /// Steps (or waves) per second a composition may ask for: human gait spans about 0.5 steps/s (a

@@ -36,10 +36,33 @@ func fromRecording(_ file: String, key: String?, settings: SessionSettings, need
         }
         if session.isFinished { break }
     }
-    for n in notes { Terminal.standardError.write("imu-calibrate: \(file): \(n)\n") }
-    if let note = reader.endNote { Terminal.standardError.write("imu-calibrate: \(note)\n") }
+    // Escaped: the file name is the user's, and may hold terminal control sequences.
+    for n in notes { Terminal.standardError.write("imu-calibrate: \(file.escapedOnOneLine): \(n)\n") }
+    if let note = reader.endNote { Terminal.standardError.write("imu-calibrate: \(note.escapedForTerminal)\n") }
     Terminal.standardError.flush()
-    return try session.calibration(key: useKey, sourceName: sensor, created: now())
+    let result = Result { try session.calibration(key: useKey, sourceName: sensor, created: now()) }
+    if case .failure(let error) = result, case .missingFaces(let faces)? = error as? CalibrationError {
+        throw RecordingMissesFaces(file: file, faces: faces, settings: settings)
+    }
+    return try result.get()
+}
+
+/// A recorded session without every face: the live session's fix ("let the device rest on each
+/// missing face") cannot be followed on a file; the session has to be recorded again.
+struct RecordingMissesFaces: DiagnosableError {
+    var file: String
+    var faces: [Face]
+    var settings: SessionSettings
+    var description: String {
+        "\(file): the recording does not rest still on every face; missing: \(faces.map(\.rawValue).joined(separator: " ")) "
+            + "(six-position calibration needs all six)"
+    }
+    var fix: String? {
+        let seconds = (settings.settleSeconds + settings.captureSeconds).asWritten
+        return "record the session again with the device still for \(seconds) s or more on each face "
+            + "(imu-record --raw -o six.csv), or calibrate live: imu-calibrate --six-position"
+    }
+    var exitStatus: ExitStatus { .runtimeFailure }
 }
 
 extension String {

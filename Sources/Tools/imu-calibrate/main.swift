@@ -37,7 +37,13 @@ await ToolMain.run(spec) { args in
     if args.flag("show") { return try await OwnThread.run(name: WorkThread.name) { try showSaved(args, store: store) } }
     if args.flag("reset") { return try await OwnThread.run(name: WorkThread.name) { try reset(args, store: store) } }
     guard args.flag("six-position") else {
-        throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate")
+        // The only calibration there is: a recording given alone means it (the fix used to be "see --help").
+        if let file = args.string("from-recording") {
+            throw UsageError("--from-recording goes with --six-position, the calibration it computes", command: "imu-calibrate",
+                             fix: "imu-calibrate --six-position --from-recording \(RecordingError.shellQuoted(file))")
+        }
+        throw UsageError("say what to do: --six-position, --show or --reset", command: "imu-calibrate",
+                         fix: "imu-calibrate --six-position calibrates (guided), --show prints what is saved, --reset deletes it")
     }
     let settingsSeconds = try args.double("seconds", in: 1...600)
     var settings = SessionSettings()
@@ -95,16 +101,27 @@ func stoppedForClosedOutput() async throws -> ExitStatus {
 }
 
 /// The calibration key: --key, else the sensor's.
-func sensorKey(_ args: ParsedArguments) throws -> String {
+/// The key of `--key`, or of the sensor the source flags name. `--show` and `--reset` without a
+/// sensor connected name the saved keys in the fix (they are what --key takes).
+func sensorKey(_ args: ParsedArguments, store: CalibrationStore) throws -> String {
     if let key = args.string("key") { return key }
-    return try openSource(args).info.calibrationKey
+    do {
+        return try openSource(args).info.calibrationKey
+    } catch var error as NoSensorError {
+        let keys = store.savedKeys()
+        guard let first = keys.first else { throw error }
+        let mode = args.flag("reset") ? "--reset" : "--show"
+        error.fix = "name a saved calibration with --key: \(keys.map(RecordingError.shellQuoted).joined(separator: ", ")) "
+            + "(imu-calibrate \(mode) --key \(RecordingError.shellQuoted(first))); or connect the sensor: \(error.fix ?? "imu-info shows what is connected")"
+        throw error
+    }
 }
 
 func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
-    let key = try sensorKey(args)
+    let key = try sensorKey(args, store: store)
     guard let (c, path) = try store.load(key: key) else {
         // The key comes from --key or a device's name: escaped.
-        Terminal.standardError.write("imu-calibrate: no calibration saved for \(key.escapedForTerminal) (looked in \(store.searchPaths(for: key).joined(separator: ", ")))\n"
+        Terminal.standardError.write("imu-calibrate: no calibration saved for \(key.escapedForTerminal) (looked in \(store.searchPaths(for: key).joined(separator: ", ").escapedForTerminal))\n"
                                      + "  fix: imu-calibrate --six-position\n")
         Terminal.standardError.flush()
         return .runtimeFailure
@@ -118,7 +135,7 @@ func showSaved(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitS
 }
 
 func reset(_ args: ParsedArguments, store: CalibrationStore) throws -> ExitStatus {
-    let key = try sensorKey(args)
+    let key = try sensorKey(args, store: store)
     if let removed = try store.reset(key: key) {
         Terminal.standardOutput.write("removed \(removed)\n")
     } else {

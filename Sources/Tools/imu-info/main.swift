@@ -69,7 +69,7 @@ await ToolMain.run(spec) { args in
         if readCount == nil, let found = try await OwnThread.run(name: OpenThread.name, { try inventory(of: backend, spec: rest) }) {
             let items = found.isEmpty ? [nothingFound(by: backend, location: text)] : found
             items.forEach(printer.print)
-            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : noSensor()
+            return items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) } ? .success : await noSensor()
         }
         source = try await OwnThread.run(name: OpenThread.name) { try backend.open(spec: rest, options: SourceOptions(rateHz: rate)) }
         printer.print(source: source!.info)
@@ -82,12 +82,12 @@ await ToolMain.run(spec) { args in
             found = found || items.contains { [.chip, .kernelOwned, .iioDevice].contains($0.kind) }
         }
         await printGPS(args, address: gpsd, printer: printer)
-        guard found else { return noSensor() }
+        guard found else { return await noSensor() }
         if readCount != nil {
             for backend in backends where source == nil {
                 source = try await OwnThread.run(name: OpenThread.name) { try backend.openDefault(options: SourceOptions(rateHz: rate)) }
             }
-            guard let s = source else { return noSensor() }
+            guard let s = source else { return await noSensor() }
             printer.print(source: s.info)
         }
     }
@@ -119,8 +119,13 @@ func nothingFound(by backend: any SensorBackend, location: String) -> InventoryI
 }
 
 /// Exit 3 with one line saying so on standard error (the listing on standard output has the details).
-func noSensor() -> ExitStatus {
-    Terminal.standardError.write("imu-info: no motion sensor found; each 'problem' line above names a fix\n")
+/// When the listing could not be written (`> /dev/full`, a closed pipe), no line is "above":
+/// the line says where the fixes went, and `ToolMain.finish` says why they did not arrive.
+func noSensor() async -> ExitStatus {
+    await Terminal.standardOutput.written()
+    let listed = Terminal.standardOutput.failure == nil
+    Terminal.standardError.write("imu-info: no motion sensor found; "
+                                 + (listed ? "each 'problem' line above names a fix\n" : "the 'problem' lines, each with its fix, were not written (below)\n"))
     Terminal.standardError.flush()
     return .noSensor
 }

@@ -61,6 +61,10 @@ enum DayPlot {
                   (1970...9999).contains(y), (1...12).contains(m), (1...31).contains(d),
                   let date = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12)),
                   calendar.component(.day, from: date) == d else {
+                if let slip = CalendarSlip.of(text!), !slip.nearest.contains(":") {
+                    throw UsageError("--day \(text!) names no date: \(slip.problem)", command: command,
+                                     fix: "give one that exists, e.g. --day \(slip.nearest)")
+                }
                 throw UsageError("--day takes today, yesterday or a date as YYYY-MM-DD (e.g. 2026-12-01), got '\(text!)'", command: command)
             }
             return date

@@ -20,7 +20,8 @@ struct PlotOptions: Sendable {
         guard out != "-" else { return }
         var st = stat()
         if out.hasSuffix("/") || (stat(out, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR) {
-            throw UsageError("-o \(out) is a directory; name a file inside it, e.g. -o \(out.hasSuffix("/") ? out : out + "/")\(html ? "day.html" : "plot.svg")", command: command)
+            throw UsageError("-o \(out) is a directory", command: command,
+                             fix: "name a file inside it, e.g. -o \(out.hasSuffix("/") ? out : out + "/")\(html ? "day.html" : "plot.svg")")
         }
         let name = out.split(separator: "/").last.map(String.init) ?? out
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
@@ -28,7 +29,15 @@ struct PlotOptions: Sendable {
         let wanted = html ? "html" : "svg"
         let others = ["svg", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"]
         if others.contains(ext), ext != wanted, !(html && ext == "htm") {
-            throw UsageError("-o \(out): imu-plot writes \(html ? "an HTML page" : "SVG"), not .\(ext); name it .\(wanted)\(html ? "" : " (convert an SVG with e.g. rsvg-convert -o plot.png plot.svg)")", command: command)
+            let renamed = RecordingError.shellQuoted(String(out.dropLast(ext.count)) + wanted)
+            let asked = RecordingError.shellQuoted(out)
+            // A picture is one conversion away from the SVG (rsvg-convert writes PNG and PDF,
+            // ImageMagick the rest); an HTML page is not.
+            let convert = html || ["svg", "html", "htm"].contains(ext) ? ""
+                : ["png", "pdf"].contains(ext) ? ", then for a .\(ext): rsvg-convert -f \(ext) -o \(asked) \(renamed) (package librsvg2-bin)"
+                : ", then for a .\(ext): convert \(renamed) \(asked) (package imagemagick)"
+            throw UsageError("-o \(out): imu-plot writes \(html ? "an HTML page" : "SVG"), not .\(ext)", command: command,
+                             fix: "name it .\(wanted): -o \(renamed)\(convert)")
         }
     }
 

@@ -47,7 +47,7 @@ enum RecordingPlot {
             let simulator = Simulator(scenario: scenario, options: sim)
             truth = SimulationTruth.overlay(simulator)
             feed = SampleFeed(simulator: simulator)
-            title = "simulated scenario '\(scenario.name == "custom" ? name : scenario.name)', seed \(seed)"
+            title = "simulated scenario '\(scenario.name)', seed \(seed)"
         case .day:
             preconditionFailure("--day is drawn by DayPlot")
         }

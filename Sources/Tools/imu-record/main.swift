@@ -9,7 +9,7 @@ let spec = CommandSpec(
     usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE] [--gps | --no-gps] [--gpsd ADDRESS]"],
     options: [
         OptionSpec("out", short: "o", value: .path("FILE"), help: "where to write (default imukit-YYYYmmdd-HHMMSS.csv; - = stdout)"),
-        OptionSpec("duration", short: "d", value: .number("S"), help: "stop after S seconds (default: until Ctrl-C)"),
+        OptionSpec("duration", short: "d", value: .number("S"), help: "stop after S seconds (default: until Ctrl-C); of the recording's own time with --replay, a pause in it included"),
         OptionSpec("raw", help: "do not apply the saved calibration"),
         OptionSpec("force", short: "f", help: "overwrite FILE if it exists"),
         OptionSpec("quiet", short: "q", help: "no progress, gaps or summary on stderr"),

@@ -12,8 +12,10 @@ enum DaemonFollow {
                                       client: StepServiceClient = StepServiceClient()) async throws -> ExitStatus? {
         guard case .automatic = request, await client.isRunning() else { return nil }
         if gps {
+            // The daemon names the file it read; an older one does not, and then its usual place is said.
+            let config = (try? await client.status().configPath).flatMap { $0.isEmpty ? nil : $0 }
             Terminal.standardError.write("imu-steps: --gps does not apply while following the step daemon: its activity is its own "
-                                         + "(gps = in /etc/imukit/stepd.conf, docs/gps.md)\n")
+                                         + "(set gps = in \(config?.escapedOnOneLine ?? "the daemon's config, usually /etc/imukit/stepd.conf"); docs/gps.md)\n")
         }
         let out = Terminal.standardOutput
         let display = json ? nil : StatusDisplay()

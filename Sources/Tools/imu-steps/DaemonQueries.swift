@@ -71,6 +71,10 @@ enum DaemonQueries {
     /// two digits, years four; each must exist on the calendar (no 24:00, no February 30th).
     static func parseTime(_ text: String, now: Date, command: String) throws -> Date {
         guard let date = localTime(text, now: now) else {
+            if let slip = CalendarSlip.of(text) {
+                throw UsageError("--since \(text.escapedValue) names no \(text.contains(":") ? "time" : "date"): \(slip.problem)", command: command,
+                                 fix: "give one that exists, e.g. --since \(slip.nearest)")
+            }
             throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command)
         }
         guard date < now else {
