@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func imuStepsRefusesBadQuestions() throws {
-        for (args, words) in [(["--history", "week"], "number of days"), (["--since", "25:99"], "HH:MM"),
+        for (args, words) in [(["--history", "week"], "number of days"), (["--since", "25:99"], "hours go from 0 to 23"), (["--since", "noon"], "HH:MM"),
                               (["--today", "--history", "3d"], "cannot be used together"), (["--today", "--replay", "x.csv"], "cannot be used together")] {
             let r = try ToolRunner.run("imu-steps", args)
             #expect(r.status == 2, "\(args): \(r.stderr)")
