@@ -10,13 +10,20 @@ import Testing
 /// concurrency pool (docs/concurrency.md, "Terminal output"). Each test uses a pipe: 64 KiB of
 /// buffer (pipe(7)), so more than that waits until the test reads.
 @Suite(.serialized) struct OutputStreamTests {
-    /// A pipe; both ends are closed at the end of the test.
+    /// A pipe; each end is closed once: by `closeReadEnd()` or at the end of the test. A second
+    /// close of a number is a close of whatever file another test running beside this one was
+    /// given that number for (a CI run crashed so: Foundation's FileHandle found its pipe gone).
     final class Pipe: Sendable {
         let read: Int32, write: Int32
+        private let readOpen = Atomic<Bool>(true)
         init() throws {
             var fds: [Int32] = [0, 0]
             guard Glibc.pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
             read = fds[0]; write = fds[1]
+        }
+        /// Closes the read end now (a reader that went away); the end of the test leaves it be.
+        func closeReadEnd() {
+            if readOpen.exchange(false, ordering: .acquiringAndReleasing) { close(read) }
         }
         /// Reads until `count` bytes (or end of file), on a thread of its own.
         func readAll(_ count: Int) async throws -> [UInt8] {
@@ -32,7 +39,37 @@ import Testing
                 return got
             }
         }
-        deinit { close(read); close(write) }
+        deinit { closeReadEnd(); close(write) }
+    }
+
+    /// A read end closed early is not closed again when the pipe goes away: its number, freed by
+    /// `closeReadEnd()` and given to a file this test opens, still names that file afterwards.
+    /// (Closed twice, it closed the pipe of a test running beside this one: CI's crash.)
+    @Test func aReadEndClosedEarlyIsNotClosedAgain() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-fd-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { unlink(path) }
+        var file = stat()
+        try #require(stat(path, &file) == 0)
+        // The kernel gives out the lowest free number, so the file takes the freed one unless a
+        // test beside this one opened something in between: then the pipe is made again.
+        for _ in 0..<20 {
+            var number: Int32 = -1, opened: Int32 = -1
+            do {
+                let pipe = try Pipe()
+                number = pipe.read
+                pipe.closeReadEnd()
+                opened = open(path, O_RDONLY | O_CLOEXEC)
+                withExtendedLifetime(pipe) {}
+            }   // the pipe goes away here
+            guard opened == number else { close(opened); continue }
+            var now = stat()
+            let stillTheFile = fstat(opened, &now) == 0 && now.st_ino == file.st_ino && now.st_dev == file.st_dev
+            #expect(stillTheFile, "the pipe closed fd \(opened) again after the test's file had taken the number")
+            if stillTheFile { close(opened) }
+            return
+        }
+        Issue.record("fd numbers were taken by other tests 20 times running; nothing was checked")
     }
 
     /// `lines` numbered lines of 100 bytes: the order they arrive in can be checked.
@@ -124,7 +161,7 @@ import Testing
     /// stop handler is called once, and what follows is dropped without a system call.
     @Test func aClosedReaderIsReportedOnce() async throws {
         let pipe = try Pipe()
-        close(pipe.read)
+        pipe.closeReadEnd()
         let stream = OutputStream(fd: pipe.write)
         let calls = Count()
         stream.onReaderGone { calls.add() }

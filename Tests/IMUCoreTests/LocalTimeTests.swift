@@ -31,7 +31,7 @@ import IMUCore
         child.standardOutput = output
         child.standardError = output
         try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         child.waitUntilExit()
         #expect(child.terminationStatus == 0, "\(zone):\n\(text)")
         // The child really ran the checks (a filter that matched nothing would also exit 0).

@@ -72,7 +72,7 @@ import Testing
         }
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         try handle.seek(toOffset: 6 * 4096)
-        handle.write(Data(repeating: 0xA5, count: 4096))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
         try handle.close()
         let before = contents(path)
         let error = try #require(throws: HistoryError.self) { try HistoryStore(path: path, bootID: "b") }

@@ -34,7 +34,7 @@ import Testing
             print("skipped: timedatectl is absent; the NTP state is not cross-checked")
             return
         }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: try out.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0, ["yes", "no"].contains(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             print("skipped: timedatectl cannot answer here (no systemd-timedated); the NTP state is not cross-checked")

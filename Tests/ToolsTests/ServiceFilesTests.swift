@@ -25,7 +25,7 @@ import Testing
         p.standardError = err
         p.standardOutput = err
         try p.run()
-        let output = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: try err.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "\(output)")
         // Warnings about our unit would show its name; messages about other units are not ours.

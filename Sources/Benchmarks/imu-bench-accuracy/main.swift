@@ -45,14 +45,14 @@ while let argument = arguments.first {
 }
 
 func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write("imu-bench-accuracy: \(message)\n".data(using: .utf8)!)
+    try? FileHandle.standardError.write(contentsOf: Data("imu-bench-accuracy: \(message)\n".utf8))
     exit(2)
 }
 
 /// Loads a recording set, or exits with the reader's FILE:LINE message.
 func loadOrExit(_ directory: String) -> [LabelledRecording] {
     do { return try RecordingSet.load(directory: directory) } catch {
-        FileHandle.standardError.write("imu-bench-accuracy: \(error)\n".data(using: .utf8)!)
+        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-accuracy: \(error)\n".utf8))
         exit(1)
     }
 }

@@ -8,7 +8,7 @@ import IMUHistory
 func runWriter(path: String, limit: Double = 120) -> Int32 {
     let store: HistoryStore
     do { store = try HistoryStore(path: path) } catch {
-        FileHandle.standardError.write(Data("imu-bench-history: \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-history: \(error)\n".utf8))
         return 1
     }
     let mapping = BootTimeMapping.current()
@@ -35,5 +35,11 @@ func runWriter(path: String, limit: Double = 120) -> Int32 {
     return 0
 }
 
-/// Writes one line to stdout at once (unbuffered), so a SIGKILL cannot swallow it.
-private func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+/// Writes one line to stdout at once (unbuffered), so a SIGKILL cannot swallow it. A line that
+/// cannot be written ends the writer: the test reads its commits from these lines.
+private func say(_ line: String) {
+    do { try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) } catch {
+        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-history: cannot write to standard output: \(error)\n".utf8))
+        exit(1)
+    }
+}

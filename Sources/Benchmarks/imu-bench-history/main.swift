@@ -9,7 +9,7 @@ import IMUHistory
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "--writer" { exit(runWriter(path: arguments[2])) }
 if arguments.count > 1 {
-    FileHandle.standardError.write(Data("usage: imu-bench-history [--writer PATH]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: imu-bench-history [--writer PATH]\n".utf8))
     exit(2)
 }
 
@@ -170,6 +170,6 @@ func benchmark() throws {
 }
 
 do { try benchmark() } catch {
-    FileHandle.standardError.write(Data("imu-bench-history: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("imu-bench-history: \(error)\n".utf8))
     exit(1)
 }

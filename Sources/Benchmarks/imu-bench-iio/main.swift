@@ -118,8 +118,8 @@ func readdevRate(uri: String, device: String, trigger: String?, channels: [Strin
     var started: Double?
     let handle = pipe.fileHandleForReading
     while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
+        // nil at end of file; a read error ends the count as end of file does.
+        guard let chunk = try? handle.read(upToCount: 1 << 16), !chunk.isEmpty else { break }
         if started == nil { started = BootClock.nowSeconds(); continue }
         bytes += chunk.count
         if BootClock.nowSeconds() - started! >= seconds { break }

@@ -79,9 +79,9 @@ enum ResidentSymbols {
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         guard (try? p.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = try? pipe.fileHandleForReading.readToEnd() ?? Data()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
+        guard p.terminationStatus == 0, let data else { return nil }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             let f = line.split(separator: " ", maxSplits: 3)
             guard f.count == 4, let a = UInt64(f[0], radix: 16), let s = UInt64(f[1], radix: 16), s > 0 else { return nil }

@@ -74,7 +74,7 @@ enum FuzzTarget: String, CaseIterable {
     }
 }
 
-func complain(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+func complain(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8)) }
 
 /// The target libFuzzer runs, from IMU_FUZZ_TARGET (read once, on the first input: globals
 /// outside main.swift are initialised lazily).

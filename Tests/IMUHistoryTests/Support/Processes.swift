@@ -10,9 +10,12 @@ func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output:
     process.standardOutput = pipe
     process.standardError = pipe
     guard (try? process.run()) != nil else { return (-1, "\(executable) cannot be started") }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = Result { try pipe.fileHandleForReading.readToEnd() ?? Data() }
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    switch data {
+    case .success(let data): return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    case .failure(let error): return (-1, "\(executable)'s output cannot be read: \(error)")
+    }
 }
 
 /// Where `swift build`/`swift test` put the executables: beside the running test bundle.

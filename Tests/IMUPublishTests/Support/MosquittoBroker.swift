@@ -68,7 +68,7 @@ final class MosquittoBroker {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = try out.fileHandleForReading.readToEnd() ?? Data()
         p.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }

@@ -79,7 +79,7 @@ enum ToolRunner {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: try err.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         p.waitUntilExit()
         return (p.terminationStatus, text)
     }
