@@ -200,16 +200,17 @@ struct LagProducts: Sendable {
     /// eight i sharing one load; the run's last block (if `end` reaches it) keeps only its ticks
     /// before `run.to`. (Summing that block after the loop instead of testing for it in every
     /// pass compiled to more instructions in `PedallingAnalyser.strongestRepeat`.)
+    /// `from` and `sums`: the run's blocks before `from` are already summed in `sums`.
     @inline(__always)
-    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int)
+    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
+                            sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)? = nil)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         let raw = UnsafeRawPointer(x)
         // Indices stay below n + `padding` (a few hundred): no overflow to check.
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
             raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
         }
-        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
-        var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
+        var (s0, s1, s2, s3, s4, s5) = sums ?? (.zero, .zero, .zero, .zero, .zero, .zero)
         @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
             s0 += a * load(j)
             s1 += a * load(j &+ 1)
@@ -218,7 +219,7 @@ struct LagProducts: Sendable {
             s4 += a * load(j &+ 4)
             s5 += a * load(j &+ 5)
         }
-        var i = run.from
+        var i = from ?? run.from
         while i < end {
             block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
             i &+= 8
@@ -226,44 +227,28 @@ struct LagProducts: Sendable {
         return (s0, s1, s2, s3, s4, s5)
     }
 
-    /// `six` over a run that passes `at` (one of its block starts, before `end`), also storing in `next[0..<6]` each lag's sums as they stand before the block at
-    /// `at`, plus that block with its ticks masked by `keep`: what another run whose last block
-    /// is at `at` with that mask sums (`addKeptAndRest`), when its lagged ticks are the same.
+    /// `six` over a run that passes `at` (one of its block starts, before `end`), also storing in
+    /// `next[0..<6]` each lag's sums as they stand before the block at `at`, plus that block with
+    /// its ticks masked by `keep`: what another run whose last block is at `at` with that mask
+    /// sums (`addKeptAndRest`), when its lagged ticks are the same.
     @inline(__always)
     private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, snapshotAt at: Int,
                             keep: SIMD8<Float>, into next: UnsafeMutablePointer<SIMD8<Float>>)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        // The blocks before `at` (none of them the run's last), then the masked block, then the rest.
+        let before = six(x, run: run, end: at, lag: lag)
         let raw = UnsafeRawPointer(x)
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
             raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
         }
-        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
-        var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
-        @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
-            s0 += a * load(j)
-            s1 += a * load(j &+ 1)
-            s2 += a * load(j &+ 2)
-            s3 += a * load(j &+ 3)
-            s4 += a * load(j &+ 4)
-            s5 += a * load(j &+ 5)
-        }
-        var i = run.from
-        while i < at {
-            block(load(i), i &+ lag)
-            i &+= 8
-        }
         let masked = load(at) * keep, j = at &+ lag
-        next[0] = s0 + masked * load(j)
-        next[1] = s1 + masked * load(j &+ 1)
-        next[2] = s2 + masked * load(j &+ 2)
-        next[3] = s3 + masked * load(j &+ 3)
-        next[4] = s4 + masked * load(j &+ 4)
-        next[5] = s5 + masked * load(j &+ 5)
-        while i < end {
-            block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
-            i &+= 8
-        }
-        return (s0, s1, s2, s3, s4, s5)
+        next[0] = before.0 + masked * load(j)
+        next[1] = before.1 + masked * load(j &+ 1)
+        next[2] = before.2 + masked * load(j &+ 2)
+        next[3] = before.3 + masked * load(j &+ 3)
+        next[4] = before.4 + masked * load(j &+ 4)
+        next[5] = before.5 + masked * load(j &+ 5)
+        return six(x, run: run, end: end, lag: lag, from: at, sums: before)
     }
 
     /// Zeros `add` needs after a run's n values: a pass of six lags reads up to x[n − 1 − ℓ + ℓ + 5 + 7],
