@@ -41,6 +41,19 @@ import Testing
         #expect(gaitShape.purity < 0.97 && gaitShape.rmsFrequency > 1.06 * 2)
     }
 
+    /// `purityBelow` skips the purity only where the RMS frequency reaches the limit: below it the
+    /// shape is the one measured without a limit, figure for figure; at or above it only the
+    /// purity is 0 (a waved phone's pure 2 Hz sine is 1.0 pure at an RMS frequency of 2 Hz).
+    @Test func purityIsSkippedOnlyAboveItsLimit() {
+        let wave = (0..<100).map { 0.6 * sin(2 * Double.pi * 2 * Double($0) / 50) }
+        let full = GaitShape.measure(wave, count: 100, rateHz: 50, cadence: 2, skewAndKurtosis: false)
+        #expect(full.purity > 0.97 && abs(full.rmsFrequency - 2) < 0.05)
+        let below = GaitShape.measure(wave, count: 100, rateHz: 50, cadence: 2, skewAndKurtosis: false, purityBelow: 2.2)
+        #expect(below == full)
+        let above = GaitShape.measure(wave, count: 100, rateHz: 50, cadence: 2, skewAndKurtosis: false, purityBelow: 1.8)
+        #expect(above.purity == 0 && above.rmsFrequency == full.rmsFrequency)
+    }
+
     /// The two-chain Goertzel equals the plain DFT sum at any frequency, for even and odd
     /// lengths (the odd chain's phase differs between the two).
     @Test(arguments: [200, 151, 2, 3])

@@ -26,14 +26,22 @@ import Testing
         return (sum, magnitude)
     }
 
-    /// Sums of the window `x[start..<start+n]` through `products`, checked against `reference`.
-    static func check(_ products: inout LagProducts, _ x: [Double], start: Int, count n: Int, end: Int?, lags: ClosedRange<Int>) {
+    /// `products`' sums of the window `x[start..<start+n]` (its values in single precision; `end`
+    /// as in `LagProducts.sums`), by lag.
+    static func sums(_ products: inout LagProducts, _ x: [Double], start: Int, count n: Int, end: Int?,
+                     lags: ClosedRange<Int>) -> [Double] {
         var values = [Float](repeating: 0, count: n + LagProducts.padding)
         for i in 0..<n { values[i] = Float(x[start + i]) }
         var sums = [Double](repeating: .nan, count: lags.upperBound + 1)
         values.withUnsafeBufferPointer { v in
             sums.withUnsafeMutableBufferPointer { products.sums(v.baseAddress!, count: n, end: end, lags: lags, into: $0) }
         }
+        return sums
+    }
+
+    /// Sums of the window `x[start..<start+n]` through `products`, checked against `reference`.
+    static func check(_ products: inout LagProducts, _ x: [Double], start: Int, count n: Int, end: Int?, lags: ClosedRange<Int>) {
+        let sums = Self.sums(&products, x, start: start, count: n, end: end, lags: lags)
         for lag in lags {
             let (expected, magnitude) = reference(x[start..<(start + n)], lag: lag)
             // Single-precision values and products: a relative error of about 1e-7 per term.
@@ -46,6 +54,23 @@ import Testing
         var products = LagProducts(hop: 50, window: 200, maximumLag: 101)
         for start in stride(from: 0, through: 1000, by: 50) {
             Self.check(&products, x, start: start, count: 200, end: start + 200, lags: 11...100)
+        }
+    }
+
+
+    /// A window one hop after another takes its first run from the one before, and for lags up to
+    /// N − 3H its second run too (left by the one before's third run): the same products added in
+    /// the same order as a window summed afresh, so the same sums bit for bit, every lag up to
+    /// N − 2H (the longer ones add the first run's missing products in another order). Lags 8 to
+    /// 101 are the cadence estimator's at 50 Hz.
+    @Test func reusedRunsGiveTheFreshSumsBitForBit() {
+        let x = Self.series(count: 1000)
+        var sliding = LagProducts(hop: 50, window: 200, maximumLag: 101)
+        for start in stride(from: 0, through: 600, by: 50) {
+            let reused = Self.sums(&sliding, x, start: start, count: 200, end: start + 200, lags: 8...101)
+            var once = LagProducts(hop: 50, window: 200, maximumLag: 101)
+            let fresh = Self.sums(&once, x, start: start, count: 200, end: start + 200, lags: 8...101)
+            for lag in 8...100 { #expect(reused[lag] == fresh[lag], "window at \(start), lag \(lag): \(reused[lag]) vs \(fresh[lag])") }
         }
     }
 

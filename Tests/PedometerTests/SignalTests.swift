@@ -123,6 +123,35 @@ import Testing
         #expect(ring.value(plane: 1, at: 20) == 120 && second.count == 20 && second[12] == 112)
     }
 
+    /// Ticks written straight into the storage (`append(count:writing:)`, as the cycling
+    /// analyser stores a filtered hop) read back as vector appends would have put them, across
+    /// the wrap, and `count` moves by the ticks written.
+    @Test func ticksWrittenInPlaceLandWhereAppendsPutThem() {
+        var written = RingPlanes(planes: 3, minimumCapacity: 5), appended = RingPlanes(planes: 3, minimumCapacity: 5)
+        for hop in 0..<4 {
+            written.append(count: 5) { base, capacity, first in
+                for i in 0..<5 {
+                    let x = Double(first + i), at = base + ((first + i) & (capacity - 1))
+                    at[0] = x
+                    at[capacity] = 100 + x
+                    at[2 * capacity] = -x
+                }
+            }
+            for i in 0..<5 {
+                let x = Double(5 * hop + i)
+                appended.append(SIMD8(x, 100 + x, -x, 0, 0, 0, 0, 0))
+            }
+        }
+        #expect(written.count == 20 && written.oldestIndex == 12)
+        var a = [Double](repeating: 0, count: 8), b = a
+        for plane in 0..<3 {
+            written.copy(plane: plane, from: 12, count: 8, into: &a)
+            appended.copy(plane: plane, from: 12, count: 8, into: &b)
+            #expect(a == b)
+        }
+        #expect(a == (12..<20).map { -Double($0) })
+    }
+
     /// Four planes appended as one four-lane vector land where eight-lane appends put them.
     @Test func fourLaneAppendsFillFourPlanes() {
         var four = RingBuffer(planes: 4, minimumCapacity: 5), eight = RingBuffer(planes: 4, minimumCapacity: 5)

@@ -23,19 +23,18 @@ struct PedallingAnalyser: Sendable {
         /// |low-passed specific force|, g. Less 1 g it is the level: the body's vertical motion
         /// without the road's vibration (`levelScratch`).
         static let length = 1
-        /// The gait signal's impact band (`impactCutoffHz` high-pass), g.
-        static let impact = 2
         /// The low-passed specific force in the device frame, g, per axis. Divided by `length` it
         /// is the tilt (`detrendTilt`): per window and only when a rule asks for the tilt, not per tick.
-        static let x = 3, y = 4, z = 5
-        static let count = 6
+        static let x = 2, y = 3, z = 4
+        static let count = 5
+        // The impact band is not kept per tick: the window reads only its sums (`HopSums`).
     }
     private var smoothed: LowPass3
     /// Second-order Butterworth high-pass at `impactCutoffHz`: the impact band.
     private var highPass: Biquad
     private var sinceHop = 0
     /// The current hop's ticks (specific force x, y, z and the gait signal, g), not yet filtered.
-    private var pending: [SIMD8<Double>]
+    private var pending: [SIMD4<Double>]
     /// The window's centred gait signal (`scratch`) and centred level (`levelScratch`), g, and
     /// their running sums of squares: `…Squares[k]` = Σ x[i]² for i < k, added in index order
     /// (`prefixSquares`), so every lag's two energies are two look-ups (`correlation`).
@@ -73,7 +72,7 @@ struct PedallingAnalyser: Sendable {
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
         highPass = Biquad(highPassHz: Self.impactCutoffHz, rateHz: rateHz)
-        pending = [SIMD8<Double>](repeating: .zero, count: hop)
+        pending = [SIMD4<Double>](repeating: .zero, count: hop)
         scratch = [Double](repeating: 0, count: window)
         levelScratch = scratch
         scratchSquares = [Double](repeating: 0, count: window + 1)
@@ -125,7 +124,7 @@ struct PedallingAnalyser: Sendable {
     @inline(__always)
     mutating func add(_ acceleration: Vector3, gait value: Double) -> PedallingWindow? {
         let i = sinceHop
-        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD8(acceleration.x, acceleration.y, acceleration.z, value, 0, 0, 0, 0) }
+        pending.withUnsafeMutableBufferPointer { $0[i] = SIMD4(acceleration.x, acceleration.y, acceleration.z, value) }
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         filterHop()
@@ -134,30 +133,37 @@ struct PedallingAnalyser: Sendable {
         return analyse()
     }
 
-    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, replacing
-    /// each by its planes' values (`Plane`), then stores them in `history`, and keeps the hop's
-    /// sums (`HopSums`). The filters' state and the sums stay in local variables (registers) for
-    /// the whole loop.
+    /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, storing
+    /// each tick's planes (`Plane`) straight into `history`, and keeps the hop's sums
+    /// (`HopSums`). The filters' state and the sums stay in local variables (registers) for the
+    /// whole loop.
     private mutating func filterHop() {
         var smoothed = self.smoothed, highPass = self.highPass
         let hop = self.hop
         // Lanes: gait signal, level (|low-passed specific force| − 1 g), impact band, unused.
         var sums = SIMD4<Double>(), squares = SIMD4<Double>()
-        pending.withUnsafeMutableBufferPointer { ticks in
-            for i in 0..<hop {
-                let tick = ticks[i]
-                let value = tick[3]
-                let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
-                let size = length(s), impact = highPass.update(value)
-                ticks[i] = SIMD8(value, size, impact, s.x, s.y, s.z, 0, 0)
-                let lanes = SIMD4(value, size - 1, impact, 0)
-                sums += lanes
-                squares += lanes * lanes
+        pending.withUnsafeBufferPointer { ticks in
+            history.append(count: hop) { base, capacity, first in
+                let mask = capacity &- 1
+                for i in 0..<hop {
+                    let tick = ticks[i]
+                    let value = tick[3]
+                    let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
+                    let size = length(s), impact = highPass.update(value)
+                    let at = base + ((first &+ i) & mask)
+                    at[Plane.gait &* capacity] = value
+                    at[Plane.length &* capacity] = size
+                    at[Plane.x &* capacity] = s.x
+                    at[Plane.y &* capacity] = s.y
+                    at[Plane.z &* capacity] = s.z
+                    let lanes = SIMD4(value, size - 1, impact, 0)
+                    sums += lanes
+                    squares += lanes * lanes
+                }
             }
         }
         self.smoothed = smoothed
         self.highPass = highPass
-        pending.withUnsafeBufferPointer { ticks in history.append(count: hop) { ticks[$0] } }
         hopSums[hopsDone % hopSums.count] = HopSums(sums: sums, squares: squares)
         hopsDone += 1
     }

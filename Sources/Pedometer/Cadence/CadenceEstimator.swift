@@ -136,10 +136,8 @@ struct CadenceEstimator: Sendable {
                 var i = 0
                 while i + 4 <= n {
                     let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
-                    values[i] = Float(v[0])
-                    values[i + 1] = Float(v[1])
-                    values[i + 2] = Float(v[2])
-                    values[i + 3] = Float(v[3])
+                    // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
+                    UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
                     let x = v - m
                     lanes += x * x
                     i += 4
@@ -248,11 +246,15 @@ struct CadenceEstimator: Sendable {
                                   mean: Double, energy: Double, lags: ClosedRange<Int>,
                                   overlapReciprocals: UnsafeBufferPointer<Double>, into r: UnsafeMutableBufferPointer<Double>) {
         let total = prefix[n], scale = Double(n) / energy
-        for lag in lags {
-            let overlap = Double(n - lag)
-            let centred = sums[lag] - mean * (prefix[n - lag] + (total - prefix[lag])) + overlap * mean * mean
-            // N/(N − ℓ) from a table for a whole window (a division per lag was a tenth of the estimate's time).
-            r[lag] = centred * scale * (n == overlapReciprocals.count - 1 ? overlapReciprocals[lag] : 1 / overlap)
+        @inline(__always) func centred(_ lag: Int) -> Double {
+            sums[lag] - mean * (prefix[n - lag] + (total - prefix[lag])) + Double(n - lag) * mean * mean
+        }
+        // N/(N − ℓ) from a table for a whole window (a division per lag was a tenth of the
+        // estimate's time); a trimmed window divides. Two loops: the choice is made once.
+        if n == overlapReciprocals.count - 1 {
+            for lag in lags { r[lag] = centred(lag) * scale * overlapReciprocals[lag] }
+        } else {
+            for lag in lags { r[lag] = centred(lag) * scale * (1 / Double(n - lag)) }
         }
     }
     /// A peak at a shorter lag with this fraction of the strongest correlation is the fundamental.

@@ -23,6 +23,11 @@ struct LagProducts: Sendable {
     private var secondHop: [SIMD8<Float>]
     /// The current window's partial sums per lag.
     private var lanes: [SIMD8<Float>]
+    /// The next window's second run [H, 2H), per lag ℓ ≤ N − 3H, as it will sum it: it is this
+    /// window's [2H, 3H), whose products are all inside this window for those lags, and this
+    /// window's third run adds the same blocks of eight in the same order up to its block that
+    /// crosses 3H (`six(…, snapshotAt:…)`). Read only by the next window one hop later (`reuse`).
+    private var nextSecond: [SIMD8<Float>]
     /// Absolute tick index one past the end of that window; nil when none is kept (a gap, or the
     /// latest window was trimmed).
     private var secondHopEnd: Int?
@@ -32,6 +37,7 @@ struct LagProducts: Sendable {
         self.window = window
         secondHop = [SIMD8<Float>](repeating: .zero, count: maximumLag + 1)
         lanes = secondHop
+        nextSecond = secondHop
     }
 
     /// Forgets the kept run (a gap: absolute tick indices start again at 0).
@@ -49,18 +55,23 @@ struct LagProducts: Sendable {
         secondHopEnd = whole ? end : nil
         lanes.withUnsafeMutableBufferPointer { lanes in
             secondHop.withUnsafeMutableBufferPointer { kept in
-                guard whole else {
-                    Self.add(x, count: n, from: 0, to: n, lags: lags, into: lanes, replacing: true)
-                    for lag in lags { sums[lag] = Double(Self.total(lanes[lag])) }
-                    return
-                }
-                // With `reuse`, this window's first hop is the previous window's second, still in `kept`.
-                // Two copies of the pass, each with `reuse` a constant: no test of it per lag.
-                if reuse {
-                    Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: true, lanes: lanes, kept: kept, totals: sums)
-                } else {
-                    Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true)
-                    Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: false, lanes: lanes, kept: kept, totals: sums)
+                nextSecond.withUnsafeMutableBufferPointer { next in
+                    guard whole else {
+                        Self.add(x, count: n, from: 0, to: n, lags: lags, into: lanes, replacing: true)
+                        for lag in lags { sums[lag] = Double(Self.total(lanes[lag])) }
+                        return
+                    }
+                    // With `reuse`, this window's first hop is the previous window's second, still in
+                    // `kept`, and its second hop is in `next` for the shorter lags. Two copies of the
+                    // pass, each with `reuse` a constant: no test of it per lag.
+                    if reuse {
+                        Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: true, lanes: lanes, kept: kept,
+                                            next: next, totals: sums)
+                    } else {
+                        Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true)
+                        Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: false, lanes: lanes, kept: kept,
+                                            next: next, totals: sums)
+                    }
                 }
             }
         }
@@ -73,20 +84,37 @@ struct LagProducts: Sendable {
     /// previous window could not hold (j = i + ℓ ≥ its end) are added first. The same additions in
     /// the same order as before, when the first run was copied out of `kept` and `lanes += kept`
     /// and the totals were loops over the lags of their own: totals[ℓ] = total(third + (first + second)).
+    ///
+    /// A pass of six lags ℓ…ℓ + 5 ≤ n − 3H also leaves the next window's second run in `next`
+    /// (`nextSecond`), and with `reuse` takes its own second run from there instead of summing it:
+    /// the same sums, bit for bit (a masked lane's product is a zero either way).
     @inline(__always)
     private static func addKeptAndRest(_ x: UnsafePointer<Float>, count n: Int, hop: Int, lags: ClosedRange<Int>,
                                        reuse: Bool, lanes: UnsafeMutableBufferPointer<SIMD8<Float>>,
                                        kept: UnsafeMutableBufferPointer<SIMD8<Float>>,
+                                       next: UnsafeMutableBufferPointer<SIMD8<Float>>,
                                        totals: UnsafeMutableBufferPointer<Double>) {
         let second = Run(from: hop, to: 2 * hop), third = Run(from: 2 * hop, to: n)
         // Only a lag longer than n − 2H has products the previous window could not hold
         // (i + ℓ ≥ its end n − H for some i < H).
         let held = n &- 2 &* hop
+        // The lags whose products over [2H, 3H) all lie inside the window, and the block of the
+        // third run where the next window's second run has its last (masked) block.
+        let ahead = Swift.min(n &- 3 &* hop, lags.upperBound), snapshotAt = third.from &+ (second.lastBlock &- second.from)
         var lag = lags.lowerBound
         while lag <= lags.upperBound {
             let block = Swift.min(6, lags.upperBound - lag + 1)
-            let k = six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
-            let r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
+            let r: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+            let k: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+            if lag &+ 5 <= ahead {
+                let at = next.baseAddress! + lag
+                k = reuse ? (at[0], at[1], at[2], at[3], at[4], at[5])
+                    : six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
+                r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag, snapshotAt: snapshotAt, keep: second.keep, into: at)
+            } else {
+                k = six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
+                r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
+            }
             @inline(__always) func finish(_ l: Int, _ k: SIMD8<Float>, _ r: SIMD8<Float>) {
                 var first = reuse ? kept[l] : lanes[l]
                 if reuse, l > held {
@@ -172,16 +200,17 @@ struct LagProducts: Sendable {
     /// eight i sharing one load; the run's last block (if `end` reaches it) keeps only its ticks
     /// before `run.to`. (Summing that block after the loop instead of testing for it in every
     /// pass compiled to more instructions in `PedallingAnalyser.strongestRepeat`.)
+    /// `from` and `sums`: the run's blocks before `from` are already summed in `sums`.
     @inline(__always)
-    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int)
+    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
+                            sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)? = nil)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         let raw = UnsafeRawPointer(x)
         // Indices stay below n + `padding` (a few hundred): no overflow to check.
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
             raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
         }
-        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
-        var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
+        var (s0, s1, s2, s3, s4, s5) = sums ?? (.zero, .zero, .zero, .zero, .zero, .zero)
         @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
             s0 += a * load(j)
             s1 += a * load(j &+ 1)
@@ -190,12 +219,36 @@ struct LagProducts: Sendable {
             s4 += a * load(j &+ 4)
             s5 += a * load(j &+ 5)
         }
-        var i = run.from
+        var i = from ?? run.from
         while i < end {
             block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
             i &+= 8
         }
         return (s0, s1, s2, s3, s4, s5)
+    }
+
+    /// `six` over a run that passes `at` (one of its block starts, before `end`), also storing in
+    /// `next[0..<6]` each lag's sums as they stand before the block at `at`, plus that block with
+    /// its ticks masked by `keep`: what another run whose last block is at `at` with that mask
+    /// sums (`addKeptAndRest`), when its lagged ticks are the same.
+    @inline(__always)
+    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, snapshotAt at: Int,
+                            keep: SIMD8<Float>, into next: UnsafeMutablePointer<SIMD8<Float>>)
+        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        // The blocks before `at` (none of them the run's last), then the masked block, then the rest.
+        let before = six(x, run: run, end: at, lag: lag)
+        let raw = UnsafeRawPointer(x)
+        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+        }
+        let masked = load(at) * keep, j = at &+ lag
+        next[0] = before.0 + masked * load(j)
+        next[1] = before.1 + masked * load(j &+ 1)
+        next[2] = before.2 + masked * load(j &+ 2)
+        next[3] = before.3 + masked * load(j &+ 3)
+        next[4] = before.4 + masked * load(j &+ 4)
+        next[5] = before.5 + masked * load(j &+ 5)
+        return six(x, run: run, end: end, lag: lag, from: at, sums: before)
     }
 
     /// Zeros `add` needs after a run's n values: a pass of six lags reads up to x[n − 1 − ℓ + ℓ + 5 + 7],

@@ -63,6 +63,11 @@ struct RingBuffer: Sendable {
         ring.forEach(plane: plane ?? self.plane, from: from, to: to, body)
     }
 
+    /// `RingPlanes.withUnsafePlanes`: every plane's storage, to read and write a run of ticks.
+    @inline(__always) mutating func withUnsafePlanes<R>(_ body: (_ base: UnsafeMutablePointer<Double>, _ capacity: Int) -> R) -> R {
+        ring.withUnsafePlanes(body)
+    }
+
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { ring.removeAll() }
 

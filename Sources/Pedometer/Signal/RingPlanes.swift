@@ -50,6 +50,18 @@ struct RingPlanes: Sendable {
         }
     }
 
+    /// Appends `n` ticks (at most `capacity`) that `write` stores itself, behind one check of
+    /// sole ownership: it gets the storage (plane p of the tick in slot k at `base + p · capacity + k`),
+    /// the capacity, and the absolute index of the first new tick; tick i goes to slot
+    /// `i & (capacity − 1)`. Every plane of every new tick must be written.
+    @inline(__always) mutating func append(count n: Int,
+                                           writing write: (_ base: UnsafeMutablePointer<Double>, _ capacity: Int, _ first: Int) -> Void) {
+        precondition(n >= 0 && n <= capacity, "RingPlanes.append: more ticks than the ring holds")
+        let capacity = self.capacity, first = count
+        storage.withUnsafeMutableBufferPointer { write($0.baseAddress!, capacity, first) }
+        count += n
+    }
+
     /// `append(count:_:)` for `planes` planes, a constant where it is called, so that the tests
     /// below fold away.
     @inline(__always) private mutating func append(count n: Int, planes: Int, _ tick: (Int) -> SIMD8<Double>) {
@@ -124,6 +136,13 @@ struct RingPlanes: Sendable {
             var k = from
             while k < to { body(base[k & mask]); k &+= 1 }
         }
+    }
+
+    /// `body` with the storage (plane p starts at `base + p · capacity`; tick k of a plane is at
+    /// `k & (capacity − 1)` in it), for a run of reads and writes behind one check of sole ownership.
+    @inline(__always) mutating func withUnsafePlanes<R>(_ body: (_ base: UnsafeMutablePointer<Double>, _ capacity: Int) -> R) -> R {
+        let capacity = self.capacity
+        return storage.withUnsafeMutableBufferPointer { body($0.baseAddress!, capacity) }
     }
 
     /// Where plane `plane` starts in the storage, values: the `offset` of `subscript(offset:index:)`.

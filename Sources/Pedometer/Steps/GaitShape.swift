@@ -27,8 +27,10 @@ struct GaitShape: Sendable, Equatable {
     /// `skewAndKurtosis: false` leaves `skewness` and `kurtosis` 0 and skips their sums (a caller
     /// that reads only `purity` and `rmsFrequency`; those are the same either way). `mean`: the
     /// window's mean when the caller has it (Σ x / n, equal to `WindowSums.sum`'s but for rounding).
+    /// `purityBelow`: `purity` is measured only when `rmsFrequency` is below it (else it stays 0),
+    /// for a caller whose verdict needs both a high purity and a low RMS frequency.
     static func measure(_ x: [Double], count n: Int, rateHz: Double, cadence: Double?, skewAndKurtosis: Bool = true,
-                        mean: Double? = nil) -> GaitShape {
+                        mean: Double? = nil, purityBelow: Double = .infinity) -> GaitShape {
         x.withUnsafeBufferPointer { x in
             let mean = mean ?? WindowSums.sum(x, count: n) / Double(n)
             let sums = WindowSums.centredPowers(x, count: n, mean: mean, higherPowers: skewAndKurtosis)
@@ -39,7 +41,7 @@ struct GaitShape: Sendable, Equatable {
             // For a sine of angular step ω per sample, E[(Δx)²] = 2(1 − cos ω) Var x.
             let cosine = max(-1, min(1, 1 - differences / (2 * m2)))
             shape.rmsFrequency = acos(cosine) * rateHz / (2 * Double.pi)
-            if let cadence, cadence > 0 {
+            if let cadence, cadence > 0, !(shape.rmsFrequency >= purityBelow) {
                 let fundamental = power(x, count: n, mean: mean, frequency: cadence, rateHz: rateHz)
                 // A sine of variance V over n samples has Goertzel power (n²/2)·V.
                 shape.purity = min(1, 2 * fundamental / (Double(n) * Double(n) * m2))
@@ -61,18 +63,24 @@ struct GaitShape: Sendable, Equatable {
         let sine = max(0, 1 - cosine * cosine).squareRoot()   // ω in (0, π): sin ω ≥ 0
         let cosine2 = 2 * cosine * cosine - 1, sine2 = 2 * sine * cosine   // at 2ω
         let k = 2 * cosine2
-        var a1 = 0.0, a2 = 0.0, b1 = 0.0, b2 = 0.0
+        // The two chains side by side in one two-lane vector (lane 0 even samples, lane 1 odd):
+        // the same operations on each lane as two scalar chains, so the same values, with one
+        // load, subtraction, multiplication and addition per two samples.
+        var s1 = SIMD2<Double>(), s2 = SIMD2<Double>()
+        let m = SIMD2<Double>(repeating: mean)
+        guard let base = x.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
         var i = 0
         // Each step adds k·s1 last: the chain from one value to the next is one multiplication
         // and one addition; the sample less the value before (s2, known a step earlier) is ready.
         // Indices stay below n (a window's length): wrapping arithmetic, no overflow to check.
         while i &+ 1 < n {
-            let a0 = ((x[i] - mean) - a2) + k * a1
-            a2 = a1; a1 = a0
-            let b0 = ((x[i &+ 1] - mean) - b2) + k * b1
-            b2 = b1; b1 = b0
+            let s0 = ((raw.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) - m) - s2) + k * s1
+            s2 = s1; s1 = s0
             i &+= 2
         }
+        var a1 = s1[0], a2 = s2[0]
+        let b1 = s1[1], b2 = s2[1]
         var oddPhase = -sine
         if i < n {
             let a0 = ((x[i] - mean) - a2) + k * a1

@@ -60,6 +60,9 @@ struct StepCounter: Sendable {
     private var horizontalSquares: [Double]
     private var hopSum = 0.0, hopSquares = 0.0, hopsDone = 0
     private var envelopeSum = 0.0
+    /// Ticks whose envelope is in its plane and whose horizontal acceleration is in the hop's
+    /// sums (`fillEnvelope`); the ticks after them are stored with an envelope of 0.
+    private var filled = 0
     private var scratch: [Double]
     private var cadenceEstimator: CadenceEstimator
 
@@ -147,8 +150,9 @@ struct StepCounter: Sendable {
     /// Starts a new segment at `time` (first tick, or first tick after a gap).
     mutating func startSegment(at time: Double) {
         // A gap ends any walk, a short one between pauses too.
-        if gait.count > 0 { endBout(); countChain(end: gait.count, streamEnded: true) }
+        if gait.count > 0 { fillEnvelope(); endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
+        filled = 0
         gaitTotals = nil
         cadenceEstimator.forget()
         hopSum = 0; hopSquares = 0; hopsDone = 0
@@ -166,24 +170,14 @@ struct StepCounter: Sendable {
     /// Feeds one tick. Returns the analysis of a window when one completed.
     @inline(__always)
     mutating func process(_ user: UserAcceleration, altitude meters: Double) -> GaitWindow? {
-        let v = user.magnitude
-        hopSum += user.horizontal
-        hopSquares += user.horizontal * user.horizontal
-        // Envelope: mean of v² over the last `envelopeLength` ticks (stored at the newest index,
-        // n − 1 once this tick is appended; the tick leaving the box is still held before it).
-        envelopeSum += v * v
-        let n = gait.count + 1
-        if n > envelopeLength {
-            let old = gait[n - 1 - envelopeLength]
-            envelopeSum -= old * old
-        }
-        // The box's reciprocal once full (no division per tick; the same to a rounding).
-        let envelope = max(0, envelopeSum) * (n >= envelopeLength ? envelopeReciprocal : 1 / Double(n))
-        gait.append(SIMD4(v, user.horizontal, envelope, meters))
+        // The envelope is read only by the hop's analysis: filled in then (`fillEnvelope`).
+        gait.append(SIMD4(user.magnitude, user.horizontal, 0, meters))
         chain.observe(gait)
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         sinceHop = 0
+        let n = gait.count
+        fillEnvelope()
         // The running envelope sum adds and subtracts a rounding error every tick and is only
         // reset at a gap; over a day of continuous samples (4.3 million ticks) the errors would
         // add up. Once per hop it is summed afresh from the ring (`envelopeLength` products), so
@@ -201,6 +195,48 @@ struct StepCounter: Sendable {
         gaitTotals = nil
         report.counted = report.counted || inBout
         return report
+    }
+
+    /// Fills in the envelope of the ticks stored since the last fill (`filled..<gait.count`): the
+    /// mean of v² over the last `envelopeLength` ticks, from a running sum (add the newest v²,
+    /// subtract the one leaving the box, still held before it), and adds their horizontal
+    /// acceleration to the hop's sums. Once per hop, and before a bout ends at a gap or the
+    /// stream's end, instead of on every tick: nothing reads the envelope in between, and the
+    /// running sums add and subtract the same values in the same order as per tick.
+    private mutating func fillEnvelope() {
+        let n = gait.count, length = envelopeLength, reciprocal = envelopeReciprocal
+        var sum = envelopeSum, horizontal = hopSum, squares = hopSquares
+        gait.withUnsafePlanes { base, capacity in
+            let mask = capacity - 1
+            let v = base + Plane.gait * capacity, h = base + Plane.horizontal * capacity
+            let envelope = base + Plane.envelope * capacity
+            // Before the box is full (a segment's first ticks): nothing leaves it yet.
+            var t = filled
+            while t < min(n, length) {
+                let x = v[t & mask]
+                sum += x * x
+                envelope[t & mask] = max(0, sum) * (t + 1 == length ? reciprocal : 1 / Double(t + 1))
+                t += 1
+            }
+            // Then the tick `length` before leaves it, and the box's reciprocal scales it (no
+            // division per tick; the same to a rounding).
+            while t < n {
+                let x = v[t & mask], old = v[(t &- length) & mask]
+                sum += x * x
+                sum -= old * old
+                envelope[t & mask] = max(0, sum) * reciprocal
+                t += 1
+            }
+            for t in filled..<n {
+                let y = h[t & mask]
+                horizontal += y
+                squares += y * y
+            }
+        }
+        envelopeSum = sum
+        hopSum = horizontal
+        hopSquares = squares
+        filled = n
     }
 
     /// Energy around tick `index`: the box average centred on it.
@@ -475,8 +511,11 @@ struct StepCounter: Sendable {
     private mutating func newestIsPureSine(cadence: Double) -> Bool {
         let count = 2 * hop
         gait.copy(from: gait.count - count, count: count, into: &scratch)
-        let shape = GaitShape.measure(scratch, count: count, rateHz: rateHz, cadence: cadence, skewAndKurtosis: false)
-        return shape.purity > gate.maximumPurity && shape.rmsFrequency < gate.minimumHarmonicSpread * cadence
+        // Purity only when the RMS frequency already says sine (a walk's harmonics mostly say not).
+        let spread = gate.minimumHarmonicSpread * cadence
+        let shape = GaitShape.measure(scratch, count: count, rateHz: rateHz, cadence: cadence, skewAndKurtosis: false,
+                                      purityBelow: spread)
+        return shape.purity > gate.maximumPurity && shape.rmsFrequency < spread
     }
 
     /// Counts steps at the bout cadence up to tick `end` (`StepLedger`).
@@ -486,6 +525,7 @@ struct StepCounter: Sendable {
 
     /// Ends the stream: flushes the bout in progress.
     mutating func finish() {
+        fillEnvelope()
         endBout()
         countChain(end: gait.count, streamEnded: true)
     }
