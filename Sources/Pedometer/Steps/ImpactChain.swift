@@ -26,7 +26,6 @@ struct ImpactChain: Sendable {
     let halfWidth: Int
     let longestTicks: Int
     let longestChainTicks: Int
-    let longestGaitChainTicks: Int
     let shortestTicks: Int
     /// Recent impacts, oldest first (at most `capacity`).
     private(set) var impacts: [Impact] = []
@@ -55,7 +54,6 @@ struct ImpactChain: Sendable {
         shortestTicks = Int((rules.shortestInterval * rateHz).rounded())
         longestTicks = Int((rules.longestInterval * rateHz).rounded())
         longestChainTicks = Int((rules.longestChain * rateHz).rounded())
-        longestGaitChainTicks = Int((rules.longestGaitChain * rateHz).rounded())
         halfWidth = max(1, shortestTicks / 2)
         lookBack = 1 + 2 * halfWidth + initiationTicks + quietTicks
         impacts.reserveCapacity(capacity)
@@ -95,11 +93,10 @@ struct ImpactChain: Sendable {
     /// A finished chain of impacts after tick `floor`: at least `minimumImpacts` in a row,
     /// spaced `shortestInterval` to `longestInterval`, out of stillness and back into it (the
     /// newest `stillSeconds` of `gait`), and nothing after it for `longestInterval` (or the
-    /// stream ended). It spans at most `longestChain`, or `longestGaitChain` when a window judged
-    /// gait ended after its first strike (`gaitWindowEnd`, the tick after that window). Returns the chain's ticks, less one weak impact at either end (nil when
+    /// stream ended). Returns the chain's ticks, less one weak impact at either end (nil when
     /// none), and forgets every impact up to its end either way once it is over. Allocates only
     /// for a chain that passed the cheap tests.
-    mutating func completed(after floor: Int, in gait: RingBuffer, gaitWindowEnd: Int = .min, streamEnded: Bool = false) -> [Int]? {
+    mutating func completed(after floor: Int, in gait: RingBuffer, streamEnded: Bool = false) -> [Int]? {
         let now = gait.count - 1
         impacts.removeAll { $0.tick < floor }
         guard let last = impacts.last, streamEnded || now - last.tick > longestTicks else { return nil }
@@ -109,8 +106,7 @@ struct ImpactChain: Sendable {
         let start = impacts[first]
         let count = impacts.count - first
         defer { impacts.removeAll(keepingCapacity: true) }
-        let longest = gaitWindowEnd > start.tick ? longestGaitChainTicks : longestChainTicks
-        guard count >= rules.minimumImpacts, last.tick - start.tick <= longest else { return nil }
+        guard count >= rules.minimumImpacts, last.tick - start.tick <= longestChainTicks else { return nil }
         // Out of stillness and back into it.
         guard start.before <= rules.stillDeviation,
               Self.deviation(gait, from: gait.count - quietTicks, count: quietTicks) <= rules.stillDeviation else { return nil }

@@ -78,8 +78,6 @@ struct StepCounter: Sendable {
     private var waving = WavingMemory()
     /// Short walks between pauses, impact by impact.
     private var chain: ImpactChain
-    /// One past the last tick of the newest window judged gait (`ImpactChain.completed`).
-    private var gaitWindowEnd = Int.min
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
     // MARK: cycling input (issue 15)
@@ -163,7 +161,6 @@ struct StepCounter: Sendable {
         machine.reset()
         waving.reset()
         chain.reset()
-        gaitWindowEnd = .min
     }
 
     /// Feeds one tick. Returns the analysis of a window when one completed.
@@ -277,7 +274,6 @@ struct StepCounter: Sendable {
             verdict = .noRhythm
         }
         let isGait = verdict == .gait
-        if isGait { gaitWindowEnd = n }
         // The repeat the gate judged, s⁻¹ (the waving and pure-sine tests look for a sinusoid at it).
         let repeatRate = estimate?.cadence ?? 0
         if isGait, limbStride, var e = estimate {
@@ -411,7 +407,7 @@ struct StepCounter: Sendable {
     /// by strike once it is over. Not in a vehicle, not while pedalling, not into waving.
     private mutating func countChain(end n: Int, streamEnded: Bool = false) {
         let floor = max(ledger.until, shapeRejectedUntil, rideFloor)
-        guard n > chain.quietTicks, let ticks = chain.completed(after: floor, in: gait, gaitWindowEnd: gaitWindowEnd, streamEnded: streamEnded),
+        guard n > chain.quietTicks, let ticks = chain.completed(after: floor, in: gait, streamEnded: streamEnded),
               !inVehicle, !cycling, !waving.wavedRecently(end: n, window: 2 * window),
               let first = ticks.first, let last = ticks.last else { return }
         let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))

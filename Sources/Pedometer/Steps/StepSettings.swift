@@ -51,15 +51,6 @@ struct ChainRules: Sendable {
     /// 9.6 s out of stillness (real-dev windshield mount, a held-out ride: seen there, so this
     /// rule is a margin the held-out figure does not test).
     var longestChain = 8.0
-    /// Longest chain, s, when the rhythm stage judged a window gait during it (one ending after
-    /// the chain's first strike) but no walk opened: the rhythm was there, and only the rules
-    /// that confirm a walk's start (`GaitGate.walkStartHorizontal`, `minimumImpactCoupling`)
-    /// refused it. An irregular walk at the lower back moves the phone little sideways (the
-    /// simulator's lower-back daily life, tuned seeds 1 and 3: walks of 10 to 16 steps, 0.5 to 2 s
-    /// apart, 10 to 18 s long, with gait windows at 0.02 to 0.03 g horizontal counted 0). 40 s
-    /// is the longest daily-life walk between pauses, 20 steps 2 s apart; the chain's
-    /// memory of 32 impacts bounds it too.
-    var longestGaitChain = 40.0
     /// Weakest strike, × the chain's median: steps of one walk are of a kind. One weaker impact
     /// at each end is left out instead (the settle after a walk's last step: 0.21 g after strikes
     /// of 0.63 to 1.74 g in the simulator's 3 s walk, seed 1; `ImpactChain.completed`).
