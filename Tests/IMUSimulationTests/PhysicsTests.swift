@@ -16,7 +16,7 @@ import Testing
         #expect(norm(o.accelerometer.correct(mean) - Vector3(0, 0, 1)) < 0.0005)
     }
 
-    @Test(arguments: [DeviceHolding.faceUp, .inHand, .frontPocket, .backPocket, .bag, .armband,
+    @Test(arguments: [DeviceHolding.faceUp, .inHand, .frontPocket, .backPocket, .bag, .armband, .lowerBack,
                       .custom(roll: 0.3, pitch: -1.1, yaw: 2.0)])
     func stillReadsOneGInAnyHolding(holding: DeviceHolding) {
         let samples = Simulator.generate(Scenario(name: "still", segments: [Segment(.still, seconds: 5)]),
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func holdingsAreDistinctOrientations() {
-        let all: [DeviceHolding] = [.faceUp, .inHand, .frontPocket, .backPocket, .bag, .armband]
+        let all: [DeviceHolding] = [.faceUp, .inHand, .frontPocket, .backPocket, .bag, .armband, .lowerBack]
         for (i, a) in all.enumerated() {
             for b in all[(i + 1)...] { #expect(a.mount.angle(to: b.mount) > 0.3, "\(a) vs \(b)") }
         }

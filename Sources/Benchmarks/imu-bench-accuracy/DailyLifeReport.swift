@@ -45,11 +45,19 @@ enum DailyLifeReport {
 
     static func run() {
         dailyLife()
+        LowerBackDailyLifeReport.run()
         rides()
     }
 
     static func dailyLife() {
         print("== simulated daily life: 10 walks of 4-20 steps at 0.6-2 steps/s between 1.5-6 s pauses, hand/pockets/bag, 100 and 25 Hz")
+        walkSet(headline: "simulated daily life", tuned: tunedSeeds, heldOut: heldOutSeeds) { scenario(holdingOffset: Int($0)) }
+    }
+
+    /// Counts a set of simulated walks between pauses on its held-out and tuned seeds, 100 and
+    /// 25 Hz, beside the seed baseline: one line per seed and rate, the held-out total as the
+    /// headline `headline`, the tuned total after it.
+    static func walkSet(headline: String, tuned tunedSeeds: [UInt64], heldOut heldOutSeeds: [UInt64], scenario: (UInt64) -> Scenario) {
         print("   split: tuned on seeds \(tunedSeeds.map(String.init).joined(separator: ",")); held out \(heldOutSeeds.map(String.init).joined(separator: ","))")
         func part(_ seeds: [UInt64]) -> (truth: Int, counted: Int, seed: Int) {
             var truth = 0, counted = 0, seedCount = 0
@@ -58,7 +66,7 @@ enum DailyLifeReport {
                     var options = SimulationOptions()
                     options.seed = seed
                     options.sampleRateHz = rate
-                    let (samples, t) = Simulator.generate(scenario(holdingOffset: Int(seed)), options: options)
+                    let (samples, t) = Simulator.generate(scenario(seed), options: options)
                     let steps = count(samples, capabilities: options.capabilities).snapshot.steps
                     let baseline = SeedBaseline.count(samples)
                     truth += t.steps; counted += steps; seedCount += baseline
@@ -74,7 +82,7 @@ enum DailyLifeReport {
             String(format: "%@: truth %d counted %d (%+.2f%%)  | seed² %d (%+.1f%%)  (target ±3%%)", label, p.truth, p.counted,
                          Double(p.counted - p.truth) / Double(p.truth) * 100, p.seed, Double(p.seed - p.truth) / Double(p.truth) * 100)
         }
-        Headline.say("simulated daily life", line("held out", held))
+        Headline.say(headline, line("held out", held))
         print(line("tuned part       ", tuned))
     }
 

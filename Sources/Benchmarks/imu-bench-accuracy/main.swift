@@ -78,7 +78,8 @@ if let traceName {
         print("   ours: ", ours.map { String(format: "%.2f", $0) }.joined(separator: " "))
     }
     if let scenario = traceName == "short-bouts" ? SimulatorReport.shortBoutScenario
-        : traceName == "daily-life" ? DailyLifeReport.scenario(holdingOffset: ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(Int.init) ?? 0) : (try? IMUSimulation.Scenario.resolve(traceName)) {
+        : traceName == "daily-life" ? DailyLifeReport.scenario(holdingOffset: ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(Int.init) ?? 0)
+        : traceName == "lower-back-daily-life" ? LowerBackDailyLifeReport.scenario() : (try? IMUSimulation.Scenario.resolve(traceName)) {
         var options = SimulationOptions()
         if let rate = ProcessInfo.processInfo.environment["SIM_RATE"].flatMap(Double.init) { options.sampleRateHz = rate }
         if let seed = ProcessInfo.processInfo.environment["SIM_SEED"].flatMap(UInt64.init) { options.seed = seed }

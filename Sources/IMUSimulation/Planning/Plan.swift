@@ -57,11 +57,23 @@ struct Plan: Sendable {
         let duration = p.duration
         var turns: [HeadingProfile.Turn] = []
         if segment.isGait {
-            // ±5% cadence wander over 6–20 s (the seed article's ±5%; the period is illustrative).
-            let gait = GaitPhase(cadence: max(segment.cadence, 0.05), wander: 0.05,
+            // ±5% cadence wander over 6–20 s (the seed article's ±5%; the period is illustrative),
+            // or irregular steps: intervals drawn until they fill the segment.
+            let gait: GaitPhase
+            if let range = segment.stepIntervals {
+                var intervals: [Double] = [], filled = 0.0
+                while filled < duration {
+                    let interval = random.uniform(range)
+                    intervals.append(interval)
+                    filled += interval
+                }
+                gait = GaitPhase(intervals: intervals)
+            } else {
+                gait = GaitPhase(cadence: max(segment.cadence, 0.05), wander: 0.05,
                                  wanderPeriod: random.uniform(6...20),
                                  wanderOffset: random.uniform(0...(2 * Double.pi)),
                                  initialPhase: Double.pi)
+            }
             p.gait = gait
             p.stepSeed = random.next()
             p.finalPhase = gait.phase(duration)

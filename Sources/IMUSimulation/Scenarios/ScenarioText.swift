@@ -3,9 +3,11 @@ extension Scenario {
     ///
     ///     still:20,walk:120@1.8*0.25/hand,bus:60,stairs-up:3/pocket,elevator-down:2,wave:15
     ///
-    /// Each item is `KIND[:N][@CADENCE][*AMPLITUDE][/HOLDING]`, where N is seconds, or floors for
+    /// Each item is `KIND[:N][@CADENCE][*AMPLITUDE][~MIN-MAX][/HOLDING]`, where N is seconds, or floors for
     /// stairs-up, stairs-down, elevator-up and elevator-down; cadence is steps/s (or waves/s),
-    /// amplitude g, holding one of `DeviceHolding.names`. Kinds: still, stroll, walk, run, bus, wave,
+    /// amplitude g, MIN-MAX the seconds between steps of an irregular walk (each step's interval
+    /// drawn from that range: `walk:8~0.3-2/lower-back`; the cadence then defaults to
+    /// 2 / (MIN + MAX)), holding one of `DeviceHolding.names`. Kinds: still, stroll, walk, run, bus, wave,
     /// stairs-up, stairs-down, elevator-up, elevator-down, transition, face+z … face-x.
     /// Throws `SimulationError` naming the bad item and showing the syntax.
     public static func resolve(_ text: String) throws -> Scenario {
@@ -34,6 +36,8 @@ extension Scenario {
     /// Bounce amplitude limit in g: the simulated accelerometer clips at ±16 g (`SensorErrorModel`),
     /// so a larger bounce is a flat line at full scale, not a gait.
     public static let maximumAmplitude = 16.0
+    /// Seconds between two steps an irregular walk may ask for: the inverse of `cadenceRange`.
+    public static let stepIntervalRange = (1 / cadenceRange.upperBound)...(1 / cadenceRange.lowerBound)
     /// Longest segment, seconds: a week.
     public static let maximumSeconds = 7.0 * 24 * 3600
     /// Most floors in one stairs or elevator segment: the tallest building (Burj Khalifa) has 163.
@@ -47,7 +51,7 @@ extension Scenario {
     private static func segment(from item: String) throws -> Segment {
         func bad(_ why: String) -> SimulationError {
             SimulationError(message: "bad scenario item '\(item)': \(why)",
-                            fix: "write KIND[:SECONDS or FLOORS][@CADENCE][*AMPLITUDE][/HOLDING], e.g. walk:60@1.8/pocket; kinds: \(segmentKindNames.joined(separator: ", "))")
+                            fix: "write KIND[:SECONDS or FLOORS][@CADENCE][*AMPLITUDE][~MIN-MAX][/HOLDING], e.g. walk:60@1.8/pocket or walk:8~0.3-2/lower-back; kinds: \(segmentKindNames.joined(separator: ", "))")
         }
         var rest = Substring(item.filter { !$0.isWhitespace })
         var holding: DeviceHolding?
@@ -63,6 +67,19 @@ extension Scenario {
             rest = rest[..<i]
             guard let v = DecimalParser.parse(text), v.isFinite, v > 0 else { throw bad("'\(text)' after '\(mark)' is not a positive number") }
             return v
+        }
+        var intervals: ClosedRange<Double>?
+        if let tilde = rest.firstIndex(of: "~") {
+            let text = String(rest[rest.index(after: tilde)...])
+            rest = rest[..<tilde]
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { DecimalParser.parse(String($0)) }
+            guard bounds.count == 2, let low = bounds[0], let high = bounds[1], low.isFinite, high.isFinite, low > 0, low <= high else {
+                throw bad("'~\(text)' is not a range of seconds between steps, e.g. ~0.3-2")
+            }
+            guard Self.stepIntervalRange.contains(low), Self.stepIntervalRange.contains(high) else {
+                throw bad("steps \(low)–\(high) s apart are outside \(Self.stepIntervalRange.lowerBound)–\(Self.stepIntervalRange.upperBound) s")
+            }
+            intervals = low...high
         }
         let amplitude = try number(after: "*")
         let cadence = try number(after: "@")
@@ -109,6 +126,16 @@ extension Scenario {
         if countsFloors, let count, count > Double(Self.maximumFloors) {
             throw bad("\(Int(count)) floors is more than \(Self.maximumFloors), taller than any building")
         }
-        return Segment(kind, seconds: countsFloors ? nil : count, cadence: cadence, amplitude: amplitude, holding: holding)
+        if intervals != nil {
+            switch kind {
+            case .stroll, .walk: break
+            default: throw bad("irregular steps (~MIN-MAX) are for walk and stroll")
+            }
+        }
+        var segment = Segment(kind, seconds: countsFloors ? nil : count,
+                              cadence: cadence ?? intervals.map { 2 / ($0.lowerBound + $0.upperBound) },
+                              amplitude: amplitude, holding: holding)
+        segment.stepIntervals = intervals
+        return segment
     }
 }

@@ -65,6 +65,10 @@ public struct Segment: Sendable, Equatable {
     public var secondHarmonic: Double = Self.defaultSecondHarmonic
     /// The seed article's walking bounce: sin φ + 0.35 sin(2φ − 1.2).
     public static let defaultSecondHarmonic = 0.35
+    /// Irregular steps (walking kinds): each step's interval drawn uniformly from this range, s,
+    /// instead of a steady cadence with ±5 % wander (`GaitPhase`). Daily life walks with 0.3 to
+    /// 2 s between steps within one walk (issue 14). nil = steady. Written `~0.3-2` in a composition.
+    public var stepIntervals: ClosedRange<Double>?
 
     /// A segment with per-kind defaults for anything not given.
     public init(_ kind: Kind, seconds: Double? = nil, cadence: Double? = nil, amplitude: Double? = nil,
