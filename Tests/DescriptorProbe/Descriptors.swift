@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process's open descriptors and those a child it spawns is left with, from /proc/PID/fd
+/// (proc(5)): what a test needs to see that a file or socket is not inherited.
+public enum Descriptors {
+    /// Descriptor number → what it refers to (a path, "socket:[INODE]", "pipe:[INODE]", ...).
+    public static func open(in pid: pid_t) -> [Int32: String] {
+        let dir = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [:] }
+        var links: [Int32: String] = [:]
+        for name in names {
+            guard let fd = Int32(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + name) else { continue }
+            links[fd] = target
+        }
+        return links
+    }
+
+    /// This process's descriptors that refer to `target` (a path or "socket:[INODE]").
+    public static func numbers(referringTo target: String) -> [Int32] {
+        open(in: getpid()).filter { $0.value == target }.map(\.key).sorted()
+    }
+
+    /// What a child spawned now holds after its exec: `posix_spawn` (no file actions, nothing
+    /// closed on purpose, as a library or a daemon helper would spawn) of `sleep`, whose
+    /// /proc/PID/fd is read and which is then killed. glibc's posix_spawn returns once the child
+    /// has exec'd (it shares the parent's memory until then), so O_CLOEXEC has acted.
+    public static func heldBySpawnedChild() throws -> Set<String> {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sleep", "30"].map { (text: String) in strdup(text) } + [nil]
+        defer { for a in argv { free(a) } }
+        let status = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+        guard status == 0 else { throw DescriptorError(message: "posix_spawn /bin/sleep: \(String(cString: strerror(status)))") }
+        let held = Set(open(in: pid).values)
+        kill(pid, SIGKILL)
+        var reaped: Int32 = 0
+        _ = waitpid(pid, &reaped, 0)
+        return held
+    }
+
+    /// The inode ("socket:[INODE]") of this process's TCP connection to 127.0.0.1:`port`, from
+    /// /proc/self/net/tcp (proc(5): local and remote address as hex IP:PORT, inode in field 10).
+    public static func tcpSocket(toPort port: Int) -> String? {
+        guard let table = try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8) else { return nil }
+        let remote = String(format: "0100007F:%04X", port)
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ")
+            if f.count > 9, f[2] == remote, f[9] != "0" { return "socket:[\(f[9])]" }
+        }
+        return nil
+    }
+}
+
+public struct DescriptorError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
