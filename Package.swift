@@ -149,6 +149,11 @@ targets += [
     .target(name: "ProcFiles", dependencies: ["IMUCore"], path: "Sources/Benchmarks/ProcFiles"),
 ]
 
+// MARK: Test support: daemons (mosquitto, dbus-daemon, gpsfake) that die with the test process,
+// also when it is killed: Tests/DaemonGuard.
+targets += [.target(name: "DaemonGuard", path: "Tests/DaemonGuard")]
+for t in targets where ["GPSFake", "IMUPublishTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("DaemonGuard") }
+
 // MARK: Test support: which descriptors this process and a child it spawns hold: Tests/DescriptorProbe.
 targets += [.target(name: "DescriptorProbe", path: "Tests/DescriptorProbe")]
 for t in targets where ["IMUCoreTests", "IMUHistoryTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("DescriptorProbe") }
