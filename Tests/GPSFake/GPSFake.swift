@@ -145,7 +145,7 @@ public final class GPSFake {
     /// A socket connected to 127.0.0.1:`port`, or nil.
     static func connected(port: String) -> Int32? {
         guard let number = UInt16(port) else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -161,7 +161,7 @@ public final class GPSFake {
 
     /// A port nothing listens on now, from the kernel (bind to port 0).
     public static func freePort() -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
