@@ -156,7 +156,9 @@ for t in targets where ["GPSFake", "IMUPublishTests", "IMUServiceTests"].contain
 
 // MARK: Test support: which descriptors this process and a child it spawns hold: Tests/DescriptorProbe.
 targets += [.target(name: "DescriptorProbe", path: "Tests/DescriptorProbe")]
-for t in targets where ["IMUCoreTests", "IMUHistoryTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("DescriptorProbe") }
+for t in targets where ["IMUCoreTests", "IMUHistoryTests", "IMUServiceTests", "IMUPublishTests", "IMULocationTests"].contains(t.name) {
+    t.dependencies.append("DescriptorProbe")
+}
 
 // MARK: Test support: `.offPool`, the trait for suites whose tests block (run tools, sleep, read
 // pipes): each test's jobs run on threads of their own, never on the Swift concurrency pool.

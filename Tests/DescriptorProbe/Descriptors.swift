@@ -40,16 +40,22 @@ public enum Descriptors {
         return held
     }
 
-    /// The inode ("socket:[INODE]") of this process's TCP connection to 127.0.0.1:`port`, from
-    /// /proc/self/net/tcp (proc(5): local and remote address as hex IP:PORT, inode in field 10).
-    public static func tcpSocket(toPort port: Int) -> String? {
-        guard let table = try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8) else { return nil }
+    /// This process's TCP connections to 127.0.0.1:`port`, as their descriptors name them
+    /// ("socket:[INODE]"). /proc/self/net/tcp lists the whole network namespace (proc(5): remote
+    /// address as hex IP:PORT, inode in field 10), so only inodes this process holds are kept.
+    public static func tcpSockets(toPort port: Int) -> [String] {
+        // Read to the end: String(contentsOfFile:) stops after the first 4 KiB of a /proc file.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/net/tcp"), let data = try? file.readToEnd() else { return [] }
+        try? file.close()
+        let table = String(decoding: data, as: UTF8.self)
         let remote = String(format: "0100007F:%04X", port)
-        for line in table.split(separator: "\n").dropFirst() {
+        let mine = Set(open(in: getpid()).values)
+        return table.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let f = line.split(separator: " ")
-            if f.count > 9, f[2] == remote, f[9] != "0" { return "socket:[\(f[9])]" }
+            guard f.count > 9, f[2] == remote else { return nil }
+            let name = "socket:[\(f[9])]"
+            return mine.contains(name) ? name : nil
         }
-        return nil
     }
 }
 
