@@ -23,6 +23,15 @@ public enum Descriptors {
         open(in: getpid()).filter { $0.value == target }.map(\.key).sorted()
     }
 
+    /// A second descriptor (dup(2)) of the one this process holds on `target`: the copy a child
+    /// being spawned holds until its exec. Nil unless exactly one descriptor refers to `target`.
+    public static func duplicate(of target: String) -> Int32? {
+        let held = numbers(referringTo: target)
+        guard held.count == 1 else { return nil }
+        let copy = dup(held[0])
+        return copy >= 0 ? copy : nil
+    }
+
     /// What a child spawned now holds after its exec: `posix_spawn` (no file actions, nothing
     /// closed on purpose, as a library or a daemon helper would spawn) of `sleep`, whose
     /// /proc/PID/fd is read and which is then killed. glibc's posix_spawn returns once the child

@@ -15,10 +15,7 @@ import Testing
         let path = dir.path("h.sqlite")
         var first: HistoryStore? = try HistoryStore(path: path, bootID: "b")
         let lockFile = URL(fileURLWithPath: path + ".lock").resolvingSymlinksInPath().path
-        let held = Descriptors.numbers(referringTo: lockFile)
-        try #require(held.count == 1, "the open store holds its lock file once: \(held)")
-        let copy = dup(held[0])
-        try #require(copy >= 0)
+        let copy = try #require(Descriptors.duplicate(of: lockFile), "the open store holds its lock file once")
         defer { close(copy) }
         _ = first
         first = nil
