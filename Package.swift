@@ -149,6 +149,17 @@ targets += [
     .target(name: "ProcFiles", dependencies: ["IMUCore"], path: "Sources/Benchmarks/ProcFiles"),
 ]
 
+// MARK: Test support: daemons (mosquitto, dbus-daemon, gpsfake) that die with the test process,
+// also when it is killed: Tests/DaemonGuard.
+targets += [.target(name: "DaemonGuard", path: "Tests/DaemonGuard")]
+for t in targets where ["GPSFake", "IMUPublishTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("DaemonGuard") }
+
+// MARK: Test support: which descriptors this process and a child it spawns hold: Tests/DescriptorProbe.
+targets += [.target(name: "DescriptorProbe", path: "Tests/DescriptorProbe")]
+for t in targets where ["IMUCoreTests", "IMUHistoryTests", "IMUServiceTests", "IMUPublishTests", "IMULocationTests"].contains(t.name) {
+    t.dependencies.append("DescriptorProbe")
+}
+
 // MARK: Test support: `.offPool`, the trait for suites whose tests block (run tools, sleep, read
 // pipes): each test's jobs run on threads of their own, never on the Swift concurrency pool.
 targets += [.target(name: "OffPool", dependencies: ["IMUCore"], path: "Tests/OffPool")]

@@ -76,6 +76,9 @@ public final class GPSDClient {
             state.deallocate()
             throw .unreachable(host: host, port: port, reason: String(cString: gps_errstr(code)))
         }
+        // libgps makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's libgps28):
+        // set it at once, so a child spawned from now on does not hold the connection to gpsd.
+        _ = fcntl(state.pointee.gps_fd, F_SETFD, FD_CLOEXEC)
         data = state
     }
 

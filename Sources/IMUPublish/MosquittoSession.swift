@@ -76,6 +76,10 @@ final class MosquittoSession {
         lastErrorLog = nil
         let rc = mosquitto_connect(handle, broker.host, Int32(broker.port), keepAliveSeconds)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .failed(rc, reason(rc)) }
+        // libmosquitto makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's
+        // libmosquitto1): set it at once, so a child spawned from now on does not hold the
+        // connection to the broker. Its wake-up socket pair is out of reach of its API.
+        _ = fcntl(mosquitto_socket(handle), F_SETFD, FD_CLOEXEC)
         let deadline = Date().addingTimeInterval(timeout)
         while connack == nil, Date() < deadline {
             let loop = mosquitto_loop(handle, 200, 1)

@@ -1,3 +1,4 @@
+import DaemonGuard
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,7 @@ public final class GPSFake {
 
     public let port: String
     public let logPath: String
-    private var process = Process()
+    private var daemon: GuardedDaemon?
     private let directory: URL
     /// Sockets of `addWatchingClient`, closed by `stop`.
     private var watchers: [Int32] = []
@@ -41,15 +42,9 @@ public final class GPSFake {
         self.port = port ?? Self.freePort()
         var failures: [String] = []
         for _ in 0..<Self.attempts {
-            // In a session of its own (setsid), so that gpsfake and the gpsd it starts stop
-            // together; -w: setsid waits for gpsfake, so the process stays the one to stop.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["-w", Self.which("gpsfake")!, "-q", "-P", self.port, "-c", String(cycle), logPath]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            self.process = process
+            // In a process group of its own, so that gpsfake and the gpsd it starts stop
+            // together, also when the test process dies (`GuardedDaemon`).
+            daemon = try GuardedDaemon(Self.which("gpsfake")!, ["-q", "-P", self.port, "-c", String(cycle), logPath])
             if let failure = Self.waitForReport(port: self.port) {
                 failures.append(failure)
                 stop()
@@ -104,19 +99,16 @@ public final class GPSFake {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Stops gpsfake and its gpsd at once (SIGKILL to their session: gpsd dies as a crashed or
-    /// killed daemon would, and gpsfake ignores SIGINT and SIGTERM while it waits). setsid forks
-    /// when it leads a group, so the session is found from its children. Only processes of the
-    /// session this helper started are signalled.
+    /// gpsfake's process ID and process group, which gpsd shares; 0 when stopped.
+    public var pid: pid_t { daemon?.pid ?? 0 }
+
+    /// Stops gpsfake and its gpsd at once (SIGKILL to their process group: gpsd dies as a crashed
+    /// or killed daemon would, and gpsfake ignores SIGINT and SIGTERM while it waits).
     public func stop() {
         for fd in watchers { close(fd) }
         watchers = []
-        let pid = process.processIdentifier
-        guard pid > 0 else { return }
-        let sessions = Set(Self.children(of: pid).map { getsid($0) } + [getsid(pid)])
-        for session in sessions where session > 1 && session != getsid(0) { kill(-session, SIGKILL) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        daemon?.stop()
+        daemon = nil
     }
 
     /// `log` with its made-up 0° N 0° E position moved to `latitude`/`longitude` (NMEA fields,
@@ -153,7 +145,7 @@ public final class GPSFake {
     /// A socket connected to 127.0.0.1:`port`, or nil.
     static func connected(port: String) -> Int32? {
         guard let number = UInt16(port) else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -169,7 +161,7 @@ public final class GPSFake {
 
     /// A port nothing listens on now, from the kernel (bind to port 0).
     public static func freePort() -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -179,12 +171,6 @@ public final class GPSFake {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
         return ok ? String(UInt16(bigEndian: address.sin_port)) : String(Int.random(in: 30000...45000))
-    }
-
-    /// Direct children of `pid`, from /proc.
-    static func children(of pid: pid_t) -> [pid_t] {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return [] }
-        return text.split(separator: " ").compactMap { pid_t($0) }
     }
 
     static func which(_ name: String) -> String? {

@@ -21,7 +21,7 @@ import Glibc
 
     /// The calling thread's name as the kernel shows it.
     static func threadName() -> String {
-        guard let file = fopen("/proc/thread-self/comm", "r") else { return "" }
+        guard let file = fopen("/proc/thread-self/comm", "re") else { return "" }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 32)
         guard fgets(&buffer, 32, file) != nil else { return "" }

@@ -19,7 +19,7 @@ private func wallSeconds() -> Double {
 }
 
 private func write(_ text: String, to path: String, mode: String) {
-    guard let f = fopen(path, mode) else { return }
+    guard let f = fopen(path, mode + "e") else { return }   // e: O_CLOEXEC
     fputs(text, f)
     fclose(f)
 }

@@ -55,7 +55,7 @@ import Testing
         // A thread of its own: Dispatch's global queue is as wide as the machine's cores, and on
         // CI's two cores other tests' blocking work held it, so the writer started late.
         Thread {
-            let fd = open(fifo, O_WRONLY)
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { return }
             var text = "t,ax,ay,az\n"
             for i in 0..<lines { text += "\(i).25,0,0,1\n" }

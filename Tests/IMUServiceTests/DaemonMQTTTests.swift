@@ -1,3 +1,4 @@
+import DaemonGuard
 import Foundation
 import OffPool
 import Testing
@@ -18,13 +19,9 @@ import Testing
         let port = Int.random(in: 20_000...40_000)
         let conf = directory + "/mosquitto.conf"
         try "persistence false\nlistener \(port) 127.0.0.1\nallow_anonymous true\n".write(toFile: conf, atomically: true, encoding: .utf8)
-        let mosquitto = Process()
-        mosquitto.executableURL = URL(fileURLWithPath: brokerBinary)
-        mosquitto.arguments = ["-c", conf]
-        mosquitto.standardError = FileHandle.nullDevice
-        try mosquitto.run()
-        // SIGKILL: a child of the test runner inherits its blocked SIGTERM.
-        defer { kill(mosquitto.processIdentifier, SIGKILL); mosquitto.waitUntilExit() }
+        // Killed at the end, also when the test process dies (GuardedDaemon).
+        let mosquitto = try GuardedDaemon(brokerBinary, ["-c", conf])
+        defer { mosquitto.stop() }
         usleep(300_000)
 
         let daemon = try DaemonProcess(bus: bus, stateDirectory: directory + "/state",

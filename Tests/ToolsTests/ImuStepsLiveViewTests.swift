@@ -28,12 +28,12 @@ final class PseudoTerminal {
     }
 
     init() throws {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         var unlock: Int32 = 0, number: Int32 = -1
         guard master >= 0, ioctl(master, Self.setPtyLock, &unlock) == 0, ioctl(master, Self.getPtyNumber, &number) == 0 else {
             throw ToolTimeout(tool: "open /dev/ptmx", seconds: 0)
         }
-        let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ToolTimeout(tool: "open pty slave", seconds: 0) }
         slave = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)

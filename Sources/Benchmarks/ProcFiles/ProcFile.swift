@@ -7,7 +7,7 @@ public enum ProcFile {
     /// The whole text of a `/proc` file (their sizes are unknown until read), nil when it cannot
     /// be opened (the process is gone).
     public static func readText(_ path: String) -> String? {
-        guard let f = fopen(path, "r") else { return nil }
+        guard let f = fopen(path, "re") else { return nil }
         defer { fclose(f) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)

@@ -14,7 +14,7 @@ enum ResidentSymbols {
     static func byModule(pid: Int32) -> [(module: String, residentKiB: Int, linkedKiB: Int)]? {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
               let base = loadBase(pid: pid, exe: exe), let symbols = symbols(exe) else { return nil }
-        let pagemap = open("/proc/\(pid)/pagemap", O_RDONLY)
+        let pagemap = open("/proc/\(pid)/pagemap", O_RDONLY | O_CLOEXEC)
         guard pagemap >= 0 else { return nil }
         defer { close(pagemap) }
         var present: [UInt64: Bool] = [:]

@@ -12,7 +12,7 @@ enum GuestShell {
     private static let marker = "__IMUKIT_RC__"
 
     static func run(_ command: String, port: UInt16) -> (status: Int32, output: String)? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()

@@ -35,7 +35,7 @@ static double field(const char *p, const char *end) {
 
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: replay-c-parser FILE\n"); return 2; }
-    int fd = open(argv[1], O_RDONLY);
+    int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
     if (fd < 0) { perror(argv[1]); return 2; }
     static char buf[1 << 20];
     size_t have = 0;

@@ -54,18 +54,20 @@ package enum CaptureThread {
     }
 }
 
-/// Tells a capture thread to stop and wakes it from its sleep at once (a pipe it polls).
+/// Tells a capture thread to stop and wakes it from its sleep at once (a socket pair it polls).
 package final class StopSignal: Sendable {
     private let stopped = Atomic<Bool>(false)
-    /// The pipe's read and write ends, or −1 when none could be made (then sleeps run to their end).
-    private let readEnd: Int32
-    private let writeEnd: Int32
+    /// The socket pair's read and write ends, or −1 when none could be made (then sleeps run to their end).
+    /// Internal, not private: the tests look for them in a spawned child.
+    let readEnd: Int32
+    let writeEnd: Int32
 
     package init() {
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        }
+        // A socket pair, close-on-exec from its creation (SOCK_CLOEXEC): a pipe(2) then fcntl(2)
+        // left a moment in which a child another thread spawned inherited both ends, and Glibc's
+        // Swift module has no pipe2(2).
+        _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
         readEnd = fds[0]
         writeEnd = fds[1]
     }
@@ -79,7 +81,7 @@ package final class StopSignal: Sendable {
     package func set() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
         var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)   // never read back: the pipe stays readable once stopped
+        _ = write(writeEnd, &byte, 1)   // never read back: the read end stays readable once stopped
     }
 
     /// Sleeps until `deadlineNs` on the boot clock, or until `set()`; one wake-up either way.

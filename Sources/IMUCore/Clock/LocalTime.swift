@@ -98,7 +98,7 @@ public enum LocalTime {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
         if n > 0, let name = afterZoneinfo(String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)), known(name) { return name }
-        if let file = fopen("/etc/timezone", "r") {
+        if let file = fopen("/etc/timezone", "re") {
             defer { fclose(file) }
             var line = [CChar](repeating: 0, count: 256)
             if fgets(&line, Int32(line.count), file) != nil {

@@ -40,5 +40,11 @@ final class WriterLock {
         if createdLockFile { unlink(lockPath) }
     }
 
-    deinit { close(descriptor) }
+    /// Unlocks before closing: a child being spawned at this moment (between its fork and its
+    /// exec) holds a copy of the descriptor, and the lock lasts while any copy is open unless
+    /// LOCK_UN releases it (flock(2)), so a writer reopening the history could be refused.
+    deinit {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 }

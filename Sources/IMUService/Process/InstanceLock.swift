@@ -38,5 +38,12 @@ public final class InstanceLock: Sendable {
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    /// Unlocks before closing: the lock belongs to the open file description, which a child being
+    /// spawned at this moment (by another thread, between its fork and its exec) holds a copy of,
+    /// so a close alone would leave the file locked until that child execs. LOCK_UN through any
+    /// copy releases it for all of them (flock(2)).
+    deinit {
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+    }
 }

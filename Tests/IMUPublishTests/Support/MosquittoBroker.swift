@@ -1,8 +1,9 @@
+import DaemonGuard
 import Foundation
 import Synchronization
 
-/// A real Mosquitto broker on 127.0.0.1, on a free port, with a config the test writes. Stopped
-/// (SIGTERM) by `stop()` or when released.
+/// A real Mosquitto broker on 127.0.0.1, on a free port, with a config the test writes. Killed by
+/// `stop()`, when released, or when the test process dies (`GuardedDaemon`).
 final class MosquittoBroker {
     static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let subscriber = "/usr/bin/mosquitto_sub"
@@ -12,7 +13,7 @@ final class MosquittoBroker {
     let directory: URL
     let port: Int
     private let extraConfig: String
-    private var process: Process?
+    private var daemon: GuardedDaemon?
 
     /// `extraConfig` is appended to the listener's block (TLS files, password file).
     init(extraConfig: String = "allow_anonymous true", port: Int? = nil) throws {
@@ -37,24 +38,18 @@ final class MosquittoBroker {
         listener \(port) 127.0.0.1
         \(extraConfig)
         """.write(to: config, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary!)
-        p.arguments = ["-c", config.path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try p.run()
-        process = p
+        daemon = try GuardedDaemon(Self.binary!, ["-c", config.path])
         // Ready when the port accepts a connection (at most 5 s).
         for _ in 0..<100 where !Self.accepts(port: port) { usleep(50_000) }
     }
 
+    /// The broker's process ID and process group, 0 when stopped.
+    var pid: pid_t { daemon?.pid ?? 0 }
+
+    /// Kills the broker (SIGKILL: a broker that vanishes is the point) and waits for it.
     func stop() {
-        guard let p = process else { return }
-        // SIGKILL: the test runner's threads block SIGTERM, and a child started from one of them
-        // inherits that mask, so a SIGTERM would wait forever. A broker that vanishes is the point.
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        process = nil
+        daemon?.stop()
+        daemon = nil
     }
 
     /// Runs mosquitto_sub on `topics` until `count` messages arrived or `seconds` passed; returns
@@ -74,7 +69,7 @@ final class MosquittoBroker {
     }
 
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -91,7 +86,7 @@ final class MosquittoBroker {
     }
 
     static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

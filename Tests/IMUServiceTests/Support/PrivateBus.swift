@@ -1,11 +1,13 @@
+import DaemonGuard
 import Foundation
 
 /// A real dbus-daemon on a private socket, configured like Debian's system bus (deny by default)
-/// plus the service's policy file from data/. Stopped when the value goes away.
+/// plus the service's policy file from data/. Killed when the value goes away, or when the test
+/// process dies (`GuardedDaemon`).
 final class PrivateBus {
     let directory: String
     let address: String
-    private var process = Process()
+    private var daemon: GuardedDaemon?
     private let configPath: String
     private let socket: String
 
@@ -59,12 +61,7 @@ final class PrivateBus {
     }
 
     private func launch() throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(configPath)", "--nofork", "--nopidfile"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        daemon = try GuardedDaemon("/usr/bin/dbus-daemon", ["--config-file=\(configPath)", "--nofork", "--nopidfile"])
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
         chmod(socket, 0o777)
@@ -73,13 +70,16 @@ final class PrivateBus {
     }
 
     /// Kills the bus daemon (as a crash or `systemctl restart dbus` would): every connection drops.
+    /// (SIGKILL: dbus-daemon with <type>system</type> ignores SIGTERM, it expects systemd to stop it.)
     func kill9() {
-        guard process.isRunning else { return }
-        // dbus-daemon with <type>system</type> ignores SIGTERM (it expects systemd to stop it).
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard let daemon else { return }
+        daemon.stop()
+        self.daemon = nil
         try? FileManager.default.removeItem(atPath: socket)
     }
+
+    /// The bus daemon's process ID and process group, 0 when killed.
+    var pid: pid_t { daemon?.pid ?? 0 }
 
     /// Starts the bus daemon again on the same address after `kill9()`.
     func restart() throws {
