@@ -56,6 +56,21 @@ let testSpec = CommandSpec(
         #expect(NearestOption.edits("repaly", "replay") == 1)
     }
 
+    /// imu-record's hand-written usage line lacked five of its options: the lines come from the
+    /// table now, value names included, and every option a template leaves out is on the first.
+    @Test func usageLinesComeFromTheOptionTable() throws {
+        let lines = UsageLines.render(command: "imu-test", templates: ["[--json]", "-r [--from]"], options: testSpec.options)
+        #expect(lines == ["imu-test [--json] [--rate HZ] [--address ADDR] [--bus N]",
+                          "imu-test -r FILE [--from S]"])
+        #expect(testSpec.helpText.contains("Usage:\n  imu-test [--json] [--replay FILE] [--rate HZ] [--address ADDR] [--bus N]\n           [--from S]\n"))
+        #expect(UsageLines.unknownNames(["--json [--nope | -z] DATE"], options: testSpec.options) == ["--nope", "-z"])
+        // A line wraps between groups, never between an option and its value name.
+        let long = OptionSpec(String(repeating: "x", count: 60), value: .path("FILE"), help: "long")
+        let wrapped = UsageLines.render(command: "imu-test", templates: ["--json --\(long.long)"], options: [long] + testSpec.options)
+        #expect(wrapped.count > 1 && wrapped.allSatisfy { $0.count <= UsageLines.width })
+        #expect(wrapped[1] == "         --\(long.long) FILE", "\(wrapped)")
+    }
+
     /// `--rate 50 --rate 50.0` was refused as "given twice ('50' and '50.0')": one value. Two
     /// different numbers are still refused naming both; a file option compares its text.
     @Test func oneNumberGivenTwiceInTwoSpellingsIsOneValue() throws {

@@ -5,6 +5,30 @@ import Testing
 /// The session-16 new-user audit: each tool tried as a new user would, as a process (off the
 /// pool: each test waits for tool processes).
 @Suite(.offPool) struct NewUserAudit16Tests {
+    static let tools = ["imu-steps", "imu-record", "imu-info", "imu-calibrate", "imu-plot", "imu-stepd"]
+
+    /// imu-record's usage line lacked --force, --quiet, --mount, --speed and --realtime: every
+    /// option in a tool's Options table is now on one of its Usage lines, with its value name.
+    @Test(arguments: tools) func everyOptionIsOnAUsageLine(tool: String) throws {
+        let help = try ToolRunner.run(tool, ["--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        let parts = help.stdout.components(separatedBy: "\nOptions:\n")
+        try #require(parts.count == 2, "\(help.stdout)")
+        let usage = parts[0], table = parts[1].components(separatedBy: "\n\n")[0]
+        for row in table.split(separator: "\n") {
+            // "  -o, --out FILE   where…" or "      --raw   do not…": the option and its value name.
+            let left = row.drop { $0 == " " }.components(separatedBy: "  ")[0]
+            let option = left.hasPrefix("--") ? left : String(left.drop { $0 != " " }.dropFirst())
+            guard option.hasPrefix("--"), !["--help", "--version"].contains(option) else { continue }
+            // "-o, --out FILE" may stand in the usage as "-o FILE".
+            let short = left.hasPrefix("--") ? nil : String(left.prefix(2)) + option.drop { $0 != " " }
+            #expect(usage.contains(option) || short.map(usage.contains) == true, "\(tool): \(option) is missing from the usage:\n\(usage)")
+        }
+        for line in usage.components(separatedBy: "Usage:\n").last!.split(separator: "\n") {
+            #expect(line.count <= 79, "\(tool): usage line wider than 79 columns: \(line)")
+        }
+    }
+
     /// An unknown option that shares no three letters with one got only "see --help", in every
     /// tool: the shared parser names the nearest option now.
     @Test(arguments: [("imu-steps", "--josn", "--json"), ("imu-record", "--output", "--out"), ("imu-info", "--no-fifi", "--no-fifo"),

@@ -5,10 +5,10 @@ import IMUCalibration
 let spec = CommandSpec(
     name: "imu-calibrate",
     summary: "six-position accelerometer calibration and gyroscope bias, saved per sensor",
-    usage: ["--six-position [--seconds S] [--json] [--save] [--system] [--source SPEC | --simulate NAME]",
-            "--six-position --from-recording FILE [--key KEY] [--json] [--save] [--system]",
-            "--show [--json] [--key KEY | --source SPEC]",
-            "--reset [--system] [--key KEY | --source SPEC]"],
+    usage: ["--six-position [--seconds] [--json] [--save] [--system] [--source | --simulate]",
+            "--six-position --from-recording [--key] [--json] [--save] [--system]",
+            "--show [--json] [--key | --source]",
+            "--reset [--system] [--key | --source]"],
     options: [
         OptionSpec("six-position", short: "6", help: "guided: rest the device on each of its six faces in turn"),
         OptionSpec("from-recording", value: .path("FILE"), help: "compute from a recorded session (imu-record --raw) instead"),

@@ -5,7 +5,7 @@ import IMUSensors
 let spec = CommandSpec(
     name: "imu-info",
     summary: "list I²C adapters, the motion sensors on them, kernel-owned chips and what stops a sensor from being used",
-    usage: ["[--json] [--bus N] [--gpsd ADDRESS | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
+    usage: ["[--json] [--bus] [--gpsd | --no-gps]", "[--json] --source [--read]", "[--json] --read [--rate] [--no-fifo]"],
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
         OptionSpec("bus", value: .integer("N"), help: "look only at /dev/i2c-N"),
