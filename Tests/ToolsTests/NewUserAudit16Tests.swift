@@ -40,5 +40,22 @@ import Testing
         #expect(r.stderr.hasPrefix("\(tool): unknown option \(typo) (did you mean \(meant)?)\n"), "\(r.stderr)")
     }
 
+    /// `replay =` naming a missing file, a directory, or one the service cannot read was found only
+    /// once the daemon was up, as a lost sensor retried for ever: now refused as the config is
+    /// read, with the file, the line and the fix, before anything else starts.
+    @Test func aReplaySettingThatCannotBeOpenedIsRefusedAtStart() throws {
+        let dir = try scratchDirectory()
+        let config = dir + "/stepd.conf"
+        for (replay, said, status) in [("\(dir)/missing\u{1B}[2J.csv", "replay = '\(dir)/missing\\x1B[2J.csv' cannot be opened: No such file or directory", Int32(2)),
+                                       (dir, "replay = '\(dir)' is a directory, not a recording", 2)] {
+            try "bus = unix:path=\(dir)/no-bus\nreplay = \(replay)\nstate_directory = \(dir)/state\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let r = try ToolRunner.run("imu-stepd", ["--config", config], environment: ["IMUKIT_LOG_STDERR": "1"], timeout: 60)
+            #expect(r.status == status, "\(r.stderr)")
+            #expect(r.stderr.contains("\(config):2: \(said)"), "\(r.stderr)")
+            #expect(r.stderr.contains("fix: name a recording that exists and is readable by the service"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/state"), "nothing started: \(r.stderr)")
+        }
+    }
+
 
 }

@@ -51,6 +51,8 @@ public struct ServiceConfig: Sendable {
     public var mqtt: MQTTSettings?
     /// gpsd to read ground speed from for the activity (`gps`: no, yes or HOST:PORT; docs/gps.md).
     public var gpsd: String?
+    /// The line of `replay =`, for the message when its file cannot be opened (`load`).
+    var replayLine: Int?
 
     public init() {}
 
@@ -68,6 +70,7 @@ public struct ServiceConfig: Sendable {
     public var lockPath: String { stateDirectory + "/imu-stepd.lock" }
 
     /// Reads `path`. A missing file at the default path means all defaults; anywhere else it is an error.
+    /// The `replay =` recording must open here (`ConfigReplayFile`); `parse` alone leaves it to the source.
     public static func load(path: String, required: Bool) throws -> ServiceConfig {
         guard FileManager.default.fileExists(atPath: path) else {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
@@ -93,6 +96,10 @@ public struct ServiceConfig: Sendable {
         }
         var config = try parse(String(decoding: data, as: UTF8.self), path: path)
         config.path = path
+        if case let .replay(recording, _) = config.source, let problem = ConfigReplayFile.problem(recording) {
+            throw ConfigError(path: path, line: config.replayLine, message: problem.message,
+                              fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
+        }
         return config
     }
 
@@ -250,7 +257,10 @@ public struct ServiceConfig: Sendable {
                               fix: "remove the speed line: a sensor is read as it measures")
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
-        if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
+        if let replay {
+            c.source = .replay(path: replay, speed: speed ?? 1)
+            c.replayLine = lineOfKey["replay"]
+        }
         return c
     }
 }
