@@ -56,6 +56,11 @@ public struct ServiceConfig: Sendable {
 
     public init() {}
 
+    /// Every setting `parse` knows, in the order data/stepd.conf explains them.
+    static let keys = ["source", "simulate", "replay", "speed", "rate", "mount", "height", "floor_height", "state_directory",
+                       "database", "retention_days", "commit_seconds", "method_deadline", "polled_fallback_hz", "yield_to", "bus",
+                       "clock", "calibration", "gps", "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file"]
+
     /// Whether the source may be an IIO device (`auto` or `iio:…`): only then is there a buffer
     /// to leave to `yieldTo`.
     public var sourceCanBeIIO: Bool {
@@ -125,6 +130,9 @@ public struct ServiceConfig: Sendable {
             let keyAsWritten = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
             let key = keyAsWritten.lowercased()
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty else {
+                throw bad("'\(trimmed.escapedValue)' has no setting name before '='", "write key = value, e.g. rate = 100; known: \(Self.keys.joined(separator: ", "))")
+            }
             /// The value of a numeric key (`NumericSetting.all`), in its range.
             func number() throws -> Double {
                 let setting = NumericSetting.all[key]!
@@ -200,7 +208,12 @@ public struct ServiceConfig: Sendable {
                 case "system": c.bus = .system
                 case "session": c.bus = .session
                 default:
-                    guard value.hasPrefix("unix:") else { throw bad("bus = '\(value.escapedValue)'", "use system, session or a unix:path=… address") }
+                    // D-Bus addresses are transport:key=value (D-Bus specification, Server Addresses):
+                    // "unix:" alone names no socket, and failed only at the connection, without a line.
+                    guard value.hasPrefix("unix:"), value.dropFirst(5).contains("=") else {
+                        throw bad("bus = '\(value.escapedValue)' is not system, session or a unix: address with a socket (unix:path=FILE)",
+                                  "use bus = system, bus = session or e.g. bus = unix:path=/run/dbus/system_bus_socket")
+                    }
                     c.bus = .address(value)
                 }
             case "clock":
@@ -218,7 +231,11 @@ public struct ServiceConfig: Sendable {
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(keyAsWritten.escapedValue)'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                // A slip of the keyboard (`retension_days`, `floorheight`) is named as the tools' options are.
+                if let near = NearestOption.names(key, among: Self.keys).first {
+                    throw bad("unknown setting '\(keyAsWritten.escapedValue)' (did you mean \(near)?)", "write \(near) = \(value.escapedValue)")
+                }
+                throw bad("unknown setting '\(keyAsWritten.escapedValue)'", "known: \(Self.keys.joined(separator: ", "))")
             }
         }
         do {
