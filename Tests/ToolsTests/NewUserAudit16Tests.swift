@@ -57,5 +57,14 @@ import Testing
         }
     }
 
-
+    /// `--from 10 --to 5` said only "see --help": the two swapped is the likely slip, so the fix
+    /// gives them swapped; equal times ask for a later --to.
+    @Test func aViewEndingBeforeItStartsGivesTheSwap() throws {
+        let swapped = try ToolRunner.run("imu-plot", ["--simulate", "walk", "-o", "/tmp/never-written.svg", "--from", "1:00", "--to", "30"])
+        #expect(swapped.status == 2)
+        #expect(swapped.stderr == "imu-plot: --to must come after --from (got --from 1:00 --to 30)\n  fix: swap them: --from 30 --to 1:00\n", "\(swapped.stderr)")
+        let equal = try ToolRunner.run("imu-plot", ["--simulate", "walk", "-o", "/tmp/never-written.svg", "--from", "30", "--to", "0:30"])
+        #expect(equal.stderr.contains("fix: give --to a time after --from 30, or leave --to out"), "\(equal.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.svg"))
+    }
 }
