@@ -67,4 +67,23 @@ import Testing
         #expect(equal.stderr.contains("fix: give --to a time after --from 30, or leave --to out"), "\(equal.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.svg"))
     }
+
+    /// A file name over 255 bytes, a path through a file, and a line over 64 KiB were refused with
+    /// no fix line at all.
+    @Test func pathAndLineLimitsGiveAFix() throws {
+        let dir = try scratchDirectory()
+        let long = dir + "/" + String(repeating: "a", count: 300) + ".csv"
+        let record = try ToolRunner.run("imu-record", ["--simulate", "walk:2", "--speed", "max", "-q", "-o", long])
+        #expect(record.status == 2 && record.stderr.contains("File name too long\n  fix: choose a shorter name: Linux takes at most 255 bytes"), "\(record.stderr)")
+        try "t,ax,ay,az\n0,0,0,1\n".write(toFile: dir + "/walk.csv", atomically: true, encoding: .utf8)
+        let through = try ToolRunner.run("imu-steps", ["--replay", dir + "/walk.csv/x.csv"])
+        #expect(through.status == 2 && through.stderr.contains("  fix: a part of the path before the file name is a file, not a directory"), "\(through.stderr)")
+        try String(repeating: "1", count: 70_000).write(toFile: dir + "/blob.csv", atomically: true, encoding: .utf8)
+        let blob = try ToolRunner.run("imu-steps", ["--replay", dir + "/blob.csv"])
+        #expect(blob.status == 2 && blob.stderr.contains("blob.csv:1: line longer than 65536 bytes; this is not a recording\n  fix: name a CSV recording"), "\(blob.stderr)")
+        try ("t,ax,ay,az\n0,0,0,1\n" + String(repeating: "1", count: 2_100_000) + "\n").write(toFile: dir + "/damaged.csv", atomically: true, encoding: .utf8)
+        let damaged = try ToolRunner.run("imu-steps", ["--replay", dir + "/damaged.csv"])
+        #expect(damaged.status == 2 && damaged.stderr.contains("damaged.csv:3: line longer than 65536 bytes; this is not a recording\n  fix: mend line 3 of"), "\(damaged.stderr)")
+        #expect(damaged.stderr.contains("sed -i '3d'"), "\(damaged.stderr)")
+    }
 }
