@@ -86,4 +86,15 @@ import Testing
         #expect(damaged.status == 2 && damaged.stderr.contains("damaged.csv:3: line longer than 65536 bytes; this is not a recording\n  fix: mend line 3 of"), "\(damaged.stderr)")
         #expect(damaged.stderr.contains("sed -i '3d'"), "\(damaged.stderr)")
     }
+
+    /// A usage line wrapped in --help went into the man page's SYNOPSIS as a line of its own
+    /// with its first characters cut (packaging/man.py took off the tool's name it lacks): the
+    /// wrapped line is one synopsis line again, with its last options.
+    @Test func aWrappedUsageLineIsOneSynopsisLine() throws {
+        guard let pages = try ManPageTests.buildPages() else { return }
+        let page = try String(contentsOfFile: pages + "/imu-record.1", encoding: .utf8)
+        let synopsis = page.components(separatedBy: ".SH SYNOPSIS\n")[1].components(separatedBy: "\n.SH")[0]
+        #expect(synopsis.split(separator: "\n").count == 1, "\(synopsis)")
+        #expect(synopsis.hasPrefix("\\fBimu\\-record\\fR [\\-\\-out FILE]") && synopsis.hasSuffix("[\\-\\-mount MATRIX]"), "\(synopsis)")
+    }
 }
