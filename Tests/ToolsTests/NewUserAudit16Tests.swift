@@ -97,4 +97,16 @@ import Testing
         #expect(synopsis.split(separator: "\n").count == 1, "\(synopsis)")
         #expect(synopsis.hasPrefix("\\fBimu\\-record\\fR [\\-\\-out FILE]") && synopsis.hasSuffix("[\\-\\-mount MATRIX]"), "\(synopsis)")
     }
+
+    /// XDG_CONFIG_HOME naming a file: --remember said to move "FILE/imukit" out of the way, a
+    /// path that cannot exist; the file in the way is named now.
+    @Test func aConfigHomeThatIsAFileIsNamed() throws {
+        let dir = try scratchDirectory()
+        try "t,ax,ay,az\n0,0,0,1\n".write(toFile: dir + "/walk.csv", atomically: true, encoding: .utf8)
+        try "notes\n".write(toFile: dir + "/notes", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-steps", ["--replay", dir + "/walk.csv", "--height", "1.8", "--remember"],
+                                   environment: ["XDG_CONFIG_HOME": dir + "/notes"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: \(dir)/notes is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME"), "\(r.stderr)")
+    }
 }
