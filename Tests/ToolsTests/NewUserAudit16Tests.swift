@@ -109,4 +109,17 @@ import Testing
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("  fix: \(dir)/notes is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME"), "\(r.stderr)")
     }
+
+    /// Fix lines that said only "see --help" where the fix is known: a stride out of range or
+    /// two equal paces, --mount with the simulator, --rate with a recording.
+    @Test(arguments: [
+        (["--stride", "0:0,0:0", "--simulate", "walk:1"], "  fix: give two paces you walked, e.g. --stride 1.8:0.72,2.1:0.85: imu-steps --walked 100 measures each while you walk 100 m\n"),
+        (["--stride", "1.8:0.7,1.8:0.7", "--simulate", "walk:1"], "  fix: give two paces you walked, e.g. --stride 1.8:0.72,2.1:0.85"),
+        (["--mount", "0,1,0; -1,0,0; 0,0,1", "--simulate", "walk:1"], "  fix: leave out --mount with the simulator, or give a sensor: --source i2c:/dev/i2c-1@0x68 --mount …\n"),
+        (["--rate", "50", "--replay", "walk.csv"], "  fix: leave out --rate with --replay, or read the sensor itself: --source SPEC --rate …\n"),
+    ])
+    func knownFixesAreGiven(arguments: [String], fix: String) throws {
+        let r = try ToolRunner.run("imu-steps", arguments)
+        #expect(r.status == 2 && r.stderr.contains(fix) && !r.stderr.contains("see 'imu-steps --help'"), "\(r.stderr)")
+    }
 }
