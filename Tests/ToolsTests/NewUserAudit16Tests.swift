@@ -122,4 +122,28 @@ import Testing
         let r = try ToolRunner.run("imu-steps", arguments)
         #expect(r.status == 2 && r.stderr.contains(fix) && !r.stderr.contains("see 'imu-steps --help'"), "\(r.stderr)")
     }
+
+    /// More fix lines that said only "see --help": a --since in the future, a malformed --gpsd.
+    @Test(arguments: [
+        ("imu-steps", ["--since", "2099-01-01"], "  fix: give a time that has passed: --since 00:00 counts from midnight"),
+        ("imu-info", ["--gpsd", "[::1"], "  fix: write it as HOST:PORT, e.g. --gpsd localhost:2947 or --gpsd [::1]:2947\n"),
+        ("imu-record", ["--gpsd", "host:0", "--simulate", "walk:1", "-o", "-"], "  fix: write it as HOST:PORT, e.g. --gpsd localhost:2947"),
+    ])
+    func moreKnownFixesAreGiven(tool: String, arguments: [String], fix: String) throws {
+        let r = try ToolRunner.run(tool, arguments)
+        #expect(r.status == 2 && r.stderr.contains(fix) && !r.stderr.contains("--help'"), "\(r.stderr)")
+    }
+
+    /// A recording with no calibration-key line, given without --key: the fix is the command.
+    @Test func aRecordingThatNamesNoSensorGetsTheCommand() throws {
+        let dir = try scratchDirectory()
+        let six = dir + "/six.csv"
+        let made = try ToolRunner.run("imu-record", ["--raw", "--simulate", "six-position", "--speed", "max", "-q", "-o", six])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOfFile: six, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("# calibration-key:") }.joined(separator: "\n")
+        try text.write(toFile: six, atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-calibrate", ["--six-position", "--from-recording", six, "--save"])
+        #expect(r.status == 2 && r.stderr.contains("  fix: name the sensor it was recorded from, as imu-info lists it: imu-calibrate --six-position --from-recording \(six) --key i2c:/dev/i2c-1@0x68 --save\n"), "\(r.stderr)")
+    }
 }
