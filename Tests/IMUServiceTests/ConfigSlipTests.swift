@@ -33,4 +33,20 @@ import Testing
         #expect(refusal("bus = unix:path=/run/dbus/system_bus_socket") == nil)
         #expect(refusal("bus = unix:abstract=/tmp/dbus-x") == nil)
     }
+
+    /// `rate =` or `mount =` with `replay =`, and `mount =` with the simulator, were ignored
+    /// without a word; the tools refuse --rate/--mount with --replay and --mount with --simulate.
+    @Test func settingsTheSamplesWouldIgnoreAreRefused() {
+        let replayRate = refusal("replay = /tmp/walk.csv\nrate = 50")
+        #expect(replayRate?.line == 2 && replayRate?.message == "rate = does not apply to replay =: a recording plays at the rate and in the frame it was recorded",
+                "\(String(describing: replayRate))")
+        #expect(refusal("mount = 0,1,0; -1,0,0; 0,0,1\nreplay = /tmp/walk.csv")?.line == 1)
+        for sim in ["simulate = walk", "source = sim:walk"] {
+            let e = refusal("\(sim)\nmount = 0,1,0; -1,0,0; 0,0,1")
+            #expect(e?.line == 2 && e?.message == "mount = does not apply to the simulator: it has no chip axes to map", "\(sim): \(String(describing: e))")
+            #expect(e?.fix?.hasPrefix("remove the mount line, or read a sensor with source =") == true)
+        }
+        #expect(refusal("simulate = walk\nrate = 50") == nil, "the simulator takes a rate, as --simulate --rate does")
+        #expect(refusal("source = iio:local:\nrate = 50\nmount = 0,1,0; -1,0,0; 0,0,1") == nil)
+    }
 }

@@ -273,6 +273,17 @@ public struct ServiceConfig: Sendable {
             throw ConfigError(path: path, line: lineOfKey["speed"], message: "speed paces simulate = or replay =, and neither is set",
                               fix: "remove the speed line: a sensor is read as it measures")
         }
+        // As the tools refuse --rate/--mount with --replay and --mount with the simulator: the
+        // daemon ignored those lines without a word.
+        var simulated = simulate != nil
+        if case let .spec(text) = c.source, text.hasPrefix("sim:") { simulated = true }
+        for (setting, applies) in [("rate", replay == nil), ("mount", replay == nil && !simulated)] where !applies {
+            guard let line = lineOfKey[setting] else { continue }
+            let origin = replay != nil ? "replay =: a recording plays at the rate and in the frame it was recorded"
+                : "the simulator: it has no chip axes to map"
+            throw ConfigError(path: path, line: line, message: "\(setting) = does not apply to \(origin)",
+                              fix: "remove the \(setting) line, or read a sensor with source = (e.g. source = i2c:/dev/i2c-1@0x68)")
+        }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay {
             c.source = .replay(path: replay, speed: speed ?? 1)
