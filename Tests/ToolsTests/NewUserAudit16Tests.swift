@@ -146,4 +146,16 @@ import Testing
         let r = try ToolRunner.run("imu-calibrate", ["--six-position", "--from-recording", six, "--save"])
         #expect(r.status == 2 && r.stderr.contains("  fix: name the sensor it was recorded from, as imu-info lists it: imu-calibrate --six-position --from-recording \(six) --key i2c:/dev/i2c-1@0x68 --save\n"), "\(r.stderr)")
     }
+
+    /// `--replay - < DIR` ended "standard input:1: read failed: Is a directory" with no fix, and
+    /// `imu-record -o - >&-` told the user to free space on a disk.
+    @Test func standardStreamsThatCannotServeAreNamed() throws {
+        for tool in ["imu-steps", "imu-plot"] {
+            let extra = tool == "imu-plot" ? ["-o", "/tmp/never-written.svg"] : []
+            let r = try ShellRunner.run("\"$BIN/\(tool)\" --replay - \(extra.joined(separator: " ")) < /")
+            #expect(r.status == 2 && r.stderr.contains("--replay -: standard input is a directory, not a recording\n  fix: pipe or redirect a recording into it"), "\(tool): \(r.stderr)")
+        }
+        let closed = try ShellRunner.run("\"$BIN/imu-record\" --simulate walk:1 --speed max -o - >&-")
+        #expect(closed.status == 1 && closed.stderr.contains("  fix: run it with standard output open (no >&-), or record to a file (--out FILE)\n"), "\(closed.stderr)")
+    }
 }
