@@ -158,4 +158,12 @@ import Testing
         let closed = try ShellRunner.run("\"$BIN/imu-record\" --simulate walk:1 --speed max -o - >&-")
         #expect(closed.status == 1 && closed.stderr.contains("  fix: run it with standard output open (no >&-), or record to a file (--out FILE)\n"), "\(closed.stderr)")
     }
+
+    /// imu-info --rate 50 or --no-fifo without --read listed the sensors and ignored the option.
+    @Test(arguments: [(["--rate", "50"], "  fix: add --read, e.g. imu-info --read 10 --rate 50, or leave --rate out\n"),
+                      (["--no-fifo", "--json"], "  fix: add --read, e.g. imu-info --read 10 --no-fifo, or leave --no-fifo out\n")])
+    func anOptionForReadWithoutReadIsRefused(arguments: [String], fix: String) throws {
+        let r = try ToolRunner.run("imu-info", arguments)
+        #expect(r.status == 2 && r.stderr.contains("goes with --read N") && r.stderr.contains(fix) && r.stdout.isEmpty, "\(r.stderr)")
+    }
 }

@@ -45,6 +45,11 @@ await ToolMain.run(spec) { args in
     let bus = try args.integer("bus", in: 0...1023)
     let readCount = try args.integer("read", in: 1...1_000_000)
     let rate = try args.double("rate", in: 1...2000)
+    // Both shape the samples --read prints; without it they were ignored without a word.
+    if readCount == nil, let given = ["rate", "no-fifo"].first(where: { args.string($0) != nil }) {
+        throw UsageError("--\(given) goes with --read N: imu-info reads no samples without it", command: spec.name,
+                         fix: "add --read, e.g. imu-info --read 10 --\(given)\(given == "rate" ? " \(args.string("rate")!)" : ""), or leave --\(given) out")
+    }
     let printer = InventoryPrinter(json: json)
     let i2c = I2CBackend(buses: bus.map { [$0] }, useFIFO: !args.flag("no-fifo"))
     var backends: [any SensorBackend] = Backends.all.map { $0.scheme == "i2c" ? i2c : $0 }
