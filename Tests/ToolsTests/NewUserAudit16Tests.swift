@@ -166,4 +166,13 @@ import Testing
         let r = try ToolRunner.run("imu-info", arguments)
         #expect(r.status == 2 && r.stderr.contains("goes with --read N") && r.stderr.contains(fix) && r.stdout.isEmpty, "\(r.stderr)")
     }
+
+    /// imu-calibrate --show --save, --show --seconds 3 and --reset --json ran and ignored the option.
+    @Test(arguments: [(["--show", "--key", "k", "--save"], "--save goes with --six-position, not --show"),
+                      (["--show", "--key", "k", "--seconds", "3"], "--seconds goes with --six-position, not --show"),
+                      (["--reset", "--key", "k", "--json"], "--json goes with --six-position, not --reset")])
+    func aSessionOptionWithShowOrResetIsRefused(arguments: [String], said: String) throws {
+        let r = try ToolRunner.run("imu-calibrate", arguments, environment: ["XDG_CONFIG_HOME": try scratchDirectory()])
+        #expect(r.status == 2 && r.stderr.hasPrefix("imu-calibrate: \(said)\n  fix: leave out"), "\(r.stderr)")
+    }
 }

@@ -31,6 +31,14 @@ let spec = CommandSpec(
 await ToolMain.run(spec) { args in
     try args.exclusive(["six-position", "show", "reset"])
     try args.exclusive(["from-recording", "source", "simulate"])
+    // Options only a six-position session uses were ignored without a word by --show and --reset
+    // (--reset prints no JSON).
+    for (mode, unused) in [("show", ["save", "seconds"]), ("reset", ["save", "seconds", "json"])] where args.flag(mode) {
+        if let given = unused.first(where: { args.string($0) != nil }) {
+            throw UsageError("--\(given) goes with --six-position, not --\(mode)", command: "imu-calibrate",
+                             fix: "leave out --\(given): imu-calibrate --\(mode) [--key KEY]")
+        }
+    }
     let store = CalibrationStore.standard(system: args.flag("system"))
     // Opening the sensor and the calibration files block: on a thread of their own, never on the
     // Swift concurrency pool (docs/concurrency.md).
