@@ -75,7 +75,11 @@ class Help:
             if not line.strip():
                 continue
             if section == "Usage":
-                self.usage.append(line.strip()[len(name):].strip())
+                # A line wrapped in --help (UsageLines) goes on without the name: one synopsis line.
+                if line.strip().startswith(name + " ") or line.strip() == name or not self.usage:
+                    self.usage.append(line.strip()[len(name):].strip())
+                else:
+                    self.usage[-1] += " " + line.strip()
             elif section == "Options":
                 m = self.OPTION.match(line)
                 if m:

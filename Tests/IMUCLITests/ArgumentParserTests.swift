@@ -32,6 +32,45 @@ let testSpec = CommandSpec(
         #expect(error?.message.contains("did you mean --replay") == true)
     }
 
+    /// A typo sharing no three-letter prefix with an option (`--josn`, `--adress`) got only "see
+    /// --help", and `-replay` (one dash) no hint at all: the nearest option by edits now, or the
+    /// option a name cuts short or extends; nothing when no option is close (`--verbose`).
+    @Test func unknownOptionNamesTheNearestOne() throws {
+        func hint(_ arguments: [String]) -> String? {
+            do { _ = try ArgumentParser.parse(arguments, spec: testSpec); return nil } catch {
+                return (error as? UsageError)?.message
+            }
+        }
+        #expect(hint(["--josn"]) == "unknown option --josn (did you mean --json?)")
+        #expect(hint(["--adress", "x"]) == "unknown option --adress (did you mean --address?)")
+        #expect(hint(["--bsu=1"]) == "unknown option --bsu (did you mean --bus?)")
+        #expect(hint(["--raet", "5"]) == "unknown option --raet (did you mean --rate?)")
+        #expect(hint(["--fro", "5"]) == "unknown option --fro (did you mean --from?)")
+        #expect(hint(["--address-of", "x"]) == "unknown option --address-of (did you mean --address?)")
+        #expect(hint(["-replay", "x.csv"]) == "unknown option -replay (did you mean --replay?)")
+        #expect(hint(["-json"]) == "unknown option -json (did you mean --json?)")
+        #expect(hint(["--verbose"]) == "unknown option --verbose")
+        #expect(hint(["--zzz"]) == "unknown option --zzz")
+        #expect(hint(["-x"]) == "unknown option -x")
+        #expect(NearestOption.edits("verbose", "version") > NearestOption.allowedEdits("verbose"))
+        #expect(NearestOption.edits("repaly", "replay") == 1)
+    }
+
+    /// imu-record's hand-written usage line lacked five of its options: the lines come from the
+    /// table now, value names included, and every option a template leaves out is on the first.
+    @Test func usageLinesComeFromTheOptionTable() throws {
+        let lines = UsageLines.render(command: "imu-test", templates: ["[--json]", "-r [--from]"], options: testSpec.options)
+        #expect(lines == ["imu-test [--json] [--rate HZ] [--address ADDR] [--bus N]",
+                          "imu-test -r FILE [--from S]"])
+        #expect(testSpec.helpText.contains("Usage:\n  imu-test [--json] [--replay FILE] [--rate HZ] [--address ADDR] [--bus N]\n           [--from S]\n"))
+        #expect(UsageLines.unknownNames(["--json [--nope | -z] DATE"], options: testSpec.options) == ["--nope", "-z"])
+        // A line wraps between groups, never between an option and its value name.
+        let long = OptionSpec(String(repeating: "x", count: 60), value: .path("FILE"), help: "long")
+        let wrapped = UsageLines.render(command: "imu-test", templates: ["--json --\(long.long)"], options: [long] + testSpec.options)
+        #expect(wrapped.count > 1 && wrapped.allSatisfy { $0.count <= UsageLines.width })
+        #expect(wrapped[1] == "         --\(long.long) FILE", "\(wrapped)")
+    }
+
     /// `--rate 50 --rate 50.0` was refused as "given twice ('50' and '50.0')": one value. Two
     /// different numbers are still refused naming both; a file option compares its text.
     @Test func oneNumberGivenTwiceInTwoSpellingsIsOneValue() throws {

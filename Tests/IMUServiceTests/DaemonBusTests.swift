@@ -133,8 +133,10 @@ import Testing
         let atKill = Int(busValue(try bus.property("TodaySteps")))!
         first.send(SIGKILL)
         _ = first.wait()
-        // The restarted daemon has no sensor (a missing recording): what it shows is what survived.
-        let second = try DaemonProcess(bus: bus, stateDirectory: state, settings: ["replay = \(state)/absent.csv"])
+        // The restarted daemon has no sensor (a file that is no recording): what it shows is what
+        // survived. A missing one is refused when the config is read (ConfigReplayFile).
+        try "not a recording\n".write(toFile: state + "/notes.csv", atomically: true, encoding: .utf8)
+        let second = try DaemonProcess(bus: bus, stateDirectory: state, settings: ["replay = \(state)/notes.csv"])
         #expect(try PrivateBus.waitFor(10) { busValue(try bus.property("SensorState")) == "lost" }, "\(second.log)")
         let kept = Int(busValue(try bus.property("TodaySteps")))!
         // Issue #16: at most 10 s lost; a walk takes at most 3 steps/s (running cadence, ACCURACY-NOTES).

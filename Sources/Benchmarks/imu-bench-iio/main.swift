@@ -15,7 +15,7 @@ import Glibc
 let spec = CommandSpec(
     name: "imu-bench-iio",
     summary: "measure the IIO source: samples per second and CPU time per sample, polled and buffered",
-    usage: ["[--source iio:SPEC] [--seconds S] [--rate HZ]", "--source iio:SPEC --inventory", "--source iio:SPEC --dump N"],
+    usage: ["[--source] [--seconds] [--rate]", "--source --inventory", "--source --dump [--mount]"],
     options: [
         OptionSpec("source", value: .text("SPEC"), help: "IIO source, e.g. iio:local: or iio:ip:127.0.0.1:30431/bmi160 (default iio:local:)"),
         OptionSpec("seconds", value: .number("S"), help: "seconds per measurement (default 5)"),

@@ -90,9 +90,7 @@ public enum ArgumentParser {
         var onlyPositionals = false
         func option(long: String) throws -> OptionSpec {
             if let o = spec.options.first(where: { $0.long == long }) { return o }
-            let close = spec.options.map(\.long).filter { $0.hasPrefix(String(long.prefix(3))) }
-            let hint = close.isEmpty ? "" : " (did you mean --\(close[0])?)"
-            throw UsageError("unknown option --\(long)\(hint)", command: spec.name)
+            throw UsageError("unknown option --\(long)\(NearestOption.hint(long, among: spec.options.map(\.long)))", command: spec.name)
         }
         while i < arguments.count {
             let arg = arguments[i]
@@ -118,7 +116,10 @@ public enum ArgumentParser {
             } else {
                 guard arg.count == 2, let letter = arg.dropFirst().first,
                       let found = spec.options.first(where: { $0.short == letter }) else {
-                    throw UsageError("unknown option \(arg)", command: spec.name)
+                    // `-replay`, `-json`: a long name with one dash, as find and java take them.
+                    let name = String(arg.dropFirst().prefix { $0 != "=" })
+                    let hint = arg.count > 2 ? NearestOption.hint(name, among: spec.options.map(\.long)) : ""
+                    throw UsageError("unknown option \(arg)\(hint)", command: spec.name)
                 }
                 o = found
             }

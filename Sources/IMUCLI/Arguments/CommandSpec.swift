@@ -23,7 +23,8 @@ public struct CommandSpec: Sendable {
     public var name: String
     /// One line: what the command does.
     public var summary: String
-    /// Usage lines without the command name, e.g. "[--json] --replay FILE".
+    /// Usage templates without the command name, naming options only, e.g. "--replay [--json]":
+    /// `UsageLines` adds the value names and every option no template names.
     public var usage: [String]
     public var options: [OptionSpec]
     /// Example invocations with a comment each.
@@ -40,12 +41,14 @@ public struct CommandSpec: Sendable {
                                   OptionSpec("version", help: "print the version and git commit and exit")]
         self.examples = examples
         self.acceptsPositionals = acceptsPositionals
+        assert(UsageLines.unknownNames(usage, options: self.options).isEmpty,
+               "\(name)'s usage names options it does not have: \(UsageLines.unknownNames(usage, options: self.options))")
     }
 
     /// The text `--help` prints.
     public var helpText: String {
         var out = "\(name): \(summary)\n\nUsage:\n"
-        for u in usage { out += "  \(name) \(u)\n" }
+        for u in UsageLines.render(command: name, templates: usage, options: options) { out += "  \(u)\n" }
         out += "\nOptions:\n"
         let rendered = options.map { o -> (String, String) in
             var left = o.short.map { "-\($0), " } ?? "    "

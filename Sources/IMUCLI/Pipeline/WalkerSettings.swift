@@ -71,7 +71,8 @@ public enum WalkerSettings {
             throw UsageError("\(usage); got '\(text)'", command: command, fix: fix)
         }
         if let problem = WalkerProfile.checkPaces(first, second) {
-            throw UsageError("--stride: \(problem); got '\(text)'", command: command)
+            throw UsageError("--stride: \(problem); got '\(text)'", command: command,
+                             fix: "give two paces you walked, e.g. --stride 1.8:0.72,2.1:0.85: imu-steps --walked 100 measures each while you walk 100 m")
         }
         return [first, second]
     }

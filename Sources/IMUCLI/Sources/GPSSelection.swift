@@ -23,7 +23,7 @@ public enum GPSSelection {
         do {
             return try GPSDClient.address(text)
         } catch {
-            throw UsageError("--gpsd: \(error)", command: args.command)
+            throw UsageError("--gpsd: \(error)", command: args.command, fix: "write it as HOST:PORT, e.g. --gpsd localhost:2947 or --gpsd [::1]:2947")
         }
     }
 

@@ -9,7 +9,8 @@ public enum ReplayInput {
     /// Throws a usage error when `path` is "-" and standard input was closed when the tool
     /// started (`<&-`): /dev/null stands in for it, and reading it would find no header. Or when
     /// standard input is the terminal: the tool would wait, silent, for a recording typed by hand
-    /// (a forgotten `< walk.csv`); zstd and xz refuse their terminal input the same way.
+    /// (a forgotten `< walk.csv`); zstd and xz refuse their terminal input the same way. Or a
+    /// directory redirected into it.
     public static func checkStandardInput(_ path: String, option: String, command: String) throws {
         guard path == "-" else { return }
         let fix = "pipe or redirect a recording into it, e.g. \(option) - < walk.csv, or name the file: \(option) walk.csv"
@@ -18,6 +19,11 @@ public enum ReplayInput {
         }
         if isatty(STDIN_FILENO) == 1 {
             throw UsageError("\(option) -: standard input is the terminal, not a recording", command: command, fix: fix)
+        }
+        // `< /` or `< ~/recordings`: the first read failed with EISDIR and no fix line.
+        var st = stat()
+        if fstat(STDIN_FILENO, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+            throw UsageError("\(option) -: standard input is a directory, not a recording", command: command, fix: fix)
         }
     }
 

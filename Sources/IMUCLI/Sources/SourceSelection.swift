@@ -106,10 +106,12 @@ public enum SourceSelection {
     public static func sourceOptions(from args: ParsedArguments) throws -> SourceOptions {
         // Options a recording or the simulator would ignore silently are refused instead.
         if args.string("replay") != nil, let given = ["rate", "mount"].first(where: { args.string($0) != nil }) {
-            throw UsageError("--\(given) goes with a sensor; a recording plays at the rate and in the frame it was recorded", command: args.command)
+            throw UsageError("--\(given) goes with a sensor; a recording plays at the rate and in the frame it was recorded", command: args.command,
+                             fix: "leave out --\(given) with --replay, or read the sensor itself: --source SPEC --\(given) …")
         }
         if args.string("simulate") != nil || args.string("source")?.hasPrefix("sim:") == true, args.string("mount") != nil {
-            throw UsageError("--mount goes with a sensor (--source i2c:… or iio:…); the simulator has no chip axes to map", command: args.command)
+            throw UsageError("--mount goes with a sensor (--source i2c:… or iio:…); the simulator has no chip axes to map", command: args.command,
+                             fix: "leave out --mount with the simulator, or give a sensor: --source i2c:/dev/i2c-1@0x68 --mount …")
         }
         var options = SourceOptions()
         options.rateHz = try args.double("rate", in: 1...8000)

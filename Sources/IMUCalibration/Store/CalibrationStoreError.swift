@@ -57,6 +57,10 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
             let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to a directory on another one"
             return "free some space on the file system of \(directory) (df -h \(directory))\(elsewhere); \(path) was left as it was"
         }
+        if errorNumber == ENOTDIR, let file = Self.fileOnTheWay(to: path) {
+            // XDG_CONFIG_HOME naming a file: the file is in the way, not `path` (which cannot exist).
+            return "\(file) is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME to a directory you own"
+        }
         if isDamagedPath {
             return "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
         }
@@ -64,6 +68,18 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
         // directory /proc/imukit: No such file or directory", a read-only file system) had no fix.
         if operation != "read" && !path.hasPrefix(CalibrationStore.systemDirectory) {
             return "set XDG_CONFIG_HOME to a directory you own on a writable disk (imukit saves in XDG_CONFIG_HOME/imukit, else ~/.config/imukit)"
+        }
+        return nil
+    }
+
+    /// The first leading part of `path` that exists and is not a directory (what ENOTDIR meant).
+    static func fileOnTheWay(to path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/").dropLast() {
+            prefix += "/" + part
+            var st = stat()
+            guard stat(prefix, &st) == 0 else { return nil }
+            if st.st_mode & S_IFMT != S_IFDIR { return path.hasPrefix("/") ? prefix : String(prefix.dropFirst(2)) }
         }
         return nil
     }

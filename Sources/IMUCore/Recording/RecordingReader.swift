@@ -136,7 +136,11 @@ public final class RecordingReader {
     private func refill() throws {
         let pending = end - start
         if pending >= Self.maxLineBytes {
-            throw RecordingError(file: name, line: lineNumber + 1, message: "line longer than \(Self.maxLineBytes) bytes; this is not a recording")
+            var error = RecordingError(file: name, line: lineNumber + 1, message: "line longer than \(Self.maxLineBytes) bytes; this is not a recording")
+            // A first line that long is another kind of file; a later one, a damaged line to remove.
+            error.fix = lineNumber == 0 ? "name a CSV recording (imu-record writes one; docs/file-formats.md)"
+                : RecordingError.mendLine(lineNumber + 1, of: name)
+            throw error
         }
         if start > 0, let base = buffer.baseAddress {
             if pending > 0 { memmove(base, base + start, pending) }

@@ -51,8 +51,15 @@ public struct ServiceConfig: Sendable {
     public var mqtt: MQTTSettings?
     /// gpsd to read ground speed from for the activity (`gps`: no, yes or HOST:PORT; docs/gps.md).
     public var gpsd: String?
+    /// The line of `replay =`, for the message when its file cannot be opened (`load`).
+    var replayLine: Int?
 
     public init() {}
+
+    /// Every setting `parse` knows, in the order data/stepd.conf explains them.
+    static let keys = ["source", "simulate", "replay", "speed", "rate", "mount", "height", "floor_height", "state_directory",
+                       "database", "retention_days", "commit_seconds", "method_deadline", "polled_fallback_hz", "yield_to", "bus",
+                       "clock", "calibration", "gps", "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file"]
 
     /// Whether the source may be an IIO device (`auto` or `iio:…`): only then is there a buffer
     /// to leave to `yieldTo`.
@@ -68,6 +75,7 @@ public struct ServiceConfig: Sendable {
     public var lockPath: String { stateDirectory + "/imu-stepd.lock" }
 
     /// Reads `path`. A missing file at the default path means all defaults; anywhere else it is an error.
+    /// The `replay =` recording must open here (`ConfigReplayFile`); `parse` alone leaves it to the source.
     public static func load(path: String, required: Bool) throws -> ServiceConfig {
         guard FileManager.default.fileExists(atPath: path) else {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
@@ -93,6 +101,10 @@ public struct ServiceConfig: Sendable {
         }
         var config = try parse(String(decoding: data, as: UTF8.self), path: path)
         config.path = path
+        if case let .replay(recording, _) = config.source, let problem = ConfigReplayFile.problem(recording) {
+            throw ConfigError(path: path, line: config.replayLine, message: problem.message,
+                              fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
+        }
         return config
     }
 
@@ -118,6 +130,9 @@ public struct ServiceConfig: Sendable {
             let keyAsWritten = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
             let key = keyAsWritten.lowercased()
             let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty else {
+                throw bad("'\(trimmed.escapedValue)' has no setting name before '='", "write key = value, e.g. rate = 100; known: \(Self.keys.joined(separator: ", "))")
+            }
             /// The value of a numeric key (`NumericSetting.all`), in its range.
             func number() throws -> Double {
                 let setting = NumericSetting.all[key]!
@@ -193,7 +208,12 @@ public struct ServiceConfig: Sendable {
                 case "system": c.bus = .system
                 case "session": c.bus = .session
                 default:
-                    guard value.hasPrefix("unix:") else { throw bad("bus = '\(value.escapedValue)'", "use system, session or a unix:path=… address") }
+                    // D-Bus addresses are transport:key=value (D-Bus specification, Server Addresses):
+                    // "unix:" alone names no socket, and failed only at the connection, without a line.
+                    guard value.hasPrefix("unix:"), value.dropFirst(5).contains("=") else {
+                        throw bad("bus = '\(value.escapedValue)' is not system, session or a unix: address with a socket (unix:path=FILE)",
+                                  "use bus = system, bus = session or e.g. bus = unix:path=/run/dbus/system_bus_socket")
+                    }
                     c.bus = .address(value)
                 }
             case "clock":
@@ -211,7 +231,11 @@ public struct ServiceConfig: Sendable {
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
             default:
-                throw bad("unknown setting '\(keyAsWritten.escapedValue)'", "known: source, simulate, replay, speed, rate, mount, height, floor_height, state_directory, database, retention_days, commit_seconds, method_deadline, polled_fallback_hz, yield_to, bus, clock, calibration, gps, mqtt_broker, mqtt_device_id, mqtt_credentials, mqtt_ca_file")
+                // A slip of the keyboard (`retension_days`, `floorheight`) is named as the tools' options are.
+                if let near = NearestOption.names(key, among: Self.keys).first {
+                    throw bad("unknown setting '\(keyAsWritten.escapedValue)' (did you mean \(near)?)", "write \(near) = \(value.escapedValue)")
+                }
+                throw bad("unknown setting '\(keyAsWritten.escapedValue)'", "known: \(Self.keys.joined(separator: ", "))")
             }
         }
         do {
@@ -249,8 +273,22 @@ public struct ServiceConfig: Sendable {
             throw ConfigError(path: path, line: lineOfKey["speed"], message: "speed paces simulate = or replay =, and neither is set",
                               fix: "remove the speed line: a sensor is read as it measures")
         }
+        // As the tools refuse --rate/--mount with --replay and --mount with the simulator: the
+        // daemon ignored those lines without a word.
+        var simulated = simulate != nil
+        if case let .spec(text) = c.source, text.hasPrefix("sim:") { simulated = true }
+        for (setting, applies) in [("rate", replay == nil), ("mount", replay == nil && !simulated)] where !applies {
+            guard let line = lineOfKey[setting] else { continue }
+            let origin = replay != nil ? "replay =: a recording plays at the rate and in the frame it was recorded"
+                : "the simulator: it has no chip axes to map"
+            throw ConfigError(path: path, line: line, message: "\(setting) = does not apply to \(origin)",
+                              fix: "remove the \(setting) line, or read a sensor with source = (e.g. source = i2c:/dev/i2c-1@0x68)")
+        }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
-        if let replay { c.source = .replay(path: replay, speed: speed ?? 1) }
+        if let replay {
+            c.source = .replay(path: replay, speed: speed ?? 1)
+            c.replayLine = lineOfKey["replay"]
+        }
         return c
     }
 }

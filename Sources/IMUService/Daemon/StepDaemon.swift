@@ -13,7 +13,7 @@ public enum StepDaemon {
     public static let spec = CommandSpec(
         name: "imu-stepd",
         summary: "the always-on step service: counts steps all day, keeps the history, answers on D-Bus",
-        usage: ["[--config FILE]"],
+        usage: ["[--config]"],
         options: [
             OptionSpec("config", short: "c", value: .path("FILE"), help: "settings file (default \(ServiceConfig.defaultPath); data/stepd.conf is the example)"),
         ],

@@ -18,7 +18,8 @@ func fromRecording(_ file: String, key: String?, settings: SessionSettings, need
         return t.hasPrefix("calibration-key: ") ? String(t.dropFirst("calibration-key: ".count)) : nil
     }.first
     guard let useKey = key ?? recordedKey ?? (needKey ? nil : "recording") else {
-        throw UsageError("\(file) does not name its sensor (no '# calibration-key:' line); give --key KEY to save", command: "imu-calibrate")
+        throw UsageError("\(file) does not name its sensor (no '# calibration-key:' line); give --key KEY to save", command: "imu-calibrate",
+                         fix: "name the sensor it was recorded from, as imu-info lists it: imu-calibrate --six-position --from-recording \(RecordingError.shellQuoted(file)) --key i2c:/dev/i2c-1@0x68 --save")
     }
     let sensor = reader.comments.lazy.compactMap { c -> String? in
         let t = c.trimmingPrefix(" ")

@@ -5,10 +5,10 @@ import IMUCalibration
 let spec = CommandSpec(
     name: "imu-calibrate",
     summary: "six-position accelerometer calibration and gyroscope bias, saved per sensor",
-    usage: ["--six-position [--seconds S] [--json] [--save] [--system] [--source SPEC | --simulate NAME]",
-            "--six-position --from-recording FILE [--key KEY] [--json] [--save] [--system]",
-            "--show [--json] [--key KEY | --source SPEC]",
-            "--reset [--system] [--key KEY | --source SPEC]"],
+    usage: ["--six-position [--seconds] [--json] [--save] [--system] [--source | --simulate]",
+            "--six-position --from-recording [--key] [--json] [--save] [--system]",
+            "--show [--json] [--key | --source]",
+            "--reset [--system] [--key | --source]"],
     options: [
         OptionSpec("six-position", short: "6", help: "guided: rest the device on each of its six faces in turn"),
         OptionSpec("from-recording", value: .path("FILE"), help: "compute from a recorded session (imu-record --raw) instead"),
@@ -31,6 +31,14 @@ let spec = CommandSpec(
 await ToolMain.run(spec) { args in
     try args.exclusive(["six-position", "show", "reset"])
     try args.exclusive(["from-recording", "source", "simulate"])
+    // Options only a six-position session uses were ignored without a word by --show and --reset
+    // (--reset prints no JSON).
+    for (mode, unused) in [("show", ["save", "seconds"]), ("reset", ["save", "seconds", "json"])] where args.flag(mode) {
+        if let given = unused.first(where: { args.string($0) != nil }) {
+            throw UsageError("--\(given) goes with --six-position, not --\(mode)", command: "imu-calibrate",
+                             fix: "leave out --\(given): imu-calibrate --\(mode) [--key KEY]")
+        }
+    }
     let store = CalibrationStore.standard(system: args.flag("system"))
     // Opening the sensor and the calibration files block: on a thread of their own, never on the
     // Swift concurrency pool (docs/concurrency.md).

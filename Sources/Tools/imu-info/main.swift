@@ -5,7 +5,7 @@ import IMUSensors
 let spec = CommandSpec(
     name: "imu-info",
     summary: "list I²C adapters, the motion sensors on them, kernel-owned chips and what stops a sensor from being used",
-    usage: ["[--json] [--bus N] [--gpsd ADDRESS | --no-gps]", "[--json] --source SPEC [--read N]", "[--json] --read N [--no-fifo]"],
+    usage: ["[--json] [--bus] [--gpsd | --no-gps]", "[--json] --source [--read]", "[--json] --read [--rate] [--no-fifo]"],
     options: [
         OptionSpec("json", help: "JSON Lines: one object per item, each with a \"type\" key"),
         OptionSpec("bus", value: .integer("N"), help: "look only at /dev/i2c-N"),
@@ -45,6 +45,11 @@ await ToolMain.run(spec) { args in
     let bus = try args.integer("bus", in: 0...1023)
     let readCount = try args.integer("read", in: 1...1_000_000)
     let rate = try args.double("rate", in: 1...2000)
+    // Both shape the samples --read prints; without it they were ignored without a word.
+    if readCount == nil, let given = ["rate", "no-fifo"].first(where: { args.string($0) != nil }) {
+        throw UsageError("--\(given) goes with --read N: imu-info reads no samples without it", command: spec.name,
+                         fix: "add --read, e.g. imu-info --read 10 --\(given)\(given == "rate" ? " \(args.string("rate")!)" : ""), or leave --\(given) out")
+    }
     let printer = InventoryPrinter(json: json)
     let i2c = I2CBackend(buses: bus.map { [$0] }, useFIFO: !args.flag("no-fifo"))
     var backends: [any SensorBackend] = Backends.all.map { $0.scheme == "i2c" ? i2c : $0 }

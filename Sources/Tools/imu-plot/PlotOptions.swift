@@ -97,8 +97,11 @@ struct PlotOptions: Sendable {
         width = try args.integer("width", in: Self.widthRange) ?? Self.defaultWidth
         let from = try args.string("from").map { try Self.seconds($0, option: "from", command: args.command) }
         let to = try args.string("to").map { try Self.seconds($0, option: "to", command: args.command) }
-        if let from, let to, to <= from {
-            throw UsageError("--to must come after --from (got --from \(args.string("from")!) --to \(args.string("to")!))", command: args.command)
+        if let from, let to, to <= from, let fromText = args.string("from"), let toText = args.string("to") {
+            // The two swapped is the likely slip; equal ones are a view of no time.
+            let fix = to < from ? "swap them: --from \(toText) --to \(fromText)"
+                : "give --to a time after --from \(fromText), or leave --to out for the end of the recording"
+            throw UsageError("--to must come after --from (got --from \(fromText) --to \(toText))", command: args.command, fix: fix)
         }
         span = PlotSpan(from: from, to: to)
     }

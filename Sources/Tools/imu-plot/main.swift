@@ -6,9 +6,9 @@ let spec = CommandSpec(
     name: "imu-plot",
     summary: "draw a recording or a simulated scenario (SVG: steps, cadence, floors, activity), or a day of the step service's history (HTML)",
     usage: [
-        "--replay FILE -o walk.svg [--from S] [--to S] [--width PX]",
-        "--simulate NAME -o sim.svg [--seed N] [--from S] [--to S] [--width PX]",
-        "--day [DATE] -o day.html [--history FILE]",
+        "--replay -o [--from] [--to] [--width]",
+        "--simulate -o [--seed] [--from] [--to] [--width]",
+        "--day [DATE] -o [--history]",
     ],
     options: [
         OptionSpec("replay", short: "r", value: .path("FILE"), help: "the recording to draw (CSV, docs/file-formats.md); '-' reads standard input"),

@@ -204,7 +204,12 @@ struct RecordWriteError: DiagnosableError {
     var fix: String? {
         if let readerGone { return readerGone.fix }
         if toStreamSink { return "record to a file (--out FILE)" }
-        return underlying.file == "-" ? "free space on the disk standard output goes to, or record to a file on another one (--out FILE)"
-            : "free space on the disk or record to another one (--out)"
+        guard underlying.file == "-" else { return "free space on the disk or record to another one (--out)" }
+        // "Free space" only where space is what is missing: `-o - >&-` is a closed descriptor.
+        switch underlying.writeErrorNumber {
+        case ENOSPC, EDQUOT, EFBIG: return "free space on the disk standard output goes to, or record to a file on another one (--out FILE)"
+        case EBADF: return "run it with standard output open (no >&-), or record to a file (--out FILE)"
+        default: return "record to a file (--out FILE)"
+        }
     }
 }

@@ -6,7 +6,7 @@ import IMULocation
 let spec = CommandSpec(
     name: "imu-record",
     summary: "record raw sensor samples to a CSV file, without dropping any",
-    usage: ["[--out FILE] [--duration S] [--rate HZ] [--raw] [--source SPEC | --simulate NAME | --replay FILE] [--gps | --no-gps] [--gpsd ADDRESS]"],
+    usage: ["[--out] [--duration] [--source | --simulate | --replay] [--gps | --no-gps] [--gpsd]"],
     options: [
         OptionSpec("out", short: "o", value: .path("FILE"), help: "where to write (default imukit-YYYYmmdd-HHMMSS.csv; - = stdout)"),
         OptionSpec("duration", short: "d", value: .number("S"), help: "stop after S seconds (default: until Ctrl-C); of the recording's own time with --replay, a pause in it included"),

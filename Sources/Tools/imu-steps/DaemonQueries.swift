@@ -78,7 +78,8 @@ enum DaemonQueries {
             throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command)
         }
         guard date < now else {
-            throw UsageError("--since \(text.escapedValue) is in the future", command: command)
+            throw UsageError("--since \(text.escapedValue) is in the future", command: command,
+                             fix: "give a time that has passed: --since 00:00 counts from midnight, --since YYYY-MM-DDTHH:MM from an earlier day")
         }
         return date
     }

@@ -6,10 +6,10 @@ let spec = CommandSpec(
     name: "imu-steps",
     summary: "count steps, cadence, distance, pace, floors and activity from a sensor, a recording or the simulator",
     usage: [
-        "[--source SPEC] [--gps | --gpsd ADDRESS] [--json]",
-        "--replay FILE [--realtime] [--json]",
-        "--simulate NAME [--speed N] [--json]",
-        "--today | --history Nd | --since TIME [--json]   (ask the step daemon imu-stepd)",
+        "[--source] [--gps | --gpsd] [--json]",
+        "--replay [--realtime] [--json]",
+        "--simulate [--speed] [--json]",
+        "--today | --history | --since [--json]   (ask the step daemon imu-stepd)",
     ],
     options: SourceSelection.options + GPSSelection.options + WalkerSettings.options + DaemonQueries.options + [
         OptionSpec("json", short: "j", help: "JSON Lines on stdout: step, floor, activity events, then a summary (docs/CONTRACTS.md §3)"),
