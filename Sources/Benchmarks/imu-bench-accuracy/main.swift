@@ -5,7 +5,7 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
@@ -25,7 +25,7 @@ while let argument = arguments.first {
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, daily, fixtures, simulator or speed") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, shortwalks, daily, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
@@ -37,7 +37,7 @@ while let argument = arguments.first {
         speedRates = [hz]
         arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
         exit(0)
     default:
         usageError("unknown argument \(argument); try --help")
@@ -117,6 +117,9 @@ if wanted("oxford") || wanted("speed") {
 }
 if wanted("realdev") {
     RealDevReport.run()
+}
+if wanted("realdev") || wanted("shortwalks") {
+    SplicedBoutsReport.run()
 }
 if wanted("daily") {
     DailyLifeReport.run()
