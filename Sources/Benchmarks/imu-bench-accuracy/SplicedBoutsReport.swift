@@ -23,8 +23,9 @@ enum SplicedBoutsReport {
     /// the weight shift that starts a walk (gait initiation, 0.4 to 0.6 s), as recorded.
     static let leadSeconds = 1.5
     /// Its last piece ends this long after the last strike, s (the trunk settling), or sooner at
-    /// the recording's end or 0.15 s before a strike clamped onto the last row.
+    /// the recording's end or `nextStrikeMargin` before a strike that is not the walk's.
     static let tailSeconds = 1.0
+    static let nextStrikeMargin = 0.3
     /// The joint between two steps of one foot: this fraction of the next step's interval after
     /// the strike (mid-stance, away from the impacts).
     static let jointPhase = 0.3
@@ -55,8 +56,16 @@ enum SplicedBoutsReport {
 
     /// Builds one trial's session: stand, walk, stand, … with the walks of `walkLengths`.
     static func session(_ r: RealDevReport.Recording, subject: String) -> Session? {
-        let strikes = r.alignedStepTimes.filter { $0.lowerBound == $0.upperBound }.map(\.lowerBound)
-        let clamped = r.alignedStepTimes.first { $0.lowerBound != $0.upperBound }?.lowerBound
+        // The trial's walk: its strikes up to the end of its walking segment; some trials add a
+        // step or two after standing for seconds at the end (s01 t3, s03 t3 to t6, s06 t5),
+        // which are no part of it, nor is a strike clamped onto the last row.
+        let walkingEnd = r.walkingEnd ?? .infinity
+        let walkCount = zip(r.stepTimes, r.alignedStepTimes).prefix { given, aligned in
+            given <= walkingEnd + 0.01 && aligned.lowerBound == aligned.upperBound
+        }.count
+        let given = r.alignedStepTimes
+        let strikes = given.prefix(walkCount).map(\.lowerBound)
+        let nextStrike = walkCount < given.count ? given[walkCount].lowerBound : nil
         guard strikes.count >= 6, let end = r.samples.last?.time,
               let stand = piece(r, 0.5, strikes[0] - leadSeconds) else { return nil }
         let interval = (end - r.samples[0].time) / Double(r.samples.count - 1)
@@ -81,7 +90,7 @@ enum SplicedBoutsReport {
         func standing(_ seconds: Double) { append(stand.filter { $0.time >= stand[stand.count - 1].time - seconds }) }
         var time: Double { (out.last?.time ?? 0) + interval }
         let n = strikes.count
-        let tailEnd = min(end, (clamped.map { $0 - 0.15 } ?? end), strikes[n - 1] + tailSeconds)
+        let tailEnd = min(end, (nextStrike.map { $0 - nextStrikeMargin } ?? end), strikes[n - 1] + tailSeconds)
         var walks: [(steps: Int, span: Range<Double>)] = []
         var skipped = 0
         standing(pauses[0])
