@@ -27,6 +27,9 @@ enum RealDevReport {
         /// `stepTimes` on the recording's own clock (`alignedTimes`).
         var alignedStepTimes: [ClosedRange<Double>]
         var tuned: Bool
+        /// End of the truth's walking segment (`segments`, a label starting "walking"), on the
+        /// given times' clock; nil when there is none.
+        var walkingEnd: Double? = nil
     }
 
     /// The foot-strike times of the lower-back walks on the clock of the recording's samples.
@@ -101,7 +104,9 @@ enum RealDevReport {
                 let times = (object["step_times_s"] as? [Double]) ?? []
                 out.append(Recording(name: base, samples: samples, capabilities: reader.capabilities,
                                      trueSteps: steps, stepTimes: times,
-                                     alignedStepTimes: alignedTimes(times, rowTimes: samples.map(\.time)), tuned: false))
+                                     alignedStepTimes: alignedTimes(times, rowTimes: samples.map(\.time)), tuned: false,
+                                     walkingEnd: (object["segments"] as? [[Any]])?.first { ($0.last as? String)?.hasPrefix("walking") == true }
+                                         .flatMap { $0.count > 1 ? $0[1] as? Double : nil }))
             } catch {
                 print("real-dev: \(base): \(error)")
             }

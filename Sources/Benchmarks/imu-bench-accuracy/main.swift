@@ -5,9 +5,10 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
+//   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,7 +26,7 @@ while let argument = arguments.first {
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, daily, fixtures, simulator or speed") }
+        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, shortwalks, daily, fixtures, simulator or speed") }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
@@ -37,7 +38,7 @@ while let argument = arguments.first {
         speedRates = [hz]
         arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
+        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
         exit(0)
     default:
         usageError("unknown argument \(argument); try --help")
@@ -68,6 +69,17 @@ if let traceName {
         // `--rate HZ` traces the recording averaged down to that rate.
         if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
         Trace.run(recording)
+    }
+    // `--trace short:NAME`: the real-dev trial's session of short walks (`SplicedBoutsReport`).
+    if traceName.hasPrefix("short:") {
+        for recording in RealDevReport.load(prefixes: [String(traceName.dropFirst(6))], directory: RealDevReport.directory()) {
+            guard let s = SplicedBoutsReport.session(recording, subject: "") else { continue }
+            var samples = s.samples
+            if speedRates.count == 1 { samples = AccuracyReport.decimated(samples, rateHz: speedRates[0]) }
+            Trace.run(LabelledRecording(name: s.name, samples: samples, capabilities: s.capabilities, trueSteps: s.trueSteps))
+            print("   walks:", s.walks.map { String(format: "%d steps %.1f-%.1f s", $0.steps, $0.span.lowerBound, $0.span.upperBound) }.joined(separator: ", "))
+        }
+        exit(0)
     }
     for recording in RealDevReport.load(prefixes: [traceName], directory: RealDevReport.directory()) {
         Trace.run(LabelledRecording(name: recording.name, samples: recording.samples,
@@ -117,6 +129,9 @@ if wanted("oxford") || wanted("speed") {
 }
 if wanted("realdev") {
     RealDevReport.run()
+}
+if wanted("realdev") || wanted("shortwalks") {
+    SplicedBoutsReport.run()
 }
 if wanted("daily") {
     DailyLifeReport.run()

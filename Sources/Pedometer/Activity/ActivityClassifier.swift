@@ -45,6 +45,8 @@ struct ActivityClassifier: Sendable {
             // swaying 0.02 g and more), and a ride boarded on foot loses nothing by waiting one
             // window (`ActivitySegmenter` dates a vehicle from the stillness before it).
             if justWalked, window.gaitDeviation < rules.stillDeviation { return (.stationary, .medium) }
+            // Standing and a foot strike in one window: a short walk starts or stops there.
+            if window.standsAndSteps { return (.unknown, .low) }
             return (.vehicle, .medium)
         }
         // Strong rhythmic motion that is not gait (a phone waved) or strong handling.

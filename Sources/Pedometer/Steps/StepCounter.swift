@@ -324,6 +324,9 @@ struct StepCounter: Sendable {
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, shapeMeasured: shapeMeasured, isGait: isGait,
                                 wasRhythmic: verdict == .wrongShape || verdict == .vibration)
+        if !isGait, ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
+            report.standsAndSteps = standsAndSteps(from: start, to: n)
+        }
         let creditEnd = n - lagBehind
         // The bout state machine decides; this carries out its action.
         let walking = machine.isWalking
@@ -388,6 +391,15 @@ struct StepCounter: Sendable {
         if !machine.isWalking { countChain(end: n) }
         blockedByRide = cycling
         return report
+    }
+
+    /// Does ticks `a..<b` hold a still second and a rise of a foot strike
+    /// (`ActivityRules.startOrStopStrike`)? A person stood and stepped there.
+    private func standsAndSteps(from a: Int, to b: Int) -> Bool {
+        var lowest = Double.infinity, highest = -Double.infinity
+        gait.forEach(plane: Plane.gait, from: a, to: b) { lowest = min(lowest, $0); highest = max(highest, $0) }
+        return highest - lowest >= settings.activity.startOrStopStrike
+            && BoutEdges.pause(gait, from: a, to: b, ticks: pauseTicks, deviation: rules.pauseDeviation) != nil
     }
 
     /// Counts a gait window ending at tick `n` at `cadence` (opening the bout first when none is
