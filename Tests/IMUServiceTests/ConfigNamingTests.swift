@@ -33,8 +33,9 @@ import Testing
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"])
         defer { withExtendedLifetime(daemon) {} }
         #expect(try PrivateBus.waitFor(20) { busValue(try bus.property("Config")) == daemon.configPath }, "\(daemon.log)")
-        // Ctrl-C after 3 s ends the follow (timeout sends SIGINT).
-        let r = try Run.command(["/usr/bin/timeout", "-s", "INT", "3", DaemonProcess.tool("imu-steps"), "--gps", "--json"],
+        // Ctrl-C after 8 s ends the follow (timeout sends SIGINT). 3 s was too short on a loaded
+        // 2-core machine: imu-steps had not yet reached the daemon and printed nothing (seen twice).
+        let r = try Run.command(["/usr/bin/timeout", "-s", "INT", "8", DaemonProcess.tool("imu-steps"), "--gps", "--json"],
                                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         #expect(r.stderr.contains("--gps does not apply while following the step daemon: its activity is its own (set gps = in \(daemon.configPath); docs/gps.md)"),
                 "stderr: \(r.stderr)")
