@@ -105,6 +105,9 @@ import Testing
         guard let bus = try PrivateBus.start() else { return skipped() }
         let state = try scratch()
         let recording = state + "/walk.csv"
+        // A file that is no recording yet: the daemon starts and reports its source lost (a missing
+        // one is refused when the config is read, ConfigReplayFile).
+        try "not a recording yet\n".write(toFile: recording, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(bus: bus, stateDirectory: state + "/s", settings: ["replay = \(recording)", "speed = 10"])
         #expect(try PrivateBus.waitFor(10) { busValue(try bus.property("SensorState")) == "lost" }, "\(daemon.log)")
         #expect(busValue(try bus.property("SensorMessage")).contains("walk.csv"))
