@@ -154,11 +154,22 @@ enum RealDevReport {
         events.compactMap { if case .step(let t) = $0 { t } else { nil } }
     }
 
-    static func walks(_ directory: String) {
+    /// The lower-back walks, each marked tuned or held out by `tunedWalkSubjects`.
+    static func loadWalks(directory: String) -> [Recording] {
         var recordings = load(prefixes: ["gait_lowerback"], directory: directory)
         for i in recordings.indices {
-            recordings[i].tuned = tunedWalkSubjects.contains { recordings[i].name.contains("_\($0)_") }
+            recordings[i].tuned = subject(of: recordings[i].name).map(tunedWalkSubjects.contains) ?? false
         }
+        return recordings
+    }
+
+    /// The person a walk's file name names (`..._s02_t3_...` is s02); nil when it names none.
+    static func subject(of name: String) -> String? {
+        name.split(separator: "_").first { $0.count == 3 && $0.hasPrefix("s") }.map(String.init)
+    }
+
+    static func walks(_ directory: String) {
+        let recordings = loadWalks(directory: directory)
         print("== real-dev slow walks at the lower back: \(recordings.count) trials (\(directory))")
         print("   split: tuned on subjects \(tunedWalkSubjects.sorted().joined(separator: ", ")); the rest held out")
         print("recording".padding(toLength: 44, withPad: " ", startingAt: 0),
@@ -203,8 +214,8 @@ enum RealDevReport {
         print("   strike − its |a| peak = our step time − the nearest |a| peak (±0.15 s), median over trials: 0 when no filter delays our steps")
         // A second view: leave one subject out over all 15 trials.
         let walks = recordings.compactMap { r -> LeaveOnePersonOut.Walk? in
-            guard let subject = r.name.split(separator: "_").first(where: { $0.count == 3 && $0.hasPrefix("s") }) else { return nil }
-            return LeaveOnePersonOut.Walk(name: r.name, person: String(subject), samples: r.samples,
+            guard let subject = subject(of: r.name) else { return nil }
+            return LeaveOnePersonOut.Walk(name: r.name, person: subject, samples: r.samples,
                                           capabilities: r.capabilities, trueSteps: r.trueSteps)
         }
         LeaveOnePersonOut.run(title: "real-dev slow walks (second view; the named split above is the headline)", walks)

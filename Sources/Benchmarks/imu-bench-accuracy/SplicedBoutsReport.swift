@@ -117,18 +117,12 @@ enum SplicedBoutsReport {
 
     static func run() {
         let directory = RealDevReport.directory()
-        var recordings = RealDevReport.load(prefixes: ["gait_lowerback"], directory: directory)
+        let recordings = RealDevReport.loadWalks(directory: directory)
         guard !recordings.isEmpty else {
             print("real-dev short walks: skipped, no gait_lowerback_* recordings at \(directory) (set IMU_REALDEV_DIR)")
             return
         }
-        for i in recordings.indices {
-            recordings[i].tuned = RealDevReport.tunedWalkSubjects.contains { recordings[i].name.contains("_\($0)_") }
-        }
-        let sessions = recordings.compactMap { r -> Session? in
-            guard let subject = r.name.split(separator: "_").first(where: { $0.count == 3 && $0.hasPrefix("s") }) else { return nil }
-            return session(r, subject: String(subject))
-        }
+        let sessions = recordings.compactMap { r in RealDevReport.subject(of: r.name).flatMap { session(r, subject: $0) } }
         print("== real-dev short walks at the lower back: each trial cut at its foot strikes into walks of \(walkLengths.map(String.init).joined(separator: ", ")) steps between stands, 100 Hz and averaged to 25 Hz (\(directory))")
         print("   split: tuned on subjects \(RealDevReport.tunedWalkSubjects.sorted().joined(separator: ", ")); the rest held out; scored per person")
         print("trial".padding(toLength: 44, withPad: " ", startingAt: 0), "part   truth  100 Hz  25 Hz   seed²  per walk at 100 Hz (counted/true)")

@@ -205,11 +205,7 @@ struct LagProducts: Sendable {
     private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
                             sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)? = nil)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        let raw = UnsafeRawPointer(x)
-        // Indices stay below n + `padding` (a few hundred): no overflow to check.
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
-            raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-        }
+        @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
         var (s0, s1, s2, s3, s4, s5) = sums ?? (.zero, .zero, .zero, .zero, .zero, .zero)
         @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
             s0 += a * load(j)
@@ -237,10 +233,7 @@ struct LagProducts: Sendable {
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         // The blocks before `at` (none of them the run's last), then the masked block, then the rest.
         let before = six(x, run: run, end: at, lag: lag)
-        let raw = UnsafeRawPointer(x)
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> {
-            raw.loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-        }
+        @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
         let masked = load(at) * keep, j = at &+ lag
         next[0] = before.0 + masked * load(j)
         next[1] = before.1 + masked * load(j &+ 1)
@@ -249,6 +242,13 @@ struct LagProducts: Sendable {
         next[4] = before.4 + masked * load(j &+ 4)
         next[5] = before.5 + masked * load(j &+ 5)
         return six(x, run: run, end: end, lag: lag, from: at, sums: before)
+    }
+
+    /// x[i ..< i + 8], unaligned. Indices stay below n + `padding` (a few hundred): no overflow
+    /// to check.
+    @inline(__always)
+    private static func eight(_ x: UnsafePointer<Float>, at i: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(x).loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
     }
 
     /// Zeros `add` needs after a run's n values: a pass of six lags reads up to x[n − 1 − ℓ + ℓ + 5 + 7],

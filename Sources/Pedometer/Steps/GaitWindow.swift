@@ -29,7 +29,7 @@ struct GaitWindow: Sendable {
     /// `horizontalDeviation`, g (`StrideHorizontal`), measured only for a weak window that would
     /// open a walk (0 otherwise).
     var strideHorizontal = 0.0
-    /// The window holds a second of stillness and a foot strike (`ActivityRules.startOrStop`):
+    /// The window holds a second of stillness and a foot strike (`ActivityRules.startOrStopStrike`):
     /// a person standing before or after a few steps, not a ride. Measured only for a window
     /// that is not gait and moves like a vehicle (`ActivityClassifier.readsShape`; false otherwise).
     var standsAndSteps = false

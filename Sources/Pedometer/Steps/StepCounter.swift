@@ -295,8 +295,9 @@ struct StepCounter: Sendable {
         }
         // The shape is read by the gate only with a cadence estimate, and by the activity
         // classifier only for motion of a vehicle's strength: most flat windows need none of it.
-        let shapeMeasured = estimate != nil
-            || ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation)
+        let vehicleStrength = ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation,
+                                                                                       horizontalDeviation: horizontalDeviation)
+        let shapeMeasured = estimate != nil || vehicleStrength
         let shape = shapeMeasured ? GaitShape.measure(scratch, count: analysed, rateHz: rateHz, cadence: estimate?.cadence, mean: wholeMean)
             : GaitShape()
         var verdict = gate.verdict(estimate: estimate, gaitDeviation: gaitDeviation, shape: shape, inBout: inBout)
@@ -324,7 +325,7 @@ struct StepCounter: Sendable {
                                 horizontalDeviation: horizontalDeviation, estimate: estimate,
                                 shape: shape, shapeMeasured: shapeMeasured, isGait: isGait,
                                 wasRhythmic: verdict == .wrongShape || verdict == .vibration)
-        if !isGait, ActivityClassifier(rules: settings.activity).readsShape(gaitDeviation: gaitDeviation, horizontalDeviation: horizontalDeviation) {
+        if !isGait, vehicleStrength {
             report.standsAndSteps = standsAndSteps(from: start, to: n)
         }
         let creditEnd = n - lagBehind
