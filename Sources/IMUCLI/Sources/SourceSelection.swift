@@ -98,8 +98,12 @@ public enum SourceSelection {
     /// `--speed N` (0.01 ≤ N ≤ 1000) or `--speed max`. "inf" is a number to `Double(_:)`, not a speed.
     static func parseSpeed(_ args: ParsedArguments) throws -> Double? {
         guard let text = args.string("speed") else { return nil }
-        if text == "max" { return .infinity }
-        return try args.double("speed", in: 0.01...1000)
+        if text.lowercased() == "max" { return .infinity }
+        let range = 0.01...1000.0
+        if let v = DecimalParser.parse(text), range.contains(v) { return v }
+        // Both forms named: "needs a number" hid `max`, the form most users are after.
+        throw UsageError("--speed takes a number from \(range.lowerBound.asWritten) to \(range.upperBound.asWritten) (× real time; 1 = as recorded) or 'max' (as fast as possible), got '\(text.escapedValue)'",
+                         command: args.command, fix: "e.g. --speed 10 for ten times real time, or --speed max")
     }
 
     /// The source options from `--rate` and `--mount`.

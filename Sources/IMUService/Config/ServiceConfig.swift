@@ -182,7 +182,14 @@ public struct ServiceConfig: Sendable {
                 simulate = value
                 try checkSource(.simulate(name: value, speed: 1))
             case "replay": replay = value
-            case "speed": speed = try number()
+            case "speed":
+                // The tools' `--speed max` (as fast as possible) has no meaning for a service that
+                // runs all day: it would count the whole recording in an instant, then sit idle.
+                if ["max", "inf", "infinity", "fast"].contains(value.lowercased()) {
+                    throw bad("speed = '\(value.escapedValue)' is not a pace the service plays at: it takes a number from 0.01 to 1000 (× real time; 1 = as recorded); '--speed max' is for the tools",
+                              "write e.g. speed = 1 (real time) or speed = 1000 (the fastest); for a whole recording as fast as possible run imu-steps --replay FILE --speed max")
+                }
+                speed = try number()
             case "rate": c.sourceOptions.rateHz = try number()
             case "mount":
                 guard let m = MountMatrix(kernelText: value) else {
