@@ -34,6 +34,13 @@ public struct I2CSpec: Sendable, Equatable {
                 guard let v = value, (0x03...0x77).contains(v) else {
                     throw I2CSourceError(.badSpec, "'\(a)' is not a 7-bit I²C address 0x03–0x77 (\(example))", fix: "find addresses with i2cdetect -y BUS")
                 }
+                // One chip named twice is one chip: refused as the spec is read, naming the
+                // address, before any bus is opened.
+                guard !addresses.contains(UInt8(v)) else {
+                    let hex = I2CAddress.hex(UInt8(v))
+                    throw I2CSourceError(.badSpec, "'i2c:\(text)' names address \(hex) twice",
+                                         fix: "name each chip once: i2c:\(bus)@\(hex), with a second, different address after a comma for a barometer (e.g. i2c:1@0x68,0x76)")
+                }
                 addresses.append(UInt8(v))
             }
         }
