@@ -13,7 +13,8 @@ public struct I2CSpec: Sendable, Equatable {
     public init(parsing text: String) throws(I2CSourceError) {
         let example = "e.g. i2c:/dev/i2c-1@0x68 or i2c:1@0x68,0x76"
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { throw I2CSourceError(.badSpec, "'i2c:\(text)' has more than one '@' (\(example))", fix: "see imu-info --help") }
+        guard parts.count <= 2 else { throw I2CSourceError(.badSpec, "'i2c:\(text)' has more than one '@' (\(example))",
+                                                       fix: "write one bus, '@', then the addresses separated by commas: i2c:BUS@ADDRESS[,ADDRESS]") }
         let bus = String(parts[0])
         if bus.isEmpty {
             busPath = nil
@@ -26,7 +27,8 @@ public struct I2CSpec: Sendable, Equatable {
         }
         addresses = []
         if parts.count == 2 {
-            guard busPath != nil else { throw I2CSourceError(.badSpec, "'i2c:\(text)' names addresses without a bus (\(example))", fix: "see imu-info --help") }
+            guard busPath != nil else { throw I2CSourceError(.badSpec, "'i2c:\(text)' names addresses without a bus (\(example))",
+                                                                fix: "put the bus before '@': its number or /dev/i2c-N (list them with imu-info or i2cdetect -l)") }
             for a in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
                 let t = a.lowercased()
                 let value = t.hasPrefix("0x") ? Int(t.dropFirst(2), radix: 16) : Int(t)
