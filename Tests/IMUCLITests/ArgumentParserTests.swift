@@ -142,7 +142,7 @@ let testSpec = CommandSpec(
         let address = #expect(throws: UsageError.self) { try a.integer("address", in: 0x03...0x77) }
         #expect(address?.message == "--address must be between 3 and 119, got 99999999999999999999")
         let nan = try ArgumentParser.parse(["--rate", "nan"], spec: testSpec)
-        #expect { try nan.double("rate", in: 1...1000) } throws: { ($0 as? UsageError)?.message == "--rate needs a number, got 'nan'" }
+        #expect { try nan.double("rate", in: 1...1000) } throws: { ($0 as? UsageError)?.message == "--rate needs a number from 1 to 1000, got 'nan'" }
     }
 
     @Test func hexAddresses() throws {

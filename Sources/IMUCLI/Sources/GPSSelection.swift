@@ -51,8 +51,8 @@ public enum GPSSelection {
         case .spec, .automatic: return
         }
         guard speed.isFinite else {
-            throw UsageError("--gps reads a live gpsd, which needs samples in real time: add --realtime (a recording's own "
-                             + "gnss_speed column is used without --gps)", command: command)
+            throw UsageError("--gps reads a live gpsd, which needs samples in real time, and this input plays as fast as possible", command: command,
+                             fix: "add --realtime (or --speed 1), or leave out --gps: a recording's own gnss_speed column is used without it")
         }
     }
 

@@ -81,7 +81,10 @@ public enum SourceSelection {
             _ = try scenario(name, command: args.command)
             return .simulate(name: name, speed: speed ?? 1)
         }
-        if speed != nil { throw UsageError("--speed goes with --simulate or --replay", command: args.command) }
+        if speed != nil {
+            throw UsageError("--speed goes with --simulate or --replay", command: args.command,
+                             fix: "leave out --speed: a sensor is read as it measures (--speed paces --simulate NAME or --replay FILE)")
+        }
         if let spec = args.string("source") { return .spec(spec) }
         return .automatic(fallbackToSimulation: fallbackToSimulation)
     }
@@ -98,8 +101,12 @@ public enum SourceSelection {
     /// `--speed N` (0.01 ≤ N ≤ 1000) or `--speed max`. "inf" is a number to `Double(_:)`, not a speed.
     static func parseSpeed(_ args: ParsedArguments) throws -> Double? {
         guard let text = args.string("speed") else { return nil }
-        if text == "max" { return .infinity }
-        return try args.double("speed", in: 0.01...1000)
+        if text.lowercased() == "max" { return .infinity }
+        let range = 0.01...1000.0
+        if let v = DecimalParser.parse(text), range.contains(v) { return v }
+        // Both forms named: "needs a number" hid `max`, the form most users are after.
+        throw UsageError("--speed takes a number from \(range.lowerBound.asWritten) to \(range.upperBound.asWritten) (× real time; 1 = as recorded) or 'max' (as fast as possible), got '\(text.escapedValue)'",
+                         command: args.command, fix: "e.g. --speed 10 for ten times real time, or --speed max")
     }
 
     /// The source options from `--rate` and `--mount`.
@@ -117,10 +124,12 @@ public enum SourceSelection {
         options.rateHz = try args.double("rate", in: 1...8000)
         if let text = args.string("mount") {
             guard let m = MountMatrix(kernelText: text) else {
-                throw UsageError("--mount needs three rows of three numbers, e.g. \"0,1,0; -1,0,0; 0,0,1\", got '\(text.escapedForTerminal)'", command: args.command)
+                throw UsageError("--mount needs three rows of three numbers, got '\(text.escapedValue)'", command: args.command,
+                                 fix: "write the rows separated by ';' and the numbers by ',', quoted for the shell, e.g. --mount \"0,1,0; -1,0,0; 0,0,1\"")
             }
             guard m.isRotation else {
-                throw UsageError("--mount '\(text.escapedForTerminal)' is not a rotation: each row must be a unit vector at right angles to the others, e.g. \"0,1,0; -1,0,0; 0,0,1\"", command: args.command)
+                throw UsageError("--mount '\(text.escapedValue)' is not a rotation: each row must be a unit vector at right angles to the others", command: args.command,
+                                 fix: "map each device axis to one chip axis with one ±1 per row, e.g. --mount \"0,1,0; -1,0,0; 0,0,1\" (the kernel's mount_matrix form)")
             }
             options.mountMatrix = m
         }
@@ -136,7 +145,8 @@ public enum SourceSelection {
     /// calls the spec by `name` (`--source`, or `a source` in a config file).
     static func split(_ spec: String, named name: String) throws -> (scheme: String, rest: String) {
         guard let colon = spec.firstIndex(of: ":") else {
-            throw UsageError("\(name) needs SCHEME:WHERE (e.g. i2c:/dev/i2c-1@0x68, iio:local:, sim:walk), got '\(spec)'", command: commandName)
+            throw UsageError("\(name) needs SCHEME:WHERE, got '\(spec.escapedValue)'", command: commandName,
+                             fix: "e.g. i2c:/dev/i2c-1@0x68 (a chip on a bus), iio:local: (the kernel's sensors) or sim:walk (the simulator)")
         }
         return (String(spec[..<colon]), String(spec[spec.index(after: colon)...]))
     }
@@ -146,7 +156,9 @@ public enum SourceSelection {
     static func backend(for scheme: String, among backends: [any SensorBackend]) throws -> any SensorBackend {
         let all = backends + [SimulationBackend()]
         guard let backend = all.first(where: { $0.scheme == scheme }) else {
-            throw UsageError("unknown source type '\(scheme):'; known: \(all.map { $0.scheme + ":" }.joined(separator: ", "))", command: commandName)
+            let known = all.map { $0.scheme + ":" }.joined(separator: ", ")
+            throw UsageError("unknown source type '\(scheme.escapedValue):'; known: \(known)", command: commandName,
+                             fix: "begin the spec with one of \(known), e.g. i2c:/dev/i2c-1@0x68, iio:local: or sim:walk")
         }
         return backend
     }

@@ -10,22 +10,25 @@ enum ConfigReplayFile {
     /// Why `path` cannot be replayed, with the errno when it cannot be opened (permission denied
     /// exits 3); nil when it is a readable file. A FIFO or device is left to the reader: opening
     /// one here could block. "-" is standard input.
-    static func problem(_ path: String) -> (message: String, errorNumber: Int32)? {
+    /// `asWritten` is the setting's text: when it was relative, the message names both it and
+    /// `path`, the absolute file it means (`ConfigPaths`).
+    static func problem(_ path: String, asWritten: String) -> (message: String, errorNumber: Int32)? {
         guard path != "-" else { return nil }
+        let named = asWritten == path ? "'\(path.escapedValue)'" : "'\(asWritten.escapedValue)' (\(path.escapedValue))"
         var st = stat()
-        guard stat(path, &st) == 0 else { return cannotOpen(path, errno) }
+        guard stat(path, &st) == 0 else { return cannotOpen(named, errno) }
         switch st.st_mode & S_IFMT {
-        case S_IFDIR: return ("replay = '\(path.escapedValue)' is a directory, not a recording", 0)
+        case S_IFDIR: return ("replay = \(named) is a directory, not a recording", 0)
         case S_IFREG:
             let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return cannotOpen(path, errno) }
+            guard fd >= 0 else { return cannotOpen(named, errno) }
             close(fd)
             return nil
         default: return nil
         }
     }
 
-    private static func cannotOpen(_ path: String, _ error: Int32) -> (message: String, errorNumber: Int32) {
-        ("replay = '\(path.escapedValue)' cannot be opened: \(String(cString: strerror(error)))", error)
+    private static func cannotOpen(_ named: String, _ error: Int32) -> (message: String, errorNumber: Int32) {
+        ("replay = \(named) cannot be opened: \(String(cString: strerror(error)))", error)
     }
 }

@@ -53,6 +53,8 @@ public struct ServiceConfig: Sendable {
     public var gpsd: String?
     /// The line of `replay =`, for the message when its file cannot be opened (`load`).
     var replayLine: Int?
+    /// `replay =` as written, for that message when it was relative (`ConfigPaths`).
+    var replayAsWritten: String?
 
     public init() {}
 
@@ -101,7 +103,8 @@ public struct ServiceConfig: Sendable {
         }
         var config = try parse(String(decoding: data, as: UTF8.self), path: path)
         config.path = path
-        if case let .replay(recording, _) = config.source, let problem = ConfigReplayFile.problem(recording) {
+        if case let .replay(recording, _) = config.source,
+           let problem = ConfigReplayFile.problem(recording, asWritten: config.replayAsWritten ?? recording) {
             throw ConfigError(path: path, line: config.replayLine, message: problem.message,
                               fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
         }
@@ -112,6 +115,8 @@ public struct ServiceConfig: Sendable {
     public static func parse(_ text: String, path: String,
                              credentialsOwner: CredentialsOwner = ServiceUser.credentialsOwner()) throws -> ServiceConfig {
         var c = ServiceConfig()
+        // Files the settings name are relative to this file's directory (`ConfigPaths`).
+        let paths = ConfigPaths(configPath: path)
         var simulate: String?, replay: String?, speed: Double?
         var mqttValues: [String: String] = [:], mqttLine: Int?
         var lineOfKey: [String: Int] = [:]
@@ -177,7 +182,14 @@ public struct ServiceConfig: Sendable {
                 simulate = value
                 try checkSource(.simulate(name: value, speed: 1))
             case "replay": replay = value
-            case "speed": speed = try number()
+            case "speed":
+                // The tools' `--speed max` (as fast as possible) has no meaning for a service that
+                // runs all day: it would count the whole recording in an instant, then sit idle.
+                if ["max", "inf", "infinity", "fast"].contains(value.lowercased()) {
+                    throw bad("speed = '\(value.escapedValue)' is not a pace the service plays at: it takes a number from 0.01 to 1000 (× real time; 1 = as recorded); '--speed max' is for the tools",
+                              "write e.g. speed = 1 (real time) or speed = 1000 (the fastest); for a whole recording as fast as possible run imu-steps --replay FILE --speed max")
+                }
+                speed = try number()
             case "rate": c.sourceOptions.rateHz = try number()
             case "mount":
                 guard let m = MountMatrix(kernelText: value) else {
@@ -189,8 +201,8 @@ public struct ServiceConfig: Sendable {
                 c.sourceOptions.mountMatrix = m
             case "height": c.pedometer.userHeightMeters = try number()
             case "floor_height": c.pedometer.floorHeightMeters = try number()
-            case "state_directory": c.stateDirectory = value
-            case "database": c.databasePath = value
+            case "state_directory": c.stateDirectory = paths.resolve(value)
+            case "database": c.databasePath = paths.resolve(value)
             case "retention_days":
                 let v = try number()
                 guard v == v.rounded() else { throw bad("retention_days = '\(value.escapedValue)' is not a whole number of days", "e.g. retention_days = 365, or 0 to keep everything") }
@@ -227,9 +239,13 @@ public struct ServiceConfig: Sendable {
                 do { c.gpsd = try GPSSelection.setting(value) } catch {
                     throw bad("gps = '\(value.escapedValue)': \(error)", "use gps = no, gps = yes (localhost:2947) or gps = HOST:PORT")
                 }
-            case "mqtt_broker", "mqtt_device_id", "mqtt_credentials", "mqtt_ca_file":
+            case "mqtt_broker", "mqtt_device_id":
                 mqttValues[key] = value
                 if key == "mqtt_broker" || mqttLine == nil { mqttLine = index + 1 }
+            case "mqtt_credentials", "mqtt_ca_file":
+                // Empty stays empty: MQTTSettings says what an empty file name means.
+                mqttValues[key] = value.isEmpty ? value : paths.resolve(value)
+                if mqttLine == nil { mqttLine = index + 1 }
             default:
                 // A slip of the keyboard (`retension_days`, `floorheight`) is named as the tools' options are.
                 if let near = NearestOption.names(key, among: Self.keys).first {
@@ -286,8 +302,9 @@ public struct ServiceConfig: Sendable {
         }
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay {
-            c.source = .replay(path: replay, speed: speed ?? 1)
+            c.source = .replay(path: paths.resolve(replay), speed: speed ?? 1)
             c.replayLine = lineOfKey["replay"]
+            c.replayAsWritten = replay
         }
         return c
     }

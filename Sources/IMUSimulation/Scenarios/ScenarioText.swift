@@ -65,8 +65,18 @@ extension Scenario {
             guard let i = rest.firstIndex(of: mark) else { return nil }
             let text = String(rest[rest.index(after: i)...])
             rest = rest[..<i]
-            guard let v = DecimalParser.parse(text), v.isFinite, v > 0 else { throw bad("'\(text)' after '\(mark)' is not a positive number") }
+            guard let v = DecimalParser.parse(text), v.isFinite, v > 0 else {
+                // After ':' (inf, nan, 1e400, -5, 0) the range and its unit, for the kind written.
+                guard mark == ":" else { throw bad("'\(text)' after '\(mark)' is not a positive number") }
+                throw bad("'\(text)' after ':' is not \(countRange(String(rest)))")
+            }
             return v
+        }
+        /// What `KIND:N` takes, with its unit and range: floors for the stairs and elevators.
+        func countRange(_ kind: String) -> String {
+            ["stairs-up", "stairs-down", "elevator-up", "elevator-down"].contains(kind)
+                ? "a whole number of floors from 1 to \(Self.maximumFloors)"
+                : "a duration in seconds, more than 0 and at most \(Int(Self.maximumSeconds)) (a week)"
         }
         var intervals: ClosedRange<Double>?
         if let tilde = rest.firstIndex(of: "~") {
@@ -93,7 +103,7 @@ extension Scenario {
             throw bad("amplitude \(amplitude) g is beyond \(Self.maximumAmplitude) g, the simulated accelerometer's full scale")
         }
         if let count, count > Self.maximumSeconds {
-            throw bad("\(count) is too large: a segment lasts at most a week (\(Int(Self.maximumSeconds)) s) and climbs at most \(Self.maximumFloors) floors")
+            throw bad("\(count.asWritten) after ':' is too large: \(String(rest)) takes \(countRange(String(rest)))")
         }
         // Safe: count ≤ maximumSeconds here.
         let floors = Int((count ?? 1).rounded())

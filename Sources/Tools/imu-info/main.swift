@@ -58,7 +58,8 @@ await ToolMain.run(spec) { args in
     var source: (any SampleSource)?
     if let text = args.string("source") {
         guard let colon = text.firstIndex(of: ":") else {
-            throw UsageError("--source needs SCHEME:WHERE, e.g. i2c:/dev/i2c-1@0x68, got '\(text)'", command: spec.name)
+            throw UsageError("--source needs SCHEME:WHERE, got '\(text.escapedValue)'", command: spec.name,
+                             fix: "name a sensor as i2c:BUS@ADDRESS (e.g. i2c:/dev/i2c-1@0x68 or i2c:1@0x68), i2c:BUS to scan a bus, or iio:local: / iio:ip:HOST")
         }
         let scheme = String(text[..<colon])
         guard let backend = backends.first(where: { $0.scheme == scheme }) else {
@@ -119,7 +120,7 @@ func nothingFound(by backend: any SensorBackend, location: String) -> InventoryI
                              fix: "a kernel driver must bind the chip (e.g. a device-tree overlay on a Pi; docs/getting-started-pinephone.md), "
                                 + "or read the chip over I²C directly: imu-info --bus N")
     default:
-        return InventoryItem(kind: .problem, name: "nothing found", location: location, fix: "see imu-info --help")
+        return InventoryItem(kind: .problem, name: "nothing found", location: location, fix: "check the sensor is wired and powered, or name it: imu-info --source i2c:BUS@ADDRESS (e.g. i2c:1@0x68) or iio:ip:HOST")
     }
 }
 

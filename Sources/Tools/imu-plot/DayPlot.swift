@@ -65,7 +65,8 @@ enum DayPlot {
                     throw UsageError("--day \(text!) names no date: \(slip.problem)", command: command,
                                      fix: "give one that exists, e.g. --day \(slip.nearest)")
                 }
-                throw UsageError("--day takes today, yesterday or a date as YYYY-MM-DD (e.g. 2026-12-01), got '\(text!)'", command: command)
+                throw UsageError("--day takes today, yesterday or a date as YYYY-MM-DD, got '\(text!.escapedValue)'", command: command,
+                                 fix: "e.g. --day today, --day yesterday or --day 2026-12-01 (four-digit year, two-digit month and day)")
             }
             return date
         }

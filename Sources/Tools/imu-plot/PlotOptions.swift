@@ -55,30 +55,38 @@ struct PlotOptions: Sendable {
         try args.exclusive(["replay", "simulate", "day"])
         if args.flag("day") {
             guard args.positionals.count <= 1 else {
-                throw UsageError("--day takes one date, got \(args.positionals.joined(separator: " "))", command: args.command)
+                throw UsageError("--day takes one date, got \(args.positionals.joined(separator: " ").escapedValue)", command: args.command,
+                                 fix: "give one: --day today, --day yesterday or --day YYYY-MM-DD (e.g. --day 2026-12-01); plot another day with another run")
             }
             input = .day(args.positionals.first)
             for option in ["from", "to", "width", "seed", "raw", "height", "stride", "floor-height"] where args.string(option) != nil {
-                throw UsageError("--\(option) goes with --replay or --simulate, not --day", command: args.command)
+                throw UsageError("--\(option) goes with --replay or --simulate, not --day", command: args.command,
+                                 fix: "leave out --\(option) with --day (a day plot covers the whole day from the history), or draw a recording: --replay FILE --\(option) …")
             }
         } else if let stray = args.positionals.first {
-            throw UsageError("unexpected argument '\(stray)' (a date goes with --day)", command: args.command)
+            throw UsageError("unexpected argument '\(stray.escapedValue)' (a date goes with --day)", command: args.command,
+                             fix: stray.hasSuffix(".csv") || stray.contains("/") ? "give a recording with --replay: --replay \(stray.escapedValue)"
+                                : "put --day before the date (--day \(stray.escapedValue)), or give the input with --replay FILE or --simulate NAME")
         } else if let file = args.string("replay") {
             input = .replay(file)
         } else if let name = args.string("simulate") {
             let seed = try args.integer("seed", in: 0...Int(Int32.max)) ?? 1
             input = .simulate(name, seed: UInt64(seed))
         } else {
-            throw UsageError("nothing to draw: give --replay FILE, --simulate NAME or --day [DATE]", command: args.command)
+            throw UsageError("nothing to draw: give --replay FILE, --simulate NAME or --day [DATE]", command: args.command,
+                             fix: "e.g. imu-plot --replay walk.csv -o walk.svg, imu-plot --simulate walk -o walk.svg, or imu-plot --day -o today.html")
         }
         if args.string("seed") != nil, case .replay = input {
-            throw UsageError("--seed goes with --simulate", command: args.command)
+            throw UsageError("--seed goes with --simulate", command: args.command,
+                             fix: "leave out --seed with --replay: a recording has no random draws to seed")
         }
         if args.string("history") != nil, !args.flag("day") {
-            throw UsageError("--history goes with --day", command: args.command)
+            throw UsageError("--history goes with --day", command: args.command,
+                             fix: "add --day (e.g. --day today --history FILE), or leave out --history to draw a recording or a simulation")
         }
         guard let out = args.string("out"), !out.isEmpty else {
-            throw UsageError("give the output file with -o FILE (e.g. -o walk.svg), or -o - for standard output", command: args.command)
+            throw UsageError("no output file: imu-plot writes a plot file and never draws on the terminal", command: args.command,
+                             fix: "give -o FILE (e.g. -o walk.svg; -o day.html with --day), or -o - for standard output")
         }
         self.out = out
         var isDay = false
@@ -109,7 +117,8 @@ struct PlotOptions: Sendable {
     /// Seconds after the first sample: `90`, `90.5`, `1:30`, `1:02:03`.
     static func seconds(_ text: String, option: String, command: String) throws -> Double {
         guard let seconds = ClockSeconds.parse(text) else {
-            throw UsageError("--\(option) needs seconds after the first sample (90, 90.5) or m:ss / h:mm:ss (1:30, 1:02:03), got '\(text)'", command: command)
+            throw UsageError("--\(option) needs seconds after the first sample, got '\(text.escapedValue)'", command: command,
+                             fix: "write seconds (--\(option) 90, --\(option) 90.5) or m:ss / h:mm:ss (--\(option) 1:30, --\(option) 1:02:03)")
         }
         return seconds
     }

@@ -33,7 +33,8 @@ await ToolMain.run(spec) { args in
     }
     let request = try SourceSelection.request(from: args, fallbackToSimulation: false)
     if case let .replay(input, _) = request, path != "-", OutputGuard.sameFile(input, path) {
-        throw UsageError("--out \(path) is the recording being replayed; choose another --out", command: "imu-record")
+        throw UsageError("--out \(path) is the recording being replayed: writing it would replace what is being read", command: "imu-record",
+                         fix: "choose another --out, e.g. --out copy.csv")
     }
     let gps = try await groundSpeedFeed(args, request: request)
     let (source, applied) = try await SourceSelection.open(request, options: try SourceSelection.sourceOptions(from: args),

@@ -16,6 +16,8 @@ enum DaemonFollow {
             let config = (try? await client.status().configPath).flatMap { $0.isEmpty ? nil : $0 }
             Terminal.standardError.write("imu-steps: --gps does not apply while following the step daemon: its activity is its own "
                                          + "(set gps = in \(config?.escapedOnOneLine ?? "the daemon's config, usually /etc/imukit/stepd.conf"); docs/gps.md)\n")
+            // Said now, not at Ctrl-C: standard error to a file or a pipe is collected until flushed.
+            Terminal.standardError.flush()
         }
         let out = Terminal.standardOutput
         let display = json ? nil : StatusDisplay()
@@ -32,7 +34,10 @@ enum DaemonFollow {
                         display?.start(source: SourceInfo(name: "imu-stepd (\(s.sensor.escapedValue)), today's totals",
                                                           calibrationKey: "", capabilities: caps),
                                        capabilities: Pedometer.capabilities(for: caps))
-                        if !json { Terminal.standardError.write("imu-steps: the step daemon owns the sensor; following it (Ctrl-C to stop)\n") }
+                        if !json {
+                            Terminal.standardError.write("imu-steps: the step daemon owns the sensor; following it (Ctrl-C to stop)\n")
+                            Terminal.standardError.flush()
+                        }
                     }
                     if json {
                         var line = JSONLine(type: "daemon")

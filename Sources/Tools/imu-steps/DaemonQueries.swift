@@ -61,7 +61,8 @@ enum DaemonQueries {
     static func parseDays(_ text: String, command: String) throws -> Int {
         let digits = text.hasSuffix("d") ? String(text.dropLast()) : text
         guard let n = Int(digits), (1...3660).contains(n) else {
-            throw UsageError("--history needs a number of days from 1 to 3660, e.g. 7d; got '\(text.escapedValue)'", command: command)
+            throw UsageError("--history needs a number of days from 1 to 3660, got '\(text.escapedValue)'", command: command,
+                             fix: "write whole days, with or without d: e.g. --history 7d or --history 30 (at most 3660, ten years)")
         }
         return n
     }
@@ -75,7 +76,8 @@ enum DaemonQueries {
                 throw UsageError("--since \(text.escapedValue) names no \(text.contains(":") ? "time" : "date"): \(slip.problem)", command: command,
                                  fix: "give one that exists, e.g. --since \(slip.nearest)")
             }
-            throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command)
+            throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command,
+                             fix: "e.g. --since 08:30 (today), --since 2026-12-01 (from midnight) or --since 2026-12-01T08:30")
         }
         guard date < now else {
             throw UsageError("--since \(text.escapedValue) is in the future", command: command,

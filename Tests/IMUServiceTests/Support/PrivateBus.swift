@@ -153,4 +153,35 @@ struct Run {
         return Run(status: p.terminationStatus, stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                    stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "", seconds: Date().timeIntervalSince(start))
     }
+
+    /// Runs a command that follows until interrupted (`imu-steps --json` on the daemon): polls its
+    /// output every 0.1 s until `done(stdout, stderr)` holds or `deadline` seconds pass, then sends
+    /// SIGINT (Ctrl-C) and waits up to 10 s more for it to end (SIGKILL after that). A fixed sleep
+    /// before Ctrl-C was either too short on a loaded machine or too long everywhere else.
+    static func interrupting(_ argv: [String], environment: [String: String] = [:], deadline: Double = 30,
+                             when done: (_ stdout: String, _ stderr: String) -> Bool) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = NSTemporaryDirectory() + "run-out-\(UUID().uuidString)", err = out + ".err"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        p.standardInput = FileHandle.nullDevice
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let start = Date()
+        try p.run()
+        _ = PrivateBus.waitFor(deadline) { !p.isRunning || done(read(out), read(err)) }
+        if p.isRunning { kill(p.processIdentifier, SIGINT) }
+        let end = Date().addingTimeInterval(10)
+        while p.isRunning && Date() < end { usleep(5_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: read(out), stderr: read(err), seconds: Date().timeIntervalSince(start))
+    }
 }
