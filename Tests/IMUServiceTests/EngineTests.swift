@@ -84,10 +84,12 @@ struct EngineHarness {
         let h = try await EngineHarness()
         h.faults.diskFull.withLock { $0 = true }
         try await h.play("walk:60")
-        let full = h.status { $0.storageState == "full" }
+        // A 60 s walk at 1.6–2.2 steps/s (the simulator's cadences) is counted in memory. The board
+        // is published as the engine goes, so the first "full" it shows can be from before the walk's
+        // end (29 steps once on a loaded machine): wait for both.
+        let full = h.status { $0.storageState == "full" && $0.today.steps > 60 }
         #expect(full.storageState == "full", "\(full)")
         #expect(full.storageMessage.contains("disk"))
-        // A 60 s walk at 1.6–2.2 steps/s (the simulator's cadences) is counted in memory.
         #expect(full.today.steps > 60, "\(full.today)")
         h.faults.diskFull.withLock { $0 = false }
         let back = h.status { $0.storageState == "ok" }
