@@ -20,6 +20,7 @@ Figures (all over the steady part of the walk: strikes 3 to n − 2, U-turn left
                 (gravity from the walk's mean; sideways = the horizontal axis whose
                 acceleration has more power at half the cadence than at the cadence)
   ml_stride     amplitude of the sideways acceleration's component at half the cadence, g
+  sd_gait       standard deviation of the gait signal |a| − 1 g, g
   kurt          Pearson kurtosis (3 = Gaussian, 1.5 = a sinusoid) of the gait signal |a| − 1 g
   coupling      median over 4 s windows (1 s hop) of Pearson's correlation between the gait
                 signal and the size of the horizontal acceleration, as the step counter
@@ -207,6 +208,7 @@ def stats(path):
         "cad": cadence,
         "rms_v": rms(vert), "rms_ap": rms(ap), "rms_ml": rms(ml),
         "ml_stride": band_amplitude(ml, cadence / 2),
+        "sd_gait": float(gait[steady].std()),
         "kurt": kurtosis(gait[steady]),
         "coupling": float(np.median(couplings)) if couplings else math.nan,
         "impact": med_impact,
@@ -221,7 +223,7 @@ def stats(path):
 
 
 def main():
-    keys = ["cad", "rms_v", "rms_ap", "rms_ml", "ml_stride", "kurt", "coupling", "impact", "width",
+    keys = ["cad", "rms_v", "rms_ap", "rms_ml", "ml_stride", "sd_gait", "kurt", "coupling", "impact", "width",
             "jerk", "step_cv", "peak_cv", "onset", "stop", "pre_h"]
     print("file".ljust(40) + "".join(k.rjust(10) for k in keys))
     table = []
