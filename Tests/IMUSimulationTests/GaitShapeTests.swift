@@ -100,7 +100,7 @@ import Testing
 @Suite struct GaitBalanceTests {
     /// The gait's world acceleration averages to zero over whole steps, so a walker neither rises
     /// nor sinks: the mean specific force of a long walk is gravity.
-    @Test(arguments: [DeviceHolding.inHand, .frontPocket, .backPocket])
+    @Test(arguments: [DeviceHolding.inHand, .frontPocket, .backPocket, .lowerBack])
     func walkingAveragesToGravity(holding: DeviceHolding) {
         let walk = Scenario(name: "w", segments: [Segment(.walk, seconds: 300, holding: holding)])
         let o = idealOptions { $0.sampleRateHz = 200 }

@@ -119,18 +119,29 @@ public enum DeviceHolding: Sendable, Equatable, Hashable {
             return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 15 * degree, rollStride: 3 * degree, yawStride: 4 * degree,
                                   leverArm: Vector3(0, 0, -0.15), impact: 1, asymmetry: 0.1)
         case .lowerBack:
-            // The pelvis in gait-lab data at a walk: tilt ±2° (twice per stride), obliquity ±4–5°
-            // and rotation ±4–5° once per stride; no lever arm (the device is on the trunk), the
-            // heel strikes as the trunk feels them, both feet alike but for a small asymmetry.
-            // Heel strikes reach the sacrum about twice as sharp as the walking model's trunk: the
-            // real-dev lower-back walks' first four strikes per trial measure 0.2 to 0.9 g (tuned
-            // part, s02 and s03, `ChainRules.minimumMedianHeight`), while at impact 1 the
-            // simulator's lower back struck 0.12 to 0.38 g at a 0.18 to 0.2 g bounce (seeds 1, 3).
-            // Check against real lower-back walks (real-dev tuned part, s02 t1/t3, s03 t1/t2, gait
-            // windows): horizontal deviation 0.56–0.72 × the gait signal's at 0.13–0.18 g; a
-            // simulated walk here at 1.5–1.7 steps/s, 0.15–0.18 g (seed 1): 0.66–0.75 × at impact 1.
-            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 1 * degree, rollStride: 4 * degree, yawStride: 4 * degree,
-                                  impact: 2, asymmetry: 0.1)
+            // The pelvis in gait-lab data at a walk: tilt ±2° (twice per stride) and rotation ±4°
+            // once per stride; no lever arm (the device is on the trunk), both feet alike but for
+            // a small asymmetry. Calibrated (session 17) with scripts/lowerback-gait-stats.py,
+            // measured on real-dev s02/s03 lower-back (10 slow walks, 1.33–1.72 steps/s) against
+            // simulated walks at a 0.17 g bounce, 1.4 and 1.65 steps/s and irregular, seeds 1–3
+            // (docs/accuracy.md, "The simulator's lower back"):
+            // - roll (obliquity) 0.75° at a 0.25 g bounce (0.5° at 0.17 g): measured on real-dev
+            //   s02/s03 lower-back, sideways acceleration at half the cadence 0.027–0.074 g; the
+            //   body's own sway gives 0.05 g there and each degree of roll tilts 0.017 g of gravity
+            //   into it in phase (4° read 0.084–0.098 g);
+            // - impact 2.6 (a 2.1 × bounce spike): measured on real-dev s02/s03 lower-back, strike
+            //   peak above the preceding 0.3 s minimum 0.50–0.72 g, kurtosis of |a| − 1 g 3.2–8.3,
+            //   vertical RMS 0.138–0.196 g (impact 2 with the narrow spike read 0.37–0.42 g, 1.8);
+            // - `TrunkJolt`: brake 1.3 × and sideways 1.1 × the vertical impact, measured on real-dev
+            //   s02/s03 lower-back, RMS fore-aft 0.117–0.185 g and sideways 0.104–0.150 g (the
+            //   smooth model: 0.055–0.060 and 0.069–0.072 g) and the step counter's coupling of
+            //   |a| − 1 g to the horizontal size 0.445–0.722 (smooth: −0.09–0.28); spread ±0.4
+            //   (23 % relative deviation), measured on real-dev s02/s03 lower-back, strike-to-strike
+            //   deviation of the impact 19–35 % (±10 % strength alone: 10–16 %); first strike 0.5 ×,
+            //   measured on real-dev s02/s03 lower-back, first strike / steady median 0.40–0.90.
+            return SwayAmplitudes(pitchStep: 2 * degree, pitchStride: 1 * degree, rollStride: 0.75 * degree, yawStride: 4 * degree,
+                                  impact: 2.6, asymmetry: 0.1,
+                                  trunk: TrunkJolt(brake: 1.3, sideways: 1.1, spread: 0.4, firstStrike: 0.5))
         case .custom:
             return SwayAmplitudes(pitchStep: 3 * degree, pitchStride: 5 * degree, rollStride: 4 * degree, yawStride: 3 * degree)
         }
@@ -154,6 +165,8 @@ struct SwayAmplitudes: Sendable {
     /// Left/right difference of the heel-strike spike (0 = both feet alike; 0.5 = the near
     /// foot's spike is 3× the far foot's, as for a phone in a trouser pocket).
     var asymmetry: Double = 0
+    /// The strike's own jolts on a trunk-worn device (nil: the smooth model of the other holdings).
+    var trunk: TrunkJolt? = nil
 
     /// The rotations multiplied by `factor` (a harder gait swings more); the rest unchanged.
     func scaled(by factor: Double) -> SwayAmplitudes {

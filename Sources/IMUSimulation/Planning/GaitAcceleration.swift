@@ -51,10 +51,23 @@ extension PlannedSegment {
             bounce = sin(phi) + h * sin(2 * phi - 1.2)
             bounceVelocity = -cos(phi) - h / 2 * cos(2 * phi - 1.2)
         }
-        let impactModulation = bounceModulation * near * heel
-        let impactModulationRate = (bounceModulationRate * near + bounceModulation * nearRate) * heel
-        let impact = GaitShapes.spike.value(phi) + GaitShapes.ring.value(phi)
-        let impactVelocity = GaitShapes.spike.antiderivative(phi) + GaitShapes.ring.antiderivative(phi)
+        var impactModulation = bounceModulation * near * heel
+        var impactModulationRate = (bounceModulationRate * near + bounceModulation * nearRate) * heel
+        var impact = GaitShapes.spike.value(phi) + GaitShapes.ring.value(phi)
+        var impactVelocity = GaitShapes.spike.antiderivative(phi) + GaitShapes.ring.antiderivative(phi)
+        if let trunk = sway.trunk {
+            // On the trunk: a wider impact, each strike its own size (blended across the step as
+            // the strength is, so the spike at φ = 2πk + 0.3 takes strike k's), softer at first.
+            impact = GaitShapes.trunkSpike.value(phi) + GaitShapes.ring.value(phi)
+            impactVelocity = GaitShapes.trunkSpike.antiderivative(phi) + GaitShapes.ring.antiderivative(phi)
+            let f0 = trunk.strikeFactor(Int(step), seed: stepSeed), f1 = trunk.strikeFactor(Int(step) + 1, seed: stepSeed)
+            let onset = trunk.onset(tau, ramp: min(Self.gaitSpeedRampSeconds, duration / 3))
+            let factor = (f0 + (f1 - f0) * blend) * onset.value
+            let factorRate = (f1 - f0) * Easing.minimumJerkRate(cycles - step) * omega / (2 * Double.pi) * onset.value
+                + (f0 + (f1 - f0) * blend) * onset.rate
+            impactModulationRate = impactModulationRate * factor + impactModulation * factorRate
+            impactModulation *= factor
+        }
         let vertical = bounceModulation * bounce + bounceModulationRate * bounceVelocity / omega
             + impactModulation * impact + impactModulationRate * impactVelocity / omega
 
@@ -63,9 +76,18 @@ extension PlannedSegment {
         let surgeModulationRate = fade.rate * strength + fade.value * strengthRate
         let surge = -0.4 * cos(phi + 0.3) + 0.25 * GaitShapes.spike.value(phi)
         let surgeVelocity = -0.4 * sin(phi + 0.3) + 0.25 * GaitShapes.spike.antiderivative(phi)
-        let forward = surgeModulation * surge + surgeModulationRate * surgeVelocity / omega
+        var forward = surgeModulation * surge + surgeModulationRate * surgeVelocity / omega
         let sideways = phi / 2 + phases[1]
-        let lateral = fade.value * 0.3 * sin(sideways) + fade.rate * (-0.6 * cos(sideways)) / omega
+        var lateral = fade.value * 0.3 * sin(sideways) + fade.rate * (-0.6 * cos(sideways)) / omega
+        if let trunk = sway.trunk {
+            // The strike's jolts: braking fore-aft, and sideways, whose side cos(half) flips from
+            // one strike to the next (±1 at each spike).
+            forward -= trunk.brake * (impactModulation * impact + impactModulationRate * impactVelocity / omega)
+            let side = cos(half), sideRate = -sin(half) * omega / 2
+            let push = trunk.sideways * impactModulation * side
+            let pushRate = trunk.sideways * (impactModulationRate * side + impactModulation * sideRate)
+            lateral += push * impact + pushRate * impactVelocity / omega
+        }
 
         var body = a * Vector3(forward, lateral, vertical)
         // The body frame turns with the heading, carrying the surge and sway velocities round with
