@@ -52,9 +52,14 @@ struct ChainRules: Sendable {
     /// rule is a margin the held-out figure does not test).
     var longestChain = 8.0
     /// Weakest strike, × the chain's median: steps of one walk are of a kind. One weaker impact
-    /// at each end is left out instead (the settle after a walk's last step: 0.21 g after strikes
-    /// of 0.63 to 1.74 g in the simulator's 3 s walk, seed 1; `ImpactChain.completed`).
-    var weakestFraction = 0.4
+    /// at each end is left out instead (`ImpactChain.completed`): the settle after a walk's last
+    /// step (0.21 g after strikes of 0.63 to 1.74 g in the simulator's 3 s walk, seed 1: 0.20 ×)
+    /// or the weight shift before its first (0.10 g before strikes of 0.41 to 0.48 g, real-dev
+    /// lower back, tuned s03_t5: 0.24 ×). A stop's last two steps are steps, though softer: the
+    /// trunk brakes over them (gait termination takes the last stride), and they strike at 0.36
+    /// to 0.53 × the walk's median (0.13 to 0.19 g against 0.36 and 0.41 g, tuned s03_t5 and
+    /// s03_t6, the 5-step walks of "real-dev short walks"; at 0.4 × both walks counted 0).
+    var weakestFraction = 0.3
 }
 
 /// Rules of the bout state machine (`StepCounter`): when a walk opens, how it is counted, when it
