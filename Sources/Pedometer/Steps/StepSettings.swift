@@ -140,6 +140,17 @@ struct ActivityRules: Sendable {
     /// from counting (the real-dev short walks, tuned s02 and s03: 18.47 % MAPE per person, 7.23 %
     /// with it).
     var startOrStopStrike = 0.2
+    /// A ride the stream starts in is taken from its first 4 s window at once (the labels tile the
+    /// time from the first sample), before the `vehicleMinimum` of evidence any later ride needs.
+    /// The step counter treats it as a ride (`StepCounter.inVehicle`: a stricter start, no short
+    /// walks counted strike by strike) at once only when that first window's gait signal vibrates
+    /// as an engine and a road make it, more than this, g (0.015 to 0.05 g between bumps,
+    /// `ChainRules.stillDeviation`; the real-dev bus's first window 0.075 g); otherwise once the
+    /// segment has been labelled `vehicle` for `vehicleMinimum` s (`ActivitySegmenter.isProvenRide`).
+    /// Standing still before a walk reads as a vehicle's sway in such a window (0.012 g of |f|,
+    /// 0.026 g horizontally at the lower back, real-dev s03_t1, tuned), and so does a tram pulling
+    /// away smoothly (0.004 g, 0.027 g: the real-dev tram, whose labels are unchanged by this).
+    var provenRideVibration = 0.015
     /// Seconds a ride survives stationary/unknown labels: a long red light or a bus stop.
     var vehicleHold = 180.0
     /// Seconds a new activity must hold before it replaces the current one: a bus ride is
