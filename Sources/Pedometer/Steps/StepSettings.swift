@@ -38,8 +38,11 @@ struct ChainRules: Sendable {
     var stillSeconds = 1.0
     /// The stillness before a walk ends this long before its first strike, s: starting to walk
     /// shifts the weight onto the stance leg first (the anticipatory postural adjustments of gait
-    /// initiation last about 0.4 to 0.6 s), which moves the trunk.
-    var initiationSeconds = 0.5
+    /// initiation last about 0.4 to 0.6 s), which moves the trunk, and the first foot then swings
+    /// (about 0.4 s) before it strikes: 0.8 to 1 s in all. At 0.5 s the stand before the 5-step
+    /// walk of real-dev s03_t6 (tuned, 100 Hz) read 0.016 g, its weight shift inside it, and the
+    /// walk counted 0; from 0.7 s it counts 5 of 5.
+    var initiationSeconds = 0.9
     /// Least median strike height of a chain, g: the first steps from standing strike 0.2 to
     /// 0.9 g at the lower back (real-dev walks, tuned part, s02 and s03: the first four strikes
     /// of each trial), while shuffling on the spot after a walk strikes 0.10 to 0.19 g (s03_t6,
