@@ -226,9 +226,10 @@ public struct Pedometer: Sendable {
             // one, up to the window's centre (the time it describes best).
             let centre = window.end - stepCounter.settings.bout.windowSeconds / 2
             let from = labelledUntil ?? firstTime ?? centre
-            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre), into: &events)
+            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre),
+                          gaitDeviation: window.gaitDeviation, into: &events)
             labelledUntil = Swift.max(from, centre)
-            stepCounter.inVehicle = segmenter.current?.activity == .vehicle
+            stepCounter.inVehicle = segmenter.isProvenRide
         }
     }
 

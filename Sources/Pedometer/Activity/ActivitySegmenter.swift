@@ -19,15 +19,35 @@ struct ActivitySegmenter: Sendable {
     private var candidate: ActivityClass?
     private var candidateStart = 0.0
     private var candidateConfidence = ActivityConfidence.low
+    /// The current segment is the stream's first, taken from its first label without the
+    /// minimum duration a later segment needs, and that label's window did not vibrate as a
+    /// vehicle's does (`ActivityRules.provenRideVibration`).
+    private var unproven = false
+    /// Seconds of the current segment labelled `vehicle` at medium confidence or more, while `unproven`.
+    private var vehicleEvidence = 0.0
 
-    /// Adds the label of the second ending at `time`. Appends a finished segment to `events`.
+    /// Is the current segment a ride the step counter should treat as one (`StepCounter.inVehicle`):
+    /// a vehicle segment that replaced another after `ActivityRules.vehicleMinimum` s, or the
+    /// stream's first segment when its first window vibrated as a vehicle's does or once it has
+    /// been labelled `vehicle` for that long (`ActivityRules.provenRideVibration`).
+    var isProvenRide: Bool {
+        guard current?.activity == .vehicle else { return false }
+        return !unproven || vehicleEvidence >= rules.vehicleMinimum
+    }
+
+    /// Adds the label of the second ending at `time`, from a window whose gait signal deviated
+    /// `gaitDeviation` g. Appends a finished segment to `events`.
     mutating func add(_ activity: ActivityClass, confidence: ActivityConfidence, start: Double, time: Double,
-                      into events: inout [PedometerEvent]) {
+                      gaitDeviation: Double = .infinity, into events: inout [PedometerEvent]) {
         guard !finished else { return }
+        let evidence = activity == .vehicle && confidence >= .medium ? time - (current?.end ?? start) : 0
         guard var segment = current else {
             current = ActivitySegment(start: start, end: time, activity: activity, confidence: confidence)
+            unproven = gaitDeviation <= rules.provenRideVibration
+            vehicleEvidence = evidence
             return
         }
+        vehicleEvidence += evidence
         if activity == segment.activity {
             segment.end = time
             segment.confidence = max(segment.confidence, confidence)
@@ -56,6 +76,7 @@ struct ActivitySegmenter: Sendable {
             events.append(.activity(segment))
             current = ActivitySegment(start: candidateStart, end: time, activity: activity, confidence: candidateConfidence)
             candidate = nil
+            unproven = false
         } else {
             segment.end = time
             current = segment

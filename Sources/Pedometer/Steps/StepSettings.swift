@@ -38,8 +38,11 @@ struct ChainRules: Sendable {
     var stillSeconds = 1.0
     /// The stillness before a walk ends this long before its first strike, s: starting to walk
     /// shifts the weight onto the stance leg first (the anticipatory postural adjustments of gait
-    /// initiation last about 0.4 to 0.6 s), which moves the trunk.
-    var initiationSeconds = 0.5
+    /// initiation last about 0.4 to 0.6 s), which moves the trunk, and the first foot then swings
+    /// (about 0.4 s) before it strikes: 0.8 to 1 s in all. At 0.5 s the stand before the 5-step
+    /// walk of real-dev s03_t6 (tuned, 100 Hz) read 0.016 g, its weight shift inside it, and the
+    /// walk counted 0; from 0.7 s it counts 5 of 5.
+    var initiationSeconds = 0.9
     /// Least median strike height of a chain, g: the first steps from standing strike 0.2 to
     /// 0.9 g at the lower back (real-dev walks, tuned part, s02 and s03: the first four strikes
     /// of each trial), while shuffling on the spot after a walk strikes 0.10 to 0.19 g (s03_t6,
@@ -52,9 +55,14 @@ struct ChainRules: Sendable {
     /// rule is a margin the held-out figure does not test).
     var longestChain = 8.0
     /// Weakest strike, × the chain's median: steps of one walk are of a kind. One weaker impact
-    /// at each end is left out instead (the settle after a walk's last step: 0.21 g after strikes
-    /// of 0.63 to 1.74 g in the simulator's 3 s walk, seed 1; `ImpactChain.completed`).
-    var weakestFraction = 0.4
+    /// at each end is left out instead (`ImpactChain.completed`): the settle after a walk's last
+    /// step (0.21 g after strikes of 0.63 to 1.74 g in the simulator's 3 s walk, seed 1: 0.20 ×)
+    /// or the weight shift before its first (0.10 g before strikes of 0.41 to 0.48 g, real-dev
+    /// lower back, tuned s03_t5: 0.24 ×). A stop's last two steps are steps, though softer: the
+    /// trunk brakes over them (gait termination takes the last stride), and they strike at 0.36
+    /// to 0.53 × the walk's median (0.13 to 0.19 g against 0.36 and 0.41 g, tuned s03_t5 and
+    /// s03_t6, the 5-step walks of "real-dev short walks"; at 0.4 × both walks counted 0).
+    var weakestFraction = 0.3
 }
 
 /// Rules of the bout state machine (`StepCounter`): when a walk opens, how it is counted, when it
@@ -135,6 +143,17 @@ struct ActivityRules: Sendable {
     /// from counting (the real-dev short walks, tuned s02 and s03: 18.47 % MAPE per person, 7.23 %
     /// with it).
     var startOrStopStrike = 0.2
+    /// A ride the stream starts in is taken from its first 4 s window at once (the labels tile the
+    /// time from the first sample), before the `vehicleMinimum` of evidence any later ride needs.
+    /// The step counter treats it as a ride (`StepCounter.inVehicle`: a stricter start, no short
+    /// walks counted strike by strike) at once only when that first window's gait signal vibrates
+    /// as an engine and a road make it, more than this, g (0.015 to 0.05 g between bumps,
+    /// `ChainRules.stillDeviation`; the real-dev bus's first window 0.075 g); otherwise once the
+    /// segment has been labelled `vehicle` for `vehicleMinimum` s (`ActivitySegmenter.isProvenRide`).
+    /// Standing still before a walk reads as a vehicle's sway in such a window (0.012 g of |f|,
+    /// 0.026 g horizontally at the lower back, real-dev s03_t1, tuned), and so does a tram pulling
+    /// away smoothly (0.004 g, 0.027 g: the real-dev tram, whose labels are unchanged by this).
+    var provenRideVibration = 0.015
     /// Seconds a ride survives stationary/unknown labels: a long red light or a bus stop.
     var vehicleHold = 180.0
     /// Seconds a new activity must hold before it replaces the current one: a bus ride is
