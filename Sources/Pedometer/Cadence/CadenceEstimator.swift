@@ -196,6 +196,19 @@ struct CadenceEstimator: Sendable {
 
     /// The cadence from `correlation` over lags `minimumLag`...`maximumLag` (and one either side).
     private func estimate(n: Int, minimumLag: Int, maximumLag: Int) -> CadenceEstimate? {
+        // Every lag read is in `self.minimumLag − 1 ... maximumLag + 1`, inside `correlation`
+        // (`init`): read through the buffer, without a bounds check per read (three per lag in
+        // the peak tests).
+        precondition(minimumLag >= 1 && self.minimumLag >= 1 && maximumLag + 1 < correlation.count,
+                     "CadenceEstimator: lags outside the correlation")
+        return correlation.withUnsafeBufferPointer { estimate(n: n, minimumLag: minimumLag, maximumLag: maximumLag, correlation: $0) }
+    }
+
+    @inline(__always)
+    private func estimate(n: Int, minimumLag: Int, maximumLag: Int, correlation: UnsafeBufferPointer<Double>) -> CadenceEstimate? {
+        @inline(__always) func isPeak(_ lag: Int) -> Bool {
+            correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]
+        }
         // Strongest local maximum over the whole range.
         var best = -1
         var bestValue = -Double.infinity
@@ -211,7 +224,7 @@ struct CadenceEstimator: Sendable {
             break
         }
         let strongest = correlation[best]
-        let lag = refinedLag(best)
+        let lag = Self.refinedLag(best, correlation)
         // Correlation around half the repeat: high when each repeat holds two similar steps,
         // strongly negative when it is one smooth swing (a bus sway read as a stride). Searched
         // down to the shortest step considered: a 5 steps/s stride (0.4 s) has its step at 0.2 s.
@@ -274,12 +287,8 @@ struct CadenceEstimator: Sendable {
     /// Minimum correlation at half the strongest lag for it to count as the step.
     static let halfPeakMinimum = 0.25
 
-    @inline(__always) private func isPeak(_ lag: Int) -> Bool {
-        correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]
-    }
-
     /// Sub-sample lag from a parabola through the peak and its two neighbours.
-    private func refinedLag(_ lag: Int) -> Double {
+    private static func refinedLag(_ lag: Int, _ correlation: UnsafeBufferPointer<Double>) -> Double {
         let a = correlation[lag - 1], b = correlation[lag], c = correlation[lag + 1]
         let denominator = a - 2 * b + c
         guard abs(denominator) > 1e-12 else { return Double(lag) }
