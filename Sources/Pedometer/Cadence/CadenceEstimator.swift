@@ -128,28 +128,43 @@ struct CadenceEstimator: Sendable {
         // time, with four energy sums, so each addition need not wait for the one before (see
         // `WindowSums`).
         precondition(n <= window.count && n + padding <= values.count, "CadenceEstimator: window longer than its storage")
+        // The same pass leaves the running sums `prefix` (`correlate`), added exactly as
+        // `WindowSums.prefixSums` adds them (blocks of four, then the rest one by one).
+        precondition(n < prefix.count, "CadenceEstimator: window longer than its running sums")
         window.withUnsafeBufferPointer { window in
             values.withUnsafeMutableBufferPointer { values in
-                let source = UnsafeRawPointer(window.baseAddress!)
-                let m = SIMD4<Double>(repeating: mean)
-                var lanes = SIMD4<Double>()
-                var i = 0
-                while i + 4 <= n {
-                    let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
-                    // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
-                    UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
-                    let x = v - m
-                    lanes += x * x
-                    i += 4
+                prefix.withUnsafeMutableBufferPointer { prefix in
+                    let source = UnsafeRawPointer(window.baseAddress!), out = prefix.baseAddress!
+                    let m = SIMD4<Double>(repeating: mean)
+                    var lanes = SIMD4<Double>()
+                    var total = 0.0
+                    out[0] = 0
+                    var i = 0
+                    while i + 4 <= n {
+                        let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                        // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
+                        UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+                        let x = v - m
+                        lanes += x * x
+                        let ab = v[0] + v[1]
+                        out[i + 1] = total + v[0]
+                        out[i + 2] = total + ab
+                        out[i + 3] = total + (ab + v[2])
+                        total += ab + (v[2] + v[3])
+                        out[i + 4] = total
+                        i += 4
+                    }
+                    var sum = lanes.sum()
+                    while i < n {
+                        values[i] = Float(window[i])
+                        let x = window[i] - mean
+                        sum += x * x
+                        total += window[i]
+                        out[i + 1] = total
+                        i += 1
+                    }
+                    energy = sum
                 }
-                var sum = lanes.sum()
-                while i < n {
-                    values[i] = Float(window[i])
-                    let x = window[i] - mean
-                    sum += x * x
-                    i += 1
-                }
-                energy = sum
                 // A trimmed window leaves an earlier window's values after its end.
                 for k in n..<Swift.max(n, Swift.min(values.count - padding, n + padding)) { values[k] = 0 }
             }
@@ -163,9 +178,6 @@ struct CadenceEstimator: Sendable {
             sums.withUnsafeMutableBufferPointer { s in
                 products.sums(xs.baseAddress!, count: n, end: end, lags: lags, into: s)
             }
-        }
-        window.withUnsafeBufferPointer { x in
-            prefix.withUnsafeMutableBufferPointer { WindowSums.prefixSums(count: n, into: $0) { x[$0] } }
         }
         prefix.withUnsafeBufferPointer { prefix in
             sums.withUnsafeBufferPointer { sums in
@@ -184,6 +196,19 @@ struct CadenceEstimator: Sendable {
 
     /// The cadence from `correlation` over lags `minimumLag`...`maximumLag` (and one either side).
     private func estimate(n: Int, minimumLag: Int, maximumLag: Int) -> CadenceEstimate? {
+        // Every lag read is in `self.minimumLag − 1 ... maximumLag + 1`, inside `correlation`
+        // (`init`): read through the buffer, without a bounds check per read (three per lag in
+        // the peak tests).
+        precondition(minimumLag >= 1 && self.minimumLag >= 1 && maximumLag + 1 < correlation.count,
+                     "CadenceEstimator: lags outside the correlation")
+        return correlation.withUnsafeBufferPointer { estimate(n: n, minimumLag: minimumLag, maximumLag: maximumLag, correlation: $0) }
+    }
+
+    @inline(__always)
+    private func estimate(n: Int, minimumLag: Int, maximumLag: Int, correlation: UnsafeBufferPointer<Double>) -> CadenceEstimate? {
+        @inline(__always) func isPeak(_ lag: Int) -> Bool {
+            correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]
+        }
         // Strongest local maximum over the whole range.
         var best = -1
         var bestValue = -Double.infinity
@@ -199,7 +224,7 @@ struct CadenceEstimator: Sendable {
             break
         }
         let strongest = correlation[best]
-        let lag = refinedLag(best)
+        let lag = Self.refinedLag(best, correlation)
         // Correlation around half the repeat: high when each repeat holds two similar steps,
         // strongly negative when it is one smooth swing (a bus sway read as a stride). Searched
         // down to the shortest step considered: a 5 steps/s stride (0.4 s) has its step at 0.2 s.
@@ -262,12 +287,8 @@ struct CadenceEstimator: Sendable {
     /// Minimum correlation at half the strongest lag for it to count as the step.
     static let halfPeakMinimum = 0.25
 
-    @inline(__always) private func isPeak(_ lag: Int) -> Bool {
-        correlation[lag] >= correlation[lag - 1] && correlation[lag] > correlation[lag + 1]
-    }
-
     /// Sub-sample lag from a parabola through the peak and its two neighbours.
-    private func refinedLag(_ lag: Int) -> Double {
+    private static func refinedLag(_ lag: Int, _ correlation: UnsafeBufferPointer<Double>) -> Double {
         let a = correlation[lag - 1], b = correlation[lag], c = correlation[lag + 1]
         let denominator = a - 2 * b + c
         guard abs(denominator) > 1e-12 else { return Double(lag) }
