@@ -130,28 +130,13 @@ struct Run {
     var stderr: String
     var seconds: Double
 
+    /// Runs a command to its end (SIGKILL after `timeout` seconds).
     static func command(_ argv: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: argv[0])
-        p.arguments = Array(argv.dropFirst())
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = NSTemporaryDirectory() + "run-out-\(UUID().uuidString)", err = out + ".err"
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
-        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        p.standardInput = FileHandle.nullDevice
-        let start = Date()
-        try p.run()
-        let deadline = start.addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(5_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                   stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "", seconds: Date().timeIntervalSince(start))
+        try supervised(argv, environment: environment) { p, _ in
+            let deadline = Date().addingTimeInterval(timeout)
+            while p.isRunning && Date() < deadline { usleep(5_000) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Runs a command that follows until interrupted (`imu-steps --json` on the daemon): polls its
@@ -160,6 +145,20 @@ struct Run {
     /// before Ctrl-C was either too short on a loaded machine or too long everywhere else.
     static func interrupting(_ argv: [String], environment: [String: String] = [:], deadline: Double = 30,
                              when done: (_ stdout: String, _ stderr: String) -> Bool) throws -> Run {
+        try supervised(argv, environment: environment) { p, output in
+            _ = PrivateBus.waitFor(deadline) { !p.isRunning || { let o = output(); return done(o.stdout, o.stderr) }() }
+            if p.isRunning { kill(p.processIdentifier, SIGINT) }
+            let end = Date().addingTimeInterval(10)
+            while p.isRunning && Date() < end { usleep(5_000) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
+    }
+
+    /// Starts `argv` with its output in two temporary files and standard input from /dev/null, hands
+    /// the running process and a reader of its output so far to `supervise` (which ends it), then
+    /// waits for its exit.
+    private static func supervised(_ argv: [String], environment: [String: String],
+                                   supervise: (Process, _ output: () -> (stdout: String, stderr: String)) -> Void) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: argv[0])
         p.arguments = Array(argv.dropFirst())
@@ -176,11 +175,7 @@ struct Run {
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         let start = Date()
         try p.run()
-        _ = PrivateBus.waitFor(deadline) { !p.isRunning || done(read(out), read(err)) }
-        if p.isRunning { kill(p.processIdentifier, SIGINT) }
-        let end = Date().addingTimeInterval(10)
-        while p.isRunning && Date() < end { usleep(5_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        supervise(p) { (read(out), read(err)) }
         p.waitUntilExit()
         return Run(status: p.terminationStatus, stdout: read(out), stderr: read(err), seconds: Date().timeIntervalSince(start))
     }
