@@ -77,6 +77,11 @@ struct StepCounter: Sendable {
     private(set) var inBout = false
     private var boutCadence = 0.0          // steps/s of the latest gait window
     private var boutLevel = 0.0            // envelope level of the bout, g²
+    /// Where counting stood when the open bout opened (`ledger.until` before its onset search)
+    /// and its latest step then: a bout that closes at a pause without a step of its own leaves
+    /// its strikes to `ImpactChain` (`endBout`).
+    private var openedFrom = 0
+    private var lastStepAtOpen: Int?
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var waving = WavingMemory()
     /// Short walks between pauses, impact by impact.
@@ -429,6 +434,8 @@ struct StepCounter: Sendable {
     private mutating func open(level: Double, windowStart start: Int, end n: Int) {
         inBout = true
         boutLevel = level
+        openedFrom = ledger.until
+        lastStepAtOpen = ledger.lastStepTick
         let threshold = rules.envelopeFraction * boutLevel
         // After a confirming second window, the walk may have begun in the window before. Right
         // after a ride (`blockedByRide`, its last window still held), the windows that released it
@@ -514,8 +521,13 @@ struct StepCounter: Sendable {
             }
         }
         ledger.note(.pause(time: time(end)))
-        // A walk after the pause begins after it (its onset search starts there).
-        if let pause { ledger.until = max(ledger.until, pause + pauseTicks) }
+        // A walk after the pause begins after it (its onset search starts there). A bout that
+        // stopped at a pause inside itself before it counted a step was a slow, irregular walk
+        // whose rhythm held no stride (a still second between two steps up to 2 s apart,
+        // `ChainRules.longestInterval`): its strikes are left to the chain.
+        if let pause {
+            ledger.until = ledger.lastStepTick == lastStepAtOpen ? openedFrom : max(ledger.until, pause + pauseTicks)
+        }
         inBout = false
         machine.reset()
     }

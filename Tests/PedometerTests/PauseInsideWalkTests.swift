@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import IMUSimulation
+@testable import Pedometer
+
+/// A slow, irregular walk whose rhythm opens a bout that then stops at a still second between
+/// two of its steps before it counted one: the bout leaves its strikes to `ImpactChain`
+/// (docs/steps.md, "walking → idle at a pause").
+@Suite struct PauseInsideWalkTests {
+    /// The simulator's lower-back daily life (`imu-bench-accuracy`, tuned seed 1, 100 Hz): its
+    /// seventh walk, 4 steps 1.1, 1.3 and 0.7 s apart, opened a bout on its rhythm (regularity
+    /// 0.90) that the still second between its second and third steps closed with no step; the
+    /// bout's floor then moved past the pause and the chain kept only 2 strikes: 0 of 4 counted.
+    @Test func aWalkStoppedBeforeItsFirstStepIsCountedStrikeByStrike() {
+        let walks: [(steps: Double, shortest: Double, longest: Double, amplitude: Double, pause: Double)] = [
+            (6, 0.4, 0.8, 0.18, 3), (10, 0.5, 1.5, 0.15, 4), (8, 1.0, 2.0, 0.14, 3), (20, 0.5, 0.7, 0.2, 2),
+            (6, 0.3, 2.0, 0.15, 5), (12, 0.4, 1.0, 0.18, 2.5), (4, 0.6, 1.4, 0.15, 4), (15, 0.8, 1.6, 0.15, 3),
+        ]
+        var segments = [Segment(.still, seconds: 5, holding: .lowerBack)]
+        for w in walks {
+            var walk = Segment(.walk, seconds: w.steps * (w.shortest + w.longest) / 2, cadence: 2 / (w.shortest + w.longest),
+                               amplitude: w.amplitude, holding: .lowerBack)
+            walk.stepIntervals = w.shortest...w.longest
+            segments.append(walk)
+            segments.append(Segment(.still, seconds: w.pause, holding: .lowerBack))
+        }
+        let (events, _, truth) = simulateAndCount(segments, seed: 1, rate: 100)
+        let walkSegments = truth.segments.filter { $0.activity == "walking" }
+        try! #require(walkSegments.count == 8)
+        let seventh = walkSegments[6]
+        let inside = { (t: Double) in t >= seventh.start && t < seventh.end }
+        let trueSteps = truth.stepTimes.filter(inside).count
+        #expect(trueSteps == 4)
+        #expect(stepTimes(events).filter(inside).count == trueSteps)
+    }
+}
