@@ -11,20 +11,11 @@ import Testing
     /// (a smooth hump of `shift` g over 0.45 s, ending `shiftEnd` s before the first strike), then
     /// strikes of 0.4 g at `strikes` (s); what the chain detector says once the stream is over.
     private func chain(strikes: [Double], shift: Double, shiftEnd: Double, seconds: Double = 12) -> [Int]? {
-        var detector = ImpactChain(rules: ChainRules(), rateHz: 50)
-        var x = RingBuffer(minimumCapacity: 1024)
-        var state: UInt64 = 4242
         let shiftStart = strikes[0] - shiftEnd - 0.45
-        for i in 0..<Int(seconds * 50) {
-            let t = Double(i) / 50
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
+        return chainVerdict(seconds: seconds, seed: 4242) { t in
             let hump = t >= shiftStart && t < shiftStart + 0.45 ? shift * sin(Double.pi * (t - shiftStart) / 0.45) : 0
-            let v = strikes.map { 0.4 * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +) + hump + 0.002 * 3.46 * uniform
-            x.append(v)
-            detector.observe(x)
+            return strikePulses(strikes, heights: strikes.map { _ in 0.4 }, at: t) + hump
         }
-        return detector.completed(after: 0, in: x)
     }
 
     /// Five steps at 0.55 to 0.65 s whose weight shift (0.08 g, too smooth to be a strike: 0.04 g

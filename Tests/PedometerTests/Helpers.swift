@@ -60,3 +60,27 @@ func gaitSignal(cadence: Double, rate: Double, seconds: Double, strideAsymmetry:
         return 0.25 * leg * (sin(phase) + 0.35 * sin(2 * phase + 0.7) + 0.8 * heel)
     }
 }
+
+/// What a fresh `ImpactChain` says once `seconds` of a 50 Hz gait signal are over: `signal(t)` g
+/// (t in s) plus uniform sensor noise of `noise` g RMS, a fixed pseudo-random sequence from `seed`
+/// (a 64-bit linear congruential generator; a uniform draw of width 1 has RMS 1/√12, hence 3.46).
+func chainVerdict(seconds: Double, noise: Double = 0.002, seed: UInt64, rules: ChainRules = ChainRules(),
+                  signal: (_ t: Double) -> Double) -> [Int]? {
+    var detector = ImpactChain(rules: rules, rateHz: 50)
+    var x = RingBuffer(minimumCapacity: 1024)
+    var state = seed
+    for i in 0..<Int(seconds * 50) {
+        let t = Double(i) / 50
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
+        x.append(signal(t) + noise * 3.46 * uniform)
+        detector.observe(x)
+    }
+    return detector.completed(after: 0, in: x)
+}
+
+/// Heel strikes as pulses 0.04 s wide (a Gaussian's 1/e half-width): `heights[k]` g at `times[k]` s,
+/// their sum at `t` s.
+func strikePulses(_ times: [Double], heights: [Double], at t: Double) -> Double {
+    zip(times, heights).map { $1 * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +)
+}

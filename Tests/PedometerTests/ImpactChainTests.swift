@@ -11,18 +11,7 @@ import IMUSimulation
     private func chain(seconds: Double, strikes: [Double], height: Double = 0.35, heights: [Double]? = nil,
                        noise: Double = 0.002, rules: ChainRules = ChainRules()) -> [Int]? {
         let heights = heights ?? strikes.map { _ in height }
-        var detector = ImpactChain(rules: rules, rateHz: 50)
-        var x = RingBuffer(minimumCapacity: 1024)
-        var state: UInt64 = 12345
-        for i in 0..<Int(seconds * 50) {
-            let t = Double(i) / 50
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
-            let v = zip(strikes, heights).map { $1 * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +) + noise * 3.46 * uniform
-            x.append(v)
-            detector.observe(x)
-        }
-        return detector.completed(after: 0, in: x)
+        return chainVerdict(seconds: seconds, noise: noise, seed: 12345, rules: rules) { strikePulses(strikes, heights: heights, at: $0) }
     }
 
     @Test func fourIrregularStepsOutOfStillnessCount() {

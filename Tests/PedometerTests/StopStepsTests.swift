@@ -10,18 +10,7 @@ import Testing
     /// 50 Hz of standing (0.002 g of sensor noise, a fixed pseudo-random sequence) with a strike
     /// of `heights[k]` g at `strikes[k]` s; what the chain detector says once the stream is over.
     private func chain(strikes: [Double], heights: [Double], seconds: Double = 12) -> [Int]? {
-        var detector = ImpactChain(rules: ChainRules(), rateHz: 50)
-        var x = RingBuffer(minimumCapacity: 1024)
-        var state: UInt64 = 777
-        for i in 0..<Int(seconds * 50) {
-            let t = Double(i) / 50
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
-            let v = zip(strikes, heights).map { $1 * exp(-pow((t - $0) / 0.04, 2)) }.reduce(0, +) + 0.002 * 3.46 * uniform
-            x.append(v)
-            detector.observe(x)
-        }
-        return detector.completed(after: 0, in: x)
+        chainVerdict(seconds: seconds, seed: 777) { strikePulses(strikes, heights: heights, at: $0) }
     }
 
     /// s03_t5: a weight shift (0.10 g, 0.24 × the median) before five steps whose last two, the

@@ -14,21 +14,13 @@ enum LowerBackDailyLifeReport {
     /// 0.2 g: the real-dev lower-back walks' gait windows (tuned part, s02 t1/t3, s03 t1/t2)
     /// deviate 0.13 to 0.18 g on average per trial, which the simulator's lower back gives at a
     /// 0.17 to 0.23 g bounce; these walks are slower, so a little weaker.
-    static let walks: [(steps: Double, shortest: Double, longest: Double, amplitude: Double, pause: Double)] = [
+    static let walks: [PausedWalk] = ([
         (6, 0.4, 0.8, 0.18, 3), (10, 0.5, 1.5, 0.15, 4), (8, 1.0, 2.0, 0.14, 3), (20, 0.5, 0.7, 0.2, 2),
         (6, 0.3, 2.0, 0.15, 5), (12, 0.4, 1.0, 0.18, 2.5), (4, 0.6, 1.4, 0.15, 4), (15, 0.8, 1.6, 0.15, 3),
-    ]
+    ] as [(Double, Double, Double, Double, Double)]).map { PausedWalk(steps: $0.0, shortest: $0.1, longest: $0.2, amplitude: $0.3, pause: $0.4) }
 
     static func scenario() -> Scenario {
-        var segments = [Segment(.still, seconds: 5, holding: .lowerBack)]
-        for w in walks {
-            var walk = Segment(.walk, seconds: w.steps * (w.shortest + w.longest) / 2, cadence: 2 / (w.shortest + w.longest),
-                               amplitude: w.amplitude, holding: .lowerBack)
-            walk.stepIntervals = w.shortest...w.longest
-            segments.append(walk)
-            segments.append(Segment(.still, seconds: w.pause, holding: .lowerBack))
-        }
-        return Scenario(name: "lower-back-daily-life", segments: segments)
+        Scenario(name: "lower-back-daily-life", segments: Segment.walksBetweenPauses(walks, holding: .lowerBack))
     }
 
     static func run() {
