@@ -51,10 +51,9 @@ public struct ServiceConfig: Sendable {
     public var mqtt: MQTTSettings?
     /// gpsd to read ground speed from for the activity (`gps`: no, yes or HOST:PORT; docs/gps.md).
     public var gpsd: String?
-    /// The line of `replay =`, for the message when its file cannot be opened (`load`).
-    var replayLine: Int?
-    /// `replay =` as written, for that message when it was relative (`ConfigPaths`).
-    var replayAsWritten: String?
+    /// `replay =` as written (relative ones are resolved into `source`, `ConfigPaths`) and its
+    /// line, for the message when its file cannot be opened (`load`).
+    var replaySetting: (asWritten: String, line: Int?)?
 
     public init() {}
 
@@ -104,8 +103,8 @@ public struct ServiceConfig: Sendable {
         var config = try parse(String(decoding: data, as: UTF8.self), path: path)
         config.path = path
         if case let .replay(recording, _) = config.source,
-           let problem = ConfigReplayFile.problem(recording, asWritten: config.replayAsWritten ?? recording) {
-            throw ConfigError(path: path, line: config.replayLine, message: problem.message,
+           let problem = ConfigReplayFile.problem(recording, asWritten: config.replaySetting?.asWritten ?? recording) {
+            throw ConfigError(path: path, line: config.replaySetting?.line, message: problem.message,
                               fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
         }
         return config
@@ -303,8 +302,7 @@ public struct ServiceConfig: Sendable {
         if let simulate { c.source = .simulate(name: simulate, speed: speed ?? 1) }
         if let replay {
             c.source = .replay(path: paths.resolve(replay), speed: speed ?? 1)
-            c.replayLine = lineOfKey["replay"]
-            c.replayAsWritten = replay
+            c.replaySetting = (replay, lineOfKey["replay"])
         }
         return c
     }

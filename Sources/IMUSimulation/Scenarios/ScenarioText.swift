@@ -42,6 +42,8 @@ extension Scenario {
     public static let maximumSeconds = 7.0 * 24 * 3600
     /// Most floors in one stairs or elevator segment: the tallest building (Burj Khalifa) has 163.
     public static let maximumFloors = 200
+    /// The kinds whose `:N` counts floors, not seconds.
+    static let floorKindNames: Set<String> = ["stairs-up", "stairs-down", "elevator-up", "elevator-down"]
 
     /// Kind names accepted in compositions.
     public static let segmentKindNames = ["still", "stroll", "walk", "run", "bus", "wave", "stairs-up", "stairs-down",
@@ -74,7 +76,7 @@ extension Scenario {
         }
         /// What `KIND:N` takes, with its unit and range: floors for the stairs and elevators.
         func countRange(_ kind: String) -> String {
-            ["stairs-up", "stairs-down", "elevator-up", "elevator-down"].contains(kind)
+            floorKindNames.contains(kind)
                 ? "a whole number of floors from 1 to \(Self.maximumFloors)"
                 : "a duration in seconds, more than 0 and at most \(Int(Self.maximumSeconds)) (a week)"
         }
@@ -127,11 +129,7 @@ extension Scenario {
             }
             kind = .face(face)
         }
-        let countsFloors: Bool
-        switch kind {
-        case .stairsUp, .stairsDown, .elevatorUp, .elevatorDown: countsFloors = true
-        default: countsFloors = false
-        }
+        let countsFloors = Self.floorKindNames.contains(String(rest))
         if countsFloors, let count, count != count.rounded() { throw bad("floors must be a whole number") }
         if countsFloors, let count, count > Double(Self.maximumFloors) {
             throw bad("\(Int(count)) floors is more than \(Self.maximumFloors), taller than any building")
