@@ -128,43 +128,28 @@ struct CadenceEstimator: Sendable {
         // time, with four energy sums, so each addition need not wait for the one before (see
         // `WindowSums`).
         precondition(n <= window.count && n + padding <= values.count, "CadenceEstimator: window longer than its storage")
-        // The same pass leaves the running sums `prefix` (`correlate`), added exactly as
-        // `WindowSums.prefixSums` adds them (blocks of four, then the rest one by one).
-        precondition(n < prefix.count, "CadenceEstimator: window longer than its running sums")
         window.withUnsafeBufferPointer { window in
             values.withUnsafeMutableBufferPointer { values in
-                prefix.withUnsafeMutableBufferPointer { prefix in
-                    let source = UnsafeRawPointer(window.baseAddress!), out = prefix.baseAddress!
-                    let m = SIMD4<Double>(repeating: mean)
-                    var lanes = SIMD4<Double>()
-                    var total = 0.0
-                    out[0] = 0
-                    var i = 0
-                    while i + 4 <= n {
-                        let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
-                        // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
-                        UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
-                        let x = v - m
-                        lanes += x * x
-                        let ab = v[0] + v[1]
-                        out[i + 1] = total + v[0]
-                        out[i + 2] = total + ab
-                        out[i + 3] = total + (ab + v[2])
-                        total += ab + (v[2] + v[3])
-                        out[i + 4] = total
-                        i += 4
-                    }
-                    var sum = lanes.sum()
-                    while i < n {
-                        values[i] = Float(window[i])
-                        let x = window[i] - mean
-                        sum += x * x
-                        total += window[i]
-                        out[i + 1] = total
-                        i += 1
-                    }
-                    energy = sum
+                let source = UnsafeRawPointer(window.baseAddress!)
+                let m = SIMD4<Double>(repeating: mean)
+                var lanes = SIMD4<Double>()
+                var i = 0
+                while i + 4 <= n {
+                    let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
+                    // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
+                    UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+                    let x = v - m
+                    lanes += x * x
+                    i += 4
                 }
+                var sum = lanes.sum()
+                while i < n {
+                    values[i] = Float(window[i])
+                    let x = window[i] - mean
+                    sum += x * x
+                    i += 1
+                }
+                energy = sum
                 // A trimmed window leaves an earlier window's values after its end.
                 for k in n..<Swift.max(n, Swift.min(values.count - padding, n + padding)) { values[k] = 0 }
             }
@@ -178,6 +163,9 @@ struct CadenceEstimator: Sendable {
             sums.withUnsafeMutableBufferPointer { s in
                 products.sums(xs.baseAddress!, count: n, end: end, lags: lags, into: s)
             }
+        }
+        window.withUnsafeBufferPointer { x in
+            prefix.withUnsafeMutableBufferPointer { WindowSums.prefixSums(count: n, into: $0) { x[$0] } }
         }
         prefix.withUnsafeBufferPointer { prefix in
             sums.withUnsafeBufferPointer { sums in
