@@ -27,6 +27,8 @@ struct ImpactChain: Sendable {
     let longestTicks: Int
     let longestChainTicks: Int
     let shortestTicks: Int
+    /// `ChainRules.reboundSeconds` in ticks.
+    let reboundTicks: Int
     /// Recent impacts, oldest first (at most `capacity`).
     private(set) var impacts: [Impact] = []
     private let capacity = 32
@@ -53,6 +55,7 @@ struct ImpactChain: Sendable {
         self.rules = rules
         shortestTicks = Int((rules.shortestInterval * rateHz).rounded())
         longestTicks = Int((rules.longestInterval * rateHz).rounded())
+        reboundTicks = Int((rules.reboundSeconds * rateHz).rounded())
         longestChainTicks = Int((rules.longestChain * rateHz).rounded())
         halfWidth = max(1, shortestTicks / 2)
         lookBack = 1 + 2 * halfWidth + initiationTicks + quietTicks
@@ -117,7 +120,14 @@ struct ImpactChain: Sendable {
         // A walk's edges are soft: the settle after its last step, or the soft foot-fall that
         // opens or closes it, is no step of its kind. One weak impact at each end is left out.
         let weakest = rules.weakestFraction * median
-        var steps = impacts[first...]
+        // A strike's rebound is part of it: a weak impact within the loading response after a
+        // strike (`ChainRules.reboundSeconds`) is left out, not a weak step that refuses the chain.
+        var steps: ArraySlice<Impact> = []
+        for impact in impacts[first...] {
+            if let strike = steps.last, strike.height >= weakest, impact.height < weakest,
+               impact.tick - strike.tick <= reboundTicks { continue }
+            steps.append(impact)
+        }
         if let head = steps.first, head.height < weakest { steps = steps.dropFirst() }
         if let tail = steps.last, tail.height < weakest { steps = steps.dropLast() }
         // Every strike of one walk is of a kind: none far below the walk's typical strike.

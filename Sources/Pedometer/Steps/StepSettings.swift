@@ -63,6 +63,18 @@ struct ChainRules: Sendable {
     /// to 0.53 × the walk's median (0.13 to 0.19 g against 0.36 and 0.41 g, tuned s03_t5 and
     /// s03_t6, the 5-step walks of "real-dev short walks"; at 0.4 × both walks counted 0).
     var weakestFraction = 0.3
+    /// A strike's rebound, s: an impact weaker than `weakestFraction` × the chain's median that
+    /// follows a strike within this time is part of that strike and left out, where a weak
+    /// impact elsewhere in the chain refuses it. The trunk is decelerated over the loading
+    /// response, from heel strike to the other foot's toe-off, about the first 10 to 12 % of the
+    /// gait cycle (Perry and Burnfield, Gait Analysis, 2nd ed., 2010): 0.4 s at the slowest gait
+    /// counted (0.6 steps/s, a 3.3 s stride). Two impacts closer than `shortestInterval` are
+    /// already one strike; after it, a rebound measured 0.09 g 0.30 s after a 0.49 g strike in
+    /// a slow step (1.9 s) of the simulator's lower back (tuned seed 2, 100 Hz: it refused a
+    /// 6-step walk's whole chain) and 0.23 g 0.40 s after a 1.02 g strike on the real belt
+    /// (real-dev s02_t1 at 26.3 s, tuned; no step in its truth). A step of the fastest
+    /// irregular walk follows 0.3 s after the last, but as a step of its kind: ≥ `weakestFraction`.
+    var reboundSeconds = 0.45
 }
 
 /// Rules of the bout state machine (`StepCounter`): when a walk opens, how it is counted, when it
