@@ -512,8 +512,11 @@ struct StepCounter: Sendable {
         credit(to: offset)
         var end = max(offset - 1, 0)
         if creditingTail, let last = ledger.lastStepTick {
-            // The last steps before stopping, one by one.
-            for tick in strikes.after(last, ceiling: tailEnd - 1, period: stepTicks, level: boutLevel.squareRoot(),
+            // The last steps before stopping, one by one; before a pause, all of them up to it
+            // (`BoutRules.strikesBeforePause`).
+            var chained = strikes
+            if pause != nil { chained.maximumAfter = max(chained.maximumAfter, rules.strikesBeforePause) }
+            for tick in chained.after(last, ceiling: tailEnd - 1, period: stepTicks, level: boutLevel.squareRoot(),
                                       rateHz: rateHz, in: gait) {
                 ledger.strike(at: tick, cadence: boutCadence, origin: origin)
                 end = max(end, tick)

@@ -125,6 +125,17 @@ struct BoutRules: Sendable {
     /// walk (the simulator's daily life, tuned seeds 2 and 3).
     var pauseDeviation = 0.015
     var pauseSeconds = 1.0
+    /// Steps chained one by one after a walk's last counted step (`HeelStrikes.after`) when the
+    /// walk closes at a pause (`pauseDeviation`), instead of `HeelStrikes.maximumAfter` (3, set
+    /// against handling after a walk that does not end in stillness). The pause bounds the walk:
+    /// nothing after it is the walk's, and up to it the trunk kept moving, so every strike there
+    /// spaced like a step is one. Up to the longest short walk, 20 steps; HeelStrikes'
+    /// spacing (0.6 to 1.7 step periods) and height (0.8 × the walk's RMS) still apply. Why:
+    /// short irregular walks whose strides never repeat at `edgeCorrelation` leave everything
+    /// after their first steps to this chain; the real-dev short walks at the lower back (tuned
+    /// s02_t2, s03_t1) correlate 0.22 to 0.38 stride to stride while their windows are gait
+    /// (regularity 0.4 to 0.6), and their walks of 5, 7 and 9 steps counted 4, 4 and 5 with 3.
+    var strikesBeforePause = 20
 }
 
 /// Activity labels (`ActivityClassifier`) and their segments (`ActivitySegmenter`).
