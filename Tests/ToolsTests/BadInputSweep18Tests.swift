@@ -1,0 +1,35 @@
+import Foundation
+import OffPool
+import Testing
+
+/// Session 18's sweep of bad input, as a careless user gives it: each case here fell short of the
+/// project's standard (a clear message naming the thing and the fix, exit codes per
+/// docs/CONTRACTS.md §4).
+@Suite(.offPool) struct BadInputSweep18Tests {
+    /// `imu-plot --day --history EMPTY`: an empty file said "schema version 0; reading needs
+    /// version 2", fix "start imu-stepd once: it migrates the file in place" (imu-stepd never
+    /// touches a file it is not configured with).
+    @Test func anEmptyFileNamedAsTheHistoryIsCalledEmpty() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let empty = dir + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let r = try ToolRunner.run("imu-plot", ["--day", "--history", empty, "-o", dir + "/day.html"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("\(empty) holds no history: it is empty"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: name imu-stepd's history (it keeps it as /var/lib/imu-stepd/history.sqlite) or a copy of it"), "\(r.stderr)")
+        #expect(!r.stderr.contains("migrates"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/day.html"))
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: empty)))?.isEmpty == true, "the file was left untouched")
+    }
+
+    /// A directory named as the history is a bad file: exit 2, as a FIFO or a device is (it was 1,
+    /// "runtime failure").
+    @Test func aDirectoryNamedAsTheHistoryIsAUsageError() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("imu-plot", ["--day", "--history", dir, "-o", dir + "/day.html"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("it is a directory") && r.stderr.contains("  fix: name the history file inside it"), "\(r.stderr)")
+    }
+}
