@@ -57,4 +57,20 @@ import Testing
         #expect(r.stderr.contains("  fix: write that pace as two numbers, e.g. 1.8:0.72"), "\(r.stderr)")
         #expect(!r.stderr.contains("separated by a comma"), "\(r.stderr)")
     }
+
+    /// A header of known columns without `t` was told "add a first line naming the columns" though
+    /// it has one; a time column named as phone apps name it ("time", "timestamp") was not named.
+    @Test(arguments: [
+        ("time,ax,ay,az\n0,0,0,1\n", "the time column is named 'time', not t", "rename 'time' to t in line 1; t is in seconds"),
+        ("# phone\nTimestamp,ax,ay,az\n0,0,0,1\n", "the time column is named 'Timestamp', not t", "rename 'Timestamp' to t in line 2"),
+        ("ax,ay,az\n0,0,1\n", "header has no 't' column (found: ax,ay,az)", "add t, each sample's time in seconds, to line 1 and to every row"),
+    ])
+    func aHeaderWithoutTNamesTheFix(text: String, message: String, fix: String) throws {
+        let path = try ToolRunner.temporaryFile("phone.csv", text)
+        let r = try ToolRunner.run("imu-steps", ["--replay", path, "--json"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: \(fix)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("add a first line"), "\(r.stderr)")
+    }
 }

@@ -262,6 +262,15 @@ public final class RecordingReader {
                 } else if names.contains(where: { $0.lowercased() == "t" }) {
                     refused.message = "column names are lower case: t, not T (found: \(shown(a, b)))"
                     refused.fix = "write line \(lineNumber) in lower case, e.g. t,ax,ay,az (docs/file-formats.md)"
+                } else if let time = names.first(where: { RecordingError.timeColumnNames.contains($0.lowercased()) }) {
+                    // Phone apps name it "time" or "timestamp": "add a first line naming the
+                    // columns" was told to a file that had one.
+                    refused.message = "the time column is named '\(time.escapedValue)', not t (found: \(shown(a, b)))"
+                    refused.fix = "rename '\(time.escapedValue)' to t in line \(lineNumber); t is in seconds (docs/file-formats.md)"
+                } else if names.contains(where: { RecordingColumn(rawValue: $0) != nil }) {
+                    // A header of known columns without times: there is a first line to mend, not one to add.
+                    refused.fix = "add t, each sample's time in seconds, to line \(lineNumber) and to every row: "
+                        + "the rate is whatever the timestamps say (docs/file-formats.md)"
                 }
                 throw refused
             }
