@@ -87,4 +87,23 @@ import Testing
         #expect(r.stderr.contains("  fix: \(fix)"), "\(r.stderr)")
         #expect(!r.stderr.contains("--help"), "\(r.stderr)")
     }
+
+    /// A non-UTF-8 argument was always told "rename the file", even when it was an option
+    /// (`--\xffjson`) or a scenario (`--simulate $'walk:\xff'`), and `--replay=\xff.csv` was told
+    /// to `mv -- $'--replay=\xFF.csv'`, a file of another name.
+    @Test func aNonUTF8ArgumentsFixFitsWhatItIs() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ShellRunner.run("""
+            "$BIN/imu-steps" --simulate "$(printf 'walk:\\377')" --json; echo "value=$?" >&2
+            "$BIN/imu-steps" "$(printf -- '--\\377json')"; echo "option=$?" >&2
+            "$BIN/imu-steps" "$(printf -- '--replay=\\377.csv')"; echo "equals=$?" >&2
+            """, directory: dir)
+        for status in ["value=2", "option=2", "equals=2"] { #expect(r.stderr.contains(status), "\(r.stderr)") }
+        #expect(r.stderr.contains("  fix: retype the value of --simulate as UTF-8 text"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: retype the option: options are plain ASCII (e.g. --json); 'imu-steps --help' lists them"), "\(r.stderr)")
+        #expect(r.stderr.contains(#"mv -- $'\xFF.csv' new-name"#), "\(r.stderr)")
+        #expect(!r.stderr.contains("mv -- $'--"), "\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: "rename the file").count == 2, "only the file is to be renamed: \(r.stderr)")
+    }
 }
