@@ -106,4 +106,17 @@ import Testing
         #expect(!r.stderr.contains("mv -- $'--"), "\(r.stderr)")
         #expect(r.stderr.components(separatedBy: "rename the file").count == 2, "only the file is to be renamed: \(r.stderr)")
     }
+
+    /// `imu-plot --to 0` (no --from) drew a plot of no time and said "wrote x.svg"; `--from 20
+    /// --to 20` was already refused.
+    @Test(arguments: ["0", "0:00"])
+    func aPlotEndingAtTheFirstSampleIsRefused(to: String) throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("imu-plot", ["--simulate", "walk:5", "--to", to, "-o", dir + "/x.svg"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--to \(to) is the first sample: the view would hold no time"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: give --to a time after the start"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.svg"))
+    }
 }
