@@ -119,4 +119,21 @@ import Testing
         #expect(r.stderr.contains("  fix: give --to a time after the start"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.svg"))
     }
+
+    /// `imu-calibrate --reset --key A --source B` deleted A's calibration and ignored B (the usage
+    /// says `[--key KEY | --source SPEC]`): refused before anything is removed.
+    @Test(arguments: ["--reset", "--show"])
+    func showOrResetWithKeyAndSourceIsRefused(mode: String) throws {
+        let home = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let saved = home + "/.config/imukit/calibration/a.json"
+        try FileManager.default.createDirectory(atPath: home + "/.config/imukit/calibration", withIntermediateDirectories: true)
+        try "{}".write(toFile: saved, atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-calibrate", [mode, "--key", "a", "--source", "i2c:1@0x68"],
+                                   environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--key and --source cannot be used together"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: keep one: --key KEY or --source SPEC"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: saved), "the calibration of key a is kept")
+    }
 }
