@@ -136,4 +136,21 @@ import Testing
         #expect(r.stderr.contains("  fix: keep one: --key KEY or --source SPEC"), "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: saved), "the calibration of key a is kept")
     }
+
+    /// A recording whose t was written in milliseconds (10 ms read as 10 s) gave 0 steps without a
+    /// word: a silent zero. The note names the rate and the likely unit slip; a 25 Hz recording,
+    /// the slowest the contract names, gets no note.
+    @Test func aRecordingTooSlowForStepsIsSaid() throws {
+        var ms = "t,ax,ay,az\n", hz25 = "t,ax,ay,az\n"
+        for i in 0..<300 {
+            ms += "\(i * 10),0,0,1\n"
+            hz25 += "\(Double(i) * 0.04),0,0,1\n"
+        }
+        let slow = try ToolRunner.run("imu-steps", ["--replay", try ToolRunner.temporaryFile("ms.csv", ms), "--json"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(slow.stderr.contains("ms.csv: its samples are 10 s apart on average (0.1 Hz), too far apart to see a step"), "\(slow.stderr)")
+        #expect(slow.stderr.contains("if it was written in milliseconds, divide it by 1000"), "\(slow.stderr)")
+        let fine = try ToolRunner.run("imu-steps", ["--replay", try ToolRunner.temporaryFile("hz25.csv", hz25), "--json"])
+        #expect(fine.status == 0 && !fine.stderr.contains("apart on average"), "\(fine.stderr)")
+    }
 }
