@@ -80,7 +80,7 @@ targets += [
     .executableTarget(name: "imu-bench-accuracy", dependencies: ["BenchArguments", "Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI", "ProcFiles"], path: "Sources/Benchmarks/imu-bench-iio"),
-    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
+    .executableTarget(name: "imu-bench-power", dependencies: ["BenchArguments", "IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
                       path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
@@ -144,7 +144,7 @@ for t in targets where t.name == "IMUServiceTests" { t.dependencies.append("GPSF
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [
-    .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
+    .executableTarget(name: "imu-bench-memory", dependencies: ["BenchArguments", "ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
     // The benchmarks' command lines: --help, and a usage error with its fix for anything else.
     .target(name: "BenchArguments", dependencies: ["IMUCore"], path: "Sources/Benchmarks/BenchArguments"),
     // /proc reading shared by imu-bench-power, imu-bench-iio and imu-bench-memory.

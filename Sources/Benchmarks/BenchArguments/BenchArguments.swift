@@ -15,19 +15,23 @@ public enum BenchArguments {
         exit(2)
     }
 
-    /// For a benchmark run without arguments (`imu-bench-core`): `--help` / `-h` prints `summary`
-    /// and exits 0; anything else is refused with the fix. `privateModes` are first arguments the
-    /// benchmark passes to itself (a child it starts), with how many values follow them.
-    public static func acceptNone(_ tool: String, summary: String, privateModes: [String: Int] = [:],
+    /// For a benchmark run without arguments (`imu-bench-core`), or with only the flags in
+    /// `flags` (each with its help): `--help` / `-h` prints `summary` and exits 0; anything else is
+    /// refused with the fix. `privateModes` are first arguments the benchmark passes to itself (a
+    /// child it starts), with how many values follow them.
+    public static func acceptNone(_ tool: String, summary: String, flags: [(String, String)] = [], privateModes: [String: Int] = [:],
                                   arguments: [String] = CommandLine.arguments) {
         let given = Array(arguments.dropFirst())
         guard let first = given.first else { return }
+        let form = flags.isEmpty ? tool : tool + " " + flags.map { "[\($0.0)]" }.joined(separator: " ")
         if first == "--help" || first == "-h" {
-            print("usage: \(tool)\n\(summary)\nIt takes no arguments; it prints figures and asserts nothing (make bench runs every benchmark).")
+            let takes = flags.isEmpty ? "It takes no arguments" : "Flags:\n" + flags.map { "  \($0.0)  \($0.1)" }.joined(separator: "\n") + "\nIt takes no other arguments"
+            print("usage: \(form)\n\(summary)\n\(takes); it prints figures and asserts nothing (make bench runs every benchmark).")
             exit(0)
         }
         if let values = privateModes[first], given.count == 1 + values { return }
-        usageError(tool, "unknown argument '\(first)': \(tool) takes no arguments",
-                   fix: "run it alone: \(tool) (or make bench for every benchmark)")
+        guard let unknown = given.first(where: { argument in !flags.contains { $0.0 == argument } }) else { return }
+        usageError(tool, "unknown argument '\(unknown)': \(tool) takes \(flags.isEmpty ? "no arguments" : "only " + flags.map(\.0).joined(separator: " and "))",
+                   fix: "run it \(flags.isEmpty ? "alone:" : "as") \(form) (or make bench for every benchmark)")
     }
 }
