@@ -75,12 +75,12 @@ for t in targets where t.name == "IMUCLI" { t.plugins = (t.plugins ?? []) + [.pl
 
 // MARK: Benchmarks (make bench): print figures, never assert timings.
 targets += [
-    .executableTarget(name: "imu-bench-i2c", dependencies: ["IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
-    .executableTarget(name: "imu-bench-core", dependencies: ["IMUCore", "Pedometer", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-core"),
-    .executableTarget(name: "imu-bench-accuracy", dependencies: ["Pedometer", "IMUSimulation"],
+    .executableTarget(name: "imu-bench-i2c", dependencies: ["BenchArguments", "IMUSensors", "ChipEmulators"], path: "Sources/Benchmarks/imu-bench-i2c"),
+    .executableTarget(name: "imu-bench-core", dependencies: ["BenchArguments", "IMUCore", "Pedometer", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-core"),
+    .executableTarget(name: "imu-bench-accuracy", dependencies: ["BenchArguments", "Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-accuracy"),
     .executableTarget(name: "imu-bench-iio", dependencies: ["IMUSensors", "IMUCLI", "ProcFiles"], path: "Sources/Benchmarks/imu-bench-iio"),
-    .executableTarget(name: "imu-bench-power", dependencies: ["IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
+    .executableTarget(name: "imu-bench-power", dependencies: ["BenchArguments", "IMUSensors", "IMUCLI", "ChipEmulators", "Pedometer", "ProcFiles"],
                       path: "Sources/Benchmarks/imu-bench-power"),
 ]
 
@@ -91,13 +91,13 @@ targets += [
     .systemLibrary(name: "CClock"),
     .target(name: "IMUHistory", dependencies: ["IMUCore", "Pedometer", "CSQLite", "CClock"]),
     .testTarget(name: "IMUHistoryTests", dependencies: ["IMUHistory", "IMUSimulation", "CSQLite"]),
-    .executableTarget(name: "imu-bench-history", dependencies: ["IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
+    .executableTarget(name: "imu-bench-history", dependencies: ["BenchArguments", "IMUHistory", "CSQLite"], path: "Sources/Benchmarks/imu-bench-history"),
 ]
 
 // MARK: Replay speed (issue #11 part 3): end-to-end replay beside a minimal C parser of the same file.
 targets += [
     .executableTarget(name: "replay-c-parser", path: "Sources/Benchmarks/replay-c-parser"),
-    .executableTarget(name: "imu-bench-replay", path: "Sources/Benchmarks/imu-bench-replay"),
+    .executableTarget(name: "imu-bench-replay", dependencies: ["BenchArguments"], path: "Sources/Benchmarks/imu-bench-replay"),
 ]
 
 // MARK: Fuzzing (make fuzz, docs/testing-fuzz.md): one executable, three targets; built normally it
@@ -112,7 +112,7 @@ targets += [
     .testTarget(name: "IMUPlotTests", dependencies: ["IMUPlot", "IMUCore", "Pedometer", "IMUSimulation", "IMUHistory"]),
     .executableTarget(name: "imu-plot", dependencies: ["IMUCLI", "IMUPlot", "Pedometer", "IMUSimulation", "IMUHistory", "IMUCalibration"],
                       path: "Sources/Tools/imu-plot"),
-    .executableTarget(name: "imu-bench-plot", dependencies: ["IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
+    .executableTarget(name: "imu-bench-plot", dependencies: ["BenchArguments", "IMUCore", "IMUSimulation"], path: "Sources/Benchmarks/imu-bench-plot"),
 ]
 
 // MARK: Activity with GPS ground speed (issue 15): gpsd through libgps, speed only.
@@ -121,7 +121,7 @@ targets += [
     .target(name: "CGPS", dependencies: ["COnDemand"]),
     .target(name: "IMULocation", dependencies: ["CGPS", "Pedometer"]),
     .testTarget(name: "IMULocationTests", dependencies: ["IMULocation", "IMUSimulation"]),
-    .executableTarget(name: "imu-bench-activity", dependencies: ["Pedometer", "IMUSimulation"],
+    .executableTarget(name: "imu-bench-activity", dependencies: ["BenchArguments", "Pedometer", "IMUSimulation"],
                       path: "Sources/Benchmarks/imu-bench-activity"),
 ]
 // The tools' GPS flags (--gps, imu-record's gnss_speed column, imu-info's GPS line) live in IMUCLI.
@@ -144,7 +144,9 @@ for t in targets where t.name == "IMUServiceTests" { t.dependencies.append("GPSF
 
 // MARK: Memory (issue 11 part 5, docs/memory.md): RSS of a live imu-steps, by mapping, beside anchors.
 targets += [
-    .executableTarget(name: "imu-bench-memory", dependencies: ["ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
+    .executableTarget(name: "imu-bench-memory", dependencies: ["BenchArguments", "ProcFiles", "IMUCore"], path: "Sources/Benchmarks/imu-bench-memory"),
+    // The benchmarks' command lines: --help, and a usage error with its fix for anything else.
+    .target(name: "BenchArguments", dependencies: ["IMUCore"], path: "Sources/Benchmarks/BenchArguments"),
     // /proc reading shared by imu-bench-power, imu-bench-iio and imu-bench-memory.
     .target(name: "ProcFiles", dependencies: ["IMUCore"], path: "Sources/Benchmarks/ProcFiles"),
 ]

@@ -127,7 +127,7 @@ let testSpec = CommandSpec(
         let a = try ArgumentParser.parse(["--rate", "1e999"], spec: testSpec)
         let rate = #expect(throws: UsageError.self) { try a.double("rate", in: 1...8000) }
         #expect(rate?.message == "--rate must be between 1 and 8000, got 1e999")
-        #expect(rate?.fix == "give --rate a number from 1 to 8000 ('imu-test --help' says what it sets)")
+        #expect(rate?.fix == "give --rate a number from 1 to 8000: --rate HZ (rate)")
         let fraction = try ArgumentParser.parse(["--rate", "0"], spec: testSpec)
         let low = #expect(throws: UsageError.self) { try fraction.double("rate", in: 0.01...1000) }
         #expect(low?.message == "--rate must be between 0.01 and 1000, got 0")

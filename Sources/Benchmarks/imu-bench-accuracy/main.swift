@@ -1,3 +1,4 @@
+import BenchArguments
 import Foundation
 import Pedometer
 import IMUSimulation
@@ -5,7 +6,7 @@ import IMUSimulation
 // imu-bench-accuracy: prints step-count accuracy per recording and per set, and core throughput.
 // Figures only; nothing is asserted. Build with `swift build -c release --product imu-bench-accuracy`.
 //
-// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]
+// Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|floors|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
@@ -18,36 +19,50 @@ var only: Set<String> = []
 var traceName: String?
 /// Input rates of the simulated speed runs (`--rate HZ` keeps one, for profiling).
 var speedRates = [25.0, 100.0, 400.0]
+/// The sets `--only` picks from (each report asks `wanted(NAME)`).
+let setNames = ["oxford", "realdev", "shortwalks", "daily", "fixtures", "simulator", "floors", "speed"]
+/// `--rate` bounds, Hz: the tools' own `--rate` range (imu-steps, imu-record).
+let rateRange = 1.0...8000.0
+let usage = "imu-bench-accuracy [--oxford DIR] [--only \(setNames.joined(separator: "|"))]... [--rate HZ] [--trace NAME]"
+func usageError(_ message: String, fix: String) -> Never { BenchArguments.usageError("imu-bench-accuracy", message, fix: fix) }
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--oxford":
-        guard let value = arguments.first else { usageError("--oxford needs a directory") }
+        guard let value = arguments.first else {
+            usageError("--oxford needs a directory", fix: "name the Oxford step-counting data set's directory, e.g. --oxford ../shared/data/oxford-steps")
+        }
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
-        guard let value = arguments.first else { usageError("--only needs a set name: oxford, realdev, shortwalks, daily, fixtures, simulator or speed") }
+        // An unknown set ran nothing and printed no figure for it: a silent zero.
+        guard let value = arguments.first, setNames.contains(value) else {
+            usageError(arguments.first.map { "--only \($0) names no set" } ?? "--only needs a set name",
+                       fix: "write one of \(setNames.joined(separator: ", ")), e.g. --only realdev (repeat --only for more)")
+        }
         only.insert(value)
         arguments.removeFirst()
     case "--trace":
-        guard let value = arguments.first else { usageError("--trace needs a recording or scenario name") }
+        guard let value = arguments.first else {
+            usageError("--trace needs a recording or scenario name", fix: "give part of a recording's name (each one whose name holds it is traced), or short:TRIAL for a real-dev trial's short walks, e.g. --trace walk")
+        }
         traceName = value
         arguments.removeFirst()
     case "--rate":
-        guard let value = arguments.first, let hz = Double(value), hz > 0 else { usageError("--rate needs a sample rate in Hz") }
+        // Checked before use: `--rate inf` or `1e300` passed `hz > 0`.
+        guard let value = arguments.first, let hz = Double(value), rateRange.contains(hz) else {
+            usageError(arguments.first.map { "--rate needs a sample rate in Hz from 1 to 8000, got '\($0)'" } ?? "--rate needs a sample rate in Hz",
+                       fix: "write a number of samples per second, e.g. --rate 100")
+        }
         speedRates = [hz]
         arguments.removeFirst()
     case "-h", "--help":
-        print("usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|speed]... [--rate HZ] [--trace NAME]")
+        print("usage: \(usage)")
         exit(0)
     default:
-        usageError("unknown argument \(argument); try --help")
+        usageError("unknown argument '\(argument)'",
+                   fix: "imu-bench-accuracy takes --oxford DIR, --only SET, --rate HZ and --trace NAME, e.g. imu-bench-accuracy --only realdev; run it alone for every figure")
     }
-}
-
-func usageError(_ message: String) -> Never {
-    try? FileHandle.standardError.write(contentsOf: Data("imu-bench-accuracy: \(message)\n".utf8))
-    exit(2)
 }
 
 /// Loads a recording set, or exits with the reader's FILE:LINE message.
@@ -63,12 +78,22 @@ let selected = only
 var speedCorpus: [LabelledRecording] = []
 
 if let traceName {
+    /// What the name matched: none is a usage error, not a silent exit 0.
+    var traced = 0
+    /// Exits: 0 when something was traced, 2 with the fix when the name matched nothing.
+    func endTrace() -> Never {
+        guard traced == 0 else { exit(0) }
+        usageError("--trace \(traceName) matched no recording, trial or scenario",
+                   fix: "give part of an Oxford recording's name, a real-dev trial's file prefix (short:PREFIX for its short walks), "
+                       + "short-bouts, daily-life, lower-back-daily-life or a scenario imu-steps --simulate takes, e.g. --trace walk:60")
+    }
     let recordings = FileManager.default.fileExists(atPath: oxfordDirectory)
         ? loadOrExit(oxfordDirectory).filter { $0.name.contains(traceName) } : []
     for var recording in recordings {
         // `--rate HZ` traces the recording averaged down to that rate.
         if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
         Trace.run(recording)
+        traced += 1
     }
     // `--trace short:NAME`: the real-dev trial's session of short walks (`SplicedBoutsReport`).
     if traceName.hasPrefix("short:") {
@@ -77,13 +102,15 @@ if let traceName {
             var samples = s.samples
             if speedRates.count == 1 { samples = AccuracyReport.decimated(samples, rateHz: speedRates[0]) }
             Trace.run(LabelledRecording(name: s.name, samples: samples, capabilities: s.capabilities, trueSteps: s.trueSteps))
+            traced += 1
             print("   walks:", s.walks.map { String(format: "%d steps %.1f-%.1f s", $0.steps, $0.span.lowerBound, $0.span.upperBound) }.joined(separator: ", "))
         }
-        exit(0)
+        endTrace()
     }
     for recording in RealDevReport.load(prefixes: [traceName], directory: RealDevReport.directory()) {
         Trace.run(LabelledRecording(name: recording.name, samples: recording.samples,
                                     capabilities: recording.capabilities, trueSteps: recording.trueSteps))
+        traced += 1
         let ours = RealDevReport.stepTimes(count(recording.samples, capabilities: recording.capabilities).events)
         print("   truth:", recording.stepTimes.map { String(format: "%.2f", $0) }.joined(separator: " "))
         print("   truthᵃ:", recording.alignedStepTimes.map { String(format: $0.lowerBound == $0.upperBound ? "%.2f" : "%.2f+", $0.lowerBound) }.joined(separator: " "))
@@ -98,6 +125,7 @@ if let traceName {
         if ProcessInfo.processInfo.environment["SIM_ACCEL_ONLY"] != nil { options.includeGyroscope = false; options.barometerRateHz = nil }
         let (samples, truth) = Simulator.generate(scenario, options: options)
         Trace.run(LabelledRecording(name: traceName, samples: samples, capabilities: options.capabilities, trueSteps: truth.steps))
+        traced += 1
         let events = count(samples, capabilities: options.capabilities).events
         let steps = events.compactMap { if case .step(let t) = $0 { return t } else { return nil } }
         for segment in truth.segments {
@@ -110,7 +138,7 @@ if let traceName {
         }
         for event in events { if case .step = event { continue }; print(event) }
     }
-    exit(0)
+    endTrace()
 }
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {

@@ -1,6 +1,9 @@
+import BenchArguments
 import Foundation
 import IMUSimulation
 import Pedometer
+
+BenchArguments.acceptNone("imu-bench-activity", summary: "activity over time and steps during rides (IMU_SCENARIO=NAME traces one catalogue scenario)")
 
 // imu-bench-activity: activity over time and steps during rides (issue 15). Prints figures, never asserts.
 if let name = ProcessInfo.processInfo.environment["IMU_SCENARIO"], let scenario = Scenario.named(name) {

@@ -1,7 +1,10 @@
+import BenchArguments
 import Foundation
 import IMUCore
 import Pedometer
 import IMUSimulation
+
+BenchArguments.acceptNone("imu-bench-core", summary: "the recording reader and the pedometer core, each beside an anchor from the same run")
 
 /// imu-bench-core (issue #11 parts 3, 4 and 6): the recording reader and the pedometer core, each
 /// on one thread, each beside an anchor measured in the same run (the machine is shared; compare

@@ -1,3 +1,4 @@
+import BenchArguments
 import CSQLite
 import Foundation
 import IMUHistory
@@ -8,10 +9,7 @@ import IMUHistory
 
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "--writer" { exit(runWriter(path: arguments[2])) }
-if arguments.count > 1 {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: imu-bench-history [--writer PATH]\n".utf8))
-    exit(2)
-}
+BenchArguments.acceptNone("imu-bench-history", summary: "the history's size for a year of minutes and its query and commit times", privateModes: ["--writer": 1])
 
 func monotonicSeconds() -> Double {
     var ts = timespec()
@@ -39,6 +37,7 @@ func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digit
 #if DEBUG
 print("build: debug (figures are for release: make bench)")
 #endif
+
 /// Builds the year, then prints every figure. Throws a `HistoryError` when the store refuses.
 func benchmark() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-bench-history-\(getpid())")

@@ -1,9 +1,12 @@
 // imu-bench-i2c: transactions and bus bits per sample set for every supported chip, measured on
 // the register-level emulators, and the sample rate each sustains on a 100 kHz and a 400 kHz bus.
 // Prints figures; asserts nothing. The worked budget is docs/i2c-budget.md.
+import BenchArguments
 import ChipEmulators
 import Foundation
 import IMUSensors
+
+BenchArguments.acceptNone("imu-bench-i2c", summary: "transactions and bus bits per sample set for every supported chip, and the rate each sustains on a 100 kHz and a 400 kHz bus")
 
 /// Bus bit times of one transaction, from the I²C spec (UM10204 §3.1): START 1, each byte 8 + ACK 1,
 /// repeated START 1, STOP 1. A combined read of N bytes: 1 + 9 (addr+W) + 9 (register) + 1 + 9 (addr+R) + 9N + 1 = 30 + 9N.

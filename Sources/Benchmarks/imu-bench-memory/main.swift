@@ -6,6 +6,7 @@
 // this bench idle (a Swift process that has used Foundation). Reads VmRSS and Pss from /proc after
 // a warm-up and again at the end of the window (flat, or growing?), then shows where each live
 // process's RSS goes by mapping, and for the static build by module. Prints figures; asserts nothing.
+import BenchArguments
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,8 @@ if arguments.count >= 2, arguments[1] == "--idle" {
     _ = ProcessInfo.processInfo.environment.count + Int(Date().timeIntervalSince1970) % 2
     while true { usleep(500_000) }
 }
+
+BenchArguments.acceptNone("imu-bench-memory", summary: "resident memory of a live imu-steps, by mapping, beside anchors from the same run")
 
 let environment = ProcessInfo.processInfo.environment
 let selfPath = URL(fileURLWithPath: arguments[0]).resolvingSymlinksInPath().path

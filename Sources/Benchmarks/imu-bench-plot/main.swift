@@ -1,6 +1,9 @@
+import BenchArguments
 import Foundation
 import IMUCore
 import IMUSimulation
+
+BenchArguments.acceptNone("imu-bench-plot", summary: "what imu-plot --replay costs on long recordings, and a browser drawing the result")
 
 /// imu-bench-plot: what `imu-plot --replay` costs on long recordings. Writes the simulator's
 /// one-hour scenario at 100 Hz (the anchor) and 24 of them back to back (8.64 million samples),

@@ -22,6 +22,7 @@
 import ChipEmulators
 import Foundation
 import IMUCLI
+import BenchArguments
 import IMUSensors
 import Pedometer
 import ProcFiles
@@ -52,6 +53,9 @@ if arguments.count >= 2, arguments[1] == "--idle" {
 }
 
 // MARK: Parent
+
+BenchArguments.acceptNone("imu-bench-power", summary: "CPU time and wake-ups of the live pipeline on emulated chips and IIO, beside anchors from the same run",
+                          flags: [("--iio-only", "only the IIO runs"), ("--no-iio", "no IIO runs")])
 
 
 let window = Double(ProcessInfo.processInfo.environment["IMU_POWER_SECONDS"] ?? "") ?? 20

@@ -1,4 +1,7 @@
+import BenchArguments
 import Foundation
+
+BenchArguments.acceptNone("imu-bench-replay", summary: "end-to-end imu-steps --replay beside a minimal C parser of the same file (IMU_BENCH_REPLAY_HOURS sets the length)")
 
 /// imu-bench-replay (issue #11 part 3): end-to-end replay, `imu-steps --replay FILE --json` as a
 /// whole process, beside its anchor measured in the same run on the same file: `replay-c-parser`,

@@ -81,10 +81,12 @@ public struct ParsedArguments: Sendable {
     }
 
     /// Bounds as the option would be written: `--rate` "between 1 and 8000", not "1.0 and 8000.0"
-    /// (`asWritten`); the fix names the range again with the option, as a command to edit.
+    /// (`asWritten`); the fix names the range again with the option's form and help, so its unit
+    /// shows (`--duration -1` was told "a number from 0.001 to 31536000" and sent to --help to
+    /// learn those were seconds).
     private func outOfRange(_ name: String, low: String, high: String, _ text: String) -> UsageError {
-        UsageError("--\(name) must be between \(low) and \(high), got \(text)", command: command,
-                   fix: "give --\(name) a number from \(low) to \(high) ('\(command) --help' says what it sets)")
+        UsageError("--\(name) must be between \(low) and \(high), got \(text.escapedValue)", command: command,
+                   fix: "give --\(name) a number from \(low) to \(high): \(form(name))")
     }
 
     /// Throws unless at most one of `names` was given.

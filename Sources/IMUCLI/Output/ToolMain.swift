@@ -25,7 +25,7 @@ public enum ToolMain {
         let args = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
-            if let bad = NonUTF8Argument.first() { throw bad }
+            if let bad = NonUTF8Argument.first(spec: spec) { throw bad }
             let parsed = try ArgumentParser.parse(args, spec: spec)
             if parsed.wantsHelp {
                 Terminal.standardOutput.write(spec.helpText)

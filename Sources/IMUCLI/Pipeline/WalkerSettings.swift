@@ -63,6 +63,13 @@ public enum WalkerSettings {
             guard parts.count == 2, let c = DecimalParser.parse(String(parts[0])), let m = DecimalParser.parse(String(parts[1])) else { return nil }
             return (c, m)
         }
+        // Two pairs, one not two plain numbers (`1.8:1e400`, `1.8:fast`, `1.8`): name that pair; it
+        // said "write two pairs separated by a comma" to a user who had.
+        if paces.count == 2, let bad = paces.firstIndex(where: { $0 == nil }) {
+            let pair = text.split(separator: ",")[bad]
+            throw UsageError("--stride: '\(pair)' is not CADENCE:METRES (two plain numbers, steps/s and metres per step); got '\(text)'",
+                             command: command, fix: "write that pace as two numbers, e.g. 1.8:0.72: --stride 1.8:0.72,2.1:0.85; imu-steps --walked 100 measures one pair")
+        }
         guard paces.count == 2, let first = paces[0], let second = paces[1] else {
             // One pace measured is half the calibration: say how the other is measured.
             let fix = paces.count == 1 && paces[0] != nil

@@ -26,6 +26,9 @@ public struct RecordingError: DiagnosableError, Equatable {
     }
 
     /// The fix of a recording without a usable header line.
+    /// Names other programs give the time column (lower-cased), refused with "rename it to t".
+    static let timeColumnNames: Set<String> = ["time", "timestamp", "time_s", "seconds", "sec", "secs", "ts", "elapsed", "t_s", "time (s)"]
+
     static let headerFix = "add a first line naming the columns in the order of the values, e.g. t,ax,ay,az (time in s, acceleration in g; docs/file-formats.md)"
 
     /// The fix of a malformed line: mend it or delete it. Lines of a CSV are independent samples,

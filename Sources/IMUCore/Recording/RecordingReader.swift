@@ -24,6 +24,14 @@ public final class RecordingReader {
     public private(set) var repeatedTimes = 0
     /// Line of the first such sample (0 = none).
     public private(set) var firstRepeatedLine = 0
+    /// Samples kept so far, and the first one's `t`: with the last `t`, the mean sample interval
+    /// the end note checks (counted once per `read` call, off the per-line path).
+    private var samplesKept = 0
+    private var firstTime = 0.0
+    /// Mean seconds between samples above which a recording with an accelerometer is said to be
+    /// too slow for steps: below 1 Hz not even the slowest gait (0.5 steps/s) is sampled twice a
+    /// step (Nyquist). A `t` written in milliseconds (10 ms read as 10 s) gave 0 steps without a word.
+    public static let slowestStepInterval = 1.0
 
     /// Read buffer size in bytes: large enough that read(2) calls cost nothing per line.
     private static let chunkBytes = 1 << 20
@@ -262,6 +270,15 @@ public final class RecordingReader {
                 } else if names.contains(where: { $0.lowercased() == "t" }) {
                     refused.message = "column names are lower case: t, not T (found: \(shown(a, b)))"
                     refused.fix = "write line \(lineNumber) in lower case, e.g. t,ax,ay,az (docs/file-formats.md)"
+                } else if let time = names.first(where: { RecordingError.timeColumnNames.contains($0.lowercased()) }) {
+                    // Phone apps name it "time" or "timestamp": "add a first line naming the
+                    // columns" was told to a file that had one.
+                    refused.message = "the time column is named '\(time.escapedValue)', not t (found: \(shown(a, b)))"
+                    refused.fix = "rename '\(time.escapedValue)' to t in line \(lineNumber); t is in seconds (docs/file-formats.md)"
+                } else if names.contains(where: { RecordingColumn(rawValue: $0) != nil }) {
+                    // A header of known columns without times: there is a first line to mend, not one to add.
+                    refused.fix = "add t, each sample's time in seconds, to line \(lineNumber) and to every row: "
+                        + "the rate is whatever the timestamps say (docs/file-formats.md)"
                 }
                 throw refused
             }
@@ -324,9 +341,24 @@ public final class RecordingReader {
     /// how many samples were dropped for a repeated `t`. The file name is escaped: every tool
     /// prints the note as it is (a name holding ESC [2J cleared the terminal).
     public var endNote: String? {
-        guard repeatedTimes > 0 else { return nil }
-        return "\(name.escapedOnOneLine): dropped \(counted(repeatedTimes, "sample")) whose t repeated the previous sample's "
-            + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept"
+        var notes: [String] = []
+        if repeatedTimes > 0 {
+            notes.append("\(name.escapedOnOneLine): dropped \(counted(repeatedTimes, "sample")) whose t repeated the previous sample's "
+                + "(first at line \(firstRepeatedLine)); the earlier sample of each pair was kept")
+        }
+        if let slow = slowNote { notes.append(slow) }
+        return notes.isEmpty ? nil : notes.joined(separator: "\n")
+    }
+
+    /// Accelerometer samples further apart on average than `slowestStepInterval`: no step can be
+    /// seen, and a `t` in milliseconds is the likely cause.
+    private var slowNote: String? {
+        guard capabilities.accelerometer, samplesKept >= 3, previousTime.isFinite else { return nil }
+        let interval = (previousTime - firstTime) / Double(samplesKept - 1)
+        guard interval > Self.slowestStepInterval else { return nil }
+        return "\(name.escapedOnOneLine): its samples are \(String(cFormat: "%.3g", interval)) s apart on average "
+            + "(\(String(cFormat: "%.3g", 1 / interval)) Hz), too far apart to see a step (steps need 25 Hz or more: docs/CONTRACTS.md §2); "
+            + "t is in seconds: if it was written in milliseconds, divide it by 1000"
     }
 
     /// Appends up to `maximum` samples to `batch`; returns how many were appended (0 at end of
@@ -342,7 +374,11 @@ public final class RecordingReader {
         let row = self.row
         var s = start, e = end, line = lineNumber, previous = previousTime
         var count = 0
-        defer { start = s; end = e; lineNumber = line; previousTime = previous }
+        defer {
+            start = s; end = e; lineNumber = line; previousTime = previous
+            if samplesKept == 0 && count > 0 { firstTime = batch[batch.count - count].time }
+            samplesKept += count
+        }
         while count < maximum {
             var lineEnd: Int
             if s < e, let nl = memchr(base + s, Int32(UInt8(ascii: "\n")), e - s) {

@@ -57,6 +57,11 @@ public enum HistoryError: DiagnosableError, Equatable {
                 + "\(count == 1 ? "it is" : "they are") in no total and left in the file."
         case .newerSchema(let path, let found, let supported):
             "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)."
+        case .needsMigration(let path, 0, _):
+            // An empty file (or a database without tables): "schema version 0; start imu-stepd
+            // once: it migrates the file in place" sent the user of `--history notes.txt` to a
+            // daemon that would never touch that file.
+            "\(path) holds no history: it is empty (no IMUKit writer has made its tables). Nothing was read or changed."
         case .needsMigration(let path, let found, let supported):
             "the history \(path) has schema version \(found); reading needs version \(supported)."
         case .cannotOpen(let path, let detail):
@@ -96,6 +101,8 @@ public enum HistoryError: DiagnosableError, Equatable {
                 + "with the writer stopped, remove them: sqlite3 \(path) \"DELETE FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"."
         case .newerSchema:
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history."
+        case .needsMigration(_, 0, _):
+            "name imu-stepd's history (it keeps it as /var/lib/imu-stepd/history.sqlite) or a copy of it; a history path just configured gets its tables when imu-stepd starts."
         case .needsMigration:
             "start imu-stepd (or any writer) once: it migrates the file in place."
         case .notAFile:
@@ -126,6 +133,8 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notADatabase, .foreignDatabase, .corrupt, .implausibleValue, .unplaceableMinutes, .newerSchema, .needsMigration, .invalidRetention, .notAFile: .usage
         // Permission denied is 3, as docs/CONTRACTS.md §4 says (it was 1).
         case .cannotOpen(_, let detail) where detail == "permission denied": .noSensor
+        // A directory named as the history is a bad file, 2 like a FIFO or a device (it was 1).
+        case .cannotOpen(_, let detail) where detail == "it is a directory": .usage
         case .cannotOpen, .diskFull, .io, .inUse, .libraryMissing: .runtimeFailure
         }
     }

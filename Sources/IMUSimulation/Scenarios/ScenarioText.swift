@@ -12,7 +12,9 @@ extension Scenario {
     /// Throws `SimulationError` naming the bad item and showing the syntax.
     public static func resolve(_ text: String) throws -> Scenario {
         if let named = Scenario.named(text) { return named }
-        guard text.contains(":") || text.contains(",") else {
+        // Any of the item marks makes a composition: `walk@2`, `walk/pocket` and `walk*0.3` are
+        // items (KIND alone is allowed), and were refused as "unknown scenario".
+        guard text.contains(where: { ":,@*~/".contains($0) }) else {
             throw SimulationError(message: text.isEmpty ? "no scenario given" : "unknown scenario '\(text)'",
                                   fix: "use one of: \(allNames.joined(separator: ", ")), or compose one, e.g. still:10,walk:60,stairs-up:2")
         }
@@ -55,7 +57,8 @@ extension Scenario {
             SimulationError(message: "bad scenario item '\(item)': \(why)",
                             fix: "write KIND[:SECONDS or FLOORS][@CADENCE][*AMPLITUDE][~MIN-MAX][/HOLDING], e.g. walk:60@1.8/pocket or walk:8~0.3-2/lower-back; kinds: \(segmentKindNames.joined(separator: ", "))")
         }
-        var rest = Substring(item.filter { !$0.isWhitespace })
+        let written = item.filter { !$0.isWhitespace }
+        var rest = Substring(written)
         var holding: DeviceHolding?
         if let slash = rest.firstIndex(of: "/") {
             let name = String(rest[rest.index(after: slash)...])
@@ -63,16 +66,36 @@ extension Scenario {
             holding = h
             rest = rest[..<slash]
         }
+        // The kind as written, for messages that name what its numbers take.
+        let kindName = String(rest.prefix { !":@*~".contains($0) })
         func number(after mark: Character) throws -> Double? {
             guard let i = rest.firstIndex(of: mark) else { return nil }
             let text = String(rest[rest.index(after: i)...])
             rest = rest[..<i]
             guard let v = DecimalParser.parse(text), v.isFinite, v > 0 else {
                 // After ':' (inf, nan, 1e400, -5, 0) the range and its unit, for the kind written.
-                guard mark == ":" else { throw bad("'\(text)' after '\(mark)' is not a positive number") }
+                guard mark == ":" else { throw bad(outOfRange(text, after: mark)) }
                 throw bad("'\(text)' after ':' is not \(countRange(String(rest)))")
             }
+            // Range checks come before any integer conversion: `walk:10@1e300` planned steps
+            // forever (ignoring SIGTERM) while `@1000` or `*1e300` gave 0 steps.
+            if mark == "@", !Self.cadenceRange.contains(v) { throw bad(outOfRange(text, after: mark)) }
+            if mark == "*", v > Self.maximumAmplitude { throw bad(outOfRange(text, after: mark)) }
             return v
+        }
+        /// `@` and `*` out of range (`@fast`, `@0`, `@1000`, `*-1`, `*20`): the unit, the range
+        /// with its reason, and the item as it should be written, the bad value replaced.
+        /// Called just after `rest` was cut at `mark`, so `rest.endIndex` is where the mark stands.
+        func outOfRange(_ text: String, after mark: Character) -> String {
+            let textEnd = written.index(rest.endIndex, offsetBy: 1 + text.count)
+            let fixed = { (good: String) in "\(written[..<rest.endIndex])\(mark)\(good)\(written[textEnd...])" }
+            if mark == "@" {
+                let unit = kindName == "wave" ? "waves" : "steps"
+                return "'\(text)' after '@' is not a cadence in \(unit) per second from \(Self.cadenceRange.lowerBound.asWritten) to \(Self.cadenceRange.upperBound.asWritten) "
+                    + "(human gait spans about 0.5 steps/s, a shuffle, to under 5, a sprint); e.g. \(fixed("1.8"))"
+            }
+            return "'\(text)' after '*' is not an amplitude in g, more than 0 and at most \(Self.maximumAmplitude.asWritten) "
+                + "(the simulated accelerometer's full scale); e.g. \(fixed("0.25"))"
         }
         /// What `KIND:N` takes, with its unit and range: floors for the stairs and elevators.
         func countRange(_ kind: String) -> String {
@@ -96,14 +119,7 @@ extension Scenario {
         let amplitude = try number(after: "*")
         let cadence = try number(after: "@")
         let count = try number(after: ":")
-        // Range checks come before any integer conversion: `walk:1e300` trapped in `Int(_:)`, and
-        // `walk:10@1e300` planned steps forever (ignoring SIGTERM) while `@1000` or `*1e300` gave 0 steps.
-        if let cadence, !Self.cadenceRange.contains(cadence) {
-            throw bad("cadence \(cadence) per second is outside \(Self.cadenceRange.lowerBound)–\(Self.cadenceRange.upperBound)")
-        }
-        if let amplitude, amplitude > Self.maximumAmplitude {
-            throw bad("amplitude \(amplitude) g is beyond \(Self.maximumAmplitude) g, the simulated accelerometer's full scale")
-        }
+        // Range checks come before any integer conversion: `walk:1e300` trapped in `Int(_:)`.
         if let count, count > Self.maximumSeconds {
             throw bad("\(count.asWritten) after ':' is too large: \(String(rest)) takes \(countRange(String(rest)))")
         }

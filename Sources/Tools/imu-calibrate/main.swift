@@ -39,6 +39,9 @@ await ToolMain.run(spec) { args in
                              fix: "leave out --\(given): imu-calibrate --\(mode) [--key KEY]")
         }
     }
+    // `--reset --key A --source B` deleted A's calibration without a word about B (and --show
+    // showed A's): --show and --reset take one sensor, by key or by source.
+    if args.flag("show") || args.flag("reset") { try args.exclusive(["key", "source", "simulate"]) }
     let store = CalibrationStore.standard(system: args.flag("system"))
     // Opening the sensor and the calibration files block: on a thread of their own, never on the
     // Swift concurrency pool (docs/concurrency.md).

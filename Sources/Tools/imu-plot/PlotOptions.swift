@@ -111,6 +111,11 @@ struct PlotOptions: Sendable {
                 : "give --to a time after --from \(fromText), or leave --to out for the end of the recording"
             throw UsageError("--to must come after --from (got --from \(fromText) --to \(toText))", command: args.command, fix: fix)
         }
+        if from == nil, let to, to <= 0, let toText = args.string("to") {
+            // `--to 0` alone drew a plot of no time and said "wrote x.svg".
+            throw UsageError("--to \(toText) is the first sample: the view would hold no time", command: args.command,
+                             fix: "give --to a time after the start (seconds or m:ss, e.g. --to 1:30), or leave --to out for the end of the recording")
+        }
         span = PlotSpan(from: from, to: to)
     }
 

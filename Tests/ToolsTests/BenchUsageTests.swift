@@ -1,0 +1,59 @@
+import Foundation
+import OffPool
+import Testing
+
+/// The benchmarks' command lines (`BenchArguments`): `--help` prints the usage, a bad argument is a
+/// usage error that names its fix (exit 2, docs/CONTRACTS.md §4). Before, the benchmarks without
+/// options ignored every argument (`imu-bench-core --help` ran the whole bench), imu-bench-history
+/// printed a usage line without a fix, and imu-bench-accuracy's errors ended in "try --help".
+@Suite(.offPool) struct BenchUsageTests {
+    static let argumentless = ["imu-bench-core", "imu-bench-i2c", "imu-bench-activity", "imu-bench-plot",
+                               "imu-bench-replay", "imu-bench-history", "imu-bench-memory"]
+
+    @Test(arguments: argumentless)
+    func aBenchmarkRefusesAnArgumentWithTheFix(bench: String) throws {
+        let r = try ToolRunner.run(bench, ["--fast"], timeout: 60)
+        #expect(r.status == 2, "\(bench): \(r.stderr)")
+        #expect(r.stderr.contains("\(bench): unknown argument '--fast': \(bench) takes no arguments\n  fix: run it alone: \(bench)"),
+                "\(bench): \(r.stderr)")
+        #expect(r.stdout.isEmpty, "\(bench) ran: \(r.stdout.prefix(200))")
+    }
+
+    /// imu-bench-power's flags pass; anything beside them is refused with the form.
+    @Test func imuBenchPowerNamesItsFlags() throws {
+        let r = try ToolRunner.run("imu-bench-power", ["--no-iio", "--iio"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("unknown argument '--iio': imu-bench-power takes only --iio-only and --no-iio\n"
+                                  + "  fix: run it as imu-bench-power [--iio-only] [--no-iio]"), "\(r.stderr)")
+        let help = try ToolRunner.run("imu-bench-power", ["--help"], timeout: 60)
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: imu-bench-power [--iio-only] [--no-iio]\n"), "\(help.stdout)")
+    }
+
+    @Test(arguments: argumentless)
+    func aBenchmarkPrintsItsUsageForHelp(bench: String) throws {
+        let r = try ToolRunner.run(bench, ["--help"], timeout: 60)
+        #expect(r.status == 0, "\(bench): \(r.stderr)")
+        #expect(r.stdout.hasPrefix("usage: \(bench)") && r.stdout.contains("akes no"), "\(bench): \(r.stdout.prefix(300))")
+    }
+
+    @Test(arguments: [
+        (["--foo"], "unknown argument '--foo'", "imu-bench-accuracy takes --oxford DIR, --only SET, --rate HZ and --trace NAME, e.g. imu-bench-accuracy --only realdev"),
+        (["--only", "realdv"], "--only realdv names no set", "write one of oxford, realdev, shortwalks, daily, fixtures, simulator, floors, speed, e.g. --only realdev"),
+        (["--only"], "--only needs a set name", "write one of oxford,"),
+        (["--rate", "inf"], "--rate needs a sample rate in Hz from 1 to 8000, got 'inf'", "e.g. --rate 100"),
+        (["--rate", "0"], "--rate needs a sample rate in Hz from 1 to 8000, got '0'", "e.g. --rate 100"),
+        (["--oxford"], "--oxford needs a directory", "name the Oxford step-counting data set's directory"),
+        (["--trace"], "--trace needs a recording or scenario name", "e.g. --trace walk"),
+        (["--trace", "no-such-name-zz"], "--trace no-such-name-zz matched no recording, trial or scenario", "e.g. --trace walk:60"),
+    ])
+    func theAccuracyBenchNamesTheFix(arguments: [String], message: String, fix: String) throws {
+        // No data sets at run time: a usage error needs none (the project must not depend on /work/shared).
+        let r = try ToolRunner.run("imu-bench-accuracy", arguments,
+                                   environment: ["IMU_OXFORD_DIR": "/nonexistent", "IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(arguments): \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("imu-bench-accuracy: \(message)") && lines[1].hasPrefix("  fix: ")
+                    && lines[1].contains(fix), "\(arguments): \(r.stderr)")
+        #expect(!r.stderr.contains("try --help"), "\(r.stderr)")
+    }
+}
