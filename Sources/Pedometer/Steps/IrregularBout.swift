@@ -23,7 +23,11 @@ enum IrregularBout {
         // What is committed stays: the strikes after it replace the bout's pending steps.
         let kept = ticks.filter { time($0) > committed }
         guard let head = kept.first else { return nil }
-        ledger.retract(from: max(time(openedFrom), committed))
+        let cut = max(time(openedFrom), committed)
+        // The chain covers the bout: no pending step of it comes before the chain's first strike
+        // (less half the shortest interval between two steps, `ChainRules.shortestInterval`).
+        guard ledger.pendingSteps(from: cut, to: time(first) - chain.rules.shortestInterval / 2) == 0 else { return nil }
+        ledger.retract(from: cut)
         let strikeCadence = Double(ticks.count - 1) / span
         // The bout's resume went with it unless it was committed.
         if time(openedFrom) > committed { ledger.note(.resume(time: time(head))) }

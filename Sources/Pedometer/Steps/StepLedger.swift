@@ -159,6 +159,14 @@ struct StepLedger: Sendable {
         pending.removeSubrange(kept...)
     }
 
+    /// Pending steps at or after `from` and before `to` (s).
+    func pendingSteps(from: Double, to: Double) -> Int {
+        pending.reduce(0) { n, entry in
+            if entry.time >= from, entry.time < to, case .step = entry.event { return n + 1 }
+            return n
+        }
+    }
+
     /// Forgets the latest step's tick (a new segment restarts tick numbering).
     mutating func restartTicks() { lastStepTick = nil }
 
