@@ -103,17 +103,38 @@ struct ImpactChain: Sendable {
         let now = gait.count - 1
         impacts.removeAll { $0.tick < floor }
         guard let last = impacts.last, streamEnded || now - last.tick > longestTicks else { return nil }
-        // The chain ending at the last impact: walk back while the spacing is a step's.
-        var first = impacts.count - 1
-        while first > 0, impacts[first].tick - impacts[first - 1].tick <= longestTicks { first -= 1 }
-        let start = impacts[first]
-        let count = impacts.count - first
         defer { impacts.removeAll(keepingCapacity: true) }
-        guard count >= rules.minimumImpacts, last.tick - start.tick <= longestChainTicks else { return nil }
+        return judged(impacts[chainStart(endingAt: impacts.count - 1)...], in: gait, stillFrom: gait.count - quietTicks)
+    }
+
+    /// The chain of impacts after tick `floor` that ends before tick `end`, where a still second
+    /// begins (a bout closed at a pause, `IrregularBout`): its strikes by the same rules as
+    /// `completed`, the stillness after it read from `end` on. Forgets nothing.
+    func strikes(after floor: Int, before end: Int, in gait: RingBuffer) -> [Int]? {
+        guard end + quietTicks <= gait.count, end >= gait.oldestIndex,
+              let lastIndex = impacts.lastIndex(where: { $0.tick < end }) else { return nil }
+        let first = chainStart(endingAt: lastIndex)
+        guard impacts[first].tick >= floor else { return nil }
+        return judged(impacts[first...lastIndex], in: gait, stillFrom: end)
+    }
+
+    /// Index of the first impact of the chain ending at `impacts[last]`: walks back while the
+    /// spacing is a step's.
+    private func chainStart(endingAt last: Int) -> Int {
+        var first = last
+        while first > 0, impacts[first].tick - impacts[first - 1].tick <= longestTicks { first -= 1 }
+        return first
+    }
+
+    /// The strikes of `chain` (oldest first) when it passes the rules, the stillness after it read
+    /// over `quietTicks` from tick `stillFrom`.
+    private func judged(_ chain: ArraySlice<Impact>, in gait: RingBuffer, stillFrom: Int) -> [Int]? {
+        guard let start = chain.first, let last = chain.last,
+              chain.count >= rules.minimumImpacts, last.tick - start.tick <= longestChainTicks else { return nil }
         // Out of stillness and back into it.
         guard start.before <= rules.stillDeviation,
-              Self.deviation(gait, from: gait.count - quietTicks, count: quietTicks) <= rules.stillDeviation else { return nil }
-        let heights = impacts[first...].map(\.height).sorted()
+              Self.deviation(gait, from: stillFrom, count: quietTicks) <= rules.stillDeviation else { return nil }
+        let heights = chain.map(\.height).sorted()
         let median = heights[heights.count / 2]
         // Foot strikes, not a weight shift: a walk's typical strike is strong.
         guard median >= rules.minimumMedianHeight else { return nil }
@@ -123,7 +144,7 @@ struct ImpactChain: Sendable {
         // A strike's rebound is part of it: a weak impact within the loading response after a
         // strike (`ChainRules.reboundSeconds`) is left out, not a weak step that refuses the chain.
         var steps: ArraySlice<Impact> = []
-        for impact in impacts[first...] {
+        for impact in chain {
             if let strike = steps.last, strike.height >= weakest, impact.height < weakest,
                impact.tick - strike.tick <= reboundTicks { continue }
             steps.append(impact)

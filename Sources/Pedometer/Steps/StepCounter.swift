@@ -523,6 +523,8 @@ struct StepCounter: Sendable {
                 ledger.until = max(ledger.until, tick + 1)
             }
         }
+        // A short irregular walk the rhythm misread is counted strike by strike (`IrregularBout`).
+        if let pause, !inVehicle, !cycling, let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, pause: pause, cadence: boutCadence, gait: gait, origin: origin) { end = last }
         ledger.note(.pause(time: time(end)))
         // A walk after the pause begins after it (its onset search starts there). A bout that
         // stopped at a pause inside itself before it counted a step was a slow, irregular walk

@@ -30,6 +30,8 @@ struct StepLedger: Sendable {
     var phase = 0.0
     /// Committed steps.
     private(set) var steps = 0
+    /// Everything counted up to this time (s) is committed (`commit(through:into:)`).
+    private(set) var committedThrough = -Double.infinity
     /// Absolute tick of the latest counted step (its heel strike), nil before the first.
     private(set) var lastStepTick: Int?
     /// Distance of the committed steps, m.
@@ -137,6 +139,7 @@ struct StepLedger: Sendable {
             n += 1
         }
         if n > 0 { pending.removeFirst(n) }
+        committedThrough = max(committedThrough, time)
     }
 
     /// Forgets everything pending from `time` (s) on: the steps, pauses and resumes at or after
@@ -154,6 +157,14 @@ struct StepLedger: Sendable {
             kept += 1
         }
         pending.removeSubrange(kept...)
+    }
+
+    /// Pending steps at or after `from` and before `to` (s).
+    func pendingSteps(from: Double, to: Double) -> Int {
+        pending.reduce(0) { n, entry in
+            if entry.time >= from, entry.time < to, case .step = entry.event { return n + 1 }
+            return n
+        }
     }
 
     /// Forgets the latest step's tick (a new segment restarts tick numbering).

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import IMUSimulation
+@testable import Pedometer
+
+/// A short irregular walk whose rhythm opened a bout and misread it is recounted strike by
+/// strike when the bout closes at a pause (`IrregularBout`, docs/steps.md "Short walks between
+/// pauses"; issue 14: walks of 4 or more steps with intervals of 0.3 to 2 s count in full).
+@Suite struct IrregularBoutTests {
+    /// The simulator's lower-back daily life (`imu-bench-accuracy`, tuned seed 3, 100 Hz): its
+    /// 5th walk (6 steps, 0.3 to 2 s apart, stillness before and after, 6 s long) holds a pair of
+    /// steps 0.34 s apart that the rhythm read as one slow step (0.60 steps/s): 4 of 6 counted.
+    /// Recounted by its strikes, it counts within one step of its truth: the steps the ledger
+    /// already committed when the bout closed (older than `StepLedger.holdSeconds`, 5 s) keep
+    /// the rhythm's count, and this walk's first 3 s hold at most one pair.
+    @Test func anIrregularWalkTheRhythmMisreadCountsByItsStrikes() {
+        let walks = ([
+            (6, 0.4, 0.8, 0.18, 3), (10, 0.5, 1.5, 0.15, 4), (8, 1.0, 2.0, 0.14, 3), (20, 0.5, 0.7, 0.2, 2),
+            (6, 0.3, 2.0, 0.15, 5), (12, 0.4, 1.0, 0.18, 2.5), (4, 0.6, 1.4, 0.15, 4), (15, 0.8, 1.6, 0.15, 3),
+        ] as [(Double, Double, Double, Double, Double)]).map { PausedWalk(steps: $0.0, shortest: $0.1, longest: $0.2, amplitude: $0.3, pause: $0.4) }
+        let segments = Segment.walksBetweenPauses(walks, holding: .lowerBack)
+        let (events, _, truth) = simulateAndCount(segments, seed: 3, rate: 100)
+        let walkSegments = truth.segments.filter { $0.activity == "walking" }
+        try! #require(walkSegments.count == 8)
+        let walk = walkSegments[4]
+        let inside = { (t: Double) in t >= walk.start && t < walk.end + 0.5 }
+        let trueSteps = truth.stepTimes.filter(inside).count
+        #expect(trueSteps == 6)
+        #expect(abs(stepTimes(events).filter(inside).count - trueSteps) <= 1)
+    }
+}
