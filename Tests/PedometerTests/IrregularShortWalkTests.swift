@@ -12,10 +12,7 @@ import IMUSimulation
     /// fourth walk, 20 steps 0.5 to 0.7 s apart before a 2 s pause, counted one step short (18 of
     /// 19 true steps) when at most three steps followed the rhythm's last credited one.
     @Test func aWalkClosedAtAPauseCountsItsLastStepsUpToThePause() {
-        let walks = ([
-            (6, 0.4, 0.8, 0.18, 3), (10, 0.5, 1.5, 0.15, 4), (8, 1.0, 2.0, 0.14, 3), (20, 0.5, 0.7, 0.2, 2),
-            (6, 0.3, 2.0, 0.15, 5), (12, 0.4, 1.0, 0.18, 2.5), (4, 0.6, 1.4, 0.15, 4), (15, 0.8, 1.6, 0.15, 3),
-        ] as [(Double, Double, Double, Double, Double)]).map { PausedWalk(steps: $0.0, shortest: $0.1, longest: $0.2, amplitude: $0.3, pause: $0.4) }
+        let walks = PausedWalk.lowerBackDailyLife
         let (events, _, truth) = simulateAndCount(Segment.walksBetweenPauses(walks, holding: .lowerBack), seed: 1, rate: 100)
         let walkSegments = truth.segments.filter { $0.activity == "walking" }
         try! #require(walkSegments.count == 8)

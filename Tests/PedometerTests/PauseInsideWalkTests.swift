@@ -12,10 +12,7 @@ import IMUSimulation
     /// 0.90) that the still second between its second and third steps closed with no step; the
     /// bout's floor then moved past the pause and the chain kept only 2 strikes: 0 of 4 counted.
     @Test func aWalkStoppedBeforeItsFirstStepIsCountedStrikeByStrike() {
-        let walks = ([
-            (6, 0.4, 0.8, 0.18, 3), (10, 0.5, 1.5, 0.15, 4), (8, 1.0, 2.0, 0.14, 3), (20, 0.5, 0.7, 0.2, 2),
-            (6, 0.3, 2.0, 0.15, 5), (12, 0.4, 1.0, 0.18, 2.5), (4, 0.6, 1.4, 0.15, 4), (15, 0.8, 1.6, 0.15, 3),
-        ] as [(Double, Double, Double, Double, Double)]).map { PausedWalk(steps: $0.0, shortest: $0.1, longest: $0.2, amplitude: $0.3, pause: $0.4) }
+        let walks = PausedWalk.lowerBackDailyLife
         let segments = Segment.walksBetweenPauses(walks, holding: .lowerBack)
         let (events, _, truth) = simulateAndCount(segments, seed: 1, rate: 100)
         let walkSegments = truth.segments.filter { $0.activity == "walking" }

@@ -74,20 +74,6 @@ import Testing
         #expect(!r.stderr.contains("add a first line"), "\(r.stderr)")
     }
 
-    /// A number option out of range named the range without its unit and sent the user to --help
-    /// ("give --duration a number from 0.001 to 31536000"): the fix shows the option's form and help.
-    @Test(arguments: [
-        ("imu-record", ["--replay", "walk.csv", "-d", "-1"], "give --duration a number from 0.001 to 31536000: --duration S (stop after S seconds"),
-        ("imu-steps", ["--simulate", "walk:1", "--floor-height", "0"], "give --floor-height a number from 1 to 10: --floor-height M (height of one floor in metres"),
-        ("imu-info", ["--bus", "-1"], "give --bus a number from 0 to 1023: --bus N (look only at /dev/i2c-N)"),
-    ])
-    func anOutOfRangeNumberNamesItsUnit(tool: String, arguments: [String], fix: String) throws {
-        let r = try ToolRunner.run(tool, arguments)
-        #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.contains("  fix: \(fix)"), "\(r.stderr)")
-        #expect(!r.stderr.contains("--help"), "\(r.stderr)")
-    }
-
     /// A non-UTF-8 argument was always told "rename the file", even when it was an option
     /// (`--\xffjson`) or a scenario (`--simulate $'walk:\xff'`), and `--replay=\xff.csv` was told
     /// to `mv -- $'--replay=\xFF.csv'`, a file of another name.

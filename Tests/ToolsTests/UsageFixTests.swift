@@ -37,6 +37,10 @@ import Testing
         ("imu-info", ["--source", "nocolon"], "name a sensor as i2c:BUS@ADDRESS"),
         ("imu-stepd", ["--config"], "put the value after it, as --config FILE"),
         ("imu-calibrate", ["--show", "--reset"], "keep one:"),
+        // A number out of range showed "see --help"; the fix shows the option's form and help.
+        ("imu-record", ["--replay", "walk.csv", "-d", "-1"], "give --duration a number from 0.001 to 31536000: --duration S (stop after S seconds"),
+        ("imu-steps", ["--simulate", "walk:1", "--floor-height", "0"], "give --floor-height a number from 1 to 10: --floor-height M (height of one floor in metres"),
+        ("imu-info", ["--bus", "-1"], "give --bus a number from 0 to 1023: --bus N (look only at /dev/i2c-N)"),
     ])
     func usageErrorsNameTheirFix(tool: String, arguments: [String], fix: String) throws {
         let r = try ToolRunner.run(tool, arguments)
