@@ -32,8 +32,7 @@ enum IrregularBout {
         // The bout's resume went with it unless it was committed.
         if time(openedFrom) > committed { ledger.note(.resume(time: time(head))) }
         // Walked time as `ImpactChain`'s walks count it: one step period per step.
-        ledger.creditTime(from: time(head), seconds: Double(kept.count) / strikeCadence)
-        for tick in kept { ledger.strike(at: tick, cadence: strikeCadence, origin: origin) }
+        ledger.strikes(kept, cadence: strikeCadence, origin: origin)
         return last
     }
 }

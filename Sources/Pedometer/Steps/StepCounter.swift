@@ -469,8 +469,7 @@ struct StepCounter: Sendable {
         let cadence = Double(ticks.count - 1) * rateHz / Double(max(1, last - first))
         ledger.note(.resume(time: time(first)))
         // Walked time as `credit` counts it: one step period per step.
-        ledger.creditTime(from: time(first), seconds: Double(ticks.count) / cadence)
-        for tick in ticks { ledger.strike(at: tick, cadence: cadence, origin: origin) }
+        ledger.strikes(ticks, cadence: cadence, origin: origin)
         ledger.until = last + 1
         ledger.note(.pause(time: time(last)))
     }
@@ -524,7 +523,9 @@ struct StepCounter: Sendable {
             }
         }
         // A short irregular walk the rhythm misread is counted strike by strike (`IrregularBout`).
-        if let pause, !inVehicle, !cycling, let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, pause: pause, cadence: boutCadence, gait: gait, origin: origin) { end = last }
+        if let pause, !inVehicle, !cycling,
+           let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, pause: pause,
+                                            cadence: boutCadence, gait: gait, origin: origin) { end = last }
         ledger.note(.pause(time: time(end)))
         // A walk after the pause begins after it (its onset search starts there). A bout that
         // stopped at a pause inside itself before it counted a step was a slow, irregular walk

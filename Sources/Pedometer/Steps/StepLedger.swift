@@ -108,6 +108,15 @@ struct StepLedger: Sendable {
         pending.append(Pending(time: time, event: nil, seconds: seconds))
     }
 
+    /// Counts a chain of strikes (absolute ticks, oldest first) one by one at `cadence` steps/s,
+    /// with one step period of walked time per step from the first (`ImpactChain`'s walks and
+    /// `IrregularBout`'s recounts).
+    mutating func strikes(_ ticks: [Int], cadence: Double, origin: Double) {
+        guard let first = ticks.first else { return }
+        creditTime(from: origin + Double(first) * interval, seconds: Double(ticks.count) / cadence)
+        for tick in ticks { strike(at: tick, cadence: cadence, origin: origin) }
+    }
+
     /// A walk paused or resumed (`PedometerEvent.pause`, `.resume`), pending with the steps.
     mutating func note(_ event: PedometerEvent) {
         let time: Double
