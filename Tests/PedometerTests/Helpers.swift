@@ -1,5 +1,6 @@
 import Foundation
 import IMUSimulation
+import Testing
 @testable import Pedometer
 
 /// Runs samples through a fresh pedometer; returns the events and the final snapshot.
@@ -31,6 +32,18 @@ func simulateAndCount(_ segments: [Segment], seed: UInt64, rate: Double = 100)
     let (samples, truth) = Simulator.generate(Scenario(name: "custom", segments: segments), options: options)
     let (events, snapshot) = runPedometer(samples, capabilities: options.capabilities)
     return (events, snapshot, truth)
+}
+
+/// The simulator's lower-back daily life (`PausedWalk.lowerBackDailyLife`, as `imu-bench-accuracy`
+/// plays it) with `seed` at `rate` Hz, counted by a fresh pedometer: the counted step times, the
+/// true step times, and the true stretch of walk `index` (0-based; there are 8).
+func lowerBackDailyLifeWalk(_ index: Int, seed: UInt64, rate: Double = 100) throws
+    -> (counted: [Double], truth: [Double], walk: ActivityTruth) {
+    let segments = Segment.walksBetweenPauses(PausedWalk.lowerBackDailyLife, holding: .lowerBack)
+    let (events, _, truth) = simulateAndCount(segments, seed: seed, rate: rate)
+    let walks = truth.segments.filter { $0.activity == "walking" }
+    try #require(walks.count == PausedWalk.lowerBackDailyLife.count)
+    return (stepTimes(events), truth.stepTimes, walks[index])
 }
 
 func stepTimes(_ events: [PedometerEvent]) -> [Double] {

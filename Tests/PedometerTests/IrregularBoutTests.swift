@@ -13,16 +13,11 @@ import IMUSimulation
     /// Recounted by its strikes, it counts within one step of its truth: the steps the ledger
     /// already committed when the bout closed (older than `StepLedger.holdSeconds`, 5 s) keep
     /// the rhythm's count, and this walk's first 3 s hold at most one pair.
-    @Test func anIrregularWalkTheRhythmMisreadCountsByItsStrikes() {
-        let walks = PausedWalk.lowerBackDailyLife
-        let segments = Segment.walksBetweenPauses(walks, holding: .lowerBack)
-        let (events, _, truth) = simulateAndCount(segments, seed: 3, rate: 100)
-        let walkSegments = truth.segments.filter { $0.activity == "walking" }
-        try! #require(walkSegments.count == 8)
-        let walk = walkSegments[4]
+    @Test func anIrregularWalkTheRhythmMisreadCountsByItsStrikes() throws {
+        let (counted, truth, walk) = try lowerBackDailyLifeWalk(4, seed: 3)
         let inside = { (t: Double) in t >= walk.start && t < walk.end + 0.5 }
-        let trueSteps = truth.stepTimes.filter(inside).count
+        let trueSteps = truth.filter(inside).count
         #expect(trueSteps == 6)
-        #expect(abs(stepTimes(events).filter(inside).count - trueSteps) <= 1)
+        #expect(abs(counted.filter(inside).count - trueSteps) <= 1)
     }
 }

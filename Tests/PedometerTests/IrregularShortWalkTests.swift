@@ -11,15 +11,11 @@ import IMUSimulation
     /// The simulator's lower-back daily life (`imu-bench-accuracy`, tuned seed 1, 100 Hz): its
     /// fourth walk, 20 steps 0.5 to 0.7 s apart before a 2 s pause, counted one step short (18 of
     /// 19 true steps) when at most three steps followed the rhythm's last credited one.
-    @Test func aWalkClosedAtAPauseCountsItsLastStepsUpToThePause() {
-        let walks = PausedWalk.lowerBackDailyLife
-        let (events, _, truth) = simulateAndCount(Segment.walksBetweenPauses(walks, holding: .lowerBack), seed: 1, rate: 100)
-        let walkSegments = truth.segments.filter { $0.activity == "walking" }
-        try! #require(walkSegments.count == 8)
-        let fourth = walkSegments[3]
+    @Test func aWalkClosedAtAPauseCountsItsLastStepsUpToThePause() throws {
+        let (allCounted, truth, fourth) = try lowerBackDailyLifeWalk(3, seed: 1)
         let inside = { (t: Double) in t >= fourth.start - 0.5 && t < fourth.end + 0.5 }
-        let trueSteps = truth.stepTimes.filter(inside)
-        let counted = stepTimes(events).filter(inside)
+        let trueSteps = truth.filter(inside)
+        let counted = allCounted.filter(inside)
         #expect(counted.count == trueSteps.count)
         // Each step at a foot strike: within 0.3 s of a true step (the step-time tolerance).
         for t in counted { #expect(trueSteps.contains { abs($0 - t) <= 0.3 }) }

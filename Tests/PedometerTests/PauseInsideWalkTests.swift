@@ -11,16 +11,11 @@ import IMUSimulation
     /// seventh walk, 4 steps 1.1, 1.3 and 0.7 s apart, opened a bout on its rhythm (regularity
     /// 0.90) that the still second between its second and third steps closed with no step; the
     /// bout's floor then moved past the pause and the chain kept only 2 strikes: 0 of 4 counted.
-    @Test func aWalkStoppedBeforeItsFirstStepIsCountedStrikeByStrike() {
-        let walks = PausedWalk.lowerBackDailyLife
-        let segments = Segment.walksBetweenPauses(walks, holding: .lowerBack)
-        let (events, _, truth) = simulateAndCount(segments, seed: 1, rate: 100)
-        let walkSegments = truth.segments.filter { $0.activity == "walking" }
-        try! #require(walkSegments.count == 8)
-        let seventh = walkSegments[6]
+    @Test func aWalkStoppedBeforeItsFirstStepIsCountedStrikeByStrike() throws {
+        let (counted, truth, seventh) = try lowerBackDailyLifeWalk(6, seed: 1)
         let inside = { (t: Double) in t >= seventh.start && t < seventh.end }
-        let trueSteps = truth.stepTimes.filter(inside).count
+        let trueSteps = truth.filter(inside).count
         #expect(trueSteps == 4)
-        #expect(stepTimes(events).filter(inside).count == trueSteps)
+        #expect(counted.filter(inside).count == trueSteps)
     }
 }
