@@ -10,7 +10,9 @@ import IMUSimulation
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
-//   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
+//   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root
+//   (skipped when absent); a --oxford DIR that is not a directory is a usage error (exit 2).
+//   A malformed recording or truth file in any set stops the bench: FILE:LINE and the fix, exit 2.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var oxfordDirectory = ProcessInfo.processInfo.environment["IMU_OXFORD_DIR"]
@@ -31,6 +33,13 @@ while let argument = arguments.first {
     case "--oxford":
         guard let value = arguments.first else {
             usageError("--oxford needs a directory", fix: "name the Oxford step-counting data set's directory, e.g. --oxford ../shared/data/oxford-steps")
+        }
+        // A directory given and missing printed "skipped" and exited 0: a silent zero.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue else {
+            usageError("--oxford \(value): \(FileManager.default.fileExists(atPath: value) ? "not a directory" : "no such directory")",
+                       fix: "name the directory holding the Oxford data set's NAME.csv and NAME.truth.json files, e.g. --oxford ../shared/data/oxford-steps, "
+                           + "or leave out --oxford (IMU_OXFORD_DIR, else ../shared/data/oxford-steps beside the package, is read when there)")
         }
         oxfordDirectory = value
         arguments.removeFirst()
@@ -65,12 +74,9 @@ while let argument = arguments.first {
     }
 }
 
-/// Loads a recording set, or exits with the reader's FILE:LINE message.
+/// Loads a recording set, or exits with the reader's FILE:LINE message (`exitUnreadable`).
 func loadOrExit(_ directory: String) -> [LabelledRecording] {
-    do { return try RecordingSet.load(directory: directory) } catch {
-        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-accuracy: \(error)\n".utf8))
-        exit(1)
-    }
+    do { return try RecordingSet.load(directory: directory) } catch { exitUnreadable(error) }
 }
 let selected = only
 @MainActor func wanted(_ set: String) -> Bool { selected.isEmpty || selected.contains(set) }
@@ -166,7 +172,7 @@ if wanted("daily") {
 }
 if wanted("fixtures") {
     let directory = packageRoot() + "/Tests/PedometerTests/Fixtures"
-    let recordings = (try? RecordingSet.load(directory: directory)) ?? []
+    let recordings = FileManager.default.fileExists(atPath: directory) ? loadOrExit(directory) : []
     if recordings.isEmpty { print("fixtures: none found in \(directory)") }
     else { AccuracyReport.run(title: "repo fixtures", recordings) }
     if speedCorpus.isEmpty { speedCorpus = recordings }
