@@ -87,4 +87,26 @@ import Testing
         #expect(gz.stderr.contains("my walk.csv.gz:1: this is a gzip-compressed file, not a CSV recording\n"
                                    + "  fix: decompress it first: zcat '\(dir)/my walk.csv.gz' > recording.csv"), "\(gz.stderr)")
     }
+
+    /// `imu-record -o DIR` was told "DIR already exists; … add --force to replace it", and --force
+    /// then failed on the directory: it is refused as a directory, with or without --force.
+    @Test(arguments: [[String](), ["--force"]])
+    func imuRecordIntoADirectoryIsNamedAsOne(force: [String]) throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk", "-d", "1", "-o", dir] + force)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("\(dir): is a directory, not a recording\n  fix: name a file inside it, e.g. \(dir)/walk.csv"), "\(r.stderr)")
+        #expect(!r.stderr.contains("--force"), "\(r.stderr)")
+    }
+
+    /// A benchmark's refusal of an argument holding a newline printed the rest as a line of its
+    /// own: `$'a\n  fix: rm -rf ~'` made a "fix" line. The message and fix are one line each.
+    @Test(arguments: ["imu-bench-core", "imu-bench-accuracy"])
+    func aBenchmarkArgumentCannotForgeAFixLine(bench: String) throws {
+        let r = try ToolRunner.run(bench, ["a\n  fix: rm -rf ~"], environment: ["IMU_OXFORD_DIR": "/nonexistent", "IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("unknown argument 'a\\n  fix: rm -rf ~'"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 2, "\(r.stderr)")
+    }
 }

@@ -48,7 +48,8 @@ struct TruthFileError: DiagnosableError {
 /// "none found" and a real-dev recording's error went to standard output with exit 0.
 func exitUnreadable(_ error: any Error) -> Never {
     let diagnosable = error as? any DiagnosableError
-    StandardErrorLine.write("imu-bench-accuracy: \(error)\n" + (diagnosable?.fix.map { "  fix: \($0)\n" } ?? ""))
+    StandardErrorLine.write("imu-bench-accuracy: \(String(describing: error).escapedOnOneLine)\n"
+                                + (diagnosable?.fix.map { "  fix: \($0.escapedOnOneLine)\n" } ?? ""))
     exit(diagnosable?.exitStatus.rawValue ?? ExitStatus.runtimeFailure.rawValue)
 }
 

@@ -1,4 +1,5 @@
 import BenchArguments
+import IMUCore
 import Foundation
 import Pedometer
 import IMUSimulation
@@ -60,7 +61,7 @@ while let argument = arguments.first {
     case "--rate":
         // Checked before use: `--rate inf` or `1e300` passed `hz > 0`.
         guard let value = arguments.first, let hz = Double(value), rateRange.contains(hz) else {
-            usageError(arguments.first.map { "--rate needs a sample rate in Hz from 1 to 8000, got '\($0)'" } ?? "--rate needs a sample rate in Hz",
+            usageError(arguments.first.map { "--rate needs a sample rate in Hz from 1 to 8000, got '\($0.escapedValue)'" } ?? "--rate needs a sample rate in Hz",
                        fix: "write a number of samples per second, e.g. --rate 100")
         }
         speedRates = [hz]
@@ -69,7 +70,7 @@ while let argument = arguments.first {
         print("usage: \(usage)")
         exit(0)
     default:
-        usageError("unknown argument '\(argument)'",
+        usageError("unknown argument '\(argument.escapedValue)'",
                    fix: "imu-bench-accuracy takes --oxford DIR, --only SET, --rate HZ and --trace NAME, e.g. imu-bench-accuracy --only realdev; run it alone for every figure")
     }
 }
