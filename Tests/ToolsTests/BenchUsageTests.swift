@@ -60,6 +60,14 @@ import Testing
         #expect(!r.stderr.contains("try --help"), "\(r.stderr)")
     }
 
+    /// IMU_OXFORD_DIR naming a file ended in Foundation's "Error Domain=NSCocoaErrorDomain …", exit 1.
+    @Test func anOxfordPlaceThatIsAFileIsAUsageError() throws {
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--only", "oxford"],
+                                   environment: ["IMU_OXFORD_DIR": "/dev/null", "IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-bench-accuracy: the Oxford data set's place /dev/null is a file, not a directory\n  fix: point IMU_OXFORD_DIR"), "\(r.stderr)")
+    }
+
     /// A malformed recording in a set the bench reads exited 1 (Oxford's) while a bad flag exits 2;
     /// a bad file is a usage error for every tool (docs/CONTRACTS.md §4): FILE:LINE, the fix, exit 2.
     /// A truth file without a step count left its recording out of the figures without a word.

@@ -79,6 +79,13 @@ while let argument = arguments.first {
 func loadOrExit(_ directory: String) -> [LabelledRecording] {
     do { return try RecordingSet.load(directory: directory) } catch { exitUnreadable(error) }
 }
+// IMU_OXFORD_DIR (or the default) naming a file, not a directory, ended in Foundation's "Error
+// Domain=NSCocoaErrorDomain …" and exit 1; absent, the set is skipped as before.
+var oxfordIsDirectory: ObjCBool = false
+if FileManager.default.fileExists(atPath: oxfordDirectory, isDirectory: &oxfordIsDirectory), !oxfordIsDirectory.boolValue {
+    usageError("the Oxford data set's place \(oxfordDirectory) is a file, not a directory",
+               fix: "point IMU_OXFORD_DIR (or --oxford DIR) at the directory holding its NAME.csv and NAME.truth.json files, or unset IMU_OXFORD_DIR")
+}
 let selected = only
 @MainActor func wanted(_ set: String) -> Bool { selected.isEmpty || selected.contains(set) }
 
