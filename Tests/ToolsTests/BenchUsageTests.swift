@@ -68,6 +68,18 @@ import Testing
         #expect(r.stderr.hasPrefix("imu-bench-accuracy: the Oxford data set's place /dev/null is a file, not a directory\n  fix: point IMU_OXFORD_DIR"), "\(r.stderr)")
     }
 
+    /// An --oxford directory without one labelled recording printed "0 recordings" and MAPE
+    /// 0.00 % (exit 0): a silent zero.
+    @Test func anOxfordDirectoryWithoutRecordingsIsNamed() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "t,ax,ay,az\n0,0,0,1\n".write(toFile: dir + "/no-truth.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--oxford", dir, "--only", "oxford"], environment: ["IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-bench-accuracy: \(dir) holds no Oxford recording: no NAME.csv with a NAME.truth.json beside it\n  fix: "), "\(r.stderr)")
+        #expect(!r.stdout.contains("MAPE"), "\(r.stdout)")
+    }
+
     /// A malformed recording in a set the bench reads exited 1 (Oxford's) while a bad flag exits 2;
     /// a bad file is a usage error for every tool (docs/CONTRACTS.md §4): FILE:LINE, the fix, exit 2.
     /// A truth file without a step count left its recording out of the figures without a word.

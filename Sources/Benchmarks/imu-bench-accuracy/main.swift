@@ -157,6 +157,11 @@ if let traceName {
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
         let recordings = loadOrExit(oxfordDirectory)
+        // A directory without one labelled recording printed "0 recordings" and MAPE 0.00 %: a silent zero.
+        if recordings.isEmpty {
+            usageError("\(oxfordDirectory) holds no Oxford recording: no NAME.csv with a NAME.truth.json beside it",
+                       fix: "point --oxford DIR (or IMU_OXFORD_DIR) at the data set's directory, e.g. --oxford ../shared/data/oxford-steps, or run other sets with --only")
+        }
         if wanted("oxford") {
             AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
             AccuracyReport.atLowerRates(recordings)
