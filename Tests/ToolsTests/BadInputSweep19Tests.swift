@@ -109,4 +109,20 @@ import Testing
         #expect(r.stderr.contains("unknown argument 'a\\n  fix: rm -rf ~'"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 2, "\(r.stderr)")
     }
+
+    /// `imu-record -o walk.svg` (or .json, .gz) wrote CSV text under a name of another format, as
+    /// imu-plot wrote SVG under .txt: refused before recording, with the .csv name to use.
+    @Test(arguments: [("walk.svg", "not .svg", "name it .csv: -o DIR/walk.csv; then draw it with imu-plot --replay DIR/walk.csv -o plot.svg"),
+                      ("walk.csv.gz", "not .gz", "name it .csv: -o DIR/walk.csv; then compress it afterwards"),
+                      ("walk.JSON", "not .json", "name it .csv: -o DIR/walk.csv;")])
+    func imuRecordRefusesANameOfAnotherFormat(name: String, message: String, fix: String) throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk", "-d", "1", "-o", dir + "/" + name])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("-o \(dir)/\(name): imu-record writes a CSV recording (plain text), \(message)\n  fix: \(fix.replacing("DIR", with: dir))"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "nothing written")
+        let text = try ToolRunner.run("imu-record", ["--simulate", "walk", "--speed", "max", "-d", "1", "-q", "-o", dir + "/walk.txt"])
+        #expect(text.status == 0, "a text name is taken: \(text.stderr)")
+    }
 }
