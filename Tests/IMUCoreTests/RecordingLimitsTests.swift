@@ -72,6 +72,29 @@ import Testing
         #expect(!huge.message.contains(long), "\(huge.message)")
     }
 
+    /// A number too large for a `Double` (400 digits, 1e400) said "not a finite number", hiding
+    /// which limit it broke: it is refused by its column's range and unit, as 1e300 is; `inf`
+    /// and `nan` (no number written out) keep "not a finite number".
+    @Test(arguments: [
+        ("t,ax,ay,az\n0.5,0,0,1", "1,DIGITS,0,1", "field 'ax' is 1111", "beyond ±500 g", "acceleration is in g"),
+        ("t,ax,ay,az\n0.5,0,0,1", "1,0,-1e400,1", "field 'ay' is -1e400 g", "beyond ±500 g", "acceleration is in g"),
+        ("t,ax,ay,az,gx,gy,gz\n0.5,0,0,1,0,0,0", "1,0,0,1,0,0,+1E999", "field 'gz' is +1E999 rad/s", "beyond ±87.3 rad/s", "rotation rate is in rad/s"),
+        ("t,ax,ay,az,p\n0.5,0,0,1,1000", "1,0,0,1,DIGITS.5", "field 'p' is 1111", "outside 250–1300 hPa", "pressure is absolute, in hPa"),
+        ("t,ax,ay,az,temp\n0.5,0,0,1,20", "1,0,0,1,-DIGITS", "field 'temp' is -1111", "outside −100…150 °C", "temperature is in °C"),
+        ("t,ax,ay,az,gnss_speed\n0.5,0,0,1,0", "1,0,0,1,DIGITS", "field 'gnss_speed' is 1111", "beyond 515 m/s", "ground speed is in m/s"),
+        ("t,ax,ay,az,gnss_speed\n0.5,0,0,1,0", "1,0,0,1,-1e400", "field 'gnss_speed' is negative (-1e400)", "≥ 0 m/s", "mend line 3"),
+        ("t,ax,ay,az\n0.5,0,0,1", "DIGITS,0,0,1", "t=1111", "beyond ±1e10 s", "mend line 3"),
+    ])
+    func aNumberTooLargeForADoubleNamesItsColumnsRange(headerAndGoodLine: String, line: String, start: String, range: String, fix: String) throws {
+        let digits = String(repeating: "1", count: 400)
+        let error = try recordingError("\(headerAndGoodLine)\n\(line.replacing("DIGITS", with: digits))\n")
+        #expect(error.line == 3, "\(error)")
+        #expect(error.message.contains(start) && error.message.contains(range), "\(error.message)")
+        #expect(!error.message.contains("not a finite number"), "\(error.message)")
+        #expect(!error.message.contains(digits), "the 400 digits are cut: \(error.message)")
+        #expect(error.fix?.contains(fix) == true, "\(String(describing: error.fix))")
+    }
+
     /// An empty field has no value, so no bound: a 25 Hz barometer leaves `p` empty (not 0 hPa).
     @Test func emptyFieldsAreNotOutOfRange() throws {
         let samples = try readAll(try temporaryRecording("t,ax,ay,az,p,temp,gnss_speed\n1,0,0,1,,,\n2,0,0,1,1000,20,1.5\n"))

@@ -43,6 +43,9 @@ import Testing
         (["--rate", "inf"], "--rate needs a sample rate in Hz from 1 to 8000, got 'inf'", "e.g. --rate 100"),
         (["--rate", "0"], "--rate needs a sample rate in Hz from 1 to 8000, got '0'", "e.g. --rate 100"),
         (["--oxford"], "--oxford needs a directory", "name the Oxford step-counting data set's directory"),
+        // A given directory that is missing printed "skipped" and exited 0 (session 19).
+        (["--oxford", "/nonexistent-oxford", "--only", "oxford"], "--oxford /nonexistent-oxford: no such directory", "or leave out --oxford"),
+        (["--oxford", "/dev/null"], "--oxford /dev/null: not a directory", "name the directory holding"),
         (["--trace"], "--trace needs a recording or scenario name", "e.g. --trace walk"),
         (["--trace", "no-such-name-zz"], "--trace no-such-name-zz matched no recording, trial or scenario", "e.g. --trace walk:60"),
     ])
@@ -55,5 +58,44 @@ import Testing
         #expect(lines.count == 2 && lines[0].hasPrefix("imu-bench-accuracy: \(message)") && lines[1].hasPrefix("  fix: ")
                     && lines[1].contains(fix), "\(arguments): \(r.stderr)")
         #expect(!r.stderr.contains("try --help"), "\(r.stderr)")
+    }
+
+    /// IMU_OXFORD_DIR naming a file ended in Foundation's "Error Domain=NSCocoaErrorDomain …", exit 1.
+    @Test func anOxfordPlaceThatIsAFileIsAUsageError() throws {
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--only", "oxford"],
+                                   environment: ["IMU_OXFORD_DIR": "/dev/null", "IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-bench-accuracy: the Oxford data set's place /dev/null is a file, not a directory\n  fix: point IMU_OXFORD_DIR"), "\(r.stderr)")
+    }
+
+    /// An --oxford directory without one labelled recording printed "0 recordings" and MAPE
+    /// 0.00 % (exit 0): a silent zero.
+    @Test func anOxfordDirectoryWithoutRecordingsIsNamed() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "t,ax,ay,az\n0,0,0,1\n".write(toFile: dir + "/no-truth.csv", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--oxford", dir, "--only", "oxford"], environment: ["IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-bench-accuracy: \(dir) holds no Oxford recording: no NAME.csv with a NAME.truth.json beside it\n  fix: "), "\(r.stderr)")
+        #expect(!r.stdout.contains("MAPE"), "\(r.stdout)")
+    }
+
+    /// A malformed recording in a set the bench reads exited 1 (Oxford's) while a bad flag exits 2;
+    /// a bad file is a usage error for every tool (docs/CONTRACTS.md §4): FILE:LINE, the fix, exit 2.
+    /// A truth file without a step count left its recording out of the figures without a word.
+    @Test(arguments: [
+        ("t,ax,ay,az\n0,0,0,1\n0.01,0,zero,1\n", #"{"steps": 1}"#, "bad.csv:3: field 'ay' is not a finite number: 'zero'", "mend line 3 of "),
+        ("t,ax,ay,az\n0,0,0,1\n", #"{"steps": "many"}"#, "bad.truth.json: no step count", "write it as e.g. {\"steps\": 120}"),
+    ])
+    func theAccuracyBenchStopsAtAMalformedRecording(csv: String, truth: String, message: String, fix: String) throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try csv.write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
+        try truth.write(toFile: dir + "/bad.truth.json", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--oxford", dir, "--only", "oxford"],
+                                   environment: ["IMU_REALDEV_DIR": "/nonexistent"], timeout: 60)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-bench-accuracy: \(dir)/\(message)"), "\(r.stderr)")
+        #expect(r.stderr.contains("\n  fix: \(fix)"), "\(r.stderr)")
     }
 }

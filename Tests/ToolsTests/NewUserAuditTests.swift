@@ -181,7 +181,7 @@ extension NewUserAuditTests {
     /// name, and `-o DIR` ended as an I/O error (exit 1) once the plot was drawn.
     @Test func imuPlotRefusesAnOutputNameItCannotHonour() throws {
         let dir = try scratchDirectory()
-        for (args, message) in [(["--simulate", "walk:5", "-o", dir + "/p.png"], "imu-plot writes SVG, not .png\n  fix: name it .svg: -o \(dir)/p.svg, then for a .png: rsvg-convert -f png -o \(dir)/p.png \(dir)/p.svg"),
+        for (args, message) in [(["--simulate", "walk:5", "-o", dir + "/p.png"], "imu-plot writes SVG, not .png (it writes .svg for --replay and --simulate, .html for --day)\n  fix: name it .svg: -o \(dir)/p.svg, then for a .png: rsvg-convert -f png -o \(dir)/p.png \(dir)/p.svg"),
                                 (["--day", "--history", dir + "/none.sqlite", "-o", dir + "/d.svg"], "imu-plot writes an HTML page, not .svg"),
                                 (["--simulate", "walk:5", "-o", dir], "is a directory\n  fix: name a file inside it, e.g. -o \(dir)/plot.svg")] {
             let r = try ToolRunner.run("imu-plot", args)

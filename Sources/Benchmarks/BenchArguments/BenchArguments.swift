@@ -9,9 +9,10 @@ import Glibc
 /// argument is a usage error (exit 2, docs/CONTRACTS.md §4) that names the fix.
 public enum BenchArguments {
     /// Writes `TOOL: MESSAGE` and `  fix: FIX` to standard error (escaped for the terminal), as
-    /// the tools do, and exits 2.
+    /// the tools do, and exits 2. Each on one line: an argument holding a newline
+    /// (`$'a\n  fix: rm -rf ~'`) printed a fix line of its own making.
     public static func usageError(_ tool: String, _ message: String, fix: String) -> Never {
-        StandardErrorLine.write("\(tool): \(message)\n  fix: \(fix)\n")
+        StandardErrorLine.write("\(tool): \(message.escapedOnOneLine)\n  fix: \(fix.escapedOnOneLine)\n")
         exit(2)
     }
 
@@ -31,7 +32,7 @@ public enum BenchArguments {
         }
         if let values = privateModes[first], given.count == 1 + values { return }
         guard let unknown = given.first(where: { argument in !flags.contains { $0.0 == argument } }) else { return }
-        usageError(tool, "unknown argument '\(unknown)': \(tool) takes \(flags.isEmpty ? "no arguments" : "only " + flags.map(\.0).joined(separator: " and "))",
+        usageError(tool, "unknown argument '\(unknown.escapedValue)': \(tool) takes \(flags.isEmpty ? "no arguments" : "only " + flags.map(\.0).joined(separator: " and "))",
                    fix: "run it \(flags.isEmpty ? "alone:" : "as") \(form) (or make bench for every benchmark)")
     }
 }

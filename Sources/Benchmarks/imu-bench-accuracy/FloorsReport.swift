@@ -27,10 +27,7 @@ enum FloorsReport {
             return
         }
         let cases: [Case]
-        do { cases = try load(directory: directory) } catch {
-            print("floors: skipped, \(error)")
-            return
-        }
+        do { cases = try load(directory: directory) } catch { exitUnreadable(error) }
         if cases.isEmpty { print("floors: no recording with floors_ascended in its truth file"); return }
         let heights = [2.55, 3.0, 3.45]
         print("recording".padding(toLength: 52, withPad: " ", startingAt: 0),

@@ -108,7 +108,7 @@ enum RealDevReport {
                                      walkingEnd: (object["segments"] as? [[Any]])?.first { ($0.last as? String)?.hasPrefix("walking") == true }
                                          .flatMap { $0.count > 1 ? $0[1] as? Double : nil }))
             } catch {
-                print("real-dev: \(base): \(error)")
+                exitUnreadable(error)
             }
         }
         return out

@@ -1,4 +1,5 @@
 import BenchArguments
+import IMUCore
 import Foundation
 import Pedometer
 import IMUSimulation
@@ -10,7 +11,9 @@ import IMUSimulation
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
 //   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
-//   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root.
+//   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root
+//   (skipped when absent); a --oxford DIR that is not a directory is a usage error (exit 2).
+//   A malformed recording or truth file in any set stops the bench: FILE:LINE and the fix, exit 2.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var oxfordDirectory = ProcessInfo.processInfo.environment["IMU_OXFORD_DIR"]
@@ -32,6 +35,13 @@ while let argument = arguments.first {
         guard let value = arguments.first else {
             usageError("--oxford needs a directory", fix: "name the Oxford step-counting data set's directory, e.g. --oxford ../shared/data/oxford-steps")
         }
+        // A directory given and missing printed "skipped" and exited 0: a silent zero.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue else {
+            usageError("--oxford \(value): \(FileManager.default.fileExists(atPath: value) ? "not a directory" : "no such directory")",
+                       fix: "name the directory holding the Oxford data set's NAME.csv and NAME.truth.json files, e.g. --oxford ../shared/data/oxford-steps, "
+                           + "or leave out --oxford (IMU_OXFORD_DIR, else ../shared/data/oxford-steps beside the package, is read when there)")
+        }
         oxfordDirectory = value
         arguments.removeFirst()
     case "--only":
@@ -51,7 +61,7 @@ while let argument = arguments.first {
     case "--rate":
         // Checked before use: `--rate inf` or `1e300` passed `hz > 0`.
         guard let value = arguments.first, let hz = Double(value), rateRange.contains(hz) else {
-            usageError(arguments.first.map { "--rate needs a sample rate in Hz from 1 to 8000, got '\($0)'" } ?? "--rate needs a sample rate in Hz",
+            usageError(arguments.first.map { "--rate needs a sample rate in Hz from 1 to 8000, got '\($0.escapedValue)'" } ?? "--rate needs a sample rate in Hz",
                        fix: "write a number of samples per second, e.g. --rate 100")
         }
         speedRates = [hz]
@@ -60,17 +70,21 @@ while let argument = arguments.first {
         print("usage: \(usage)")
         exit(0)
     default:
-        usageError("unknown argument '\(argument)'",
+        usageError("unknown argument '\(argument.escapedValue)'",
                    fix: "imu-bench-accuracy takes --oxford DIR, --only SET, --rate HZ and --trace NAME, e.g. imu-bench-accuracy --only realdev; run it alone for every figure")
     }
 }
 
-/// Loads a recording set, or exits with the reader's FILE:LINE message.
+/// Loads a recording set, or exits with the reader's FILE:LINE message (`exitUnreadable`).
 func loadOrExit(_ directory: String) -> [LabelledRecording] {
-    do { return try RecordingSet.load(directory: directory) } catch {
-        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-accuracy: \(error)\n".utf8))
-        exit(1)
-    }
+    do { return try RecordingSet.load(directory: directory) } catch { exitUnreadable(error) }
+}
+// IMU_OXFORD_DIR (or the default) naming a file, not a directory, ended in Foundation's "Error
+// Domain=NSCocoaErrorDomain …" and exit 1; absent, the set is skipped as before.
+var oxfordIsDirectory: ObjCBool = false
+if FileManager.default.fileExists(atPath: oxfordDirectory, isDirectory: &oxfordIsDirectory), !oxfordIsDirectory.boolValue {
+    usageError("the Oxford data set's place \(oxfordDirectory) is a file, not a directory",
+               fix: "point IMU_OXFORD_DIR (or --oxford DIR) at the directory holding its NAME.csv and NAME.truth.json files, or unset IMU_OXFORD_DIR")
 }
 let selected = only
 @MainActor func wanted(_ set: String) -> Bool { selected.isEmpty || selected.contains(set) }
@@ -143,6 +157,11 @@ if let traceName {
 if wanted("oxford") || wanted("speed") {
     if FileManager.default.fileExists(atPath: oxfordDirectory) {
         let recordings = loadOrExit(oxfordDirectory)
+        // A directory without one labelled recording printed "0 recordings" and MAPE 0.00 %: a silent zero.
+        if recordings.isEmpty {
+            usageError("\(oxfordDirectory) holds no Oxford recording: no NAME.csv with a NAME.truth.json beside it",
+                       fix: "point --oxford DIR (or IMU_OXFORD_DIR) at the data set's directory, e.g. --oxford ../shared/data/oxford-steps, or run other sets with --only")
+        }
         if wanted("oxford") {
             AccuracyReport.run(title: "oxford-steps (\(oxfordDirectory))", recordings)
             AccuracyReport.atLowerRates(recordings)
@@ -166,7 +185,7 @@ if wanted("daily") {
 }
 if wanted("fixtures") {
     let directory = packageRoot() + "/Tests/PedometerTests/Fixtures"
-    let recordings = (try? RecordingSet.load(directory: directory)) ?? []
+    let recordings = FileManager.default.fileExists(atPath: directory) ? loadOrExit(directory) : []
     if recordings.isEmpty { print("fixtures: none found in \(directory)") }
     else { AccuracyReport.run(title: "repo fixtures", recordings) }
     if speedCorpus.isEmpty { speedCorpus = recordings }

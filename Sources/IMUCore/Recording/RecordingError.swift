@@ -64,24 +64,26 @@ public struct RecordingError: DiagnosableError, Equatable {
     public static func access(_ file: String, errno code: Int32, creating: Bool) -> RecordingError {
         let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let isDirectory = code == EISDIR
+        // Shell words: a directory named "my walks" was shown as `mkdir -p my walks` (two directories).
+        let (quotedFile, quotedDirectory) = (shellQuoted(file), shellQuoted(directory))
         var error = RecordingError(file: file, line: 0,
                                    message: isDirectory ? "is a directory, not a recording"
                                        : "cannot \(creating ? "create" : "open") recording: \(String(cString: strerror(code)))")
         error.errorNumber = code
         switch code {
         case let c where isPermissionDenied(errno: c):
-            error.fix = creating ? "record where you may write, e.g. --out ~/walk.csv (ls -ld \(directory) shows who may write there)"
-                                 : "give yourself read access (ls -l \(file) shows its owner and mode), e.g. sudo chmod a+r \(file)"
+            error.fix = creating ? "record where you may write, e.g. --out ~/walk.csv (ls -ld \(quotedDirectory) shows who may write there)"
+                                 : "give yourself read access (ls -l \(quotedFile) shows its owner and mode), e.g. sudo chmod a+r \(quotedFile)"
         case ENOENT:
-            error.fix = creating ? "create its directory first (mkdir -p \(directory)) or choose another place"
-                                 : "check the name (ls \(directory)); '-' reads standard input"
+            error.fix = creating ? "create its directory first (mkdir -p \(quotedDirectory)) or choose another place"
+                                 : "check the name (ls \(quotedDirectory)); '-' reads standard input"
         case EISDIR:
             error.fix = "name a file inside it, e.g. \(file.hasSuffix("/") ? file : file + "/")walk.csv"
         case ENAMETOOLONG:
             // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
             error.fix = "choose a shorter name: Linux takes at most 255 bytes in one file name and 4095 in a path"
         case ENOTDIR:
-            error.fix = "a part of the path before the file name is a file, not a directory: check it (ls -ld \(directory))"
+            error.fix = "a part of the path before the file name is a file, not a directory: check it (ls -ld \(quotedDirectory))"
         case EROFS where creating:
             error.fix = "that file system is mounted read-only: record to another place, e.g. --out ~/walk.csv"
         default:

@@ -182,18 +182,28 @@ public final class RecordingReader {
         return cut.escapedForTerminal
     }
 
+    /// `command` (a filter: zcat, iconv) applied to the recording `file`, as a shell command: the
+    /// name was given unquoted (a name with a space split in two), and standard input was named
+    /// as a file called 'standard input'.
+    static func converted(_ file: String, with command: String) -> String {
+        file == standardInput ? "… | \(command) | imu-steps --replay - (in the pipe, before the tool)"
+            : "\(command) \(RecordingError.shellQuoted(file)) > recording.csv, then replay recording.csv"
+    }
+
     /// A gzip file (magic 1F 8B, RFC 1952) or other binary data at the start of the file: named,
     /// instead of an error that quotes binary.
     private func refuseBinary() throws {
         guard end - start >= 2 else { return }
         if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
-            throw RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording; "
-                                 + "decompress it first: zcat \(name.escapedForTerminal) | imu-steps --replay -")
+            var error = RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording")
+            error.fix = "decompress it first: " + Self.converted(name, with: "zcat")
+            throw error
         }
         // A UTF-16 byte-order mark (FF FE or FE FF): a spreadsheet's "Unicode text" export.
         if (buffer[start] == 0xFF && buffer[start + 1] == 0xFE) || (buffer[start] == 0xFE && buffer[start + 1] == 0xFF) {
-            throw RecordingError(file: name, line: 1, message: "this is UTF-16 text, not a UTF-8 CSV recording; "
-                                 + "convert it first: iconv -f UTF-16 -t UTF-8 \(name.escapedForTerminal) > recording.csv")
+            var error = RecordingError(file: name, line: 1, message: "this is UTF-16 text, not a UTF-8 CSV recording")
+            error.fix = "convert it first: " + Self.converted(name, with: "iconv -f UTF-16 -t UTF-8")
+            throw error
         }
         let probe = min(end, start + 512)
         if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
@@ -206,7 +216,7 @@ public final class RecordingReader {
         if let offset = UTF8Check.firstInvalidByte(Array(buffer[start..<probe]), cutShort: probe < end) {
             var error = RecordingError(file: name, line: 1, message: "byte 0x\(String(buffer[start + offset], radix: 16, uppercase: true)) "
                                        + "at offset \(offset) is not UTF-8 text: this is binary data or text in another encoding, not a CSV recording")
-            error.fix = Self.notARecordingFix + "; text in another encoding converts with iconv -f LATIN1 -t UTF-8 \(RecordingError.shellQuoted(name)) > recording.csv"
+            error.fix = Self.notARecordingFix + "; text in another encoding converts with " + Self.converted(name, with: "iconv -f LATIN1 -t UTF-8")
             throw error
         }
     }

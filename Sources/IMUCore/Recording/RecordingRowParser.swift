@@ -105,8 +105,7 @@ struct RecordingRowParser {
                     let (s, e) = Self.trimmed(bytes, fs, fe)
                     if s == e { has = false } else {
                         guard let parsed = DecimalParser.parse(bytes, s, e) else {
-                            let column = RecordingColumn.allCases[Int(code) - 1]
-                            throw Problem(message: "field '\(column.rawValue)' is not a finite number: '\(Self.shown(bytes, s, e))'")
+                            throw Self.notANumber(RecordingColumn.allCases[Int(code) - 1], bytes, s, e)
                         }
                         value = parsed
                     }
@@ -115,7 +114,7 @@ struct RecordingRowParser {
                     present |= 1 << (code - 1)
                     if code == Self.speedCode && value < 0 {
                         let (s, e) = Self.trimmed(bytes, fs, fe)
-                        throw Problem(message: "field 'gnss_speed' is negative (\(Self.shown(bytes, s, e))); a ground speed is ≥ 0 m/s")
+                        throw Self.negativeSpeed(Self.shown(bytes, s, e))
                     }
                 }
                 values[Int(code) - 1] = value
@@ -139,7 +138,7 @@ struct RecordingRowParser {
         let v = values
         let t = v[0]
         guard abs(t) <= RecordingReader.largestTime else {
-            throw Problem(message: "t=\(t) is beyond ±1e10 s (317 years); t is in seconds: was it written in milliseconds or nanoseconds?")
+            throw Self.timeBeyondLimit("\(t)")
         }
         let accel = present & 0b1110, gyro = present & 0b111_0000
         guard accel == 0 || accel == 0b1110 else { throw Problem(message: "ax,ay,az must be all present or all empty in one sample") }
@@ -184,6 +183,34 @@ struct RecordingRowParser {
             field += 1
         }
         return Problem(message: "a value beyond the limits of docs/file-formats.md")   // not reached: `contains` said one is
+    }
+
+    /// Why the trimmed field `s..<e` of `column` is no value: a number too large for a `Double`
+    /// (400 digits, `1e400`) is refused by its column's range and unit (`RecordingLimits`), as a
+    /// merely large one is, since "not a finite number" hid which limit it broke and how to mend
+    /// it; anything else (text, `nan`, `inf`) is not a finite number. Only on the error path.
+    @inline(never)
+    static func notANumber(_ column: RecordingColumn, _ bytes: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> Problem {
+        let shown = shown(bytes, s, e)
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[s..<e]), as: UTF8.self)
+        // Only decimal syntax that overflowed: `Double("inf")` is infinite too, but is no number written out.
+        if text.contains(where: { $0.isASCII && $0.isWholeNumber }), text.allSatisfy({ "0123456789+-.eE".contains($0) }),
+           let overflowed = Double(text), overflowed.isInfinite {
+            if column == .t { return timeBeyondLimit(shown) }
+            if column == .gnssSpeed && overflowed < 0 { return negativeSpeed(shown) }
+            if let found = RecordingLimits.problem(column, overflowed, shown: shown) { return Problem(message: found.message, fix: found.fix) }
+        }
+        return Problem(message: "field '\(column.rawValue)' is not a finite number: '\(shown)'")
+    }
+
+    /// A `t` beyond `RecordingReader.largestTime`, `shown` as written or parsed.
+    static func timeBeyondLimit(_ shown: String) -> Problem {
+        Problem(message: "t=\(shown) is beyond ±1e10 s (317 years); t is in seconds: was it written in milliseconds or nanoseconds?")
+    }
+
+    /// A negative `gnss_speed`, `shown` as written.
+    static func negativeSpeed(_ shown: String) -> Problem {
+        Problem(message: "field 'gnss_speed' is negative (\(shown)); a ground speed is ≥ 0 m/s")
     }
 
     /// Appends the run of decimal digits at `bytes[i]` to `mantissa`, moving `i` past it;

@@ -6,12 +6,17 @@ import IMUCalibration
 /// residue of the old calibration, not the sensor.
 func fromRecording(_ file: String, key: String?, settings: SessionSettings, needKey: Bool) throws -> Calibration {
     let reader = try ReplayInput.reader(file, option: "--from-recording", command: "imu-calibrate")
+    // Both said what was wrong and no fix line (exit 2, a bad file).
     guard reader.capabilities.accelerometer else {
-        throw RecordingError(file: file, line: 0, message: "no accelerometer columns (ax, ay, az) in the header")
+        var error = RecordingError(file: file, line: 0, message: "no accelerometer columns (ax, ay, az) in the header")
+        error.fix = "record the six-position session from a sensor with an accelerometer: imu-record --raw -o six.csv (docs/calibration.md)"
+        throw error
     }
     if reader.comments.contains(where: { $0.trimmingPrefix(" ").hasPrefix("calibration: applied") }) {
-        throw RecordingError(file: file, line: 0,
-                             message: "recorded with a calibration applied; record the session again with imu-record --raw")
+        var error = RecordingError(file: file, line: 0,
+                                   message: "recorded with a calibration applied; record the session again with imu-record --raw")
+        error.fix = "a calibration is fitted to raw readings: record the session again with imu-record --raw -o six.csv"
+        throw error
     }
     let recordedKey = reader.comments.lazy.compactMap { c -> String? in
         let t = c.trimmingPrefix(" ")
@@ -49,7 +54,9 @@ func fromRecording(_ file: String, key: String?, settings: SessionSettings, need
 }
 
 /// A recorded session without every face: the live session's fix ("let the device rest on each
-/// missing face") cannot be followed on a file; the session has to be recorded again.
+/// missing face") cannot be followed on a file; the session has to be recorded again. A bad file
+/// for what was asked (exit 2, docs/CONTRACTS.md §4), as one with no accelerometer is; it exited
+/// 1, "runtime failure", though nothing failed at run time.
 struct RecordingMissesFaces: DiagnosableError {
     var file: String
     var faces: [Face]
@@ -63,7 +70,7 @@ struct RecordingMissesFaces: DiagnosableError {
         return "record the session again with the device still for \(seconds) s or more on each face "
             + "(imu-record --raw -o six.csv), or calibrate live: imu-calibrate --six-position"
     }
-    var exitStatus: ExitStatus { .runtimeFailure }
+    var exitStatus: ExitStatus { .usage }
 }
 
 extension String {

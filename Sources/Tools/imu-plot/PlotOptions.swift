@@ -13,9 +13,11 @@ struct PlotOptions: Sendable {
         case day(String?)
     }
 
-    /// `-o plot.png` wrote SVG text under a PNG name (an image viewer then calls it damaged), and
-    /// `-o DIR` failed only at the end as an I/O error (exit 1): both are usage errors, said first.
-    /// A name without an extension, or with the right one, is taken as given.
+    /// `-o plot.png` wrote SVG text under a PNG name (an image viewer then calls it damaged),
+    /// `-o plot.txt` SVG under a text name (an editor or a script expecting text got markup), and
+    /// `-o DIR` failed only at the end as an I/O error (exit 1): all are usage errors, said first.
+    /// imu-plot has one format per input, so only its extension is honoured (.svg; .html or .htm
+    /// with --day); a name without an extension is taken as given.
     static func checkOutputName(_ out: String, html: Bool, command: String) throws {
         guard out != "-" else { return }
         var st = stat()
@@ -23,22 +25,38 @@ struct PlotOptions: Sendable {
             throw UsageError("-o \(out) is a directory", command: command,
                              fix: "name a file inside it, e.g. -o \(out.hasSuffix("/") ? out : out + "/")\(html ? "day.html" : "plot.svg")")
         }
+        // A missing directory failed only once the plot was drawn, as an I/O error (exit 1) sent to
+        // "/tmp": the path is what is wrong (exit 2, as imu-record says it), and mkdir the fix.
+        if let slash = out.lastIndex(of: "/"), slash != out.startIndex {
+            let directory = String(out[..<slash])
+            let found = stat(directory, &st) == 0, failure = errno
+            if !found && failure == ENOENT {
+                throw UsageError("-o \(out): the directory \(directory) does not exist", command: command,
+                                 fix: "create it first (mkdir -p \(RecordingError.shellQuoted(directory))) or choose another place for the plot")
+            }
+            if (found && (st.st_mode & S_IFMT) != S_IFDIR) || (!found && failure == ENOTDIR) {
+                throw UsageError("-o \(out): \(directory) is not a directory", command: command,
+                                 fix: "a part of the path before the file name is a file: check it (ls -ld \(RecordingError.shellQuoted(directory))) or choose another place for the plot")
+            }
+        }
         let name = out.split(separator: "/").last.map(String.init) ?? out
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return }
         let ext = name[name.index(after: dot)...].lowercased()
         let wanted = html ? "html" : "svg"
-        let others = ["svg", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"]
-        if others.contains(ext), ext != wanted, !(html && ext == "htm") {
-            let renamed = RecordingError.shellQuoted(String(out.dropLast(ext.count)) + wanted)
-            let asked = RecordingError.shellQuoted(out)
-            // A picture is one conversion away from the SVG (rsvg-convert writes PNG and PDF,
-            // ImageMagick the rest); an HTML page is not.
-            let convert = html || ["svg", "html", "htm"].contains(ext) ? ""
-                : ["png", "pdf"].contains(ext) ? ", then for a .\(ext): rsvg-convert -f \(ext) -o \(asked) \(renamed) (package librsvg2-bin)"
-                : ", then for a .\(ext): convert \(renamed) \(asked) (package imagemagick)"
-            throw UsageError("-o \(out): imu-plot writes \(html ? "an HTML page" : "SVG"), not .\(ext)", command: command,
-                             fix: "name it .\(wanted): -o \(renamed)\(convert)")
-        }
+        guard ext != wanted, !(html && ext == "htm") else { return }
+        // `plot.svg.tmp` becomes `plot.svg`, not `plot.svg.svg`.
+        let stem = String(out.dropLast(ext.count + 1))
+        let renamed = RecordingError.shellQuoted(stem.lowercased().hasSuffix("." + wanted) ? stem : stem + "." + wanted)
+        let asked = RecordingError.shellQuoted(out)
+        // A picture is one conversion away from the SVG (rsvg-convert writes PNG and PDF,
+        // ImageMagick the rest); an HTML page is not, and no other format is a picture.
+        let pictures = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"]
+        let convert = html || !pictures.contains(ext) ? ""
+            : ["png", "pdf"].contains(ext) ? ", then for a .\(ext): rsvg-convert -f \(ext) -o \(asked) \(renamed) (package librsvg2-bin)"
+            : ", then for a .\(ext): convert \(renamed) \(asked) (package imagemagick)"
+        throw UsageError("-o \(out): imu-plot writes \(html ? "an HTML page" : "SVG"), not .\(ext.escapedValue) "
+                            + "(it writes .svg for --replay and --simulate, .html for --day)", command: command,
+                         fix: "name it .\(wanted): -o \(renamed)\(convert)")
     }
 
     static let defaultWidth = 1200
@@ -91,7 +109,6 @@ struct PlotOptions: Sendable {
         self.out = out
         var isDay = false
         if case .day = input { isDay = true }
-        try Self.checkOutputName(out, html: isDay, command: args.command)
         // -o naming the recording (or history) being drawn replaced it with the plot: the input lost.
         let read: String? = switch input {
         case let .replay(file): file
@@ -102,6 +119,8 @@ struct PlotOptions: Sendable {
             throw UsageError("-o \(out) is the \(isDay ? "history" : "recording") being drawn: the plot would replace it", command: args.command,
                              fix: "name the plot apart, e.g. -o \(isDay ? "day.html" : "plot.svg")")
         }
+        // After the check above: `-o walk.csv` naming the recording is told that, not its extension.
+        try Self.checkOutputName(out, html: isDay, command: args.command)
         width = try args.integer("width", in: Self.widthRange) ?? Self.defaultWidth
         let from = try args.string("from").map { try Self.seconds($0, option: "from", command: args.command) }
         let to = try args.string("to").map { try Self.seconds($0, option: "to", command: args.command) }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import IMUCLI
 import IMUCalibration
@@ -25,6 +28,12 @@ let spec = CommandSpec(
 await ToolMain.run(spec) { args in
     let duration = try args.double("duration", in: 0.001...31_536_000)   // up to a year
     let path = args.string("out") ?? defaultFileName()
+    // A directory was told "already exists … add --force to replace it", and --force then failed.
+    var st = stat()
+    if path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+        throw RecordingError.access(path, errno: EISDIR, creating: true)
+    }
+    try OutputName.check(path)
     // /dev/null or a named pipe is written in place, never replaced (`RecordingWriter`): there
     // is no file to overwrite, so no --force to ask for.
     if path != "-" && !args.flag("force") && FileManager.default.fileExists(atPath: path) && !OutputGuard.isStreamSink(path) {
