@@ -21,6 +21,35 @@ import Testing
         }
     }
 
+    /// A host no broker can have was accepted (`mqtt://my broker`, or `mqtt://[::1` taken as the
+    /// host "[:" on port 1) and failed at each connection, in the journal only.
+    @Test(arguments: [("mqtt://my broker", "the host holds a space"), ("mqtt://[::1", "the '[' of an IPv6 address is not closed by ']'"),
+                      ("mqtt://[::1]x", "only ':PORT' may follow the ']'"), ("mqtt://::1", "more than one ':' outside brackets"),
+                      ("mqtt://tab\there", "the host holds a control character"), ("mqtt://host:+1883", "has no valid port"),
+                      ("mqtt://'broker'", "the host holds '''")])
+    func aHostNoBrokerCanHaveIsNamed(url: String, problem: String) {
+        #expect {
+            try BrokerAddress(parsing: url, origin: "stepd.conf:3")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("stepd.conf:3: broker ") && text.contains(problem) && (error as? PublishError)?.fix?.contains("mqtt://HOST:1883") == true
+        }
+    }
+
+    /// `mqtt_device_id = kitchen+pi` said only "must be 1 to 64 of A-Z a-z 0-9 _ -", not that '+'
+    /// is MQTT's wildcard; an empty one read "mqtt_device_id  must be".
+    @Test(arguments: [("kitchen+pi", "holds '+', a wildcard in MQTT topic filters"), ("a#", "holds '#', a wildcard in MQTT topic filters"),
+                      ("a/b", "holds '/', which splits an MQTT topic into levels"), ("", "is empty"),
+                      (String(repeating: "x", count: 65), "is 65 characters long"), ("nul\u{0}x", "holds a control character")])
+    func aDeviceIDThatCannotNameATopicSaysWhy(id: String, problem: String) {
+        #expect {
+            try MQTTSettings.from(["mqtt_broker": "mqtt://h", "mqtt_device_id": id], origin: "f:3")
+        } throws: { error in
+            "\(error)".hasPrefix("f:3: mqtt_device_id '") && "\(error)".contains("' \(problem); it names the MQTT topics")
+                && (error as? PublishError)?.fix?.hasPrefix("choose a name like kitchen-pi") == true
+        }
+    }
+
     @Test func settingsComeFromConfigKeys() throws {
         #expect(try MQTTSettings.from([:], origin: "f") == nil)
         // A forgotten or empty broker line turned publishing off without a word.
