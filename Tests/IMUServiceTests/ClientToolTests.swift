@@ -26,6 +26,28 @@ import Testing
         #expect(since.status == 0 && since.stdout.contains("steps"), "\(since.stderr)")
     }
 
+    /// With the wall clock not set (a Pi without RTC before NTP) the daemon keeps minutes by boot
+    /// time, in no day: `--today` said "0 steps" with hundreds counted, and nothing more.
+    @Test func totalsFromADaemonWithoutAWallClockSaySo() throws {
+        guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
+        let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"], clock: "auto")
+        defer { withExtendedLifetime(daemon) {} }
+        #expect(try PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("running") == true }, "\(daemon.log)")
+        guard try bus.property("ClockSynchronized").contains("false") else {
+            print("skipped: this machine's clock is synchronised (NTP or RTC), so imu-stepd places every minute")
+            return
+        }
+        Thread.sleep(forTimeInterval: 3)   // s: steps counted (10× real time: 30 s of walking)
+        let env = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+        for arguments in [["--today"], ["--history", "2d", "--json"], ["--since", "00:00"]] {
+            let r = try Run.command([DaemonProcess.tool("imu-steps")] + arguments, environment: env)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("imu-steps: warning: imu-stepd's wall clock is not synchronised yet")
+                        && r.stderr.contains("these totals miss them") && r.stderr.contains("set clock = trust in \(daemon.configPath)"),
+                    "\(arguments): \(r.stderr)")
+        }
+    }
+
     @Test func theLibraryAsksAsynchronously() async throws {
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"])

@@ -25,6 +25,16 @@ enum DaemonReport {
         return text
     }
 
+    /// The warning for a daemon whose wall clock is not set yet (a Raspberry Pi without RTC before
+    /// NTP): what it counts is kept by boot time and is in no day's total until the clock is set,
+    /// so `--today` said "0 steps" with hundreds counted. `config`: the file the daemon read.
+    static func unsetClockWarning(config: String) -> String {
+        let file = config.isEmpty ? "the daemon's config (usually /etc/imukit/stepd.conf)" : config.escapedOnOneLine
+        return "imu-steps: warning: imu-stepd's wall clock is not synchronised yet (no NTP, no RTC): the steps it counts now are kept "
+            + "by boot time and are in no day's total until the clock is set, so these totals miss them; "
+            + "turn on time synchronisation (sudo timedatectl set-ntp true), or set clock = trust in \(file) if the clock is right\n"
+    }
+
     /// `a + b`, held at Int's bounds instead of trapping.
     static func saturated(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)
