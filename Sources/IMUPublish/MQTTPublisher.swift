@@ -204,7 +204,8 @@ private final class Worker {
             let problem = error.description
             guard problem != credentialsProblem else { return }
             credentialsProblem = problem
-            log("MQTT: \(problem); fix: \(error.fix ?? "mend the file"). Connecting with the user name and password read before.")
+            // One line in the form of every message: no sentences after a full stop.
+            log("MQTT: \(problem); fix: \(error.fix ?? "mend the file"); connecting with the user name and password read before")
             publisher.record { $0.problemsLogged += 1 }
         }
     }
@@ -224,7 +225,7 @@ private final class Worker {
         let logIt = kind != lastProblemKind
         lastProblemKind = kind
         if logIt {
-            log("MQTT: \(problem). Retrying with backoff up to \(settings.reconnectDelay.upperBound) s; steps keep counting and the totals are published on reconnection.")
+            log("MQTT: \(problem); retrying with backoff up to \(settings.reconnectDelay.upperBound) s: steps keep counting and the totals are published on reconnection")
         }
         publisher.record {
             $0.problem = problem
