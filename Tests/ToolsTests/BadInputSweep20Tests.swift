@@ -53,4 +53,39 @@ import Testing
                 "\(r.stderr)")
         #expect(lines.allSatisfy { !$0.hasSuffix(".") }, "\(r.stderr)")
     }
+
+    /// A file named as imu-stepd's state directory was given the fix "sudo install -d -o
+    /// imu-stepd FILE", which fails (or, for /dev/null, means nothing).
+    @Test func aFileNamedAsTheStateDirectoryGetsAFixThatWorks() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "x".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
+        let config = dir + "/c.conf"
+        try "bus = unix:path=\(dir)/no-bus\nstate_directory = \(dir)/file\nsimulate = walk\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("imu-stepd", ["--config", config], timeout: 30)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("imu-stepd: state directory \(dir)/file: is not a directory\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: set state_directory in \(config) to a directory (imu-stepd's own is /var/lib/imu-stepd)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("install -d"), "\(r.stderr)")
+    }
+
+    /// A state directory on a read-only file system was "not writable by this user" (exit 3, as
+    /// for permission denied) with a chown as the fix, which no user can make work. Runs on a
+    /// read-only tmpfs, which needs root; skipped with a message otherwise.
+    @Test func aStateDirectoryOnAReadOnlyFileSystemIsNamed() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mount = try ShellRunner.run("mkdir ro && mount -t tmpfs -o size=64k,ro tmpfs ro", directory: dir)
+        guard mount.status == 0 else { print("skipped: cannot mount a read-only tmpfs here (needs root): \(mount.stderr)"); return }
+        defer { _ = try? ShellRunner.run("umount ro", directory: dir) }
+        for state in [dir + "/ro", dir + "/ro/sub"] {
+            let config = dir + "/c.conf"
+            try "bus = unix:path=\(dir)/no-bus\nstate_directory = \(state)\nsimulate = walk\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let r = try ToolRunner.run("imu-stepd", ["--config", config], timeout: 30)
+            #expect(r.status == 1, "\(state): \(r.stderr)")
+            #expect(r.stderr.contains("imu-stepd: state directory \(state): ") && r.stderr.contains("file system mounted read-only\n"), "\(state): \(r.stderr)")
+            #expect(r.stderr.contains("  fix: set state_directory in \(config) to a directory on a writable file system, or remount it read-write"),
+                    "\(state): \(r.stderr)")
+        }
+    }
 }
