@@ -181,7 +181,11 @@ private final class Worker {
                     : "check that \(settings.caFile!) signed the broker's certificate and that \(settings.broker.host) is a name in it"
                 fail("TLS with \(settings.broker) failed, the broker's certificate was rejected: \(reason); fix: \(fix)", kind: "tls")
             } else {
-                fail("cannot reach the broker \(settings.broker): \(reason)", kind: "away")
+                // "Lookup error" alone did not say that the host name does not resolve, and no
+                // line said where to look.
+                let why = code == 15 ? "no such host: \(settings.broker.host.escapedOnOneLine) does not resolve (\(reason))" : reason   // MOSQ_ERR_EAI
+                fail("cannot reach the broker \(settings.broker): \(why); fix: check that mqtt_broker names the broker and that it runs there (systemctl status mosquitto)",
+                     kind: "away")
             }
         }
     }

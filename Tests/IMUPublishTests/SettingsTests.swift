@@ -123,3 +123,22 @@ import Testing
 private func reported(_ error: any Error) -> String {
     "\(error)\n  fix: \((error as? PublishError)?.fix ?? "")"
 }
+
+/// A broker that cannot be reached is one journal line that says why and where to look: a host
+/// name that does not resolve said only "Lookup error", and no line gave a fix. No broker needed.
+@Suite(.offPool) struct UnreachableBrokerTests {
+    @Test(arguments: [("no-such-host.invalid", 1883, "no such host: no-such-host.invalid does not resolve"), ("127.0.0.1", 1, "Connection refused")])
+    func anUnreachableBrokerIsNamedWithItsFix(host: String, port: Int, reason: String) {
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: host, port: port, usesTLS: false), deviceID: "unreachable")
+        settings.reconnectDelay = 1...2
+        guard let publisher = try? MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append) else {
+            Issue.record("the publisher did not start"); return
+        }
+        defer { publisher.stop() }
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://\(host):\(port): \(reason)"), "\(log.all)")
+        #expect(line.contains("; fix: check that mqtt_broker names the broker and that it runs there"), "\(log.all)")
+    }
+}
