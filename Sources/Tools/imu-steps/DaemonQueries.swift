@@ -46,10 +46,14 @@ enum DaemonQueries {
             out.write(json ? DaemonReport.json(t, type: "since") + "\n" : DaemonReport.line("since \(DaemonReport.stamp(since))", t))
         }
         out.flush()
-        // Totals without the minutes held for an unset clock look like a day without steps.
-        if let status = try? await client.status(), !status.clockSynchronized {
-            Terminal.standardError.write(DaemonReport.unsetClockWarning(config: status.configPath))
-            Terminal.standardError.flush()
+        // Totals without the minutes held for an unset clock, or while no sensor is read, look
+        // like a day without steps.
+        if let status = try? await client.status() {
+            let warnings = DaemonReport.statusWarnings(status)
+            if !warnings.isEmpty {
+                Terminal.standardError.write(warnings)
+                Terminal.standardError.flush()
+            }
         }
         return .success
     }
