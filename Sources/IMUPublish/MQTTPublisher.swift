@@ -183,9 +183,21 @@ private final class Worker {
             } else {
                 // "Lookup error" alone did not say that the host name does not resolve, and no
                 // line said where to look.
-                let why = code == 15 ? "no such host: \(settings.broker.host.escapedOnOneLine) does not resolve (\(reason))" : reason   // MOSQ_ERR_EAI
-                fail("cannot reach the broker \(settings.broker): \(why); fix: check that mqtt_broker names the broker and that it runs there (systemctl status mosquitto)",
-                     kind: "away")
+                // Something that accepted the connection and then closed it, or answered in another
+                // protocol, was "cannot reach the broker …: The connection was lost".
+                let notMQTT = "it is not an MQTT broker, or a TLS port reached with mqtt:// (use mqtts://), or a broker that refused this client (its log says why)"
+                switch code {
+                case 15:   // MOSQ_ERR_EAI
+                    fail("cannot reach the broker \(settings.broker): no such host: \(settings.broker.host.escapedOnOneLine) does not resolve (\(reason)); "
+                         + "fix: check that mqtt_broker names the broker", kind: "away")
+                case 7, 2:   // MOSQ_ERR_CONN_LOST, MOSQ_ERR_PROTOCOL: during CONNECT
+                    let what = code == 7 ? "accepted the connection and closed it before answering CONNECT" : "answered, but not in MQTT (\(reason))"
+                    fail("no MQTT connection to \(settings.broker): something there \(what): \(notMQTT); "
+                         + "fix: check that mqtt_broker names the broker's MQTT port (1883, or 8883 with mqtts://)", kind: "away")
+                default:
+                    fail("cannot reach the broker \(settings.broker): \(reason); fix: check that mqtt_broker names the broker and that it runs there (systemctl status mosquitto)",
+                         kind: "away")
+                }
             }
         }
     }
