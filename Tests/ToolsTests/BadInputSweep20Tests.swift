@@ -18,6 +18,7 @@ import Testing
         ("pi/gps:2947", "the host 'pi/gps' holds a '/'"),
         (":", "no port after ':'"),
         ("host:99999", "the port 99999 is outside 1–65535"),
+        ("host:+2947", "the port '+2947' is not a number"),
     ])
     func aMalformedGPSDAddressSaysWhatIsWrong(address: String, problem: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--gpsd", address, "--simulate", "walk:1", "--json"])
