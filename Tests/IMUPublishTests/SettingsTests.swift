@@ -112,6 +112,22 @@ import Testing
         #expect { try MQTTCredentials.load(path: path) } throws: { "\($0)".contains("pass\\x1B[2Jword") && !"\($0)".contains("\u{1B}") }
     }
 
+    /// A directory or a FIFO named as the credentials file was "is not a regular file", with
+    /// "point mqtt_credentials at a file" as the fix.
+    @Test func aDirectoryOrAFIFOIsNamedAsWhatItIs() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cred-dir-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #require(mkfifo(dir + "/fifo", 0o600) == 0)
+        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a FIFO (named pipe)")] {
+            #expect {
+                try MQTTCredentials.load(path: path)
+            } throws: { error in
+                reported(error).contains("\(path): is \(kind), not a credentials file\n  fix: point mqtt_credentials at a file with the two lines username=NAME and password=SECRET")
+            }
+        }
+    }
+
     @Test func namesAMissingFile() {
         #expect { try MQTTCredentials.load(path: "/nonexistent/imukit-cred") } throws: {
             reported($0).contains("/nonexistent/imukit-cred") && reported($0).contains("mode 600")
