@@ -25,29 +25,54 @@ public final class GPSDClient {
     public private(set) var reportsRead = 0
 
     /// Parses `HOST:PORT`, `HOST` or `:PORT` (defaults: localhost, 2947); an IPv6 address goes in
-    /// brackets, `[::1]:2947` or `[::1]`, as in a URL.
+    /// brackets, `[::1]:2947` or `[::1]`, as in a URL. A malformed one throws `.badAddress`, whose
+    /// description says what is wrong (`parse`).
     public static func address(_ text: String) throws(GPSDError) -> (host: String, port: String) {
-        var host: Substring, port: Substring?
+        switch parse(text) {
+        case let .address(host, port): return (host, port)
+        case .problem: throw .badAddress(text)
+        }
+    }
+
+    enum Parsed: Equatable {
+        case address(host: String, port: String)
+        /// What is wrong, in words.
+        case problem(String)
+    }
+
+    /// The one parser of an address: the brackets of an IPv6 address, the colons, the port (TCP's
+    /// 1–65535, digits only), the host (no host name or address holds a space, a control character
+    /// or a slash: `gps = yes please` was looked up as the host "yes please").
+    static func parse(_ text: String) -> Parsed {
+        let host: Substring, port: Substring?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .badAddress(text) }
+            guard let close = text.firstIndex(of: "]") else { return .problem("the '[' of an IPv6 address is not closed by ']'") }
             host = text[text.index(after: text.startIndex)..<close]
+            if host.isEmpty { return .problem("no address between '[' and ']'") }
             let rest = text[text.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":"), !host.isEmpty else { throw .badAddress(text) }
+            guard rest.isEmpty || rest.hasPrefix(":") else { return .problem("only ':PORT' may follow the ']'") }
             port = rest.isEmpty ? nil : rest.dropFirst()
         } else {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { throw .badAddress(text) }
+            guard parts.count <= 2 else {
+                return .problem("it holds \(parts.count - 1) ':' where HOST:PORT has one; an IPv6 address goes in brackets")
+            }
             host = parts[0]
             port = parts.count == 2 ? parts[1] : nil
         }
-        let portText = port.map(String.init) ?? defaultPort
-        guard let number = Int(portText), (1...65535).contains(number) else { throw .badAddress(text) }
-        // No host name or address holds a space, a control character or a slash: `gps = yes
-        // please` was looked up as the host "yes please".
-        guard !host.contains(where: { $0.isWhitespace || $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) || $0 == "/" }) else {
-            throw .badAddress(text)
+        if let port {
+            if port.isEmpty { return .problem("no port after ':'") }
+            guard port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .problem("the port '\(port)' is not a number") }
+            guard let number = Int(port), (1...65535).contains(number) else {
+                return .problem("the port \(port) is outside 1–65535 (TCP's port numbers)")
+            }
         }
-        return (host.isEmpty ? "localhost" : String(host), portText)
+        if host.contains(where: { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) }) {
+            return .problem("the host holds a control character, which no host name or address has")
+        }
+        if host.contains(where: \.isWhitespace) { return .problem("the host '\(host)' holds a space, which no host name or address has") }
+        if host.contains("/") { return .problem("the host '\(host)' holds a '/', which no host name or address has (give the host alone, not a URL)") }
+        return .address(host: host.isEmpty ? "localhost" : String(host), port: port.map(String.init) ?? defaultPort)
     }
 
     /// `host:port` as a user writes it (`[::1]:2947` for an IPv6 address), for messages.

@@ -31,7 +31,15 @@ public struct MQTTCredentials: Sendable, Equatable {
                                errorNumber: code)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .credentials(path: path, problem: "is not a regular file", fix: "point mqtt_credentials at a file")
+            // "is not a regular file" named neither what it was nor what the file holds.
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFIFO: "a FIFO (named pipe)"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "a socket"
+            }
+            throw .credentials(path: path, problem: "is \(kind), not a credentials file",
+                               fix: "point mqtt_credentials at a file with the two lines username=NAME and password=SECRET (e.g. /etc/imukit/mqtt-credentials)")
         }
         if info.st_mode & 0o077 != 0 {
             throw .credentials(path: path,

@@ -181,7 +181,23 @@ private final class Worker {
                     : "check that \(settings.caFile!) signed the broker's certificate and that \(settings.broker.host) is a name in it"
                 fail("TLS with \(settings.broker) failed, the broker's certificate was rejected: \(reason); fix: \(fix)", kind: "tls")
             } else {
-                fail("cannot reach the broker \(settings.broker): \(reason)", kind: "away")
+                // "Lookup error" alone did not say that the host name does not resolve, and no
+                // line said where to look.
+                // Something that accepted the connection and then closed it, or answered in another
+                // protocol, was "cannot reach the broker …: The connection was lost".
+                let notMQTT = "it is not an MQTT broker, or a TLS port reached with mqtt:// (use mqtts://), or a broker that refused this client (its log says why)"
+                switch code {
+                case 15:   // MOSQ_ERR_EAI
+                    fail("cannot reach the broker \(settings.broker): no such host: \(settings.broker.host.escapedOnOneLine) does not resolve (\(reason)); "
+                         + "fix: check that mqtt_broker names the broker", kind: "away")
+                case 7, 2:   // MOSQ_ERR_CONN_LOST, MOSQ_ERR_PROTOCOL: during CONNECT
+                    let what = code == 7 ? "accepted the connection and closed it before answering CONNECT" : "answered, but not in MQTT (\(reason))"
+                    fail("no MQTT connection to \(settings.broker): something there \(what): \(notMQTT); "
+                         + "fix: check that mqtt_broker names the broker's MQTT port (1883, or 8883 with mqtts://)", kind: "away")
+                default:
+                    fail("cannot reach the broker \(settings.broker): \(reason); fix: check that mqtt_broker names the broker and that it runs there (systemctl status mosquitto)",
+                         kind: "away")
+                }
             }
         }
     }
@@ -204,7 +220,8 @@ private final class Worker {
             let problem = error.description
             guard problem != credentialsProblem else { return }
             credentialsProblem = problem
-            log("MQTT: \(problem); fix: \(error.fix ?? "mend the file"). Connecting with the user name and password read before.")
+            // One line in the form of every message: no sentences after a full stop.
+            log("MQTT: \(problem); fix: \(error.fix ?? "mend the file"); connecting with the user name and password read before")
             publisher.record { $0.problemsLogged += 1 }
         }
     }
@@ -224,7 +241,7 @@ private final class Worker {
         let logIt = kind != lastProblemKind
         lastProblemKind = kind
         if logIt {
-            log("MQTT: \(problem). Retrying with backoff up to \(settings.reconnectDelay.upperBound) s; steps keep counting and the totals are published on reconnection.")
+            log("MQTT: \(problem); retrying with backoff up to \(settings.reconnectDelay.upperBound) s: steps keep counting and the totals are published on reconnection")
         }
         publisher.record {
             $0.problem = problem

@@ -43,9 +43,11 @@ public struct MQTTSettings: Sendable, Equatable {
         }
         var settings = MQTTSettings(broker: try BrokerAddress(parsing: url, origin: origin))
         if let id = values["mqtt_device_id"] {
-            guard isTopicToken(id) else {
-                throw .invalidSetting(origin, "mqtt_device_id \(id.escapedForTerminal) must be 1 to 64 of A-Z a-z 0-9 _ -",
-                                      fix: "choose a name like kitchen-pi")
+            if let problem = topicTokenProblem(id) {
+                // It said only "must be 1 to 64 of A-Z a-z 0-9 _ -": `kitchen+pi` did not say that
+                // '+' is MQTT's wildcard, and an empty value read "mqtt_device_id  must be".
+                throw .invalidSetting(origin, "mqtt_device_id '\(id.escapedValue)' \(problem); it names the MQTT topics (imukit/ID/state), so it must be 1 to 64 of A-Z a-z 0-9 _ -",
+                                      fix: "choose a name like kitchen-pi, or leave out mqtt_device_id for the host name")
             }
             settings.deviceID = id
         }
@@ -65,6 +67,20 @@ public struct MQTTSettings: Sendable, Equatable {
             ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : "imukit"
         let cleaned = String(name.prefix(64).map { isTokenCharacter($0) ? $0 : "-" })
         return cleaned.isEmpty ? "imukit" : cleaned
+    }
+
+    /// What keeps `text` from being a topic token, or nil when it is one.
+    static func topicTokenProblem(_ text: String) -> String? {
+        if text.isEmpty { return "is empty" }
+        if text.count > 64 { return "is \(text.count) characters long" }
+        guard let bad = text.first(where: { !isTokenCharacter($0) }) else { return nil }
+        switch bad {
+        case "#", "+": return "holds '\(bad)', a wildcard in MQTT topic filters"
+        case "/": return "holds '/', which splits an MQTT topic into levels"
+        case " ": return "holds a space"
+        case let c where c.isASCII && (c.asciiValue! < 0x20 || c.asciiValue! == 0x7F): return "holds a control character"
+        default: return "holds '\(bad)'"
+        }
     }
 
     static func isTopicToken(_ text: String) -> Bool {

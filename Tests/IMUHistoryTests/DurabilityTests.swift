@@ -57,6 +57,29 @@ import Testing
         }
     }
 
+    /// A history opened on a file system already full: refused with `diskFull` and "nothing was
+    /// changed", which was so only once the empty file the open had made was gone (it was left).
+    /// Runs on a 64 KiB tmpfs, which needs root; skipped with a message otherwise.
+    @Test func anOpenOnAFullDiskLeavesNoFileBehind() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let mountPoint = dir.path("full")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
+        guard mounted.status == 0 else {
+            print("skipped: cannot mount a small tmpfs here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return
+        }
+        defer { run("/bin/umount", [mountPoint]) }
+        let filled = FileManager.default.createFile(atPath: mountPoint + "/fill", contents: nil)
+        let handle = try #require(filled ? FileHandle(forWritingAtPath: mountPoint + "/fill") : nil)
+        try? handle.write(contentsOf: Data(count: 128 * 1024))   // more than the file system holds
+        try? handle.close()
+        let path = mountPoint + "/h.sqlite"
+        #expect(throws: HistoryError.diskFull(path: path, bufferedMinutes: nil)) { try HistoryStore(path: path, bootID: "b") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
+        #expect(left == ["fill"], "left behind: \(left)")
+    }
+
     /// A full file system: the commit fails with `diskFull`, the minutes stay in memory (and in
     /// queries), and a commit after space returns writes them all. Runs on a 256 KiB tmpfs,
     /// which needs root; skipped with a message otherwise.

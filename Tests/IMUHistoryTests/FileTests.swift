@@ -5,6 +5,27 @@ import Testing
 
 /// What is not a healthy IMUKit history is refused, named with the fix, and never written to.
 @Suite struct FileTests {
+    /// A history on a file system mounted read-only was sent to "check that the directory exists
+    /// and is writable by this user", which no chmod changes. Runs on a read-only tmpfs, which
+    /// needs root; skipped with a message otherwise.
+    @Test func aReadOnlyFileSystemIsNamedWithItsFix() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let mountPoint = dir.path("ro")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", mountPoint])
+        guard mounted.status == 0 else {
+            print("skipped: cannot mount a read-only tmpfs here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return
+        }
+        defer { run("/bin/umount", [mountPoint]) }
+        let path = mountPoint + "/h.sqlite"
+        let error = try #require(throws: HistoryError.self) { try HistoryStore(path: path, bootID: "b") }
+        #expect(error.description == "cannot open the history \(path): its file system is mounted read-only", "\(error)")
+        #expect(error.fix?.hasPrefix("give the history a path on a writable file system") == true && error.fix?.contains("findmnt -T \(mountPoint)") == true,
+                "\(error.fix ?? "no fix")")
+        #expect(error.exitStatus == .runtimeFailure)
+    }
+
     @Test func aTextFileIsRefusedAndLeftAlone() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         let path = dir.path("notes.txt")

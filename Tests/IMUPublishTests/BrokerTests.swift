@@ -77,8 +77,11 @@ struct BrokerTests {
         let lines = try broker.receive(["imukit/away/state", "homeassistant/sensor/away/steps_today/config"], count: 2)
         #expect(lines.contains { $0.hasPrefix("imukit/away/state ") && $0.contains("\"steps_today\":777") })
         #expect(lines.contains { $0.hasPrefix("homeassistant/sensor/away/steps_today/config") })
-        #expect(log.all.filter { $0.contains("Retrying") }.count == 1)
+        #expect(log.all.filter { $0.contains("; retrying with backoff up to 2 s: steps keep counting") }.count == 1, "\(log.all)")
         #expect(log.all.last?.contains("again after") == true)
+        // Each line in the form of every message: no full stop, no second sentence (it said
+        // "…: Connection refused. Retrying with backoff … on reconnection.").
+        #expect(log.all.allSatisfy { !$0.hasSuffix(".") && !$0.contains(". ") }, "\(log.all)")
     }
 
     @Test func aWrongPasswordIsNamedOnceWithItsFix() throws {
@@ -135,6 +138,7 @@ struct BrokerTests {
         let named = log.all.filter { $0.contains("MQTT credentials \(credentials):1: is not KEY=VALUE") }
         #expect(named.count == 1, "\(log.all)")
         #expect(named.first?.contains("fix: write the two lines username=NAME and password=SECRET") == true, "\(log.all)")
+        #expect(named.first?.hasSuffix("; connecting with the user name and password read before") == true, "\(log.all)")
     }
 
     @Test func tlsWithTheRightCAConnectsAndAWrongOneIsRefused() throws {

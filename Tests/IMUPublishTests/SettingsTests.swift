@@ -21,6 +21,35 @@ import Testing
         }
     }
 
+    /// A host no broker can have was accepted (`mqtt://my broker`, or `mqtt://[::1` taken as the
+    /// host "[:" on port 1) and failed at each connection, in the journal only.
+    @Test(arguments: [("mqtt://my broker", "the host holds a space"), ("mqtt://[::1", "the '[' of an IPv6 address is not closed by ']'"),
+                      ("mqtt://[::1]x", "only ':PORT' may follow the ']'"), ("mqtt://::1", "more than one ':' outside brackets"),
+                      ("mqtt://tab\there", "the host holds a control character"), ("mqtt://host:+1883", "has no valid port"),
+                      ("mqtt://'broker'", "the host holds '''")])
+    func aHostNoBrokerCanHaveIsNamed(url: String, problem: String) {
+        #expect {
+            try BrokerAddress(parsing: url, origin: "stepd.conf:3")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("stepd.conf:3: broker ") && text.contains(problem) && (error as? PublishError)?.fix?.contains("mqtt://HOST:1883") == true
+        }
+    }
+
+    /// `mqtt_device_id = kitchen+pi` said only "must be 1 to 64 of A-Z a-z 0-9 _ -", not that '+'
+    /// is MQTT's wildcard; an empty one read "mqtt_device_id  must be".
+    @Test(arguments: [("kitchen+pi", "holds '+', a wildcard in MQTT topic filters"), ("a#", "holds '#', a wildcard in MQTT topic filters"),
+                      ("a/b", "holds '/', which splits an MQTT topic into levels"), ("", "is empty"),
+                      (String(repeating: "x", count: 65), "is 65 characters long"), ("nul\u{0}x", "holds a control character")])
+    func aDeviceIDThatCannotNameATopicSaysWhy(id: String, problem: String) {
+        #expect {
+            try MQTTSettings.from(["mqtt_broker": "mqtt://h", "mqtt_device_id": id], origin: "f:3")
+        } throws: { error in
+            "\(error)".hasPrefix("f:3: mqtt_device_id '") && "\(error)".contains("' \(problem); it names the MQTT topics")
+                && (error as? PublishError)?.fix?.hasPrefix("choose a name like kitchen-pi") == true
+        }
+    }
+
     @Test func settingsComeFromConfigKeys() throws {
         #expect(try MQTTSettings.from([:], origin: "f") == nil)
         // A forgotten or empty broker line turned publishing off without a word.
@@ -83,6 +112,22 @@ import Testing
         #expect { try MQTTCredentials.load(path: path) } throws: { "\($0)".contains("pass\\x1B[2Jword") && !"\($0)".contains("\u{1B}") }
     }
 
+    /// A directory or a FIFO named as the credentials file was "is not a regular file", with
+    /// "point mqtt_credentials at a file" as the fix.
+    @Test func aDirectoryOrAFIFOIsNamedAsWhatItIs() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cred-dir-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #require(mkfifo(dir + "/fifo", 0o600) == 0)
+        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a FIFO (named pipe)")] {
+            #expect {
+                try MQTTCredentials.load(path: path)
+            } throws: { error in
+                reported(error).contains("\(path): is \(kind), not a credentials file\n  fix: point mqtt_credentials at a file with the two lines username=NAME and password=SECRET")
+            }
+        }
+    }
+
     @Test func namesAMissingFile() {
         #expect { try MQTTCredentials.load(path: "/nonexistent/imukit-cred") } throws: {
             reported($0).contains("/nonexistent/imukit-cred") && reported($0).contains("mode 600")
@@ -93,4 +138,60 @@ import Testing
 /// What a tool prints for `error`: its message and, on the next line, its fix.
 private func reported(_ error: any Error) -> String {
     "\(error)\n  fix: \((error as? PublishError)?.fix ?? "")"
+}
+
+/// A broker that cannot be reached is one journal line that says why and where to look: a host
+/// name that does not resolve said only "Lookup error", and no line gave a fix. No broker needed.
+@Suite(.offPool) struct UnreachableBrokerTests {
+    @Test(arguments: [("no-such-host.invalid", 1883, "no such host: no-such-host.invalid does not resolve"), ("127.0.0.1", 1, "Connection refused")])
+    func anUnreachableBrokerIsNamedWithItsFix(host: String, port: Int, reason: String) {
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: host, port: port, usesTLS: false), deviceID: "unreachable")
+        settings.reconnectDelay = 1...2
+        guard let publisher = try? MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append) else {
+            Issue.record("the publisher did not start"); return
+        }
+        defer { publisher.stop() }
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://\(host):\(port): \(reason)"), "\(log.all)")
+        #expect(line.contains("; fix: check that mqtt_broker names the broker"), "\(log.all)")
+    }
+
+    /// A listener that accepts and closes at once (not a broker, or a broker refusing this client)
+    /// was "cannot reach the broker …: The connection was lost": it was reached.
+    @Test func aListenerThatIsNotABrokerIsNamedSo() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 8) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // Accepts and closes each connection on a thread of its own (accept blocks).
+        let closer = Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                close(client)
+            }
+        }
+        closer.start()
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), deviceID: "not-a-broker")
+        settings.reconnectDelay = 1...2
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: no MQTT connection to mqtt://127.0.0.1:\(port): something there accepted the connection and closed it before answering CONNECT: "
+                               + "it is not an MQTT broker"), "\(log.all)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log.all)")
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
 }

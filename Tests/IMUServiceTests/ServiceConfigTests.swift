@@ -228,6 +228,21 @@ import Testing
         }
     }
 
+    /// A '#' glued to a value started a comment without a word: `mqtt_device_id = kitchen#2`
+    /// published as "kitchen", `database = /tmp/walk#1.sqlite` wrote /tmp/walk. A comment after a
+    /// space still is one.
+    @Test func aHashGluedToAValueIsRefusedNotCut() throws {
+        for (line, message) in [("mqtt_device_id = kitchen#2", "mqtt_device_id = 'kitchen#2': the '#' starts a comment, so mqtt_device_id would be 'kitchen'"),
+                                ("database = /tmp/walk#1.sqlite", "database = '/tmp/walk#1.sqlite': the '#' starts a comment, so database would be '/tmp/walk'")] {
+            #expect(throws: ConfigError(path: "stepd.conf", line: 2, message: message,
+                                        fix: "a value cannot hold '#': choose one without it; for a comment after the value, put a space before the '#'")) {
+                try ServiceConfig.parse("rate = 100\n\(line)\n", path: "stepd.conf")
+            }
+        }
+        let config = try ServiceConfig.parse("commit_seconds = 3 # sooner\n#commit_seconds = 5\n", path: "stepd.conf")
+        #expect(config.commitSeconds == 3)
+    }
+
     @Test func permissionDeniedExits3() {
         let e = ConfigError(path: "/etc/imukit/stepd.conf", line: nil, message: "cannot be read: Permission denied", fix: nil, errorNumber: EACCES)
         #expect(e.exitStatus == .noSensor)

@@ -8,8 +8,11 @@ import IMUHistory
 func runWriter(path: String, limit: Double = 120) -> Int32 {
     let store: HistoryStore
     do { store = try HistoryStore(path: path) } catch {
-        try? FileHandle.standardError.write(contentsOf: Data("imu-bench-history: \(error)\n".utf8))
-        return 1
+        // Escaped, with the fix and the contract's exit code (a directory is 2, not 1).
+        let known = error as? HistoryError
+        let fix = known?.fix.map { "  fix: \($0)\n" } ?? ""
+        StandardErrorLine.write("imu-bench-history: \(error)\n\(fix)")
+        return known?.exitStatus.rawValue ?? 1
     }
     let mapping = BootTimeMapping.current()
     var snapshot = PedometerSnapshot()

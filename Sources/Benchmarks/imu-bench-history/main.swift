@@ -8,7 +8,16 @@ import IMUHistory
 /// `--writer PATH` runs the process the kill -9 test uses (Writer.swift).
 
 let arguments = CommandLine.arguments
-if arguments.count == 3, arguments[1] == "--writer" { exit(runWriter(path: arguments[2])) }
+if arguments.count >= 2, arguments[1] == "--writer" {
+    // `--writer` alone was refused as "takes no arguments", which named neither the path it needs
+    // nor the form; an empty path opened nothing the user could name.
+    guard arguments.count == 3, !arguments[2].isEmpty else {
+        BenchArguments.usageError("imu-bench-history", arguments.count > 3 ? "--writer takes one path, got \(arguments.count - 2) arguments"
+                                                                            : "--writer needs the path of the history to write",
+                                  fix: "give one file, e.g. imu-bench-history --writer /tmp/writer.sqlite (the process the kill -9 test runs)")
+    }
+    exit(runWriter(path: arguments[2]))
+}
 BenchArguments.acceptNone("imu-bench-history", summary: "the history's size for a year of minutes and its query and commit times", privateModes: ["--writer": 1])
 
 func monotonicSeconds() -> Double {

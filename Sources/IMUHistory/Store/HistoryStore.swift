@@ -1,5 +1,8 @@
 import CSQLite
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The persistent pedometer history: totals per wall-clock minute (UTC), activity segments and
 /// pause/resume markers in one SQLite file (docs/history.md).
@@ -58,12 +61,24 @@ public final class HistoryStore {
         self.retentionDays = retentionDays
         self.bootID = bootID
         let lock = try WriterLock(historyPath: path)
+        let existing = [path, path + "-wal", path + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
         do { db = try HistoryFile.open(path: path, readOnly: false, upTo: schemaVersion) } catch {
+            // An open that made the file and then failed (a full disk) left an empty file behind
+            // while its message said "nothing was changed": what it made goes with the lock.
+            if !existing.contains(path) { Self.removeIfMadeEmpty(path, keeping: existing) }
             lock.abandon()
             throw error
         }
         writerLock = lock
         storedUnplaced = try guarded { try statements.countUnplaced().bind(.text(bootID)).scalar() ?? 0 > 0 }
+    }
+
+    /// Removes `path` and its `-wal` and `-shm` files, except those in `keeping` (there before),
+    /// when `path` holds nothing (0 bytes): what a failed open created. Never a file with data.
+    static func removeIfMadeEmpty(_ path: String, keeping: [String]) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else { return }
+        for name in [path + "-wal", path + "-shm", path] where !keeping.contains(name) { unlink(name) }
     }
 
     /// Opens an existing history for queries only (never creates or migrates it).

@@ -19,6 +19,9 @@ final class WriterLock {
         let existed = FileManager.default.fileExists(atPath: lockPath)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
+            // A read-only file system was sent to "check that the directory exists and is writable
+            // by this user", which no chmod or user changes.
+            if errno == EROFS { throw HistoryError.cannotOpen(path: path, detail: HistoryError.readOnlyFileSystem) }
             throw HistoryError.cannotOpen(path: path, detail: "cannot open its lock file \(lockPath): \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

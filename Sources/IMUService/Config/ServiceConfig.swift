@@ -123,10 +123,20 @@ public struct ServiceConfig: Sendable {
         // and a byte-order mark before the first line is skipped, as the recording reader does.
         let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
         for (index, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let parts = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            let line = parts.first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             let bad = { (message: String, fix: String) in ConfigError(path: path, line: index + 1, message: message, fix: fix) }
+            // A '#' glued to a value starts a comment all the same: `mqtt_device_id = kitchen#2`
+            // published as "kitchen" and `database = /data/walk#1.sqlite` wrote /data/walk,
+            // without a word. A comment after a value follows a space.
+            if parts.count == 2, let eq = line.firstIndex(of: "="), let last = line.last, !last.isWhitespace, line.index(after: eq) != line.endIndex {
+                let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+                let cut = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                throw bad("\(key.escapedValue) = '\(cut.escapedValue)#\(String(parts[1]).escapedValue)': the '#' starts a comment, so \(key.escapedValue) would be '\(cut.escapedValue)'",
+                          "a value cannot hold '#': choose one without it; for a comment after the value, put a space before the '#'")
+            }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw bad("'\(trimmed.escapedValue)' is not key = value", "write one setting per line, e.g. rate = 100")
             }

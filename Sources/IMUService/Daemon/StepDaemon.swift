@@ -131,13 +131,18 @@ public enum StepDaemon {
             do { try CalibrationStore.makeDirectories(path) } catch {
                 // The errno's words ("Permission denied": exit 3), not Foundation's "You don't have
                 // permission." or "The operation could not be completed. The file doesn't exist."
+                if error.errorNumber == EROFS {
+                    throw ServiceError.stateDirectory(path: path, config: config, reason: "does not exist and cannot be created: " + ServiceError.readOnly)
+                }
                 throw ServiceError.stateDirectory(path: path, config: config, reason: "does not exist and cannot be created (\(String(cString: strerror(error.errorNumber))))")
             }
         } else if !isDir.boolValue {
             throw ServiceError.stateDirectory(path: path, config: config, reason: ServiceError.notADirectory)
         }
-        guard FileManager.default.isWritableFile(atPath: path) else {
-            throw ServiceError.stateDirectory(path: path, config: config, reason: ServiceError.notWritable)
+        guard access(path, W_OK) == 0 else {
+            // A read-only file system was "not writable by this user" (exit 3), with a chown as the fix.
+            let reason = errno == EROFS ? "is on a " + ServiceError.readOnly : ServiceError.notWritable
+            throw ServiceError.stateDirectory(path: path, config: config, reason: reason)
         }
     }
 }

@@ -27,6 +27,11 @@ public enum ServiceError: DiagnosableError, Equatable {
         case let .lock(_, _, fix): fix
         case .nameTaken: "stop the other daemon first (busctl status io.github.imukit.StepService1 shows it)"
         case let .bus(_, fix): fix
+        // "sudo install -d -o imu-stepd /dev/null" was the fix for a file named as the directory.
+        case let .stateDirectory(path, config, reason) where reason == Self.notADirectory:
+            "set state_directory in \(config) to a directory (imu-stepd's own is /var/lib/imu-stepd); \(path) is a file (ls -ld \(path))"
+        case let .stateDirectory(path, config, reason) where reason.hasSuffix(Self.readOnly):
+            "set state_directory in \(config) to a directory on a writable file system, or remount it read-write (findmnt -T \(path))"
         case let .stateDirectory(path, config, _): "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in \(config); sudo install -d -o imu-stepd \(path)"
         }
     }
@@ -43,4 +48,5 @@ public enum ServiceError: DiagnosableError, Equatable {
     /// The reasons `StepDaemon.prepareStateDirectory` gives.
     public static let notWritable = "is not writable by this user"
     public static let notADirectory = "is not a directory"
+    public static let readOnly = "file system mounted read-only"
 }

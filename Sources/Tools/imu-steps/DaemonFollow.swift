@@ -36,8 +36,9 @@ enum DaemonFollow {
                                        capabilities: Pedometer.capabilities(for: caps))
                         if !json {
                             Terminal.standardError.write("imu-steps: the step daemon owns the sensor; following it (Ctrl-C to stop)\n")
-                            Terminal.standardError.flush()
                         }
+                        if !s.clockSynchronized { Terminal.standardError.write(DaemonReport.unsetClockWarning(config: s.configPath)) }
+                        Terminal.standardError.flush()
                     }
                     if json {
                         var line = JSONLine(type: "daemon")

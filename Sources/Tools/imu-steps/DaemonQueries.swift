@@ -46,6 +46,15 @@ enum DaemonQueries {
             out.write(json ? DaemonReport.json(t, type: "since") + "\n" : DaemonReport.line("since \(DaemonReport.stamp(since))", t))
         }
         out.flush()
+        // Totals without the minutes held for an unset clock, or while no sensor is read, look
+        // like a day without steps.
+        if let status = try? await client.status() {
+            let warnings = DaemonReport.statusWarnings(status)
+            if !warnings.isEmpty {
+                Terminal.standardError.write(warnings)
+                Terminal.standardError.flush()
+            }
+        }
         return .success
     }
 

@@ -25,6 +25,32 @@ enum DaemonReport {
         return text
     }
 
+    /// Warnings for totals that hold less than the user expects, from the daemon's status: a
+    /// wall clock not set, a sensor lost or not read, counting paused. `--today` said
+    /// "0 steps" with exit 0 and nothing more while the daemon had no sensor at all.
+    static func statusWarnings(_ s: ServiceStatus) -> String {
+        var text = s.clockSynchronized ? "" : unsetClockWarning(config: s.configPath)
+        if s.paused {
+            text += "imu-steps: warning: imu-stepd's counting is paused, so these totals hold nothing since the pause; "
+                + "resume it with: busctl call \(StepServiceNames.busName) \(StepServiceNames.objectPath) \(StepServiceNames.interface) Resume\n"
+        } else if ["lost", "waiting", "stopped"].contains(s.sensorState) {
+            let why = s.sensorMessage.isEmpty ? "" : " (\(s.sensorMessage.escapedValue))"
+            text += "imu-steps: warning: imu-stepd is not counting now: its sensor is \(s.sensorState)\(why); these totals hold what it counted before; "
+                + "journalctl -u imu-stepd shows what it tries\n"
+        }
+        return text
+    }
+
+    /// The warning for a daemon whose wall clock is not set yet (a Raspberry Pi without RTC before
+    /// NTP): what it counts is kept by boot time and is in no day's total until the clock is set,
+    /// so `--today` said "0 steps" with hundreds counted. `config`: the file the daemon read.
+    static func unsetClockWarning(config: String) -> String {
+        let file = config.isEmpty ? "the daemon's config (usually /etc/imukit/stepd.conf)" : config.escapedOnOneLine
+        return "imu-steps: warning: imu-stepd's wall clock is not synchronised yet (no NTP, no RTC): the steps it counts now are kept "
+            + "by boot time and are in no day's total until the clock is set, so these totals miss them; "
+            + "turn on time synchronisation (sudo timedatectl set-ntp true), or set clock = trust in \(file) if the clock is right\n"
+    }
+
     /// `a + b`, held at Int's bounds instead of trapping.
     static func saturated(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)

@@ -21,9 +21,10 @@ final class DaemonProcess {
     /// `settings` are extra stepd.conf lines; the bus and a fresh state directory are filled in.
     /// `logReaderGone`: standard output and error on a pipe whose reader has already gone (the
     /// log is then lost, `log` stays empty).
-    init(bus: PrivateBus, stateDirectory: String, settings: [String], logReaderGone: Bool = false) throws {
+    /// `clock`: the `clock =` setting (`trust` unless a test needs the machine's own judgement).
+    init(bus: PrivateBus, stateDirectory: String, settings: [String], logReaderGone: Bool = false, clock: String = "trust") throws {
         configPath = stateDirectory + "-\(UUID().uuidString.prefix(6)).conf"
-        let lines = ["bus = \(bus.address)", "state_directory = \(stateDirectory)", "clock = trust"] + settings
+        let lines = ["bus = \(bus.address)", "state_directory = \(stateDirectory)", "clock = \(clock)"] + settings
         try lines.joined(separator: "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
         logPath = configPath + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
