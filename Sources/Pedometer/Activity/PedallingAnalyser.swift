@@ -294,7 +294,7 @@ struct PedallingAnalyser: Sendable {
     ///
     /// The energies come from the running sums of squares (`normalised`); only the lagged
     /// products are summed per lag, in single precision (`LagProducts.add`: eight products per
-    /// instruction pair, six lags sharing each load; these sums were most of the pedometer's
+    /// instruction pair, five lags sharing each load; these sums were most of the pedometer's
     /// time). Their relative error (about 1e-7) only matters where two lags tie that closely; the
     /// chosen lag's correlation is then summed again in double precision, so the figure the
     /// verdicts compare is the double-precision one.

@@ -265,7 +265,22 @@ struct CadenceEstimator: Sendable {
         // N/(N − ℓ) from a table for a whole window (a division per lag was a tenth of the
         // estimate's time); a trimmed window divides. Two loops: the choice is made once.
         if n == overlapReciprocals.count - 1 {
-            for lag in lags { r[lag] = centred(lag) * scale * overlapReciprocals[lag] }
+            // Two lags per pass in two-lane vectors: each lane does the same operations in the same
+            // order as `centred(lag) * scale * overlapReciprocals[lag]` (the same values, bit for
+            // bit) in about half the instructions (callgrind, session 19: 23 a lag before).
+            let lanes = SIMD2<Double>(0, 1), m = SIMD2(repeating: mean)
+            var lag = lags.lowerBound
+            while lag < lags.upperBound {
+                let next = lag &+ 1
+                let below = SIMD2(prefix[n &- lag], prefix[n &- next]), at = SIMD2(prefix[lag], prefix[next])
+                let overlap = SIMD2(repeating: Double(n &- lag)) - lanes
+                let c = SIMD2(sums[lag], sums[next]) - m * (below + (SIMD2(repeating: total) - at)) + overlap * m * m
+                let v = c * scale * SIMD2(overlapReciprocals[lag], overlapReciprocals[next])
+                r[lag] = v[0]
+                r[next] = v[1]
+                lag &+= 2
+            }
+            if lag == lags.upperBound { r[lag] = centred(lag) * scale * overlapReciprocals[lag] }
         } else {
             for lag in lags { r[lag] = centred(lag) * scale * (1 / Double(n - lag)) }
         }

@@ -26,7 +26,7 @@ struct LagProducts: Sendable {
     /// The next window's second run [H, 2H), per lag ℓ ≤ N − 3H, as it will sum it: it is this
     /// window's [2H, 3H), whose products are all inside this window for those lags, and this
     /// window's third run adds the same blocks of eight in the same order up to its block that
-    /// crosses 3H (`six(…, snapshotAt:…)`). Read only by the next window one hop later (`reuse`).
+    /// crosses 3H (`five(…, snapshotAt:…)`). Read only by the next window one hop later (`reuse`).
     private var nextSecond: [SIMD8<Float>]
     /// Absolute tick index one past the end of that window; nil when none is kept (a gap, or the
     /// latest window was trimmed).
@@ -77,7 +77,7 @@ struct LagProducts: Sendable {
         }
     }
 
-    /// The second and third runs of a whole window, six lags per pass: the second run's sums go
+    /// The second and third runs of a whole window, five lags per pass: the second run's sums go
     /// to `kept` (for the next window) and are added to the first run's, the third run's are added
     /// to that, and the lanes' total goes to `totals[ℓ]`. The first run's sums are in `lanes`, or
     /// with `reuse` still in `kept` (the previous window's second run), to which the products the
@@ -85,7 +85,7 @@ struct LagProducts: Sendable {
     /// the same order as before, when the first run was copied out of `kept` and `lanes += kept`
     /// and the totals were loops over the lags of their own: totals[ℓ] = total(third + (first + second)).
     ///
-    /// A pass of six lags ℓ…ℓ + 5 ≤ n − 3H also leaves the next window's second run in `next`
+    /// A pass of five lags ℓ…ℓ + 4 ≤ n − 3H also leaves the next window's second run in `next`
     /// (`nextSecond`), and with `reuse` takes its own second run from there instead of summing it:
     /// the same sums, bit for bit (a masked lane's product is a zero either way).
     @inline(__always)
@@ -103,17 +103,16 @@ struct LagProducts: Sendable {
         let ahead = Swift.min(n &- 3 &* hop, lags.upperBound), snapshotAt = third.from &+ (second.lastBlock &- second.from)
         var lag = lags.lowerBound
         while lag <= lags.upperBound {
-            let block = Swift.min(6, lags.upperBound - lag + 1)
-            let r: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-            let k: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-            if lag &+ 5 <= ahead {
+            let block = Swift.min(5, lags.upperBound - lag + 1)
+            let r: Pass, k: Pass
+            if lag &+ 4 <= ahead {
                 let at = next.baseAddress! + lag
-                k = reuse ? (at[0], at[1], at[2], at[3], at[4], at[5])
-                    : six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
-                r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag, snapshotAt: snapshotAt, keep: second.keep, into: at)
+                k = reuse ? (at[0], at[1], at[2], at[3], at[4])
+                    : five(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
+                r = five(x, run: third, end: Swift.min(third.to, n - lag), lag: lag, snapshotAt: snapshotAt, keep: second.keep, into: at)
             } else {
-                k = six(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
-                r = six(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
+                k = five(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
+                r = five(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
             }
             @inline(__always) func finish(_ l: Int, _ k: SIMD8<Float>, _ r: SIMD8<Float>) {
                 var first = reuse ? kept[l] : lanes[l]
@@ -130,8 +129,7 @@ struct LagProducts: Sendable {
             if block > 2 { finish(lag + 2, k.2, r.2) }
             if block > 3 { finish(lag + 3, k.3, r.3) }
             if block > 4 { finish(lag + 4, k.4, r.4) }
-            if block > 5 { finish(lag + 5, k.5, r.5) }
-            lag += 6
+            lag += 5
         }
     }
 
@@ -151,33 +149,34 @@ struct LagProducts: Sendable {
     /// The products are taken in single precision, eight at a time: a run holds at most a few
     /// hundred products of values below a few g, so its relative error (about 1e-6) is far below
     /// the differences the peak tests compare, and each instruction does twice the work of double
-    /// precision. Six lags share each load of x[i..<i+8] (register blocking); where the run ends
+    /// precision. Five lags share each load of x[i..<i+8] (register blocking); where the run ends
     /// inside a block of eight (`to`), that shared load keeps only the ticks before `to`.
     @inline(__always)
     static func add(_ x: UnsafePointer<Float>, count n: Int, from: Int, to: Int, lags: ClosedRange<Int>,
                     into sums: UnsafeMutableBufferPointer<SIMD8<Float>>, replacing: Bool) {
         let run = Run(from: from, to: to)
         var lag = lags.lowerBound
-        // Six lags per pass (twelve SSE accumulators plus the shared load fit the sixteen registers).
-        // The pass runs to the shortest lag's end; the longer lags' products beyond the window are 0.
+        // Five lags per pass: ten SSE accumulators beside the shared load and the loads the
+        // compiler shares between neighbouring lags (six lags' twelve did not fit the sixteen
+        // registers: four went to the stack and back in every block, about 56 instructions per
+        // 48 products against 40 per 40 now, one still spilled; callgrind, session 19). The pass
+        // runs to the shortest lag's end; the longer lags' products beyond the window are 0.
         while lag <= lags.upperBound {
-            var (s0, s1, s2, s3, s4, s5) = six(x, run: run, end: Swift.min(to, n - lag), lag: lag)
-            let block = Swift.min(6, lags.upperBound - lag + 1)
+            var (s0, s1, s2, s3, s4) = five(x, run: run, end: Swift.min(to, n - lag), lag: lag)
+            let block = Swift.min(5, lags.upperBound - lag + 1)
             if !replacing {
                 s0 += sums[lag]
                 if block > 1 { s1 += sums[lag + 1] }
                 if block > 2 { s2 += sums[lag + 2] }
                 if block > 3 { s3 += sums[lag + 3] }
                 if block > 4 { s4 += sums[lag + 4] }
-                if block > 5 { s5 += sums[lag + 5] }
             }
             sums[lag] = s0
             if block > 1 { sums[lag + 1] = s1 }
             if block > 2 { sums[lag + 2] = s2 }
             if block > 3 { sums[lag + 3] = s3 }
             if block > 4 { sums[lag + 4] = s4 }
-            if block > 5 { sums[lag + 5] = s5 }
-            lag += 6
+            lag += 5
         }
     }
 
@@ -196,43 +195,43 @@ struct LagProducts: Sendable {
         }
     }
 
-    /// Σ x[i]·x[i + ℓ + d] for i in run.from..<end, d = 0…5, in eight partial sums each, blocks of
+    /// The five lags' eight partial sums of a pass (`five`).
+    typealias Pass = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+
+    /// Σ x[i]·x[i + ℓ + d] for i in run.from..<end, d = 0…4, in eight partial sums each, blocks of
     /// eight i sharing one load; the run's last block (if `end` reaches it) keeps only its ticks
     /// before `run.to`. (Summing that block after the loop instead of testing for it in every
     /// pass compiled to more instructions in `PedallingAnalyser.strongestRepeat`.)
     /// `from` and `sums`: the run's blocks before `from` are already summed in `sums`.
     @inline(__always)
-    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
-                            sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)? = nil)
-        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    private static func five(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
+                             sums: Pass? = nil) -> Pass {
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
-        var (s0, s1, s2, s3, s4, s5) = sums ?? (.zero, .zero, .zero, .zero, .zero, .zero)
+        var (s0, s1, s2, s3, s4) = sums ?? (.zero, .zero, .zero, .zero, .zero)
         @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
             s0 += a * load(j)
             s1 += a * load(j &+ 1)
             s2 += a * load(j &+ 2)
             s3 += a * load(j &+ 3)
             s4 += a * load(j &+ 4)
-            s5 += a * load(j &+ 5)
         }
         var i = from ?? run.from
         while i < end {
             block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
             i &+= 8
         }
-        return (s0, s1, s2, s3, s4, s5)
+        return (s0, s1, s2, s3, s4)
     }
 
-    /// `six` over a run that passes `at` (one of its block starts, before `end`), also storing in
-    /// `next[0..<6]` each lag's sums as they stand before the block at `at`, plus that block with
+    /// `five` over a run that passes `at` (one of its block starts, before `end`), also storing in
+    /// `next[0..<5]` each lag's sums as they stand before the block at `at`, plus that block with
     /// its ticks masked by `keep`: what another run whose last block is at `at` with that mask
     /// sums (`addKeptAndRest`), when its lagged ticks are the same.
     @inline(__always)
-    private static func six(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, snapshotAt at: Int,
-                            keep: SIMD8<Float>, into next: UnsafeMutablePointer<SIMD8<Float>>)
-        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    private static func five(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, snapshotAt at: Int,
+                             keep: SIMD8<Float>, into next: UnsafeMutablePointer<SIMD8<Float>>) -> Pass {
         // The blocks before `at` (none of them the run's last), then the masked block, then the rest.
-        let before = six(x, run: run, end: at, lag: lag)
+        let before = five(x, run: run, end: at, lag: lag)
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
         let masked = load(at) * keep, j = at &+ lag
         next[0] = before.0 + masked * load(j)
@@ -240,8 +239,7 @@ struct LagProducts: Sendable {
         next[2] = before.2 + masked * load(j &+ 2)
         next[3] = before.3 + masked * load(j &+ 3)
         next[4] = before.4 + masked * load(j &+ 4)
-        next[5] = before.5 + masked * load(j &+ 5)
-        return six(x, run: run, end: end, lag: lag, from: at, sums: before)
+        return five(x, run: run, end: end, lag: lag, from: at, sums: before)
     }
 
     /// x[i ..< i + 8], unaligned. Indices stay below n + `padding` (a few hundred): no overflow
@@ -251,7 +249,7 @@ struct LagProducts: Sendable {
         UnsafeRawPointer(x).loadUnaligned(fromByteOffset: i &* MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
     }
 
-    /// Zeros `add` needs after a run's n values: a pass of six lags reads up to x[n − 1 − ℓ + ℓ + 5 + 7],
-    /// the last of eight values loaded for its sixth lag.
-    static let padding = 5 + 8
+    /// Zeros `add` needs after a run's n values: a pass of five lags reads up to x[n − 1 − ℓ + ℓ + 4 + 7],
+    /// the last of eight values loaded for its fifth lag.
+    static let padding = 4 + 8
 }

@@ -130,11 +130,14 @@ struct RingPlanes: Sendable {
     @inline(__always) func forEach(plane: Int, from: Int, to: Int, _ body: (Double) -> Void) {
         precondition(plane >= 0 && plane < planes && from >= count - capacity && to <= count,
                      "RingPlanes.forEach: ticks not held")
-        let mask = self.mask
+        // Two contiguous runs, before and after the wrap: no mask per value.
+        let first = from & mask, head = Swift.min(to &- from, capacity &- first)
         storage.withUnsafeBufferPointer { s in
-            let base = s.baseAddress! + plane * (mask + 1)
-            var k = from
-            while k < to { body(base[k & mask]); k &+= 1 }
+            let base = s.baseAddress! + plane * capacity
+            var k = first
+            while k < first &+ head { body(base[k]); k &+= 1 }
+            k = 0
+            while k < to &- from &- head { body(base[k]); k &+= 1 }
         }
     }
 
