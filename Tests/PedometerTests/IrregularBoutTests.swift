@@ -25,9 +25,9 @@ import IMUSimulation
         #expect(inside(counted, walk) == inside(truth, walk))
     }
 
-    /// The same day's 6th walk (11 steps, 0.4 to 1 s apart) opens late, on windows that read
-    /// 1.07 steps/s, back-filled to a strike 1.4 s before its onset: steps were committed up to
-    /// a time past that strike while no walk was open yet. Nothing of the bout was committed (its
+    /// The same day's 6th walk (11 steps, 0.4 to 1 s apart) opens late, on a window that reads
+    /// 1.07 steps/s 6 s after its first step, back-filled to its second step: commits had
+    /// reached half a second past that step while no walk was open yet. Nothing of the bout was committed (its
     /// resume is still pending), so every strike of the chain counts, the first ones too: 11 of
     /// 11 (session 18: 9; with the hold alone, strikes before the commits' time left out: 10).
     @Test func aWalkOpenedLateIsRecountedFromItsFirstStrike() throws {
