@@ -217,7 +217,11 @@ public struct Pedometer: Sendable {
                                              hopSeconds: stepCounter.settings.bout.hopSeconds) {
                 stepCounter.ledger.retract(from: start)
             }
-            if !cycling.mayBeStarting { stepCounter.ledger.commit(through: window.end - StepLedger.holdSeconds, into: &events) }
+            if !cycling.mayBeStarting {
+                // A bout that may yet be recounted by its strikes keeps its steps (`recountableFrom`).
+                let held = stepCounter.recountableFrom.map { $0.nextDown } ?? .infinity
+                stepCounter.ledger.commit(through: Swift.min(window.end - StepLedger.holdSeconds, held), into: &events)
+            }
             if window.counted { lastCountedWindow = window.end }
             let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
             let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)

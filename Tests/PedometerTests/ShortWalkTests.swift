@@ -26,9 +26,7 @@ import IMUSimulation
         let after = strikes.after(210, ceiling: x.count - 1, period: 30, level: 0.1, rateHz: 50, in: x)
         #expect(after == [240, 270, 300].prefix(strikes.maximumAfter).map { $0 })
         // Nothing beyond the pause: the chain stops at 6.0 s even when more are allowed.
-        var generous = strikes
-        generous.maximumAfter = 10
-        let all = generous.after(210, ceiling: x.count - 1, period: 30, level: 0.1, rateHz: 50, in: x)
+        let all = strikes.after(210, ceiling: x.count - 1, count: 10, period: 30, level: 0.1, rateHz: 50, in: x)
         #expect(all == [240, 270, 300])
     }
 

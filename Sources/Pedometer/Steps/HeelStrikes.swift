@@ -43,9 +43,12 @@ struct HeelStrikes: Sendable {
               period: period, level: level, rateHz: rateHz, in: x)
     }
 
-    /// Strikes after `reference` (a counted step), earliest first, before `ceiling`.
-    func after(_ reference: Int, ceiling: Int, period: Int, level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
-        chain(from: reference, direction: 1, limit: min(ceiling, x.count - 1 - max(1, period / 2)), count: maximumAfter,
+    /// Strikes after `reference` (a counted step), earliest first, before `ceiling`: at most
+    /// `maximumAfter`, or at most `count` when given (a walk closing at a pause,
+    /// `BoutRules.strikesBeforePause`).
+    func after(_ reference: Int, ceiling: Int, count: Int? = nil, period: Int, level: Double, rateHz: Double,
+               in x: RingBuffer) -> [Int] {
+        chain(from: reference, direction: 1, limit: min(ceiling, x.count - 1 - max(1, period / 2)), count: count ?? maximumAfter,
               period: period, level: level, rateHz: rateHz, in: x)
     }
 

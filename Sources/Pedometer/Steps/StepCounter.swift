@@ -82,6 +82,8 @@ struct StepCounter: Sendable {
     /// its strikes to `ImpactChain` (`endBout`).
     private var openedFrom = 0
     private var lastStepAtOpen: Int?
+    /// The open bout's first tick: its resume, at its onset or its earliest step before it (`open`).
+    private var boutStart = 0
     private var shapeRejectedUntil = 0     // tick index: the last wrong-shape window ended here
     private var waving = WavingMemory()
     /// Short walks between pauses, impact by impact.
@@ -126,6 +128,19 @@ struct StepCounter: Sendable {
     var stride: StrideModel { ledger.stride }
     /// Cadence of the latest gait window, nil when not in a bout.
     var currentCadence: Double? { inBout ? boutCadence : nil }
+    /// Time (s) from which the ledger keeps everything pending, whatever its age, nil when it
+    /// need not: the open bout's start, while `IrregularBout` may still recount the bout by its
+    /// strikes when it closes at a pause. Its steps are then all still pending and all give way
+    /// to the strikes, none committed at the rhythm's count (issue 14, session 19: a walk of 6 s
+    /// was recounted only after its first 5 s). One chain spans at most
+    /// `ChainRules.longestChain` (8 s); a bout that began longer ago than that plus the hold
+    /// every step gets anyway (`StepLedger.holdSeconds`, 5 s, by which its closing window has
+    /// seen the still second after it) is not one chain, and its steps are committed as they age.
+    var recountableFrom: Double? {
+        guard inBout, !inVehicle, !cycling, gait.count > 0 else { return nil }
+        let start = time(boutStart)
+        return time(gait.count - 1) - start <= settings.chain.longestChain + StepLedger.holdSeconds ? start : nil
+    }
 
     init(rateHz: Double, stride: StrideModel, settings: StepSettings = StepSettings()) {
         self.settings = settings
@@ -455,7 +470,8 @@ struct StepCounter: Sendable {
         let firstExpected = onset + Int((1 - rules.startPhase) * Double(stepTicks))
         let early = waving.wavedRecently(end: n, window: 2 * window) ? []
             : strikes.before(firstExpected, floor: floor, period: stepTicks, level: boutLevel.squareRoot(), rateHz: rateHz, in: gait)
-        ledger.note(.resume(time: time(min(onset, early.last ?? onset))))
+        boutStart = min(onset, early.last ?? onset)
+        ledger.note(.resume(time: time(boutStart)))
         for tick in early.reversed() { ledger.strike(at: tick, cadence: boutCadence, origin: origin) }
     }
 
@@ -513,9 +529,8 @@ struct StepCounter: Sendable {
         if creditingTail, let last = ledger.lastStepTick {
             // The last steps before stopping, one by one; before a pause, all of them up to it
             // (`BoutRules.strikesBeforePause`).
-            var chained = strikes
-            if pause != nil { chained.maximumAfter = max(chained.maximumAfter, rules.strikesBeforePause) }
-            for tick in chained.after(last, ceiling: tailEnd - 1, period: stepTicks, level: boutLevel.squareRoot(),
+            let count = pause.map { _ in max(strikes.maximumAfter, rules.strikesBeforePause) }
+            for tick in strikes.after(last, ceiling: tailEnd - 1, count: count, period: stepTicks, level: boutLevel.squareRoot(),
                                       rateHz: rateHz, in: gait) {
                 ledger.strike(at: tick, cadence: boutCadence, origin: origin)
                 end = max(end, tick)
@@ -524,7 +539,7 @@ struct StepCounter: Sendable {
         }
         // A short irregular walk the rhythm misread is counted strike by strike (`IrregularBout`).
         if let pause, !inVehicle, !cycling,
-           let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, pause: pause,
+           let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, start: boutStart, pause: pause,
                                             cadence: boutCadence, gait: gait, origin: origin) { end = last }
         ledger.note(.pause(time: time(end)))
         // A walk after the pause begins after it (its onset search starts there). A bout that

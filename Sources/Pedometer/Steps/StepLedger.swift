@@ -53,8 +53,9 @@ struct StepLedger: Sendable {
         var seconds = 0.0
     }
     private var pending: [Pending] = []
-    /// A retraction took a resume back while its bout went on: the bout's pause is dropped too.
-    private var resumeRetracted = false
+    /// A retraction took a resume back while its bout went on: the bout's pause is dropped too,
+    /// unless a resume is noted again first (`IrregularBout`).
+    private(set) var resumeRetracted = false
 
     init(rateHz: Double, stride: StrideModel) {
         self.rateHz = rateHz
@@ -175,6 +176,9 @@ struct StepLedger: Sendable {
             return n
         }
     }
+
+    /// Is `event` still pending (counted, neither committed nor retracted)?
+    func isPending(_ event: PedometerEvent) -> Bool { pending.contains { $0.event == event } }
 
     /// Forgets the latest step's tick (a new segment restarts tick numbering).
     mutating func restartTicks() { lastStepTick = nil }
