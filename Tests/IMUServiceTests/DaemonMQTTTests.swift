@@ -27,7 +27,10 @@ import Testing
         let daemon = try DaemonProcess(bus: bus, stateDirectory: directory + "/state",
                                        settings: ["simulate = walk:600", "speed = 10",
                                                   "mqtt_broker = mqtt://127.0.0.1:\(port)", "mqtt_device_id = stepd-test"])
-        let walking = try PrivateBus.waitFor(30) { (Int(busValue(try bus.property("TodaySteps"))) ?? 0) > 20 }
+        // The bus counts steps still pending; MQTT publishes committed ones. A bout's first steps stay
+        // pending until it began 13 s ago (StepSettings: longest chain 8 s + hold 5 s, docs/steps.md),
+        // about 26 steps at the simulated walk's 2 steps/s, so wait until the bus is well past that.
+        let walking = try PrivateBus.waitFor(30) { (Int(busValue(try bus.property("TodaySteps"))) ?? 0) > 40 }
         #expect(walking, "\(daemon.log)")
         let sub = try Run.command(["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-v", "-C", "3", "-W", "10",
                                    "-t", "imukit/stepd-test/state", "-t", "imukit/stepd-test/availability",
