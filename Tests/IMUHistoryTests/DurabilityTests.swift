@@ -62,13 +62,7 @@ import Testing
     /// Runs on a 64 KiB tmpfs, which needs root; skipped with a message otherwise.
     @Test func anOpenOnAFullDiskLeavesNoFileBehind() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
-        let mountPoint = dir.path("full")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
-        guard mounted.status == 0 else {
-            print("skipped: cannot mount a small tmpfs here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        guard let mountPoint = try mountedTmpfs("size=64k", named: "full", in: dir) else { return }
         defer { run("/bin/umount", [mountPoint]) }
         let filled = FileManager.default.createFile(atPath: mountPoint + "/fill", contents: nil)
         let handle = try #require(filled ? FileHandle(forWritingAtPath: mountPoint + "/fill") : nil)
@@ -85,13 +79,7 @@ import Testing
     /// which needs root; skipped with a message otherwise.
     @Test func fullDiskKeepsMinutesInMemoryAndWritesThemLater() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
-        let mountPoint = dir.path("small")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
-        guard mounted.status == 0 else {
-            print("skipped: cannot mount a small tmpfs here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        guard let mountPoint = try mountedTmpfs("size=256k", named: "small", in: dir) else { return }
         defer { run("/bin/umount", [mountPoint]) }
         let path = mountPoint + "/h.sqlite"
         let boot = mapping(boot0: "2026-06-15T00:00:00Z")

@@ -10,13 +10,7 @@ import Testing
     /// needs root; skipped with a message otherwise.
     @Test func aReadOnlyFileSystemIsNamedWithItsFix() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
-        let mountPoint = dir.path("ro")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", mountPoint])
-        guard mounted.status == 0 else {
-            print("skipped: cannot mount a read-only tmpfs here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
+        guard let mountPoint = try mountedTmpfs("size=64k,ro", named: "ro", in: dir) else { return }
         defer { run("/bin/umount", [mountPoint]) }
         let path = mountPoint + "/h.sqlite"
         let error = try #require(throws: HistoryError.self) { try HistoryStore(path: path, bootID: "b") }

@@ -28,3 +28,17 @@ func builtExecutable(_ name: String) -> String? {
     }
     return nil
 }
+
+/// Mounts a tmpfs with `options` (for example "size=64k,ro") at a new directory `name` in `dir`
+/// and returns its path, or prints why it is skipped (mounting needs root) and returns nil.
+/// The caller unmounts it: `defer { run("/bin/umount", [mountPoint]) }`.
+func mountedTmpfs(_ options: String, named name: String, in dir: TempDir) throws -> String? {
+    let mountPoint = dir.path(name)
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    let mounted = run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", mountPoint])
+    guard mounted.status == 0 else {
+        print("skipped: cannot mount a tmpfs (\(options)) here (needs root): \(mounted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        return nil
+    }
+    return mountPoint
+}
