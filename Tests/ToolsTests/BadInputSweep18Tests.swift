@@ -33,20 +33,6 @@ import Testing
         #expect(r.stderr.contains("it is a directory") && r.stderr.contains("  fix: name the history file inside it"), "\(r.stderr)")
     }
 
-    /// `--gpsd host:99999` said "is not HOST:PORT", which it is: the port is what is wrong.
-    @Test(arguments: [
-        ("host:99999", "the port 99999 is outside 1–65535"),
-        ("[::1]:0", "the port 0 is outside 1–65535"),
-        ("host:gps", "the port 'gps' is not a number"),
-        ("host:", "no port after ':'"),
-    ])
-    func aBadGPSPortIsNamed(address: String, problem: String) throws {
-        let r = try ToolRunner.run("imu-steps", ["--gpsd", address, "--simulate", "walk:1", "--json"])
-        #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.contains("GPS address '\(address)': \(problem)"), "\(r.stderr)")
-        #expect(r.stderr.contains("  fix: write it as HOST:PORT, e.g. --gpsd localhost:2947"), "\(r.stderr)")
-    }
-
     /// `--stride 1.8:1e400,2:0.8` (two pairs, one not two numbers) was told "write two pairs
     /// separated by a comma".
     @Test(arguments: [("1.8:1e400,2:0.8", "1.8:1e400"), ("1.8:0.7,fast:0.8", "fast:0.8"), ("1.8,2:0.8", "1.8")])

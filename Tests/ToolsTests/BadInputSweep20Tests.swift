@@ -19,6 +19,9 @@ import Testing
         (":", "no port after ':'"),
         ("host:99999", "the port 99999 is outside 1–65535"),
         ("host:+2947", "the port '+2947' is not a number"),
+        ("[::1]:0", "the port 0 is outside 1–65535"),
+        ("host:gps", "the port 'gps' is not a number"),
+        ("host:", "no port after ':'"),
     ])
     func aMalformedGPSDAddressSaysWhatIsWrong(address: String, problem: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--gpsd", address, "--simulate", "walk:1", "--json"])
