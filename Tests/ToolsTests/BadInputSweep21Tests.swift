@@ -65,6 +65,23 @@ import Testing
         #expect(first.status == 1 && first.stderr.contains("DBUS_SYSTEM_BUS_ADDRESS"), "\(first.stderr)")
     }
 
+    /// imu-plot --day drew a page "no history for …" for 9999-12-31 and 1970-01-01, which no
+    /// history can fill, and told 0001-01-01 its form was wrong. Refused before any history is
+    /// opened (none exists at the path given), naming the range.
+    @Test(arguments: [("9999-12-31", "is in the future"), ("1970-01-01", "is before 2024-01-01"),
+                      ("0001-01-01", "is before 2024-01-01"), ("2023-12-31", "is before 2024-01-01")])
+    func aDayOutsideTheHistorysRangeIsRefused(day: String, problem: String) throws {
+        let r = try ToolRunner.run("imu-plot", ["--day", day, "--history", "/nonexistent/h.sqlite", "-o", "/tmp/never-written.html"],
+                                   environment: SinceParsingTests.environment)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-plot: --day \(day) \(problem); --day takes a day from 2024-01-01, the first a step history can hold, to today\n"),
+                "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.html"))
+        let first = try ToolRunner.run("imu-plot", ["--day", "2024-01-01", "--history", "/nonexistent/h.sqlite", "-o", "/tmp/never-written.html"],
+                                       environment: SinceParsingTests.environment)
+        #expect(first.status == 2 && first.stderr.contains("no history file at /nonexistent/h.sqlite"), "the first day goes on: \(first.stderr)")
+    }
+
     /// A walker profile path that is a directory was told "imu-calibrate --reset removes a
     /// calibration", which removes no directory and no profile.
     @Test func aProfileThatIsADirectoryIsNamedAsOne() throws {
