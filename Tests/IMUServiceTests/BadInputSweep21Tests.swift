@@ -28,6 +28,15 @@ import Testing
         if bus == .system { #expect(!BusConnection.fix(bus, environment: environment).contains("DBUS_SESSION_BUS_ADDRESS")) }
     }
 
+    /// The bus interface took a `from` of year 1 (-6.2e16 µs) and answered with totals.
+    @Test(arguments: [(-62_135_596_800.0, 0.0, "from is before 1970-01-01"), (-1.0, 10.0, "from is before 1970-01-01"),
+                      (10.0, 10.0, "the interval must end after it starts"), (0.0, 10.0, nil)] as [(Double, Double, String?)])
+    func aQueryBefore1970IsRefused(from: Double, to: Double, problem: String?) {
+        let answer = StepServiceObject.checkInterval(Date(timeIntervalSince1970: from), Date(timeIntervalSince1970: to))
+        #expect(answer?.hasPrefix(problem ?? "") ?? (problem == nil), "\(answer ?? "nil")")
+        #expect((answer == nil) == (problem == nil), "\(answer ?? "nil")")
+    }
+
     /// A config that is a FIFO was read as empty (defaults, without a word); the kind is named.
     @Test func aConfigThatIsAFIFOIsRefusedWithoutBlocking() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep21-\(UUID().uuidString)").path
