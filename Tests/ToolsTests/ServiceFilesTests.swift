@@ -62,7 +62,8 @@ import Testing
         for question in [["--today"], ["--history", "7d"], ["--since", "00:00", "--json"]] {
             let r = try ToolRunner.run("imu-steps", question, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"])
             #expect(r.status == 1, "\(question): \(r.stderr)")
-            #expect(r.stderr.contains("imu-stepd is not running") && r.stderr.contains("systemctl enable --now imu-stepd"), "\(r.stderr)")
+            // The variable names a bus nobody listens at: that is said, not "start imu-stepd" (BadInputSweep21Tests).
+            #expect(r.stderr.contains("cannot ask the step daemon imu-stepd") && r.stderr.contains("correct DBUS_SYSTEM_BUS_ADDRESS"), "\(r.stderr)")
             #expect(r.stdout.isEmpty)
         }
     }

@@ -5,7 +5,7 @@ import Testing
 /// `imu-steps --since TIME` reads local time through the C library (`LocalTime`): the forms it
 /// takes and refuses, in a zone with daylight-saving time (TZ=Europe/Berlin: 29 March 2026 skips
 /// 02:00–03:00, 25 October 2026 has 02:00–03:00 twice). Accepted times go on to ask the daemon,
-/// which is absent here: exit 1 with "not running". Refused ones: exit 2 naming the forms.
+/// which is absent here: exit 1 naming the bus DBUS_SYSTEM_BUS_ADDRESS names. Refused ones: exit 2 naming the forms.
 @Suite(.offPool, .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin"), "needs the zone files: apt-get install tzdata"))
 struct SinceParsingTests {
     static let environment = ["TZ": "Europe/Berlin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"]
@@ -13,7 +13,7 @@ struct SinceParsingTests {
     @Test(arguments: ["2026-03-29T03:30", "2026-03-29", "00:00", "2026-03-29 01:59", "2026-10-25T02:30:00", "2024-02-29"])
     func acceptedTimesGoOnToTheDaemon(text: String) throws {
         let r = try ToolRunner.run("imu-steps", ["--since", text], environment: Self.environment)
-        #expect(r.status == 1 && r.stderr.contains("imu-stepd is not running"), "\(text): \(r.stderr)")
+        #expect(r.status == 1 && r.stderr.contains("cannot ask the step daemon imu-stepd"), "\(text): \(r.stderr)")
     }
 
     /// HH:MM is today's: 7:05 is accepted, and it is in the future before 07:05 Berlin time (a
@@ -32,7 +32,7 @@ struct SinceParsingTests {
         if before {
             #expect(r.status == 2 && r.stderr.contains("is in the future"), "\(r.stderr)")
         } else {
-            #expect(r.status == 1 && r.stderr.contains("imu-stepd is not running"), "\(r.stderr)")
+            #expect(r.status == 1 && r.stderr.contains("cannot ask the step daemon imu-stepd"), "\(r.stderr)")
         }
     }
 

@@ -173,14 +173,16 @@ public final class StatusDisplay: Sendable {
 
     /// Pace in s/m shown as min:ss per km.
     static func paceText(_ secondsPerMeter: Double) -> String {
-        guard secondsPerMeter.isFinite, secondsPerMeter > 0 else { return "–" }
+        // Range-checked before the integer conversion: a long recording over a few mm would trap.
+        guard secondsPerMeter.isFinite, secondsPerMeter > 0, secondsPerMeter < 1e12 else { return "–" }
         let perKm = Int((secondsPerMeter * 1000).rounded())
         return "\(perKm / 60):\(pad2(perKm % 60)) /km"
     }
 
     /// Seconds as h:mm:ss or m:ss.
     static func clock(_ seconds: Double) -> String {
-        let total = max(0, Int(seconds.rounded(.down)))
+        // Range-checked before the integer conversion (1e15 s: 31 million years, past any recording).
+        let total = seconds.isFinite ? max(0, Int(min(seconds, 1e15).rounded(.down))) : 0
         let h = total / 3600, m = (total / 60) % 60, s = total % 60
         return h > 0 ? "\(h):\(pad2(m)):\(pad2(s))" : "\(m):\(pad2(s))"
     }

@@ -32,9 +32,14 @@ public enum EventEncoding {
         return line.text
     }
 
+    /// Fewer samples than this span no time at all (one sample is one instant): nothing can be
+    /// counted from them, which the summary says in `too_few_samples`.
+    public static let fewestSamples = 2
+
     /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
+    /// `samples`: how many the pedometer was given, when the caller counted them.
     public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo,
-                               losses: SampleLosses = SampleLosses(), groundSpeed: GroundSpeedInput? = nil) -> String {
+                               losses: SampleLosses = SampleLosses(), groundSpeed: GroundSpeedInput? = nil, samples: Int? = nil) -> String {
         var line = JSONLine(type: "summary")
         line.add("steps", s.steps)
         line.add("distance_m", s.distanceMeters, decimals: 2)
@@ -46,6 +51,12 @@ public enum EventEncoding {
         // "steps":0 from a file without an accelerometer read like a day of rest: said here.
         line.add("step_counting_available", capabilities.isStepCountingAvailable)
         line.add("floor_counting_available", capabilities.isFloorCountingAvailable)
+        // A one-sample recording gave "steps":0 and "duration_s":0 with no word that nothing
+        // could be counted from it (the text output said nothing either).
+        if let samples {
+            line.add("samples", samples)
+            line.add("too_few_samples", samples < fewestSamples)
+        }
         line.add("source", source.name)
         line.add("simulated", source.isSimulated)
         // What the source lost before the pedometer saw it (SampleLosses), by cause.

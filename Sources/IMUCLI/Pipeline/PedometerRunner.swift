@@ -29,14 +29,15 @@ public struct PedometerRunner {
         display?.start(source: source.info, capabilities: caps)
         gps?.start()   // after the header: its lines follow it
 
-        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?, Bool) in
-            var sawSample = false
+        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?, Bool, Int) in
+            var sawSample = false, samples = 0
             var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)
             var groundSpeed = gps.map(GroundSpeedInput.init)
             var events: [PedometerEvent] = []
             do {
                 for try await batch in source.batches() {
                     if let first = batch.first { display?.begin(at: first.time); sawSample = true }
+                    samples += batch.count
                     if groundSpeed != nil {
                         groundSpeed!.process(batch, pedometer: &pedometer, into: &events)
                     } else {
@@ -52,15 +53,15 @@ public struct PedometerRunner {
                     }
                     display?.update(pedometer.snapshot)
                 }
-                return (pedometer, groundSpeed, nil, sawSample)
+                return (pedometer, groundSpeed, nil, sawSample, samples)
             } catch is CancellationError {
-                return (pedometer, groundSpeed, nil, true)
+                return (pedometer, groundSpeed, nil, true, samples)
             } catch {
-                return (pedometer, groundSpeed, error, sawSample)
+                return (pedometer, groundSpeed, error, sawSample, samples)
             }
         }
         let trap = SignalTrap { work.cancel() }
-        var (pedometer, groundSpeed, failure, sawSample) = await work.value
+        var (pedometer, groundSpeed, failure, sawSample, samples) = await work.value
         _ = trap
         if failure == nil, !sawSample, !trap.stopRequested, let recordingPath { failure = EmptyRecording(path: recordingPath) }
         gps?.stop()
@@ -73,7 +74,14 @@ public struct PedometerRunner {
         let losses = source.losses
         if json {
             out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses,
-                                            groundSpeed: groundSpeed) + "\n")
+                                            groundSpeed: groundSpeed, samples: samples) + "\n")
+        }
+        // One sample is a single instant: "steps 0" and "duration_s":0 from it are no measurement.
+        // The JSON says so in `too_few_samples`; people read it here.
+        if samples < EventEncoding.fewestSamples, sawSample {
+            Terminal.standardError.write("imu-steps: \(source.info.name.escapedForTerminal) gave only \(counted(samples, "sample")), a single instant: "
+                + "too few to count steps, floors or activity from; a recording needs some seconds of samples at 25 Hz or more (docs/CONTRACTS.md §2)\n")
+            Terminal.standardError.flush()
         }
         display?.finish(snapshot)
         LossReport.write(losses, tool: "imu-steps")

@@ -14,8 +14,16 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     }
 
     public var description: String {
-        "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
+        // "cannot read …/profile.json: Is a directory" read as a damaged file, and its fix said
+        // imu-calibrate --reset, which removes a calibration file, never a directory.
+        if errorNumber == EISDIR { return "cannot \(operation) \(path): it is a directory, where imukit keeps \(savedFile) as one small JSON file" }
+        return "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
     }
+
+    /// What imukit keeps at `path`: the walker profile (`WalkerProfileStore`, profile.json in the
+    /// imukit directory) or a calibration (`CalibrationStore`, a file under calibration/).
+    var savedFile: String { isWalkerProfile ? "your walker profile" : "a calibration" }
+    var isWalkerProfile: Bool { path.hasSuffix("/profile.json") && !path.contains("/calibration/") }
 
     var isPermission: Bool { isPermissionDenied(errno: errorNumber) }
 
@@ -61,8 +69,15 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
             // XDG_CONFIG_HOME naming a file: the file is in the way, not `path` (which cannot exist).
             return "\(file) is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME to a directory you own"
         }
+        if errorNumber == EISDIR {
+            let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to another directory so the file is kept elsewhere"
+            return "remove the directory (rmdir \(path), when it is empty) or move it away, so the file can be written there\(elsewhere); then "
+                + (isWalkerProfile ? "save your figures again: imu-steps --height … --remember" : "calibrate again")
+        }
         if isDamagedPath {
-            return "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
+            return isWalkerProfile
+                ? "move \(path) out of the way (imukit saves your walker profile there as a small JSON file), then save it again: imu-steps --height … --remember"
+                : "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
         }
         // Any other failure to save in the user's directory (XDG_CONFIG_HOME=/proc: "cannot create
         // directory /proc/imukit: No such file or directory", a read-only file system) had no fix.

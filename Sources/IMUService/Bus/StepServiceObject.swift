@@ -109,8 +109,13 @@ final class StepServiceObject {
         return 1
     }
 
+    /// A `from` before 1970 (negative µs: imu-steps asked --since 0001-01-01 as it came) asks
+    /// about times no history can hold; it is refused rather than answered with totals.
     static func checkInterval(_ from: Date, _ to: Date) -> String? {
-        to > from ? nil : "the interval must end after it starts (from < to)"
+        guard from.timeIntervalSince1970 >= 0 else {
+            return "from is before 1970-01-01 (µs since 1970 UTC must be 0 or more; the history holds nothing before 2024-01-01)"
+        }
+        return to > from ? nil : "the interval must end after it starts (from < to)"
     }
 
     private func hasSignature(_ m: OpaquePointer, _ sig: String) -> Bool {

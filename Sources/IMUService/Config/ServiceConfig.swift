@@ -82,6 +82,14 @@ public struct ServiceConfig: Sendable {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
             return ServiceConfig()
         }
+        // A FIFO, a device or a socket was read as it came: a FIFO without a writer (and
+        // /dev/null) as an empty file, so the daemon ran on defaults without a word, and
+        // /dev/zero as "larger than 65536 bytes". A config is a file on disk.
+        if let kind = notARegularFile(path) {
+            throw ConfigError(path: path, line: nil, message: "is \(kind), not a regular file: the config must be a regular file",
+                              fix: required ? "point --config at a file on disk, e.g. --config /etc/imukit/stepd.conf (data/stepd.conf is the template)"
+                                  : "put a regular file at \(path) (copy data/stepd.conf there), or give --config FILE")
+        }
         let data: [UInt8]
         do { data = try SmallFile.read(path, limit: 65_536) } catch {
             switch error {
@@ -108,6 +116,23 @@ public struct ServiceConfig: Sendable {
                               fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
         }
         return config
+    }
+
+    /// What `path` (followed through symbolic links) is when it is neither a regular file nor a
+    /// directory (a directory has its own message below); nil for those and when stat(2) fails,
+    /// which the read then reports with its errno. stat(2) never opens it, so a FIFO without a
+    /// writer cannot block here.
+    static func notARegularFile(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "an unknown kind of file"
+        }
     }
 
     /// `credentialsOwner`: who must own the MQTT credentials file (`ServiceUser`).

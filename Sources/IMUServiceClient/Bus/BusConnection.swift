@@ -19,6 +19,36 @@ public enum BusAddress: Sendable, Equatable, CustomStringConvertible {
         case let .address(a): a
         }
     }
+
+    /// sd-bus's own address of the system bus, used while DBUS_SYSTEM_BUS_ADDRESS is unset.
+    public static let defaultSystemAddress = "unix:path=/run/dbus/system_bus_socket"
+
+    /// The environment variable that points `.system` or `.session` at another bus; nil for an
+    /// explicit address, which reads none.
+    public var variable: String? {
+        switch self {
+        case .system: "DBUS_SYSTEM_BUS_ADDRESS"
+        case .session: "DBUS_SESSION_BUS_ADDRESS"
+        case .address: nil
+        }
+    }
+
+    /// The variable's value, when it is set and not empty (sd-bus ignores an empty one).
+    public func variableValue(environment: [String: String]? = nil) -> String? {
+        guard let variable else { return nil }
+        let value = environment.map { $0[variable] } ?? getenv(variable).map { String(cString: $0) }
+        return value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Where the connection goes and why, for a message: "at ADDR (DBUS_SYSTEM_BUS_ADDRESS)", or
+    /// "at unix:path=/run/dbus/system_bus_socket (DBUS_SYSTEM_BUS_ADDRESS is not set)". A session
+    /// bus without its variable is found through XDG_RUNTIME_DIR, said as such.
+    public func whereText(environment: [String: String]? = nil) -> String {
+        guard let variable else { return "" }
+        if let value = variableValue(environment: environment) { return " at \(value.escapedValue) (from \(variable))" }
+        return self == .system ? " at \(Self.defaultSystemAddress) (\(variable) is not set)"
+            : " (\(variable) is not set, so it is looked for in XDG_RUNTIME_DIR)"
+    }
 }
 
 /// One sd-bus connection. Not Sendable: sd-bus objects belong to the thread that uses them.
@@ -39,7 +69,7 @@ public final class BusConnection {
         }
         guard r >= 0, let bus else {
             if let bus { sd_bus_unref(bus) }
-            throw BusError(.noBus, "cannot connect to the \(address) D-Bus: \(Errno.text(-r))", fix: Self.fix(address))
+            throw BusError(.noBus, "cannot connect to the \(address) D-Bus\(address.whereText()): \(Errno.text(-r))", fix: Self.fix(address))
         }
         raw = bus
     }
@@ -48,14 +78,21 @@ public final class BusConnection {
 
     /// What to check when `address` cannot be reached. Every bus was told to check the system
     /// bus and DBUS_SYSTEM_BUS_ADDRESS, which a session bus or an explicit address never reads.
-    static func fix(_ address: BusAddress) -> String {
+    /// A variable that names a bus nobody listens at is the likely cause once it is set: the fix
+    /// says to correct or unset it (the message names it and its value).
+    static func fix(_ address: BusAddress, environment: [String: String]? = nil) -> String {
+        let set = address.variableValue(environment: environment) != nil
         switch address {
+        case .system where set:
+            return "is a dbus-daemon listening there? correct DBUS_SYSTEM_BUS_ADDRESS, or unset it to use the machine's system bus (systemctl status dbus)"
         case .system:
-            "is dbus running? (systemctl status dbus); a private bus is named with DBUS_SYSTEM_BUS_ADDRESS"
+            return "is dbus running? (systemctl status dbus); a private bus is named with DBUS_SYSTEM_BUS_ADDRESS=unix:path=SOCKET"
+        case .session where set:
+            return "is there a session bus? correct DBUS_SESSION_BUS_ADDRESS, or unset it (systemctl --user status dbus); a service uses bus = system"
         case .session:
-            "is there a session bus? (it needs a login session: echo $DBUS_SESSION_BUS_ADDRESS, systemctl --user status dbus); a service uses bus = system"
+            return "is there a session bus? (it needs a login session, which sets DBUS_SESSION_BUS_ADDRESS: systemctl --user status dbus); a service uses bus = system"
         case let .address(text):
-            "is a dbus-daemon listening at \(text.escapedValue)? (dbus-daemon --config-file=… --address=\(text.escapedValue)); or use bus = system"
+            return "is a dbus-daemon listening at \(text.escapedValue)? (dbus-daemon --config-file=… --address=\(text.escapedValue)); or use bus = system"
         }
     }
 

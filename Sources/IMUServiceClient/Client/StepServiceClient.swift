@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IMUHistory
 import Pedometer
 
 /// The library's way to ask the step daemon (imu-stepd) about steps, like `CMPedometer`'s queries.
@@ -10,6 +11,10 @@ public struct StepServiceClient: Sendable {
     public let bus: BusAddress
     /// The longest a call may take, in seconds. The daemon's own deadline is shorter (2 s).
     public let timeoutSeconds: Double
+
+    /// The history holds no minute before this instant (`HistoryStore.earliestPlausibleDate`: a
+    /// clock that reads earlier was never set), so a question about earlier times is a slip.
+    public static let earliestHistoryDate = HistoryStore.earliestPlausibleDate
 
     /// The name of the threads that make the calls.
     static let callThread = "imukit-bus-call"

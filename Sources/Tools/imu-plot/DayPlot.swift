@@ -58,7 +58,7 @@ enum DayPlot {
             let parts = text!.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
                   let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-                  (1970...9999).contains(y), (1...12).contains(m), (1...31).contains(d),
+                  (1...9999).contains(y), (1...12).contains(m), (1...31).contains(d),
                   let date = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12)),
                   calendar.component(.day, from: date) == d else {
                 if let slip = CalendarSlip.of(text!), !slip.nearest.contains(":") {
@@ -67,6 +67,21 @@ enum DayPlot {
                 }
                 throw UsageError("--day takes today, yesterday or a date as YYYY-MM-DD, got '\(text!.escapedValue)'", command: command,
                                  fix: "e.g. --day today, --day yesterday or --day 2026-12-01 (four-digit year, two-digit month and day)")
+            }
+            // 9999-12-31 and 1970-01-01 drew a page "no history for …" that no history can fill,
+            // and 0001-01-01 was told the form was wrong. The range is the history's own: from the
+            // local day holding HistoryStore.earliestPlausibleDate to today.
+            let first = calendar.startOfDay(for: HistoryStore.earliestPlausibleDate)
+            let f = calendar.dateComponents([.year, .month, .day], from: first)
+            let firstText = String(format: "%04d-%02d-%02d", f.year ?? 2024, f.month ?? 1, f.day ?? 1)
+            let range = "--day takes a day from \(firstText), the first a step history can hold, to today"
+            if date < first {
+                throw UsageError("--day \(text!) is before \(firstText); \(range)", command: command,
+                                 fix: "e.g. --day today, --day yesterday or --day \(firstText)")
+            }
+            if calendar.startOfDay(for: date) > now {
+                throw UsageError("--day \(text!) is in the future; \(range)", command: command,
+                                 fix: "e.g. --day today or --day yesterday")
             }
             return date
         }

@@ -6,9 +6,15 @@ struct GapDetector {
         var time: Double
         /// Length of the gap, s.
         var seconds: Double
-        /// Samples that would have fitted in it at the median rate.
-        var missingSamples: Int
+        /// Samples that would have fitted in it at the median rate (at the shortest interval seen,
+        /// before there is a median); nil for a gap before the second interval, with no rate to go by.
+        var missingSamples: Int?
     }
+
+    /// Before the median exists (the first `warmUp` intervals), an interval longer than this is a
+    /// gap: twice the period of the slowest rate any source is asked for (`--rate` takes 1 Hz and
+    /// up). A 317-year jump between the first samples was "gaps 0", the median not yet known.
+    static let longestIntervalBeforeMedian = 2.0
 
     /// Intervals kept for the median: 256 ≈ 2.5 s at 100 Hz, long enough to ignore jitter,
     /// short enough to follow a rate change.
@@ -37,10 +43,12 @@ struct GapDetector {
         guard let p = previous else { return nil }
         let dt = t - p
         var found: Gap?
-        if let m = median, m > 0, dt > 2 * m {
-            // In Double first: a gap of years over a µs median must not overflow Int.
-            let missing = min((dt / m).rounded() - 1, Double(Int.max / 2))
-            found = Gap(time: t, seconds: dt, missingSamples: max(1, Int(missing)))
+        let known = median.flatMap { $0 > 0 ? $0 : nil }
+        if let m = known, dt > 2 * m {
+            found = Gap(time: t, seconds: dt, missingSamples: Self.missing(dt, period: m))
+            gaps.append(found!)
+        } else if known == nil, dt > Self.longestIntervalBeforeMedian {
+            found = Gap(time: t, seconds: dt, missingSamples: intervals.min().flatMap { $0 > 0 ? Self.missing(dt, period: $0) : nil })
             gaps.append(found!)
         } else {
             // Gaps stay out of the median so a long one does not hide the next.
@@ -53,6 +61,13 @@ struct GapDetector {
             sinceMedian = 0
         }
         return found
+    }
+
+    /// Samples that fit in `dt` at `period`, at least 1. In Double first, range-checked before the
+    /// integer conversion: a gap of years over a µs period must not overflow Int.
+    static func missing(_ dt: Double, period: Double) -> Int {
+        let n = (dt / period).rounded() - 1
+        return n.isFinite ? max(1, Int(min(n, Double(Int.max / 2)))) : Int.max / 2
     }
 
     /// Samples per second over the whole stream.

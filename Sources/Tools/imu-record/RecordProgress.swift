@@ -32,7 +32,7 @@ final class RecordProgress {
             Terminal.standardError.flush()
             return
         }
-        let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (≈\(counted(gap.missingSamples, "sample")) missing from the source)\n"
+        let text = "gap of \(fixed(gap.seconds, 3)) s before t=\(fixed(gap.time, 3)) (\(gap.missingSamples.map { "≈\(counted($0, "sample")) missing from the source" } ?? "samples missing from the source; how many is unknown: no sample rate is known yet"))\n"
         Terminal.standardError.write(isTTY ? "\r\u{1B}[K" + text : text)
         Terminal.standardError.flush()
     }

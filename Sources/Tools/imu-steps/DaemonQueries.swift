@@ -58,12 +58,25 @@ enum DaemonQueries {
         return .success
     }
 
-    /// Turns "the bus has no such name" into the plain sentence users need.
+    /// Turns "no bus to connect to" into the plain sentence users need. A DBUS_SYSTEM_BUS_ADDRESS
+    /// that names a bus nobody listens at was told "imu-stepd is not running", with no word of
+    /// the variable that sent the question there: the message names it, its value and the fix.
     static func ask<T: Sendable>(_ client: StepServiceClient, _ work: () async throws -> T) async throws -> T {
         do { return try await work() } catch let e as BusError where e.kind == .noBus {
-            throw BusError(.serviceNotRunning, "the step daemon imu-stepd is not running (no system D-Bus to ask it on)",
-                           fix: "start it with: sudo systemctl enable --now imu-stepd (docs/service.md)")
+            guard client.bus == .system else { throw e }   // the connection's own message names that bus
+            throw noBusError(client.bus)
         }
+    }
+
+    /// The error for a system bus that cannot be reached; `environment` for tests (nil: the process's).
+    static func noBusError(_ bus: BusAddress, environment: [String: String]? = nil) -> BusError {
+        if let value = bus.variableValue(environment: environment), let variable = bus.variable {
+            return BusError(.noBus, "cannot ask the step daemon imu-stepd: no D-Bus answers at \(value.escapedValue), the bus \(variable) names",
+                            fix: "correct \(variable) (the bus imu-stepd was started on), or unset it to ask the machine's system bus")
+        }
+        return BusError(.serviceNotRunning, "the step daemon imu-stepd is not running (no system D-Bus at \(BusAddress.defaultSystemAddress) to ask it on)",
+                        fix: "start it with: sudo systemctl enable --now imu-stepd (docs/service.md); "
+                            + "an imu-stepd on another bus is asked by setting DBUS_SYSTEM_BUS_ADDRESS to that bus's address")
     }
 
     /// "7d" or "7": 1 to 3660 days.
@@ -88,11 +101,27 @@ enum DaemonQueries {
             throw UsageError("--since needs HH:MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM (local time); got '\(text.escapedValue)'", command: command,
                              fix: "e.g. --since 08:30 (today), --since 2026-12-01 (from midnight) or --since 2026-12-01T08:30")
         }
+        // 0001-01-01 was asked of the daemon as it came (µs before 1970 on the bus), and
+        // answered with totals as if that were a question about the history.
+        let first = earliestDay()
         guard date < now else {
-            throw UsageError("--since \(text.escapedValue) is in the future", command: command,
+            throw UsageError("--since \(text.escapedValue) is in the future; --since takes a time from \(first.text) to now", command: command,
                              fix: "give a time that has passed: --since 00:00 counts from midnight, --since YYYY-MM-DDTHH:MM from an earlier day")
         }
+        guard date.timeIntervalSince1970 >= first.start else {
+            throw UsageError("--since \(text.escapedValue) is before \(first.text), the first day a step history can hold; --since takes a time from \(first.text) to now",
+                             command: command, fix: "--since \(first.text) counts everything the history holds; --since 00:00 counts from midnight")
+        }
         return date
+    }
+
+    /// The local day holding `StepServiceClient.earliestHistoryDate` (2024-01-01 in zones east of
+    /// UTC and UTC itself, 2023-12-31 west of it): its midnight, and its date as YYYY-MM-DD.
+    static func earliestDay() -> (start: Double, text: String) {
+        let start = LocalTime.startOfDay(containing: StepServiceClient.earliestHistoryDate.timeIntervalSince1970)
+        let f = LocalTime.fields(start)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return (start, "\(f.year)-\(two(f.month))-\(two(f.day))")
     }
 
     /// The instant `text` names in the local zone, or nil when it is none of the accepted forms.
