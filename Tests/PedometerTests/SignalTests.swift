@@ -206,3 +206,64 @@ import Testing
         #expect(ImpactCoupling.correlation(gait: flat.0, horizontal: flat.1, from: 0, count: n) == 0)
     }
 }
+
+/// The batch forms of the filters (`PedallingAnalyser.filterHop`) give the values the per-sample
+/// `update` gives, bit for bit: any change of an operation or its order shows in the last bits
+/// of some of these 2 × 75 values.
+@Suite struct BatchFilterTests {
+    /// An input with several frequencies and an offset, so that no two filter states repeat.
+    private func input(_ i: Int) -> Vector3 {
+        let t = Double(i) / 50
+        return Vector3(0.3 * sin(7.1 * t) + 0.01, -0.2 * cos(3.3 * t) + 0.5, 1 + 0.4 * sin(19.7 * t + 0.3))
+    }
+
+    /// Runs of odd and even lengths (the high-pass takes two inputs per pass), the first one from
+    /// an unprimed low-pass, as `filterHop` calls them before and after the ring's wrap.
+    @Test(arguments: [[75], [1, 74], [50, 25], [33, 0, 42]])
+    func batchFiltersMatchOneUpdateAtATime(runs: [Int]) {
+        var lowPass = LowPass3(timeConstant: 1 / (2 * Double.pi * 3), interval: 0.02), lowPassBatch = lowPass
+        var highPass = Biquad(highPassHz: 4, rateHz: 50), highPassBatch = highPass
+        var expected: [Double] = [], got: [Double] = []
+        for i in 0..<runs.reduce(0, +) {
+            let s = lowPass.update(input(i))
+            expected += [s.x, s.y, s.z, highPass.update(input(i).z - 1)]
+        }
+        var from = 0
+        for n in runs {
+            var smoothed: [(SIMD2<Double>, Double)] = []
+            lowPassBatch.update(count: n, { input(from + $0) }) { i, xy, z in
+                #expect(smoothed.count == i)
+                smoothed.append((xy, z))
+            }
+            var filtered: [(Double, Double)] = []
+            highPassBatch.update(count: n, { input(from + $0).z - 1 }) { i, x, y in
+                #expect(filtered.count == i)
+                filtered.append((x, y))
+            }
+            #expect(smoothed.count == n && filtered.count == n)
+            for k in 0..<n {
+                #expect(filtered[k].0 == input(from + k).z - 1)
+                got += [smoothed[k].0[0], smoothed[k].0[1], smoothed[k].1, filtered[k].1]
+            }
+            from += n
+        }
+        #expect(got.count == expected.count)
+        for (k, (a, b)) in zip(got, expected).enumerated() { #expect(a.bitPattern == b.bitPattern, "value \(k): \(a) against \(b)") }
+        #expect(lowPassBatch.value == lowPass.value)
+    }
+
+    /// Without the higher powers the squares and the differences are the same sums, bit for bit
+    /// (the two copies of the loop), and the higher powers are 0.
+    @Test(arguments: [0, 1, 5, 8, 9, 200, 203])
+    func centredPowersWithoutHigherOnesKeepTheOtherSums(count: Int) {
+        let x = (0..<count).map { sin(Double($0) * 0.37) + 0.2 }
+        let mean = count > 0 ? x.reduce(0, +) / Double(count) : 0
+        x.withUnsafeBufferPointer { p in
+            let all = WindowSums.centredPowers(p, count: count, mean: mean)
+            let two = WindowSums.centredPowers(p, count: count, mean: mean, higherPowers: false)
+            #expect(two.squares.bitPattern == all.squares.bitPattern && two.differences.bitPattern == all.differences.bitPattern)
+            #expect(two.cubes == 0 && two.fourths == 0)
+            #expect(count < 2 || all.fourths > 0)
+        }
+    }
+}

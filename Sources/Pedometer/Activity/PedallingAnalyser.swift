@@ -137,34 +137,52 @@ struct PedallingAnalyser: Sendable {
     /// each tick's planes (`Plane`) straight into `history`, and keeps the hop's sums
     /// (`HopSums`). The filters' state and the sums stay in local variables (registers) for the
     /// whole loop.
+    ///
+    /// Two loops over the hop, one per filter: the low-pass with its planes and the level's
+    /// sums, then the high-pass with the gait plane and the gait signal's and the impact band's
+    /// sums. Each value and each sum is computed as in one loop (the same operations on the same
+    /// values, every lane's sum added in tick order); together the two filters' state, their
+    /// coefficients and the six sums did not fit the sixteen SSE registers, and the spills cost
+    /// more than a second loop.
     private mutating func filterHop() {
         var smoothed = self.smoothed, highPass = self.highPass
         let hop = self.hop
-        // Lanes: gait signal, level (|low-passed specific force| − 1 g), impact band, unused.
-        var sums = SIMD4<Double>(), squares = SIMD4<Double>()
+        var levelSum = 0.0, levelSquares = 0.0
+        var gait = SIMD2<Double>(), gaitSquares = SIMD2<Double>()   // lanes: gait signal, impact band
         pending.withUnsafeBufferPointer { ticks in
             history.append(count: hop) { base, capacity, first in
-                let mask = capacity &- 1
-                for i in 0..<hop {
-                    let tick = ticks[i]
-                    let value = tick[3]
-                    let s = smoothed.update(Vector3(tick[0], tick[1], tick[2]))
-                    let size = length(s), impact = highPass.update(value)
-                    let at = base + ((first &+ i) & mask)
-                    at[Plane.gait &* capacity] = value
-                    at[Plane.length &* capacity] = size
-                    at[Plane.x &* capacity] = s.x
-                    at[Plane.y &* capacity] = s.y
-                    at[Plane.z &* capacity] = s.z
-                    let lanes = SIMD4(value, size - 1, impact, 0)
-                    sums += lanes
-                    squares += lanes * lanes
+                // The hop's slots in two runs, before and after the ring's wrap: tick i of a run
+                // at `slots + i` in plane 0, no index masked per tick.
+                let start = first & (capacity &- 1), head = min(hop, capacity &- start)
+                for run in 0..<2 {
+                    let from = run == 0 ? 0 : head, n = run == 0 ? head : hop &- head
+                    let slots = base + (run == 0 ? start : 0), inputs = ticks.baseAddress! + from
+                    smoothed.update(count: n, { i in let tick = inputs[i]; return Vector3(tick[0], tick[1], tick[2]) }) { i, xy, z in
+                        let squares = xy * xy
+                        let size = ((squares[0] + squares[1]) + z * z).squareRoot()   // `length`: the lanes' sum, in lane order
+                        let at = slots + i
+                        at[Plane.length &* capacity] = size
+                        at[Plane.x &* capacity] = xy[0]
+                        at[Plane.y &* capacity] = xy[1]
+                        at[Plane.z &* capacity] = z
+                        let level = size - 1
+                        levelSum += level
+                        levelSquares += level * level
+                    }
+                    let gaitSlots = slots + Plane.gait &* capacity
+                    highPass.update(count: n, { inputs[$0][3] }) { i, value, impact in
+                        gaitSlots[i] = value
+                        let lanes = SIMD2(value, impact)
+                        gait += lanes
+                        gaitSquares += lanes * lanes
+                    }
                 }
             }
         }
         self.smoothed = smoothed
         self.highPass = highPass
-        hopSums[hopsDone % hopSums.count] = HopSums(sums: sums, squares: squares)
+        hopSums[hopsDone % hopSums.count] = HopSums(sums: SIMD4(gait[0], levelSum, gait[1], 0),
+                                                    squares: SIMD4(gaitSquares[0], levelSquares, gaitSquares[1], 0))
         hopsDone += 1
     }
 
@@ -203,9 +221,8 @@ struct PedallingAnalyser: Sendable {
         let (_, impactVariance) = WindowTotals(end: history.count, count: window, sums: (sums.sums[2], sums.squares[2])).moments
         result.impactShare = impactVariance / variance
         guard result.mayPedal else { return result }
-        history.copy(plane: Plane.gait, from: start, count: window, into: &scratch)
-        Self.subtract(mean, from: &scratch, count: window)
-        Self.prefixSquares(scratch, count: window, into: &scratchSquares)
+        history.copy(plane: Plane.gait, from: start, count: window, into: &scratch, less: mean)
+        Self.prefixSquaresAndSingles(scratch, count: window, into: &scratchSquares, singles: &singles)
         // Strongest repeat in the crank band.
         let band = PedallingWindow.Limit.crankBand
         let shortest = Int((rateHz / band.upperBound).rounded(.up))
@@ -242,9 +259,8 @@ struct PedallingAnalyser: Sendable {
         let longest = Int((rateHz / band.lowerBound).rounded(.down))
         guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
         // The level: lengths less 1 g.
-        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1)
-        Self.subtract(mean, from: &levelScratch, count: window)
-        Self.prefixSquares(levelScratch, count: window, into: &levelSquares)
+        history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1, then: mean)
+        Self.prefixSquaresAndSingles(levelScratch, count: window, into: &levelSquares, singles: &singles)
         let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
@@ -255,17 +271,38 @@ struct PedallingAnalyser: Sendable {
         return result
     }
 
-    /// Subtracts `mean` from each of the first `count` values of `x`.
-    private static func subtract(_ mean: Double, from x: inout [Double], count: Int) {
-        x.withUnsafeMutableBufferPointer { x in
-            for i in 0..<count { x[i] -= mean }
-        }
-    }
-
-    /// Running sums of squares of the first `count` values of `x` (`WindowSums.prefixSquares`).
-    private static func prefixSquares(_ x: [Double], count: Int, into squares: inout [Double]) {
+    /// Running sums of squares of the first `count` values of a centred series `x`
+    /// (`WindowSums.prefixSquares`), and the values in single precision into `singles` for
+    /// `strongestRepeat`'s search: one pass over the series instead of two.
+    private static func prefixSquaresAndSingles(_ x: [Double], count: Int, into squares: inout [Double], singles: inout [Float]) {
+        precondition(count <= x.count && count + LagProducts.padding <= singles.count && count < squares.count,
+                     "PedallingAnalyser: series longer than the search storage")
         x.withUnsafeBufferPointer { x in
-            squares.withUnsafeMutableBufferPointer { WindowSums.prefixSquares(x, count: count, into: $0) }
+            singles.withUnsafeMutableBufferPointer { singles in
+                squares.withUnsafeMutableBufferPointer { squares in
+                    // `WindowSums.prefixSums` of x², the same additions in the same order, four
+                    // values per pass loaded and converted as one vector.
+                    let source = UnsafeRawPointer(x.baseAddress!), target = UnsafeMutableRawPointer(singles.baseAddress!)
+                    let out = squares.baseAddress!
+                    var total = 0.0
+                    out[0] = 0
+                    var i = 0
+                    while i &+ 4 <= count {
+                        let v = source.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self)
+                        target.storeBytes(of: SIMD4<Float>(v), toByteOffset: i &* 4, as: SIMD4<Float>.self)
+                        let square = v * v
+                        let a = square[0], b = square[1], c = square[2], d = square[3]
+                        let ab = a + b
+                        out[i &+ 1] = total + a
+                        out[i &+ 2] = total + ab
+                        out[i &+ 3] = total + (ab + c)
+                        total += ab + (c + d)
+                        out[i &+ 4] = total
+                        i &+= 4
+                    }
+                    while i < count { singles[i] = Float(x[i]); total += x[i] * x[i]; out[i &+ 1] = total; i &+= 1 }
+                }
+            }
         }
     }
 
@@ -290,7 +327,8 @@ struct PedallingAnalyser: Sendable {
     }
 
     /// The lag in `lags` with the highest `correlation` (the first of equals; `none` when every
-    /// correlation is NaN) and that correlation.
+    /// correlation is NaN) and that correlation. `singles` holds `x` in single precision
+    /// (`prefixSquaresAndSingles`).
     ///
     /// The energies come from the running sums of squares (`normalised`); only the lagged
     /// products are summed per lag, in single precision (`LagProducts.add`: eight products per
@@ -302,12 +340,9 @@ struct PedallingAnalyser: Sendable {
                                           none: Int) -> (lag: Int, correlation: Double) {
         precondition(count + LagProducts.padding <= singles.count && lags.upperBound < lagSums.count,
                      "PedallingAnalyser: lags beyond the search storage")
-        x.withUnsafeBufferPointer { x in
-            singles.withUnsafeMutableBufferPointer { singles in
-                for i in 0..<count { singles[i] = Float(x[i]) }
-                lagSums.withUnsafeMutableBufferPointer { sums in
-                    LagProducts.add(singles.baseAddress!, count: count, from: 0, to: count, lags: lags, into: sums, replacing: true)
-                }
+        singles.withUnsafeMutableBufferPointer { singles in
+            lagSums.withUnsafeMutableBufferPointer { sums in
+                LagProducts.add(singles.baseAddress!, count: count, from: 0, to: count, lags: lags, into: sums, replacing: true)
             }
         }
         var bestLag = none, best = -Double.infinity
@@ -440,6 +475,34 @@ struct Biquad: Sendable {
         let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
         x2 = x1; x1 = x; y2 = y1; y1 = y
         return y
+    }
+
+    /// `update` over `n` inputs in order, `input(i)` the i-th, handing `output(i, x, y)` each
+    /// input and its output: the same values as `n` calls of `update`, with the state in locals
+    /// and two inputs per pass, so that the state's shift from one input to the next is a change
+    /// of names, not four register copies.
+    @inline(__always) mutating func update(count n: Int, _ input: (Int) -> Double,
+                                           _ output: (_ i: Int, _ x: Double, _ y: Double) -> Void) {
+        let b0 = self.b0, b1 = self.b1, b2 = self.b2, a1 = self.a1, a2 = self.a2
+        var x1 = self.x1, x2 = self.x2, y1 = self.y1, y2 = self.y2
+        var i = 0
+        while i &+ 2 <= n {
+            let xa = input(i)
+            let ya = b0 * xa + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            output(i, xa, ya)
+            let xb = input(i &+ 1)
+            let yb = b0 * xb + b1 * xa + b2 * x1 - a1 * ya - a2 * y1
+            output(i &+ 1, xb, yb)
+            x2 = xa; x1 = xb; y2 = ya; y1 = yb
+            i &+= 2
+        }
+        if i < n {
+            let x = input(i)
+            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            output(i, x, y)
+            x2 = x1; x1 = x; y2 = y1; y1 = y
+        }
+        self.x1 = x1; self.x2 = x2; self.y1 = y1; self.y2 = y2
     }
 
     mutating func reset() { x1 = 0; x2 = 0; y1 = 0; y2 = 0 }

@@ -170,6 +170,13 @@ struct RingPlanes: Sendable {
         }
     }
 
+    /// The same, less `first` and then `second` each: `destination[i] = (x[start + i] − first) − second`.
+    func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double], less first: Double, then second: Double) {
+        copy(plane: plane, from: start, count: n, into: &destination) { target, source, k in
+            for i in 0..<k { target[i] = (source[i] - first) - second }
+        }
+    }
+
     /// `move(target, source, k)` for the run before the wrap and the one after it.
     @inline(__always)
     private func copy(plane: Int, from start: Int, count n: Int, into destination: inout [Double],

@@ -61,6 +61,14 @@ enum WindowSums {
     @inline(__always)
     static func centredPowers(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double, higherPowers: Bool = true)
         -> (squares: Double, cubes: Double, fourths: Double, differences: Double) {
+        // Two copies of the loop, each with `higherPowers` a constant: no test of it per block.
+        higherPowers ? centredPowers(x, count: n, mean: mean, constant: true)
+            : centredPowers(x, count: n, mean: mean, constant: false)
+    }
+
+    @inline(__always)
+    private static func centredPowers(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double, constant higherPowers: Bool)
+        -> (squares: Double, cubes: Double, fourths: Double, differences: Double) {
         guard let base = x.baseAddress, n > 0 else { return (0, 0, 0, 0) }
         let raw = UnsafeRawPointer(base)
         let m = SIMD4<Double>(repeating: mean)
