@@ -118,6 +118,26 @@ struct ImpactChain: Sendable {
         return judged(impacts[first...lastIndex], in: gait, stillFrom: end)
     }
 
+    /// A walk's first strike out of stillness, before the strike at `anchor` (a step the walk
+    /// counts), when `HeelStrikes` asked more spacing of it than a step needs: the impact just
+    /// before `anchor`'s, at or after `floor` and before `latest`, when the gait signal was still
+    /// (`ChainRules.stillDeviation`) over the second before its rise, as `completed` asks of a
+    /// chain's first strike. It strikes out of standing, so it is no echo or second peak of an
+    /// earlier strike (what the spacing in bout periods guards against), and two impacts are
+    /// already at least `ChainRules.shortestInterval` apart (the least step interval). It must lie
+    /// more than the loading response (`ChainRules.reboundSeconds`, 0.45 s) before `anchor`, or
+    /// the two may be one strike and its second peak (real-dev s02/s03, tuned: impacts 0.30 to
+    /// 0.42 s after a strike with no step in the truth; the simulator's stairs, tuned seed 2,
+    /// 100 Hz: two impacts 0.30 s apart where the walk's first step is, counted as two). Nil when
+    /// there is none.
+    func strikeOutOfStillness(before anchor: Int, floor: Int, latest: Int) -> Int? {
+        guard let at = impacts.lastIndex(where: { abs($0.tick - anchor) <= halfWidth }), at > 0 else { return nil }
+        let candidate = impacts[at - 1]
+        guard candidate.tick >= floor, candidate.tick < latest, candidate.before <= rules.stillDeviation,
+              anchor - candidate.tick > reboundTicks else { return nil }
+        return candidate.tick
+    }
+
     /// Index of the first impact of the chain ending at `impacts[last]`: walks back while the
     /// spacing is a step's.
     private func chainStart(endingAt last: Int) -> Int {
