@@ -119,7 +119,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try #require(mkfifo(dir + "/fifo", 0o600) == 0)
-        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a FIFO (named pipe)")] {
+        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a named pipe (FIFO)")] {
             #expect {
                 try MQTTCredentials.load(path: path)
             } throws: { error in

@@ -125,7 +125,7 @@ import Testing
 /// `mqtt_ca_file = /dev/zero` (or a file that is no certificate) passed the config check and
 /// failed only at the TLS handshake; now it is refused with the config's file and line.
 @Suite(.offPool) struct MQTTCAFileConfigTests {
-    @Test(arguments: [("/dev/zero", "is a device, FIFO or socket, not a CA file"), ("notes.txt", "holds no PEM certificate"),
+    @Test(arguments: [("/dev/zero", "is a character device, not a CA file"), ("notes.txt", "holds no PEM certificate"),
                       ("missing.pem", "cannot be read: No such file or directory"), (".", "is a directory, not a CA file")])
     func aCAFileThatIsNoCertificateIsRefusedWhenTheConfigIsRead(_ ca: String, _ problem: String) throws {
         let dir = try scratchDirectory()

