@@ -5,12 +5,6 @@ import IMUCore
 /// `SmallFile.read`, the one reader of every small file (config, walker profile, calibration, MQTT
 /// credentials and CA file, mount.conf): a FIFO, device or socket is refused before it is opened.
 @Suite struct SmallFileTests {
-    func scratchDirectory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-small-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// A FIFO without a writer read as an empty file (the walker profile "not JSON", the config
     /// all defaults), /dev/null as empty and /dev/zero as "too large": each is named for what it
     /// is, also behind a symbolic link, and a FIFO does not block.
