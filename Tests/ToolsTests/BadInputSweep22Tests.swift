@@ -77,6 +77,24 @@ import Testing
         #expect(tool.stdout.contains("\"type\":\"summary\""), "the summary is written on a stop: \(tool.stdout)")
     }
 
+    /// Standard output to /dev/full, a device that is always full: "free space on the disk" was
+    /// the fix (every tool, through ToolMain). There is no disk to free: the fix says it is a
+    /// device and to write to a file. imu-plot's -o /dev/full: NewUserAudit11Tests.
+    @Test func aFullDeviceIsNotCalledADisk() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = try ShellRunner.run(#""$BIN/imu-steps" --simulate walk:2 --speed max --json > /dev/full"#, directory: dir)
+        #expect(out.status == 1, "\(out.stderr)")
+        #expect(out.stderr.contains("imu-steps: cannot write to standard output: No space left on device\n"), "\(out.stderr)")
+        #expect(out.stderr.contains("  fix: standard output is a character device (such as /dev/full), not a file on disk: send the output to a file (> FILE)"),
+                "\(out.stderr)")
+        #expect(!out.stderr.contains("free space"), "\(out.stderr)")
+        // A file that cannot grow (ulimit -f: EFBIG, as a full disk stops a write) keeps the disk's fix.
+        let file = try ShellRunner.run(#"trap '' XFSZ; ulimit -f 1; exec "$BIN/imu-steps" --simulate walk:60 --speed max --json > out.json"#, directory: dir)
+        #expect(file.status == 1, "\(file.stderr)")
+        #expect(file.stderr.contains("  fix: free space on the disk, or send the output somewhere that accepts it\n"), "\(file.stderr)")
+    }
+
     /// Whether process `pid` holds `path` open (/proc/PID/fd).
     static func holds(_ pid: Int32, _ path: String) -> Bool {
         let dir = "/proc/\(pid)/fd"

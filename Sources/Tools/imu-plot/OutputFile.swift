@@ -9,13 +9,19 @@ struct OutputError: DiagnosableError {
     var path: String
     /// errno of the failing call.
     var errorNumber: Int32
+    /// What `path` is when it is a device or FIFO written in place (`SmallFile.kind(ofMode:)`).
+    var kind: String? = nil
     var reason: String { String(cString: strerror(errorNumber)) }
-    var description: String { "cannot write \(path): \(reason)" }
+    var description: String { "cannot write \(path.escapedOnOneLine): \(reason)" }
     /// Permission denied exits 3 (docs/CONTRACTS.md §4); other I/O errors 1.
     var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .runtimeFailure }
-    /// A full disk (or /dev/full) needs space, not another place's permissions.
+    /// A full disk needs space, not another place's permissions; a full device (/dev/full)
+    /// has no disk to free space on.
     var fix: String? {
-        [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
+        if let kind, [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) {
+            return "\(path.escapedOnOneLine) is \(kind), not a file on disk: write the plot to a file with -o, e.g. -o /tmp/plot.svg"
+        }
+        return [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
             : "choose a writable place with -o, e.g. -o /tmp/plot.svg"
     }
 }
@@ -41,7 +47,10 @@ enum OutputFile {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw OutputError(path: path, errorNumber: errno) }
         defer { close(fd) }
-        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) { throw OutputError(path: path, errorNumber: e) }
+        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) {
+            let kind = fstat(fd, &st) == 0 ? SmallFile.kind(ofMode: st.st_mode) : nil
+            throw OutputError(path: path, errorNumber: e, kind: kind)
+        }
         return true
     }
 }
