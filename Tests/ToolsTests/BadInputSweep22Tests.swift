@@ -95,6 +95,28 @@ import Testing
         #expect(file.stderr.contains("  fix: free space on the disk, or send the output somewhere that accepts it\n"), "\(file.stderr)")
     }
 
+    /// `--replay /dev/stdin` with standard input closed read the /dev/null that stands in for it:
+    /// "the file is empty"; at a terminal it waited, silent, for a recording typed by hand. It is
+    /// standard input by another name, refused as `--replay -` is (NewUserAudit13Tests).
+    @Test(arguments: ["/dev/stdin", "/dev/fd/0"])
+    func standardInputByNameIsCheckedAsDashIs(name: String) throws {
+        let closed = try ShellRunner.run("\"$BIN/imu-steps\" --replay \(name) <&-", directory: try scratchDirectory(), timeout: 30)
+        #expect(closed.status == 2, "\(closed.stderr)")
+        #expect(closed.stderr.hasPrefix("imu-steps: --replay \(name): standard input is closed (<&-), so there is no recording to read\n"), "\(closed.stderr)")
+        #expect(closed.stderr.contains("  fix: pipe or redirect a recording into it, e.g. --replay \(name) < walk.csv"), "\(closed.stderr)")
+        let terminal = try PseudoTerminal()
+        guard let tty = ttyname(terminal.slave.fileDescriptor).map({ String(cString: $0) }) else {
+            print("skipped: the pseudo-terminal has no name"); return
+        }
+        let typed = try ShellRunner.run("\"$BIN/imu-plot\" -o p.svg --replay \(name) < \(tty)", directory: try scratchDirectory(), timeout: 30)
+        #expect(typed.status == 2, "\(typed.stderr)")
+        #expect(typed.stderr.contains("--replay \(name): standard input is the terminal, not a recording"), "\(typed.stderr)")
+        // A recording piped in through the name is read as through "-".
+        let piped = try ShellRunner.run("\"$BIN/imu-record\" --simulate walk:2 --speed max -q -o - | \"$BIN/imu-steps\" --replay \(name) --json",
+                                        directory: try scratchDirectory(), timeout: 60)
+        #expect(piped.status == 0 && piped.stdout.contains("\"type\":\"summary\""), "\(piped.stderr)")
+    }
+
     /// Whether process `pid` holds `path` open (/proc/PID/fd).
     static func holds(_ pid: Int32, _ path: String) -> Bool {
         let dir = "/proc/\(pid)/fd"
