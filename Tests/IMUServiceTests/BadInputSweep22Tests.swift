@@ -19,4 +19,14 @@ import Testing
             #expect(e.fix?.contains("sweep22-\\x1B[2J\\n-") == true, "\(e.fix ?? "")")
         }
     }
+
+    /// The state directory's messages name the config file --config gave, as typed: a newline
+    /// in its name started a line of its own in the fix.
+    @Test func theStateDirectorysFixEscapesTheConfigPath() {
+        let error = ServiceError.stateDirectory(path: "/proc/x", config: "/tmp/a\n  fix: rm -rf ~.conf",
+                                                reason: "does not exist and cannot be created (No such file or directory)")
+        #expect(error.description == "state directory /proc/x: does not exist and cannot be created (No such file or directory)")
+        #expect(error.fix?.contains("set state_directory in /tmp/a\\n  fix: rm -rf ~.conf;") == true, "\(error.fix ?? "")")
+        #expect(error.fix?.contains("\n") == false, "\(error.fix ?? "")")
+    }
 }
