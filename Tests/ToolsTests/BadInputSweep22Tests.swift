@@ -117,6 +117,19 @@ import Testing
         #expect(piped.status == 0 && piped.stdout.contains("\"type\":\"summary\""), "\(piped.stderr)")
     }
 
+    /// `imu-record -o /proc/x.csv`: creating failed with ENOENT and the fix said "mkdir -p /proc",
+    /// a directory that exists; procfs makes no files on request. A directory that is missing
+    /// keeps its mkdir fix.
+    @Test func aRecordingInAKernelFileSystemIsNotToldToMakeItsDirectory() throws {
+        let r = try ToolRunner.run("imu-record", ["--simulate", "walk:2", "--speed", "max", "-o", "/proc/imukit-sweep22.csv"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-record: /proc/imukit-sweep22.csv: cannot create recording: No such file or directory\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("  fix: /proc exists but its file system makes no new files (a kernel one such as /proc or /sys): record to another place"), "\(r.stderr)")
+        #expect(!r.stderr.contains("mkdir"), "\(r.stderr)")
+        let missing = try ToolRunner.run("imu-record", ["--simulate", "walk:2", "--speed", "max", "-o", "/nonexistent/sweep22/x.csv"])
+        #expect(missing.status == 2 && missing.stderr.contains("  fix: create its directory first (mkdir -p /nonexistent/sweep22)"), "\(missing.stderr)")
+    }
+
     /// Whether process `pid` holds `path` open (/proc/PID/fd).
     static func holds(_ pid: Int32, _ path: String) -> Bool {
         let dir = "/proc/\(pid)/fd"
