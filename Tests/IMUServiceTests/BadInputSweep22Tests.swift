@@ -29,4 +29,27 @@ import Testing
         #expect(error.fix?.contains("set state_directory in /tmp/a\\n  fix: rm -rf ~.conf;") == true, "\(error.fix ?? "")")
         #expect(error.fix?.contains("\n") == false, "\(error.fix ?? "")")
     }
+
+    /// A --config path that cannot be looked at for another reason than its absence was "no such
+    /// file" (FileManager's fileExists is false for every failure of stat), with the fix "copy
+    /// data/stepd.conf there". Each now says why, with its own fix; exit 2.
+    @Test func aConfigPathThatCannotBeLookedAtSaysWhy() throws {
+        let long = "/tmp/" + String(repeating: "a", count: 300) + ".conf"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sweep22-\(UUID().uuidString)").path
+        try "rate = 100\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for (path, message, fix) in [
+            (long, "cannot be read: File name too long", "give a shorter path: Linux takes at most 255 bytes in one file name"),
+            (file + "/stepd.conf", "cannot be read: Not a directory", "a part of the path before the file name is a file"),
+        ] {
+            do { _ = try ServiceConfig.load(path: path, required: true); Issue.record("\(path) was read") } catch let e as ConfigError {
+                #expect(e.message == message, "\(e.message)")
+                #expect(e.fix?.hasPrefix(fix) == true, "\(e.fix ?? "")")
+                #expect(e.exitStatus == .usage)
+            }
+            // At the default path (not --config) it is no "all defaults" either.
+            #expect(throws: ConfigError.self, "\(path)") { try ServiceConfig.load(path: path, required: false) }
+        }
+        #expect(throws: Never.self) { try ServiceConfig.load(path: "/nonexistent/stepd.conf", required: false) }
+    }
 }

@@ -130,6 +130,19 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("  fix: create its directory first (mkdir -p /nonexistent/sweep22)"), "\(missing.stderr)")
     }
 
+    /// A name too long for the file system: imu-stepd --config said "no such file" (and "copy
+    /// data/stepd.conf there"), imu-plot -o "choose a writable place" (exit 1). Both say the name
+    /// is too long; both exit 2, a bad argument.
+    @Test func aNameTooLongIsSaidSo() throws {
+        let long = "/tmp/" + String(repeating: "a", count: 300)
+        let config = try ToolRunner.run("imu-stepd", ["--config", long + ".conf"], timeout: 30)
+        #expect(config.status == 2, "\(config.stderr)")
+        #expect(config.stderr.contains(".conf: cannot be read: File name too long\n  fix: give a shorter path"), "\(config.stderr)")
+        let plot = try ToolRunner.run("imu-plot", ["--simulate", "walk:2", "-o", long + ".svg"], timeout: 60)
+        #expect(plot.status == 2, "a bad -o, as a directory is (it was 1): \(plot.stderr)")
+        #expect(plot.stderr.contains(".svg: File name too long\n  fix: give -o a shorter name"), "\(plot.stderr)")
+    }
+
     /// Whether process `pid` holds `path` open (/proc/PID/fd).
     static func holds(_ pid: Int32, _ path: String) -> Bool {
         let dir = "/proc/\(pid)/fd"

@@ -59,11 +59,10 @@ public enum ToolMain {
             let code = Terminal.standardOutput.failureCode
             // "Free space" only where space is what is missing (a closed or read-only descriptor is
             // not full), and only on a disk: `> /dev/full` was told to free space on the disk.
-            var st = stat()
-            let device = fstat(STDOUT_FILENO, &st) == 0 ? SmallFile.kind(ofMode: st.st_mode) : nil
+            let full = [ENOSPC, EDQUOT, EFBIG].contains(code)
             let fix = outputWasClosed ? "run it with standard output open (no >&-), or send the output to a file (> FILE)"
-                : [ENOSPC, EDQUOT, EFBIG].contains(code) && device == nil ? "free space on the disk, or send the output somewhere that accepts it"
-                : [ENOSPC, EDQUOT, EFBIG].contains(code) ? "standard output is \(device!) (such as /dev/full), not a file on disk: send the output to a file (> FILE) or to a program that reads it"
+                : full ? OutputGuard.standardOutputDevice().map { OutputGuard.fullDeviceFix($0, alternative: "send the output to a file (> FILE) or to a program that reads it") }
+                    ?? "free space on the disk, or send the output somewhere that accepts it"
                 : "send the output to a file (> FILE) or to a program that reads it"
             Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n  fix: \(fix)\n")
             if status == .success { status = .runtimeFailure }

@@ -78,7 +78,12 @@ public struct ServiceConfig: Sendable {
     /// Reads `path`. A missing file at the default path means all defaults; anywhere else it is an error.
     /// The `replay =` recording must open here (`ConfigReplayFile`); `parse` alone leaves it to the source.
     public static func load(path: String, required: Bool) throws -> ServiceConfig {
-        guard FileManager.default.fileExists(atPath: path) else {
+        // Only a file that is not there is "no such file" (or, at the default path, all
+        // defaults): FileManager's fileExists was false also for a name too long, a path through
+        // a file and a directory this user may not search, so those read as "no such file" and,
+        // at the default path, as no config at all.
+        var st = stat()
+        if stat(path, &st) != 0 && errno == ENOENT {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
             return ServiceConfig()
         }
@@ -97,8 +102,15 @@ public struct ServiceConfig: Sendable {
             case .system(EISDIR):
                 throw ConfigError(path: path, line: nil, message: "is a directory, not a config file", fix: "name the file, e.g. --config \(path.escapedOnOneLine)/stepd.conf")
             case .system(let e):
-                throw ConfigError(path: path, line: nil, message: "cannot be read: \(String(cString: strerror(e)))",
-                                  fix: "sudo chmod 0644 \(path.escapedOnOneLine)", errorNumber: e)
+                let shown = path.escapedOnOneLine
+                let fix = switch e {
+                // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
+                case ENAMETOOLONG: "give a shorter path: Linux takes at most 255 bytes in one file name and 4095 in a path"
+                case ENOTDIR: "a part of the path before the file name is a file, not a directory: check it (ls -ld \(shown))"
+                case ELOOP: "the path's symbolic links run in a loop: check them (ls -l \(shown))"
+                default: "sudo chmod 0644 \(shown)"
+                }
+                throw ConfigError(path: path, line: nil, message: "cannot be read: \(String(cString: strerror(e)))", fix: fix, errorNumber: e)
             }
         }
         // Binary data or another encoding (a UTF-16 "Unicode text" save) read as lines of U+FFFD,
