@@ -156,6 +156,11 @@ targets += [
 targets += [.target(name: "DaemonGuard", path: "Tests/DaemonGuard")]
 for t in targets where ["GPSFake", "IMUPublishTests", "IMUServiceTests"].contains(t.name) { t.dependencies.append("DaemonGuard") }
 
+// MARK: Test support: a TCP listener on 127.0.0.1 at a port the kernel picks (a stand-in that is
+// not the daemon a tool expects), and free ports for the daemons the tests start: Tests/LoopbackListener.
+targets += [.target(name: "LoopbackListener", path: "Tests/LoopbackListener")]
+for t in targets where ["GPSFake", "IMUPublishTests", "ToolsTests"].contains(t.name) { t.dependencies.append("LoopbackListener") }
+
 // MARK: Test support: which descriptors this process and a child it spawns hold: Tests/DescriptorProbe.
 targets += [.target(name: "DescriptorProbe", path: "Tests/DescriptorProbe")]
 for t in targets where ["IMUCoreTests", "IMUHistoryTests", "IMUServiceTests", "IMUPublishTests", "IMULocationTests"].contains(t.name) {

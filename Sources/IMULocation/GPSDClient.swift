@@ -107,6 +107,10 @@ public final class GPSDClient {
         data = state
     }
 
+    /// The socket of the connection to gpsd (libgps' gps_fd), for tests that look at this
+    /// connection alone (GPSDInheritanceTests).
+    var descriptor: Int32 { data.pointee.gps_fd }
+
     deinit {
         gps_close(data)
         data.deallocate()

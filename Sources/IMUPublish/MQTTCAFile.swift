@@ -19,16 +19,11 @@ public enum MQTTCAFile {
     /// Why `path` is no usable CA file, with the errno when it could not be read (permission
     /// denied exits 3); nil when it holds a PEM certificate.
     public static func problem(_ path: String) -> (message: String, errorNumber: Int32)? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return ("\(path.escapedForTerminal) cannot be read: \(String(cString: strerror(errno)))", errno) }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: return ("\(path.escapedForTerminal) is a directory, not a CA file", 0)
-        default: return ("\(path.escapedForTerminal) is a device, FIFO or socket, not a CA file", 0)
-        }
         let bytes: [UInt8]
         do { bytes = try SmallFile.read(path, limit: sizeLimit) } catch {
             switch error {
+            case .system(EISDIR): return ("\(path.escapedForTerminal) is a directory, not a CA file", 0)
+            case .notARegularFile(let kind): return ("\(path.escapedForTerminal) is \(kind), not a CA file", 0)
             case .system(let e): return ("\(path.escapedForTerminal) cannot be read: \(String(cString: strerror(e)))", e)
             case .tooLarge(let limit): return ("\(path.escapedForTerminal) is larger than \(limit / (1 << 20)) MiB: not a CA file", 0)
             }

@@ -32,12 +32,7 @@ public struct MQTTCredentials: Sendable, Equatable {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             // "is not a regular file" named neither what it was nor what the file holds.
-            let kind = switch info.st_mode & S_IFMT {
-            case S_IFDIR: "a directory"
-            case S_IFIFO: "a FIFO (named pipe)"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "a socket"
-            }
+            let kind = SmallFile.kind(ofMode: info.st_mode) ?? "a directory"
             throw .credentials(path: path, problem: "is \(kind), not a credentials file",
                                fix: "point mqtt_credentials at a file with the two lines username=NAME and password=SECRET (e.g. /etc/imukit/mqtt-credentials)")
         }
@@ -64,6 +59,9 @@ public struct MQTTCredentials: Sendable, Equatable {
             case .tooLarge(let limit):
                 throw .credentials(path: path, problem: "is larger than \(limit) bytes: no credentials file",
                                    fix: "write the two lines username=NAME and password=SECRET")
+            case .notARegularFile(let kind):   // put in its place since the stat above
+                throw .credentials(path: path, problem: "is \(kind), not a credentials file",
+                                   fix: "point mqtt_credentials at a file with the two lines username=NAME and password=SECRET (e.g. /etc/imukit/mqtt-credentials)")
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

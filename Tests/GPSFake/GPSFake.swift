@@ -1,4 +1,5 @@
 import DaemonGuard
+import LoopbackListener
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -161,16 +162,7 @@ public final class GPSFake {
 
     /// A port nothing listens on now, from the kernel (bind to port 0).
     public static func freePort() -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        return ok ? String(UInt16(bigEndian: address.sin_port)) : String(Int.random(in: 30000...45000))
+        String(LoopbackListener.freePort() ?? Int.random(in: 30000...45000))
     }
 
     static func which(_ name: String) -> String? {

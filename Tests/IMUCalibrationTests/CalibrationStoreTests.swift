@@ -176,9 +176,22 @@ import Foundation
             try store.load(key: "dir")
         }
         try FileManager.default.createSymbolicLink(atPath: base + "/calibration/zero.json", withDestinationPath: "/dev/zero")
-        #expect(throws: CalibrationStoreError.io(path: base + "/calibration/zero.json", operation: "read", errno: EFBIG)) {
+        #expect(throws: CalibrationStoreError.notARegularFile(path: base + "/calibration/zero.json", kind: "a character device")) {
             try store.load(key: "zero")
         }
+    }
+
+    /// docs/CONTRACTS.md §4 gives 2 to a bad file: a saved path that is no small regular file (a
+    /// directory, over 1 MiB, a FIFO or device, a path through a file) exited 1, as if an I/O error,
+    /// while the same file with damaged content (WalkerProfileError) exits 2. Permission stays 3,
+    /// an I/O error 1.
+    @Test(arguments: [(EISDIR, IMUCore.ExitStatus.usage), (EFBIG, .usage), (ENOTDIR, .usage), (ELOOP, .usage), (ENAMETOOLONG, .usage),
+                      (EACCES, .noSensor), (EIO, .runtimeFailure), (ENOENT, .runtimeFailure)])
+    func aDamagedSavedPathIsABadFile(errno code: Int32, status: IMUCore.ExitStatus) {
+        for path in ["/home/u/.config/imukit/profile.json", "/home/u/.config/imukit/calibration/k.json"] {
+            #expect(CalibrationStoreError.io(path: path, operation: "read", errno: code).exitStatus == status, "\(path) errno \(code)")
+        }
+        #expect(CalibrationStoreError.notARegularFile(path: "/p/profile.json", kind: "a named pipe (FIFO)").exitStatus == .usage)
     }
 
     /// A failed save keeps AtomicFile's path, step and errno in the store's own error (and its fix).

@@ -3,12 +3,6 @@ import Testing
 @testable import IMUCore
 
 @Suite struct AtomicFileTests {
-    func scratchDirectory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-atomic-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     @Test func writesAndReplacesLeavingNoTemporaryFile() throws {
         let dir = try scratchDirectory()
         let path = dir + "/out.json"

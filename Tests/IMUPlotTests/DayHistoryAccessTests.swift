@@ -31,7 +31,7 @@ import Testing
         let dir = try BuiltTool.temporaryDirectory()
         let fifo = dir.appendingPathComponent("h.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        for (path, kind) in [(fifo, "is a FIFO (named pipe), not a history file"), ("/dev/zero", "is a device, not a history file")] {
+        for (path, kind) in [(fifo, "is a named pipe (FIFO), not a history file"), ("/dev/zero", "is a character device, not a history file")] {
             let r = try BuiltTool.runExecutable(BuiltTool.directory.appendingPathComponent("imu-plot").path,
                                                 ["--day", "--history", path, "-o", dir.appendingPathComponent("d.html").path], timeout: 30)
             #expect(r.status == 2, "\(path): \(r.stderr)")

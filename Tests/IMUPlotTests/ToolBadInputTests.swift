@@ -54,14 +54,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: svg))
     }
 
-    /// A full disk is a runtime failure (exit 1) with the fix; a missing directory is a bad path,
+    /// A full device (/dev/full) is a runtime failure (exit 1) with the fix, which since session
+    /// 21 says it is a device, not a disk to free space on; a missing directory is a bad path,
     /// refused before drawing (exit 2, as imu-record refuses it; it was exit 1 once drawn).
     @Test func anUnwritableOutputIsARuntimeFailureWithTheFix() throws {
         let dir = try BuiltTool.temporaryDirectory()
         let r = try BuiltTool.run("imu-plot", ["--simulate", "wave", "-o", "/dev/full"], environment: Recordings.cleanEnvironment(dir))
         #expect(r.status == 1)
         #expect(r.stderr.contains("cannot write /dev/full: No space left on device"), "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("fix: free space on the disk"))
+        #expect(r.stderr.contains("fix: /dev/full is a character device, not a file on disk"), "stderr: \(r.stderr)")
         let missing = try BuiltTool.run("imu-plot", ["--simulate", "wave", "-o", "/nonexistent-dir/plot.svg"], environment: Recordings.cleanEnvironment(dir))
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("-o /nonexistent-dir/plot.svg: the directory /nonexistent-dir does not exist"), "stderr: \(missing.stderr)")

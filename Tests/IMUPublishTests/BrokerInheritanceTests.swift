@@ -17,8 +17,12 @@ struct BrokerInheritanceTests {
                                                                  deviceID: "inherit"), softwareVersion: "1", log: { _ in })
         defer { publisher.stop() }
         try #require(eventually(10) { publisher.status.connected })
+        // Every connection of this process to the broker's port, not "exactly one": under swift
+        // test --parallel another test of the process may hold one to the same port (as
+        // GPSDInheritanceTests saw: 3 sockets for 1), and the child must hold none of them.
         let sockets = Descriptors.tcpSockets(toPort: broker.port)
-        try #require(sockets.count == 1, "the publisher holds one connection to the broker: \(sockets)")
-        #expect(!(try Descriptors.heldBySpawnedChild()).contains(sockets[0]))
+        try #require(!sockets.isEmpty, "the publisher holds a connection to the broker")
+        let held = try Descriptors.heldBySpawnedChild()
+        #expect(held.isDisjoint(with: sockets), "a spawned child holds \(held.intersection(sockets)) of \(sockets)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackListener
 import Testing
 @testable import IMUPublish
 
@@ -119,7 +120,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try #require(mkfifo(dir + "/fifo", 0o600) == 0)
-        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a FIFO (named pipe)")] {
+        for (path, kind) in [(dir, "a directory"), (dir + "/fifo", "a named pipe (FIFO)")] {
             #expect {
                 try MQTTCredentials.load(path: path)
             } throws: { error in
@@ -161,27 +162,10 @@ private func reported(_ error: any Error) -> String {
     /// A listener that accepts and closes at once (not a broker, or a broker refusing this client)
     /// was "cannot reach the broker …: The connection was lost": it was reached.
     @Test func aListenerThatIsNotABrokerIsNamedSo() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        try #require(bound && listen(listener, 8) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        // Accepts and closes each connection on a thread of its own (accept blocks).
-        let closer = Thread {
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                close(client)
-            }
-        }
-        closer.start()
+        let listener = try #require(LoopbackListener())
+        defer { listener.shutDown() }
+        let port = listener.port
+        listener.closeEveryConnection()
         let log = LogLines()
         var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), deviceID: "not-a-broker")
         settings.reconnectDelay = 1...2
@@ -192,6 +176,5 @@ private func reported(_ error: any Error) -> String {
         #expect(line.hasPrefix("MQTT: no MQTT connection to mqtt://127.0.0.1:\(port): something there accepted the connection and closed it before answering CONNECT: "
                                + "it is not an MQTT broker"), "\(log.all)")
         #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log.all)")
-        shutdown(listener, Int32(SHUT_RDWR))
     }
 }

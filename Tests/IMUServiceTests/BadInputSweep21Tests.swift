@@ -48,7 +48,7 @@ import Testing
                                     fix: "point --config at a file on disk, e.g. --config /etc/imukit/stepd.conf (data/stepd.conf is the template)")) {
             try ServiceConfig.load(path: dir + "/stepd.conf", required: true)
         }
-        #expect(ServiceConfig.notARegularFile(dir) == nil, "a directory keeps its own message")
-        #expect(ServiceConfig.notARegularFile("/dev/null") == "a character device")
+        #expect(throws: ConfigError(path: dir, line: nil, message: "is a directory, not a config file", fix: "name the file, e.g. --config \(dir)/stepd.conf"),
+                "a directory keeps its own message") { try ServiceConfig.load(path: dir, required: true) }
     }
 }

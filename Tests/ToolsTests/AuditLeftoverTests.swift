@@ -1,6 +1,7 @@
 import Foundation
 import GPSFake
 import OffPool
+import LoopbackListener
 import Testing
 
 /// Defects the session-4 bad-input audit left open, each tried on the built tools as a process.
@@ -75,31 +76,20 @@ import Testing
     /// A listening socket on 127.0.0.1 whose accept queue (backlog 0: one connection) is full, so
     /// the kernel drops the next SYN: a connect to it waits as for a host that never answers.
     final class SilentListener {
-        let port: Int
-        private var fds: [Int32] = []
+        private let listener: LoopbackListener
+        private let filler: Int32
+        var port: Int { listener.port }
         init?() {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard listener >= 0 else { return nil }
-            fds.append(listener)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
-                }
-            }
-            guard bound else { return nil }
-            port = Int(UInt16(bigEndian: address.sin_port))
-            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            fds.append(filler)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) == 0 }
+            guard let listener = LoopbackListener(backlog: 0) else { return nil }
+            self.listener = listener
+            filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var address = LoopbackListener.loopback(port: listener.port)
+            let connected = filler >= 0 && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
             }
             guard connected else { return nil }
         }
-        deinit { for fd in fds { close(fd) } }
+        deinit { close(filler) }
     }
 
     @Test func aRefusedConnectionSaysRefused() throws {
@@ -125,7 +115,7 @@ import Testing
 /// `mqtt_ca_file = /dev/zero` (or a file that is no certificate) passed the config check and
 /// failed only at the TLS handshake; now it is refused with the config's file and line.
 @Suite(.offPool) struct MQTTCAFileConfigTests {
-    @Test(arguments: [("/dev/zero", "is a device, FIFO or socket, not a CA file"), ("notes.txt", "holds no PEM certificate"),
+    @Test(arguments: [("/dev/zero", "is a character device, not a CA file"), ("notes.txt", "holds no PEM certificate"),
                       ("missing.pem", "cannot be read: No such file or directory"), (".", "is a directory, not a CA file")])
     func aCAFileThatIsNoCertificateIsRefusedWhenTheConfigIsRead(_ ca: String, _ problem: String) throws {
         let dir = try scratchDirectory()

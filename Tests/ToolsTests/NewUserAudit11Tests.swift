@@ -102,12 +102,15 @@ import Testing
         #expect(try jsonObjects(fixed).last?["duration_s"] as? Double == 0.02, "\(fixed.stdout)")
     }
 
-    /// `imu-plot -o /dev/full` (as a full disk) was told to "choose a writable place with -o":
-    /// the place was writable, the space was missing. Exit 1 with the fix that fits.
+    /// `imu-plot -o /dev/full` was told to "choose a writable place with -o": the place was
+    /// writable, the space was missing. Exit 1 with the fix that fits; since session 21 that fix
+    /// says /dev/full is a device (it said "free space on the disk", which a device has none of;
+    /// a file on a full disk still gets that one).
     @Test func imuPlotOnAFullDiskSaysSpace() throws {
         let r = try ToolRunner.run("imu-plot", ["--simulate", "walk:10", "-o", "/dev/full"])
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr == "imu-plot: cannot write /dev/full: No space left on device\n  fix: free space on the disk, or write the plot to another one with -o\n",
+        #expect(r.stderr == "imu-plot: cannot write /dev/full: No space left on device\n"
+                    + "  fix: /dev/full is a character device, not a file on disk: write the plot to a file with -o, e.g. -o /tmp/plot.svg\n",
                 "\(r.stderr)")
     }
 }

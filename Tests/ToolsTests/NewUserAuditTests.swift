@@ -1,5 +1,6 @@
 import Foundation
 import OffPool
+import LoopbackListener
 import Testing
 
 /// The tools tried by a new user and a hostile reviewer (session 3's audit): each test runs the
@@ -212,21 +213,12 @@ extension NewUserAuditTests {
     /// `imu-info --gpsd HOST:PORT` naming a listener that is not gpsd (it accepts and never speaks)
     /// said "ground_speed=available fix=no"; gpsd greets every client with a VERSION report at once.
     @Test func aListenerThatIsNotGpsdIsNotCalledAvailable() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        #expect(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = try #require(LoopbackListener(backlog: 4))
+        let port = listener.port
         let r = try ToolRunner.run("imu-info", ["--gpsd", "127.0.0.1:\(port)"], timeout: 60)
         let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("gps ") } ?? ""
         #expect(line.contains("ground_speed=unavailable"), "stdout: \(r.stdout)")
         #expect(line.contains("sent nothing within 2 s: it is not gpsd"), "stdout: \(r.stdout)")
+        withExtendedLifetime(listener) {}
     }
 }

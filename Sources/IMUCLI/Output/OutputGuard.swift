@@ -30,4 +30,17 @@ public enum OutputGuard {
         default: return false
         }
     }
+
+    /// What standard output is when it is no file on disk (`SmallFile.kind(ofMode:)`: "a
+    /// character device" for `> /dev/full`), else nil. A write refused there with ENOSPC has
+    /// no disk to free space on.
+    public static func standardOutputDevice() -> String? {
+        var st = stat()
+        return fstat(STDOUT_FILENO, &st) == 0 ? SmallFile.kind(ofMode: st.st_mode) : nil
+    }
+
+    /// The fix for output that a full device (/dev/full) refused, ending "…: `alternative`".
+    public static func fullDeviceFix(_ device: String, alternative: String) -> String {
+        "standard output is \(device) (such as /dev/full), not a file on disk: \(alternative)"
+    }
 }

@@ -57,9 +57,12 @@ public enum ToolMain {
         } else if let failure = Terminal.standardOutput.failure {
             let reason = outputWasClosed ? "it is closed" : failure
             let code = Terminal.standardOutput.failureCode
-            // "Free space" only where space is what is missing (a closed or read-only descriptor is not full).
+            // "Free space" only where space is what is missing (a closed or read-only descriptor is
+            // not full), and only on a disk: `> /dev/full` was told to free space on the disk.
+            let full = [ENOSPC, EDQUOT, EFBIG].contains(code)
             let fix = outputWasClosed ? "run it with standard output open (no >&-), or send the output to a file (> FILE)"
-                : [ENOSPC, EDQUOT, EFBIG].contains(code) ? "free space on the disk, or send the output somewhere that accepts it"
+                : full ? OutputGuard.standardOutputDevice().map { OutputGuard.fullDeviceFix($0, alternative: "send the output to a file (> FILE) or to a program that reads it") }
+                    ?? "free space on the disk, or send the output somewhere that accepts it"
                 : "send the output to a file (> FILE) or to a program that reads it"
             Terminal.standardError.write("\(command): cannot write to standard output: \(reason)\n  fix: \(fix)\n")
             if status == .success { status = .runtimeFailure }

@@ -29,14 +29,14 @@ public struct PedometerRunner {
         display?.start(source: source.info, capabilities: caps)
         gps?.start()   // after the header: its lines follow it
 
-        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?, Bool, Int) in
-            var sawSample = false, samples = 0
+        let work = Task { () -> (Pedometer, GroundSpeedInput?, (any Error)?, Int) in
+            var samples = 0
             var pedometer = Pedometer(configuration: config, capabilities: source.info.capabilities)
             var groundSpeed = gps.map(GroundSpeedInput.init)
             var events: [PedometerEvent] = []
             do {
                 for try await batch in source.batches() {
-                    if let first = batch.first { display?.begin(at: first.time); sawSample = true }
+                    if let first = batch.first, samples == 0 { display?.begin(at: first.time) }
                     samples += batch.count
                     if groundSpeed != nil {
                         groundSpeed!.process(batch, pedometer: &pedometer, into: &events)
@@ -53,17 +53,17 @@ public struct PedometerRunner {
                     }
                     display?.update(pedometer.snapshot)
                 }
-                return (pedometer, groundSpeed, nil, sawSample, samples)
+                return (pedometer, groundSpeed, nil, samples)
             } catch is CancellationError {
-                return (pedometer, groundSpeed, nil, true, samples)
+                return (pedometer, groundSpeed, nil, samples)
             } catch {
-                return (pedometer, groundSpeed, error, sawSample, samples)
+                return (pedometer, groundSpeed, error, samples)
             }
         }
         let trap = SignalTrap { work.cancel() }
-        var (pedometer, groundSpeed, failure, sawSample, samples) = await work.value
+        var (pedometer, groundSpeed, failure, samples) = await work.value
         _ = trap
-        if failure == nil, !sawSample, !trap.stopRequested, let recordingPath { failure = EmptyRecording(path: recordingPath) }
+        if failure == nil, samples == 0, !trap.stopRequested, let recordingPath { failure = EmptyRecording(path: recordingPath) }
         gps?.stop()
         var events: [PedometerEvent] = []
         pedometer.finish(into: &events)
@@ -78,7 +78,7 @@ public struct PedometerRunner {
         }
         // One sample is a single instant: "steps 0" and "duration_s":0 from it are no measurement.
         // The JSON says so in `too_few_samples`; people read it here.
-        if samples < EventEncoding.fewestSamples, sawSample {
+        if (1..<EventEncoding.fewestSamples).contains(samples) {
             Terminal.standardError.write("imu-steps: \(source.info.name.escapedForTerminal) gave only \(counted(samples, "sample")), a single instant: "
                 + "too few to count steps, floors or activity from; a recording needs some seconds of samples at 25 Hz or more (docs/CONTRACTS.md §2)\n")
             Terminal.standardError.flush()

@@ -8,15 +8,24 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     public var path: String
     public var operation: String
     public var errorNumber: Int32
+    /// What the path is when it is a FIFO, device or socket (`SmallFile.kind(ofMode:)`), else nil.
+    public var notARegularFile: String?
 
     public static func io(path: String, operation: String, errno: Int32) -> CalibrationStoreError {
         CalibrationStoreError(path: path, operation: operation, errorNumber: errno)
+    }
+
+    /// A read refused before opening: `path` is `kind` (a FIFO read as an empty file, /dev/zero as
+    /// "File too large", and /dev/null as "not JSON").
+    public static func notARegularFile(path: String, kind: String) -> CalibrationStoreError {
+        CalibrationStoreError(path: path, operation: "read", errorNumber: 0, notARegularFile: kind)
     }
 
     public var description: String {
         // "cannot read …/profile.json: Is a directory" read as a damaged file, and its fix said
         // imu-calibrate --reset, which removes a calibration file, never a directory.
         if errorNumber == EISDIR { return "cannot \(operation) \(path): it is a directory, where imukit keeps \(savedFile) as one small JSON file" }
+        if let notARegularFile { return "cannot \(operation) \(path): it is \(notARegularFile), where imukit keeps \(savedFile) as one small JSON file" }
         return "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
     }
 
@@ -34,6 +43,7 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
             switch error {
             case .system(let e): throw .io(path: path, operation: "read", errno: e)
             case .tooLarge: throw .io(path: path, operation: "read", errno: EFBIG)
+            case .notARegularFile(let kind): throw .notARegularFile(path: path, kind: kind)
             }
         }
     }
@@ -69,9 +79,10 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
             // XDG_CONFIG_HOME naming a file: the file is in the way, not `path` (which cannot exist).
             return "\(file) is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME to a directory you own"
         }
-        if errorNumber == EISDIR {
+        if errorNumber == EISDIR || notARegularFile != nil {
             let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to another directory so the file is kept elsewhere"
-            return "remove the directory (rmdir \(path), when it is empty) or move it away, so the file can be written there\(elsewhere); then "
+            let remove = notARegularFile == nil ? "remove the directory (rmdir \(path), when it is empty)" : "remove it (rm \(path))"
+            return "\(remove) or move it away, so the file can be written there\(elsewhere); then "
                 + (isWalkerProfile ? "save your figures again: imu-steps --height … --remember" : "calibrate again")
         }
         if isDamagedPath {
@@ -102,10 +113,14 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     /// The path names something that is not a small regular file imukit could have written: a
     /// directory (EISDIR), a file over the 1 MiB read limit (EFBIG), a path through a file
     /// (ENOTDIR), a symbolic-link loop (ELOOP) or a name too long (ENAMETOOLONG).
-    var isDamagedPath: Bool { [EISDIR, EFBIG, ENOTDIR, ELOOP, ENAMETOOLONG].contains(errorNumber) }
+    /// A FIFO, device or socket (`notARegularFile`) is one too.
+    var isDamagedPath: Bool { notARegularFile != nil || [EISDIR, EFBIG, ENOTDIR, ELOOP, ENAMETOOLONG].contains(errorNumber) }
 
-    /// Permission problems exit 3 (docs/CONTRACTS.md §4); other I/O errors 1.
-    public var exitStatus: ExitStatus { isPermission ? .noSensor : .runtimeFailure }
+    /// docs/CONTRACTS.md §4: permission problems exit 3; a path that is no saved file
+    /// (`isDamagedPath`: a directory, a file over 1 MiB, a FIFO or device, a path through a file)
+    /// is a bad file, 2, like a saved file whose content is damaged (`WalkerProfileError`,
+    /// `CalibrationError`); other I/O errors (EIO, a file gone between look and read) 1.
+    public var exitStatus: ExitStatus { isPermission ? .noSensor : isDamagedPath ? .usage : .runtimeFailure }
 }
 
 extension CalibrationStoreError: RetryableError {

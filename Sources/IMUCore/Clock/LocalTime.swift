@@ -125,6 +125,9 @@ public enum LocalTime {
         return date(f) + " " + clock(f, seconds: false)
     }
 
+    /// "2026-03-29": the local date of `time`, as `--since` and `--day` take it.
+    public static func isoDate(_ time: Double) -> String { date(fields(time)) }
+
     /// "2026-03-29 Sun".
     public static func dayLabel(_ time: Double) -> String {
         let f = fields(time)

@@ -74,6 +74,10 @@ public struct RecordingError: DiagnosableError, Equatable {
         case let c where isPermissionDenied(errno: c):
             error.fix = creating ? "record where you may write, e.g. --out ~/walk.csv (ls -ld \(quotedDirectory) shows who may write there)"
                                  : "give yourself read access (ls -l \(quotedFile) shows its owner and mode), e.g. sudo chmod a+r \(quotedFile)"
+        case ENOENT where creating && Self.isDirectory(directory):
+            // `-o /proc/x.csv` was told to "mkdir -p /proc": the directory is there, and its file
+            // system (procfs, sysfs) makes no files on request.
+            error.fix = "\(quotedDirectory) exists but its file system makes no new files (a kernel one such as /proc or /sys): record to another place, e.g. --out ~/walk.csv"
         case ENOENT:
             error.fix = creating ? "create its directory first (mkdir -p \(quotedDirectory)) or choose another place"
                                  : "check the name (ls \(quotedDirectory)); '-' reads standard input"
@@ -90,6 +94,12 @@ public struct RecordingError: DiagnosableError, Equatable {
             break
         }
         return error
+    }
+
+    /// Whether `path` is a directory (stat(2), through symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }

@@ -94,13 +94,8 @@ enum HistoryFile {
             if mustExist { throw HistoryError.cannotOpen(path: path, detail: "there is no history file there") }
             return false
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw HistoryError.cannotOpen(path: path, detail: "it is a directory")
-        case S_IFIFO: throw HistoryError.notAFile(path: path, kind: "a FIFO (named pipe)")
-        case S_IFCHR, S_IFBLK: throw HistoryError.notAFile(path: path, kind: "a device")
-        default: throw HistoryError.notAFile(path: path, kind: "a socket")
-        }
+        if let kind = SmallFile.kind(ofMode: info.st_mode) { throw HistoryError.notAFile(path: path, kind: kind) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw HistoryError.cannotOpen(path: path, detail: "it is a directory") }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno

@@ -1,5 +1,6 @@
 import CSQLite
 import FoundationEssentials
+import IMUCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,6 +43,15 @@ public final class HistoryStore {
     /// that puts "now" earlier comes from a clock that was never set (1970 on a Raspberry Pi
     /// without RTC or fake-hwclock), and is treated like no mapping.
     public static let earliestPlausibleDate = Date(timeIntervalSince1970: 1_704_067_200)   // 2024-01-01T00:00:00Z
+
+    /// The first local day a history can hold, the one containing `earliestPlausibleDate`, in this
+    /// process's zone (`LocalTime`: TZ, else /etc/localtime): 2024-01-01 in UTC and east of it,
+    /// 2023-12-31 west of it. Its midnight (s since 1970) and its date as YYYY-MM-DD, which the
+    /// tools name when they refuse an earlier time (imu-steps --since, imu-plot --day).
+    public static func earliestPlausibleDay() -> (start: Double, text: String) {
+        let start = LocalTime.startOfDay(containing: earliestPlausibleDate.timeIntervalSince1970)
+        return (start, LocalTime.isoDate(start))
+    }
 
     /// Opens or creates the history at `path` (WAL, schema version with migrations). Refuses a
     /// corrupt or foreign file without touching it. `retentionDays` nil keeps everything.

@@ -58,6 +58,7 @@ public struct MountConfig: Sendable {
             case .system(ENOENT): return MountConfig()
             case .system(let code): throw MountConfigError(path: path, unreadable: code)
             case .tooLarge: throw MountConfigError(path: path, unreadable: EFBIG)
+            case .notARegularFile(let kind): throw MountConfigError(path: path, line: 0, text: "it is \(kind), not a text file")
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -78,28 +78,39 @@ public struct ServiceConfig: Sendable {
     /// Reads `path`. A missing file at the default path means all defaults; anywhere else it is an error.
     /// The `replay =` recording must open here (`ConfigReplayFile`); `parse` alone leaves it to the source.
     public static func load(path: String, required: Bool) throws -> ServiceConfig {
-        guard FileManager.default.fileExists(atPath: path) else {
+        // Only a file that is not there is "no such file" (or, at the default path, all
+        // defaults): FileManager's fileExists was false also for a name too long, a path through
+        // a file and a directory this user may not search, so those read as "no such file" and,
+        // at the default path, as no config at all.
+        var st = stat()
+        if stat(path, &st) != 0 && errno == ENOENT {
             if required { throw ConfigError(path: path, line: nil, message: "no such file", fix: "copy data/stepd.conf there, or leave out --config") }
             return ServiceConfig()
-        }
-        // A FIFO, a device or a socket was read as it came: a FIFO without a writer (and
-        // /dev/null) as an empty file, so the daemon ran on defaults without a word, and
-        // /dev/zero as "larger than 65536 bytes". A config is a file on disk.
-        if let kind = notARegularFile(path) {
-            throw ConfigError(path: path, line: nil, message: "is \(kind), not a regular file: the config must be a regular file",
-                              fix: required ? "point --config at a file on disk, e.g. --config /etc/imukit/stepd.conf (data/stepd.conf is the template)"
-                                  : "put a regular file at \(path) (copy data/stepd.conf there), or give --config FILE")
         }
         let data: [UInt8]
         do { data = try SmallFile.read(path, limit: 65_536) } catch {
             switch error {
             case .tooLarge(let limit):
                 throw ConfigError(path: path, line: nil, message: "is larger than \(limit) bytes; a config file is a few lines", fix: "use data/stepd.conf as the template")
+            case .notARegularFile(let kind):
+                // A FIFO, a device or a socket was read as it came: a FIFO without a writer (and
+                // /dev/null) as an empty file, so the daemon ran on defaults without a word, and
+                // /dev/zero as "larger than 65536 bytes". A config is a file on disk.
+                throw ConfigError(path: path, line: nil, message: "is \(kind), not a regular file: the config must be a regular file",
+                                  fix: required ? "point --config at a file on disk, e.g. --config /etc/imukit/stepd.conf (data/stepd.conf is the template)"
+                                      : "put a regular file at \(path.escapedOnOneLine) (copy data/stepd.conf there), or give --config FILE")
             case .system(EISDIR):
-                throw ConfigError(path: path, line: nil, message: "is a directory, not a config file", fix: "name the file, e.g. --config \(path)/stepd.conf")
+                throw ConfigError(path: path, line: nil, message: "is a directory, not a config file", fix: "name the file, e.g. --config \(path.escapedOnOneLine)/stepd.conf")
             case .system(let e):
-                throw ConfigError(path: path, line: nil, message: "cannot be read: \(String(cString: strerror(e)))",
-                                  fix: "sudo chmod 0644 \(path)", errorNumber: e)
+                let shown = path.escapedOnOneLine
+                let fix = switch e {
+                // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
+                case ENAMETOOLONG: "give a shorter path: Linux takes at most 255 bytes in one file name and 4095 in a path"
+                case ENOTDIR: "a part of the path before the file name is a file, not a directory: check it (ls -ld \(shown))"
+                case ELOOP: "the path's symbolic links run in a loop: check them (ls -l \(shown))"
+                default: "sudo chmod 0644 \(shown)"
+                }
+                throw ConfigError(path: path, line: nil, message: "cannot be read: \(String(cString: strerror(e)))", fix: fix, errorNumber: e)
             }
         }
         // Binary data or another encoding (a UTF-16 "Unicode text" save) read as lines of U+FFFD,
@@ -116,23 +127,6 @@ public struct ServiceConfig: Sendable {
                               fix: ConfigReplayFile.fix, errorNumber: problem.errorNumber)
         }
         return config
-    }
-
-    /// What `path` (followed through symbolic links) is when it is neither a regular file nor a
-    /// directory (a directory has its own message below); nil for those and when stat(2) fails,
-    /// which the read then reports with its errno. stat(2) never opens it, so a FIFO without a
-    /// writer cannot block here.
-    static func notARegularFile(_ path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR: return nil
-        case S_IFIFO: return "a named pipe (FIFO)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        default: return "an unknown kind of file"
-        }
     }
 
     /// `credentialsOwner`: who must own the MQTT credentials file (`ServiceUser`).
@@ -351,6 +345,8 @@ public struct ConfigError: DiagnosableError, Equatable {
     public var fix: String?
     /// errno when the file could not be read; permission denied exits 3 (docs/CONTRACTS.md §4).
     public var errorNumber: Int32 = 0
-    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
+    /// The path as it came (from --config or a file), escaped on one line: a newline or an
+    /// escape sequence in it cannot start a fake "fix:" line or recolour the terminal.
+    public var description: String { "\(path.escapedOnOneLine)\(line.map { ":\($0)" } ?? ""): \(message)" }
     public var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .usage }
 }

@@ -17,7 +17,7 @@ public enum ServiceError: DiagnosableError, Equatable {
         case let .lock(path, reason, _): "cannot lock \(path): \(reason)"
         case let .nameTaken(name, bus): "another process already owns \(name) on the \(bus) bus"
         case let .bus(text, _): text
-        case let .stateDirectory(path, _, reason): "state directory \(path): \(reason)"
+        case let .stateDirectory(path, _, reason): "state directory \(path.escapedOnOneLine): \(reason)"
         }
     }
 
@@ -28,11 +28,14 @@ public enum ServiceError: DiagnosableError, Equatable {
         case .nameTaken: "stop the other daemon first (busctl status io.github.imukit.StepService1 shows it)"
         case let .bus(_, fix): fix
         // "sudo install -d -o imu-stepd /dev/null" was the fix for a file named as the directory.
+        // The config's path comes from --config as typed: escaped on one line, so a newline in it
+        // cannot start a line of its own (a fake "fix:") in the message.
         case let .stateDirectory(path, config, reason) where reason == Self.notADirectory:
-            "set state_directory in \(config) to a directory (imu-stepd's own is /var/lib/imu-stepd); \(path) is a file (ls -ld \(path))"
+            "set state_directory in \(config.escapedOnOneLine) to a directory (imu-stepd's own is /var/lib/imu-stepd); \(path.escapedOnOneLine) is a file (ls -ld \(path.escapedOnOneLine))"
         case let .stateDirectory(path, config, reason) where reason.hasSuffix(Self.readOnly):
-            "set state_directory in \(config) to a directory on a writable file system, or remount it read-write (findmnt -T \(path))"
-        case let .stateDirectory(path, config, _): "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in \(config); sudo install -d -o imu-stepd \(path)"
+            "set state_directory in \(config.escapedOnOneLine) to a directory on a writable file system, or remount it read-write (findmnt -T \(path.escapedOnOneLine))"
+        case let .stateDirectory(path, config, _):
+            "create it (systemd does, from StateDirectory=imu-stepd) or set state_directory in \(config.escapedOnOneLine); sudo install -d -o imu-stepd \(path.escapedOnOneLine)"
         }
     }
 

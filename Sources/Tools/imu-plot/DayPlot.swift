@@ -71,11 +71,9 @@ enum DayPlot {
             // 9999-12-31 and 1970-01-01 drew a page "no history for …" that no history can fill,
             // and 0001-01-01 was told the form was wrong. The range is the history's own: from the
             // local day holding HistoryStore.earliestPlausibleDate to today.
-            let first = calendar.startOfDay(for: HistoryStore.earliestPlausibleDate)
-            let f = calendar.dateComponents([.year, .month, .day], from: first)
-            let firstText = String(format: "%04d-%02d-%02d", f.year ?? 2024, f.month ?? 1, f.day ?? 1)
+            let (first, firstText) = HistoryStore.earliestPlausibleDay()
             let range = "--day takes a day from \(firstText), the first a step history can hold, to today"
-            if date < first {
+            if date.timeIntervalSince1970 < first {
                 throw UsageError("--day \(text!) is before \(firstText); \(range)", command: command,
                                  fix: "e.g. --day today, --day yesterday or --day \(firstText)")
             }

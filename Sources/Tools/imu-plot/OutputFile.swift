@@ -9,13 +9,26 @@ struct OutputError: DiagnosableError {
     var path: String
     /// errno of the failing call.
     var errorNumber: Int32
+    /// What `path` is when it is a device or FIFO written in place (`SmallFile.kind(ofMode:)`).
+    var kind: String? = nil
     var reason: String { String(cString: strerror(errorNumber)) }
-    var description: String { "cannot write \(path): \(reason)" }
-    /// Permission denied exits 3 (docs/CONTRACTS.md §4); other I/O errors 1.
-    var exitStatus: ExitStatus { isPermissionDenied(errno: errorNumber) ? .noSensor : .runtimeFailure }
-    /// A full disk (or /dev/full) needs space, not another place's permissions.
+    var description: String { "cannot write \(path.escapedOnOneLine): \(reason)" }
+    /// Permission denied exits 3 (docs/CONTRACTS.md §4); a name too long is a bad -o, 2, as a
+    /// directory or a missing directory are (PlotOptions); other I/O errors 1.
+    var exitStatus: ExitStatus {
+        isPermissionDenied(errno: errorNumber) ? .noSensor : errorNumber == ENAMETOOLONG ? .usage : .runtimeFailure
+    }
+    /// A full disk needs space, not another place's permissions; a full device (/dev/full)
+    /// has no disk to free space on.
     var fix: String? {
-        [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
+        if let kind, [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) {
+            return "\(path.escapedOnOneLine) is \(kind), not a file on disk: write the plot to a file with -o, e.g. -o /tmp/plot.svg"
+        }
+        if errorNumber == ENAMETOOLONG {
+            // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
+            return "give -o a shorter name: Linux takes at most 255 bytes in one file name and 4095 in a path"
+        }
+        return [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
             : "choose a writable place with -o, e.g. -o /tmp/plot.svg"
     }
 }
@@ -41,7 +54,10 @@ enum OutputFile {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw OutputError(path: path, errorNumber: errno) }
         defer { close(fd) }
-        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) { throw OutputError(path: path, errorNumber: e) }
+        if let e = AtomicFile.writeAll(Array(text.utf8), to: fd) {
+            let kind = fstat(fd, &st) == 0 ? SmallFile.kind(ofMode: st.st_mode) : nil
+            throw OutputError(path: path, errorNumber: e, kind: kind)
+        }
         return true
     }
 }

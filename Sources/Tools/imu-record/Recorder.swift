@@ -207,7 +207,10 @@ struct RecordWriteError: DiagnosableError {
         guard underlying.file == "-" else { return "free space on the disk or record to another one (--out)" }
         // "Free space" only where space is what is missing: `-o - >&-` is a closed descriptor.
         switch underlying.writeErrorNumber {
-        case ENOSPC, EDQUOT, EFBIG: return "free space on the disk standard output goes to, or record to a file on another one (--out FILE)"
+        case ENOSPC, EDQUOT, EFBIG:
+            // `-o - > /dev/full` was told to free space on a disk it never reached.
+            if let device = OutputGuard.standardOutputDevice() { return OutputGuard.fullDeviceFix(device, alternative: "record to a file (--out FILE)") }
+            return "free space on the disk standard output goes to, or record to a file on another one (--out FILE)"
         case EBADF: return "run it with standard output open (no >&-), or record to a file (--out FILE)"
         default: return "record to a file (--out FILE)"
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IMUCLI
+import IMUHistory
 import IMUServiceClient
 import Pedometer
 
@@ -103,7 +104,7 @@ enum DaemonQueries {
         }
         // 0001-01-01 was asked of the daemon as it came (µs before 1970 on the bus), and
         // answered with totals as if that were a question about the history.
-        let first = earliestDay()
+        let first = HistoryStore.earliestPlausibleDay()
         guard date < now else {
             throw UsageError("--since \(text.escapedValue) is in the future; --since takes a time from \(first.text) to now", command: command,
                              fix: "give a time that has passed: --since 00:00 counts from midnight, --since YYYY-MM-DDTHH:MM from an earlier day")
@@ -113,15 +114,6 @@ enum DaemonQueries {
                              command: command, fix: "--since \(first.text) counts everything the history holds; --since 00:00 counts from midnight")
         }
         return date
-    }
-
-    /// The local day holding `StepServiceClient.earliestHistoryDate` (2024-01-01 in zones east of
-    /// UTC and UTC itself, 2023-12-31 west of it): its midnight, and its date as YYYY-MM-DD.
-    static func earliestDay() -> (start: Double, text: String) {
-        let start = LocalTime.startOfDay(containing: StepServiceClient.earliestHistoryDate.timeIntervalSince1970)
-        let f = LocalTime.fields(start)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return (start, "\(f.year)-\(two(f.month))-\(two(f.day))")
     }
 
     /// The instant `text` names in the local zone, or nil when it is none of the accepted forms.

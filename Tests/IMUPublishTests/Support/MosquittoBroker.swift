@@ -1,5 +1,6 @@
 import DaemonGuard
 import Foundation
+import LoopbackListener
 import Synchronization
 
 /// A real Mosquitto broker on 127.0.0.1, on a free port, with a config the test writes. Killed by
@@ -68,22 +69,7 @@ final class MosquittoBroker {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freePort() -> Int { LoopbackListener.freePort() ?? 0 }
 
     static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
