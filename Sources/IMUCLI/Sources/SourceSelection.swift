@@ -69,6 +69,13 @@ public enum SourceSelection {
         try args.exclusive(["source", "replay", "simulate"])
         let speed = try parseSpeed(args)
         if let file = args.string("replay") {
+            // --realtime is the recording's own pace and --speed N multiplies it; `max` is no pace
+            // at all, so the pair asked for two things and got the second without a word.
+            if args.flag("realtime"), speed == .infinity {
+                throw UsageError("--realtime and --speed max contradict each other: --realtime plays the recording at its own pace, "
+                                 + "--speed max reads it as fast as possible", command: args.command,
+                                 fix: "leave out --realtime to read the file at once, or give --speed a number to pace it (--realtime --speed 10: ten times its pace)")
+            }
             if args.flag("realtime") || speed != nil { return .replay(path: file, speed: speed ?? 1) }
             return .replay(path: file, speed: .infinity)
         }

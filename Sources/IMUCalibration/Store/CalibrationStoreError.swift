@@ -24,9 +24,9 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     public var description: String {
         // "cannot read …/profile.json: Is a directory" read as a damaged file, and its fix said
         // imu-calibrate --reset, which removes a calibration file, never a directory.
-        if errorNumber == EISDIR { return "cannot \(operation) \(path): it is a directory, where imukit keeps \(savedFile) as one small JSON file" }
-        if let notARegularFile { return "cannot \(operation) \(path): it is \(notARegularFile), where imukit keeps \(savedFile) as one small JSON file" }
-        return "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
+        if errorNumber == EISDIR { return "cannot \(operation) \(path.escapedOnOneLine): it is a directory, where imukit keeps \(savedFile) as one small JSON file" }
+        if let notARegularFile { return "cannot \(operation) \(path.escapedOnOneLine): it is \(notARegularFile), where imukit keeps \(savedFile) as one small JSON file" }
+        return "cannot \(operation) \(path.escapedOnOneLine): \(String(cString: strerror(errorNumber)))"
     }
 
     /// What imukit keeps at `path`: the walker profile (`WalkerProfileStore`, profile.json in the
@@ -58,37 +58,37 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
 
     public var fix: String? {
         if isPermission && operation == "read" {
-            return "make \(path) readable by you (ls -l \(path) shows its owner and mode), or remove it"
+            return "make \(path.escapedOnOneLine) readable by you (ls -l \(path.escapedOnOneLine) shows its owner and mode), or remove it"
         }
         if isPermission {
             if path.hasPrefix(CalibrationStore.systemDirectory) { return "the system-wide store needs root: sudo imu-calibrate --system …" }
             // Creating, renaming and removing a file change its directory: the directory's mode
             // decides, not the file's (the file need not exist yet).
             let directory = AtomicFile.directory(of: path).isEmpty ? "." : AtomicFile.directory(of: path)
-            let owner = "make \(directory) writable by you (ls -ld \(directory) shows its owner and mode)"
-            return operation == "remove" ? "\(owner), or ask its owner to remove \(path)"
+            let owner = "make \(directory.escapedOnOneLine) writable by you (ls -ld \(directory.escapedOnOneLine) shows its owner and mode)"
+            return operation == "remove" ? "\(owner), or ask its owner to remove \(path.escapedOnOneLine)"
                 : "\(owner), or set XDG_CONFIG_HOME to a directory you own"
         }
         if errorNumber == ENOSPC || errorNumber == EDQUOT {
             // The file (calibration, --remember's profile) was not written; the old one, if any, is kept.
             let directory = AtomicFile.directory(of: path)
             let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to a directory on another one"
-            return "free some space on the file system of \(directory) (df -h \(directory))\(elsewhere); \(path) was left as it was"
+            return "free some space on the file system of \(directory.escapedOnOneLine) (df -h \(directory.escapedOnOneLine))\(elsewhere); \(path.escapedOnOneLine) was left as it was"
         }
         if errorNumber == ENOTDIR, let file = Self.fileOnTheWay(to: path) {
             // XDG_CONFIG_HOME naming a file: the file is in the way, not `path` (which cannot exist).
-            return "\(file) is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME to a directory you own"
+            return "\(file.escapedOnOneLine) is a file where a directory is needed: move it out of the way, or set XDG_CONFIG_HOME to a directory you own"
         }
         if errorNumber == EISDIR || notARegularFile != nil {
             let elsewhere = path.hasPrefix(CalibrationStore.systemDirectory) ? "" : ", or set XDG_CONFIG_HOME to another directory so the file is kept elsewhere"
-            let remove = notARegularFile == nil ? "remove the directory (rmdir \(path), when it is empty)" : "remove it (rm \(path))"
+            let remove = notARegularFile == nil ? "remove the directory (rmdir \(path.escapedOnOneLine), when it is empty)" : "remove it (rm \(path.escapedOnOneLine))"
             return "\(remove) or move it away, so the file can be written there\(elsewhere); then "
                 + (isWalkerProfile ? "save your figures again: imu-steps --height … --remember" : "calibrate again")
         }
         if isDamagedPath {
             return isWalkerProfile
-                ? "move \(path) out of the way (imukit saves your walker profile there as a small JSON file), then save it again: imu-steps --height … --remember"
-                : "move \(path) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
+                ? "move \(path.escapedOnOneLine) out of the way (imukit saves your walker profile there as a small JSON file), then save it again: imu-steps --height … --remember"
+                : "move \(path.escapedOnOneLine) out of the way (imukit saves a small JSON file there: imu-calibrate --reset removes a calibration), then calibrate or save again"
         }
         // Any other failure to save in the user's directory (XDG_CONFIG_HOME=/proc: "cannot create
         // directory /proc/imukit: No such file or directory", a read-only file system) had no fix.

@@ -147,7 +147,7 @@ public struct WalkerProfile: Sendable, Equatable {
 public struct WalkerProfileError: DiagnosableError, Equatable {
     public var path: String
     public var reason: String
-    public var description: String { "\(path): not a walker profile: \(reason)" }
+    public var description: String { "\(path.escapedOnOneLine): not a walker profile: \(reason)" }
     public var fix: String? { "correct it, or delete it and save your figures again: imu-steps --stride … --remember" }
     public var exitStatus: ExitStatus { .usage }
 }

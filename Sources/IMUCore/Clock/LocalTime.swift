@@ -110,6 +110,72 @@ public enum LocalTime {
         return ""
     }
 
+    /// `TZ` naming no zone the C library can use, and the warning to give for it.
+    public struct UnknownZone: Equatable, Sendable {
+        /// `TZ` as it was set.
+        public var tz: String
+        /// The zone file looked for (`TZDIR`/name, or the absolute path `TZ` gave).
+        public var zoneFile: String
+        /// One line, the fix included: a tool writes it after "imu-steps: warning: ", the daemon logs it.
+        public var warning: String {
+            "TZ='\(tz.escapedValue)' names no time zone this system knows (no zone file \(zoneFile.escapedOnOneLine), and no rule "
+                + "such as CET-1CEST), so local times and days are in UTC: \"today\" starts at 00:00 UTC, not at your midnight; "
+                + "set TZ to a zone such as Europe/Berlin (ls /usr/share/zoneinfo), or unset it to use the system's zone (/etc/localtime)"
+        }
+    }
+
+    /// `TZ` when glibc's tzset(3) finds neither a zone file for it nor a POSIX rule in it, and
+    /// silently uses UTC (TZ=Nowhere/Land, a typo'd Europe/Berlni, a zone missing because tzdata
+    /// is not installed); nil when `TZ` is unset (the system's zone), empty (UTC on purpose), a
+    /// zone file or a rule. glibc's order: a leading ':' is dropped; the name (absolute, else under
+    /// `TZDIR`, else /usr/share/zoneinfo) is read as a zone file, which starts with "TZif"
+    /// (tzfile(5)); failing that it is parsed as a POSIX rule, whose standard-time name
+    /// (3 letters or more, or <…> quoted) must be followed by an offset (an optional sign, a digit).
+    /// Looks at one file (stat(2), and a 4-byte read of a regular file): a blocking call.
+    public static func unknownZone(environment tz: String? = getenv("TZ").map { String(cString: $0) },
+                                   zoneDirectory: String? = getenv("TZDIR").map { String(cString: $0) }) -> UnknownZone? {
+        guard let tz, !tz.isEmpty else { return nil }
+        let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+        let directory = zoneDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        let file = name.hasPrefix("/") ? name : directory + "/" + name
+        if isZoneFile(file) || isPOSIXRule(name) { return nil }
+        return UnknownZone(tz: tz, zoneFile: file)
+    }
+
+    /// A regular file starting with the zone-file magic "TZif" (tzfile(5)). A FIFO or device is
+    /// never opened (stat first).
+    static func isZoneFile(_ path: String) -> Bool {
+        var st = stat()
+        guard !path.isEmpty, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        return read(fd, &magic, 4) == 4 && magic == Array("TZif".utf8)
+    }
+
+    /// A POSIX TZ rule's start, as glibc's parser takes it: a standard-time name of 3 or more
+    /// ASCII letters (or 3 or more letters, digits, '+' and '-' between '<' and '>'), then an
+    /// offset: an optional sign and at least one digit. "CET-1CEST", "EST5EDT", "<+0530>-5:30", "UTC0".
+    static func isPOSIXRule(_ text: String) -> Bool {
+        var rest = Substring(text).utf8[...]
+        func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+        func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+        if rest.first == UInt8(ascii: "<") {
+            rest = rest.dropFirst()
+            let inside = rest.prefix { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+            rest = rest.dropFirst(inside.count)
+            guard inside.count >= 3, rest.first == UInt8(ascii: ">") else { return false }
+            rest = rest.dropFirst()
+        } else {
+            let letters = rest.prefix(while: isLetter)
+            guard letters.count >= 3 else { return false }
+            rest = rest.dropFirst(letters.count)
+        }
+        if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        return rest.first.map(isDigit) ?? false
+    }
+
     // MARK: Text
 
     /// "2026-03-29T00:00:00+01:00"; "Z" for UTC (ISO 8601, as Foundation's `ISO8601DateFormatter`

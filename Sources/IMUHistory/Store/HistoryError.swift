@@ -43,40 +43,40 @@ public enum HistoryError: DiagnosableError, Equatable {
     public var description: String {
         switch self {
         case .notADatabase(let path):
-            "\(path) is not an IMUKit history: it is not a SQLite database; it was left untouched"
+            "\(path.escapedOnOneLine) is not an IMUKit history: it is not a SQLite database; it was left untouched"
         case .foreignDatabase(let path, let detail):
-            "\(path) is a SQLite database of another program (\(detail.escapedValue)); it was left untouched"
+            "\(path.escapedOnOneLine) is a SQLite database of another program (\(detail.escapedValue)); it was left untouched"
         case .corrupt(let path, let detail):
-            "the history \(path) is damaged (\(detail.escapedValue)); it was left untouched"
+            "the history \(path.escapedOnOneLine) is damaged (\(detail.escapedValue)); it was left untouched"
         case .implausibleValue(let path, let table, let key, let column, let value):
-            "the history \(path) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(value.escapedValue), "
+            "the history \(path.escapedOnOneLine) is damaged: the \(Self.rowName(table, key)) holds \(column) = \(value.escapedValue), "
                 + "which no minute or hour can hold (0 to 10¹²); it was left untouched"
         case .unplaceableMinutes(let path, _, let count, let first):
-            "the history \(path) holds \(counted(count, "minute")) counted before the wall clock was set that cannot be placed on a date "
+            "the history \(path.escapedOnOneLine) holds \(counted(count, "minute")) counted before the wall clock was set that cannot be placed on a date "
                 + "(the first: boot minute \(first) of this boot; a minute no date holds, or a value no minute can hold): "
                 + "\(count == 1 ? "it is" : "they are") in no total and left in the file"
         case .newerSchema(let path, let found, let supported):
-            "the history \(path) has schema version \(found); this IMUKit reads up to version \(supported)"
+            "the history \(path.escapedOnOneLine) has schema version \(found); this IMUKit reads up to version \(supported)"
         case .needsMigration(let path, 0, _):
             // An empty file (or a database without tables): "schema version 0; start imu-stepd
             // once: it migrates the file in place" sent the user of `--history notes.txt` to a
             // daemon that would never touch that file.
-            "\(path) holds no history: it is empty (no IMUKit writer has made its tables); nothing was read or changed"
+            "\(path.escapedOnOneLine) holds no history: it is empty (no IMUKit writer has made its tables); nothing was read or changed"
         case .needsMigration(let path, let found, let supported):
-            "the history \(path) has schema version \(found); reading needs version \(supported)"
+            "the history \(path.escapedOnOneLine) has schema version \(found); reading needs version \(supported)"
         case .cannotOpen(let path, let detail):
-            "cannot open the history \(path): \(detail.escapedValue)"
+            "cannot open the history \(path.escapedOnOneLine): \(detail.escapedValue)"
         case .notAFile(let path, let kind):
-            "\(path) is \(kind), not a history file; nothing was read or changed"
+            "\(path.escapedOnOneLine) is \(kind), not a history file; nothing was read or changed"
         case .diskFull(let path, let buffered?):
-            "the disk holding \(path) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns"
+            "the disk holding \(path.escapedOnOneLine) is full: \(counted(buffered, "minute")) \(buffered == 1 ? "is" : "are") kept in memory and written when space returns"
         case .diskFull(let path, nil):
             // It said "0 minutes are kept in memory and written when space returns" as imu-stepd exited.
-            "the disk holding \(path) is full: SQLite cannot open or create the history there, so nothing is counted into it; nothing was changed"
+            "the disk holding \(path.escapedOnOneLine) is full: SQLite cannot open or create the history there, so nothing is counted into it; nothing was changed"
         case .io(let path, let detail):
-            "cannot read or write the history \(path): \(detail.escapedValue)"
+            "cannot read or write the history \(path.escapedOnOneLine): \(detail.escapedValue)"
         case .inUse(let path):
-            "the history \(path) is being written by another process (its lock \(path).lock is held); two writers would count every step twice"
+            "the history \(path.escapedOnOneLine) is being written by another process (its lock \(path.escapedOnOneLine).lock is held); two writers would count every step twice"
         case .libraryMissing(let detail):
             "cannot load SQLite for the history: \(detail.escapedValue)"
         case .invalidRetention(let days):
@@ -87,18 +87,18 @@ public enum HistoryError: DiagnosableError, Equatable {
     public var fix: String? {
         switch self {
         case .notADatabase(let path), .foreignDatabase(let path, _):
-            "move it away (mv \(path) \(path).not-imukit) or configure another history path; a new history is created there"
+            "move it away (mv \(path.escapedOnOneLine) \(path.escapedOnOneLine).not-imukit) or configure another history path; a new history is created there"
         case .corrupt(let path, _):
-            "move it aside (mv \(path) \(path).damaged) and restart to begin a new history; "
-                + "`sqlite3 \(path).damaged .recover | sqlite3 \(path)` may rescue most minutes first"
+            "move it aside (mv \(path.escapedOnOneLine) \(path.escapedOnOneLine).damaged) and restart to begin a new history; "
+                + "`sqlite3 \(path.escapedOnOneLine).damaged .recover | sqlite3 \(path.escapedOnOneLine)` may rescue most minutes first"
         case .implausibleValue(let path, let table, let key, _, _):
-            "stop its writer (sudo systemctl stop imu-stepd), then remove the row and rebuild its hour from the minutes: sqlite3 \(path) \""
+            "stop its writer (sudo systemctl stop imu-stepd), then remove the row and rebuild its hour from the minutes: sqlite3 \(path.escapedOnOneLine) \""
                 + (table == "minutes" ? "DELETE FROM minutes WHERE minute = \(key); " : "")
                 + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, 60) : key)
-                + "\"; or move the file aside (mv \(path) \(path).damaged) to begin a new history"
+                + "\"; or move the file aside (mv \(path.escapedOnOneLine) \(path.escapedOnOneLine).damaged) to begin a new history"
         case .unplaceableMinutes(let path, let bootID, _, _):
-            "look at them (sqlite3 \(path) \"SELECT * FROM unplaced_minutes WHERE boot_id = '\(bootID)'\"); "
-                + "with the writer stopped, remove them: sqlite3 \(path) \"DELETE FROM unplaced_minutes WHERE boot_id = '\(bootID)'\""
+            "look at them (sqlite3 \(path.escapedOnOneLine) \"SELECT * FROM unplaced_minutes WHERE boot_id = '\(bootID.escapedOnOneLine)'\"); "
+                + "with the writer stopped, remove them: sqlite3 \(path.escapedOnOneLine) \"DELETE FROM unplaced_minutes WHERE boot_id = '\(bootID.escapedOnOneLine)'\""
         case .newerSchema:
             "update IMUKit to the version that wrote it, or move the file aside to begin a new history"
         case .needsMigration(_, 0, _):
@@ -108,18 +108,18 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .notAFile:
             "name the history file itself (imu-stepd keeps it as /var/lib/imu-stepd/history.sqlite)"
         case .cannotOpen(let path, let detail) where detail == "permission denied":
-            "give this user access to it (ls -l \(path); sudo chmod a+r \(path) to read it), or name a copy of it that this user owns"
+            "give this user access to it (ls -l \(path.escapedOnOneLine); sudo chmod a+r \(path.escapedOnOneLine) to read it), or name a copy of it that this user owns"
         case .cannotOpen(let path, let detail) where detail == "it is a directory":
-            "name the history file inside it (e.g. \(path)/history.sqlite), not the directory"
+            "name the history file inside it (e.g. \(path.escapedOnOneLine)/history.sqlite), not the directory"
         case .cannotOpen(let path, let detail) where detail == HistoryError.readOnlyFileSystem:
             "give the history a path on a writable file system (imu-stepd: database = or state_directory = in stepd.conf), "
-                + "or remount it read-write (findmnt -T \(HistoryError.directory(of: path)) shows how it is mounted)"
+                + "or remount it read-write (findmnt -T \(HistoryError.directory(of: path).escapedOnOneLine) shows how it is mounted)"
         case .cannotOpen(let path, _):
-            "check that the directory of \(path) exists and is writable by this user (for imu-stepd: StateDirectory)"
+            "check that the directory of \(path.escapedOnOneLine) exists and is writable by this user (for imu-stepd: StateDirectory)"
         case .diskFull(_, _?):
             "free some space on that file system"
         case .diskFull(let path, nil):
-            "free some space on the file system of \(path) (df \(HistoryError.directory(of: path))), then start again (imu-stepd: sudo systemctl restart imu-stepd)"
+            "free some space on the file system of \(path.escapedOnOneLine) (df \(HistoryError.directory(of: path).escapedOnOneLine)), then start again (imu-stepd: sudo systemctl restart imu-stepd)"
         case .io:
             nil
         case .inUse:

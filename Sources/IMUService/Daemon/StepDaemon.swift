@@ -28,6 +28,11 @@ public enum StepDaemon {
                            makeStore: @escaping @Sendable (ServiceConfig) throws -> any StepStore) async throws -> ExitStatus {
         let path = args.string("config") ?? ServiceConfig.defaultPath
         let required = args.string("config") != nil
+        // A TZ that names no zone runs the daemon's days on UTC (tzset(3) says nothing): logged
+        // once, first, so a config error after it does not hide it. Looks at a zone file: off the pool.
+        if let zone = try await OwnThread.run(name: "stepd-start", { LocalTime.unknownZone() }) {
+            ServiceLog().warning(zone.warning)
+        }
         // File reads, a mkdir and a flock: blocking calls, on a thread of their own.
         let (config, lock) = try await OwnThread.run(name: "stepd-start") {
             let config = try ServiceConfig.load(path: path, required: required)

@@ -114,6 +114,7 @@ func started(_ feed: GPSSpeedFeed) -> GPSSpeedFeed {
 
 /// imukit-YYYYmmdd-HHMMSS.csv in local time, in the current directory.
 func defaultFileName() -> String {
+    ZoneWarning.say(command: "imu-record")
     let t = LocalTime.fields(Date().timeIntervalSince1970)
     return "imukit-" + String(cFormat: "%04d%02d%02d-%02d%02d%02d", t.year, t.month, t.day, t.hour, t.minute, t.second) + ".csv"
 }

@@ -23,6 +23,7 @@ enum DaemonQueries {
         try args.exclusive([question, "simulate"])
         let json = args.flag("json"), now = Date()
         let out = Terminal.standardOutput
+        ZoneWarning.say(command: args.command)
         switch question {
         case "today":
             let day = LocalTime.day(containing: now.timeIntervalSince1970)

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import IMUCore
+
+/// `LocalTime.unknownZone`: a `TZ` for which glibc finds neither a zone file nor a POSIX rule,
+/// and so runs on UTC without a word. Zone files come from a scratch TZDIR (so the test needs no
+/// tzdata); the glibc outcomes the cases stand for were checked with tzset(3) on this machine:
+/// Nowhere/Land and Nowhere give tzname "Nowhere" with offset 0 and no DST name.
+@Suite struct UnknownZoneTests {
+    static func zoneDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep23-zones-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/Europe", withIntermediateDirectories: true)
+        try Data("TZif2 and the rest of a zone file".utf8).write(to: URL(fileURLWithPath: dir + "/Europe/Berlin"))
+        try Data("not a zone".utf8).write(to: URL(fileURLWithPath: dir + "/Europe/Notes"))
+        return dir
+    }
+
+    @Test func namesThatGlibcCannotUseAreUnknown() throws {
+        let dir = try Self.zoneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for tz in ["Nowhere/Land", ":Nowhere/Land", "Nowhere", "Europe/Berlni", "Europe", "Europe/Notes", " ", "XY0", "CET", "CET+",
+                   "<AB>1", dir + "/Europe/Missing", "/dev/null"] {
+            let zone = LocalTime.unknownZone(environment: tz, zoneDirectory: dir)
+            #expect(zone?.tz == tz, "\(tz)")
+        }
+        let zone = try #require(LocalTime.unknownZone(environment: "Nowhere/Land", zoneDirectory: dir))
+        #expect(zone.zoneFile == dir + "/Nowhere/Land")
+        #expect(zone.warning.hasPrefix("TZ='Nowhere/Land' names no time zone this system knows"), "\(zone.warning)")
+        #expect(zone.warning.contains("in UTC") && zone.warning.contains("set TZ to a zone such as Europe/Berlin") && zone.warning.contains("or unset it"))
+        // From the environment: shown escaped on one line.
+        let odd = try #require(LocalTime.unknownZone(environment: "A\nB", zoneDirectory: dir))
+        #expect(!odd.warning.contains("\n") && odd.warning.contains("TZ='A\\nB'"))
+    }
+
+    @Test func zoneFilesRulesUnsetAndEmptyAreKnown() throws {
+        let dir = try Self.zoneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for tz: String? in [nil, "", "Europe/Berlin", ":Europe/Berlin", dir + "/Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3",
+                            "EST5EDT", "UTC0", "<+0530>-5:30", ":CET-1"] {
+            #expect(LocalTime.unknownZone(environment: tz, zoneDirectory: dir) == nil, "\(tz ?? "unset")")
+        }
+    }
+}
