@@ -18,8 +18,9 @@
 enum IrregularBout {
     /// Recounts the bout that closes at tick `pause`, opened when counting stood at `openedFrom`
     /// (every entry the ledger holds from then on is the bout's), whose first entry (its resume)
-    /// is at tick `start`, at `cadence` (steps/s: the bout's, `BoutCadences.median`). Entries already committed stay; the chain's
-    /// strikes after them replace the rest. When nothing of the bout was committed (the
+    /// is at tick `start`, at `cadence` (steps/s: the bout's, `BoutCadences.median`). Entries
+    /// already committed stay; the chain's strikes after them replace the rest, when they are at
+    /// least `IrregularBoutRules.minimumGain` more than the bout's pending steps. When nothing of the bout was committed (the
     /// pedometer holds a bout that may be recounted, `StepCounter.recountableFrom`), every strike
     /// after its opening counts, the ones before its first step too. Returns the tick of the last
     /// strike counted, nil when the bout's count stands.
@@ -43,6 +44,8 @@ enum IrregularBout {
         // The chain covers the bout: no pending step of it comes before the chain's first strike
         // (less half the shortest interval between two steps, `ChainRules.shortestInterval`).
         guard ledger.pendingSteps(from: cut, to: time(first) - chain.rules.shortestInterval / 2) == 0 else { return nil }
+        // The strikes change the count by more than one impact's doubt (`IrregularBoutRules.minimumGain`).
+        guard kept.count - ledger.pendingSteps(from: cut, to: time(pause) + interval) >= rules.minimumGain else { return nil }
         ledger.retract(from: cut)
         let strikeCadence = Double(ticks.count - 1) / span
         // The bout's resume went with it unless it was committed: it comes back at the first strike.
