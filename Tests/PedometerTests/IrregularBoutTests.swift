@@ -36,6 +36,69 @@ import IMUSimulation
         #expect(inside(counted, walk) == inside(truth, walk))
     }
 
+    /// The simulator's lower-back daily life (tuned seed 1, 100 Hz): its 5th walk, 8 steps 0.3 to
+    /// 1.7 s apart (two pairs 0.30 s apart), between stillness. The windows that open and count it
+    /// read a pair as one slow step (0.62 steps/s); the window that sees the pause reads only the
+    /// interval of its last two steps (1.86). Judged at that last reading the chain of its 8 strikes
+    /// agreed with the rhythm (0.67 of it) and the walk kept the rhythm's 5; judged at the bout's
+    /// cadence, the median of its windows' readings (`BoutCadences`), the rhythm missed one step
+    /// in two, and the walk counts by its strikes (issue 14, session 21).
+    @Test func aBoutIsJudgedAtTheCadenceMostOfItsWindowsRead() throws {
+        let (counted, truth, walk) = try lowerBackDailyLifeWalk(4, seed: 1)
+        #expect(inside(truth, walk) == 8)
+        #expect(inside(counted, walk) == inside(truth, walk))
+        // Each step at its foot strike: within 0.3 s of a true step (the issue's step-time tolerance).
+        let trueSteps = truth.filter { $0 >= walk.start && $0 < walk.end + 0.5 }
+        for t in counted where t >= walk.start && t < walk.end + 0.5 {
+            #expect(trueSteps.contains { abs($0 - t) <= 0.3 })
+        }
+    }
+
+    /// The simulator's daily life as `imu-bench-accuracy` plays it (`DailyLifeReport.scenario`:
+    /// 10 walks of 4 to 20 steps at 0.6 to 2 steps/s between pauses, the phone moving between the
+    /// hand, the pockets and a bag; tuned seed 3, 100 Hz). Its 5th walk, 5 steps at 0.6 steps/s
+    /// with the phone in a bag, holds one impact that is no step, 0.30 s after a strike while the
+    /// phone is handled: 6 strikes, 1.26 × the bout's cadence, over the ratio. The rhythm read the
+    /// walk right (5); a recount would add one step, no more than one impact's doubt
+    /// (`IrregularBoutRules.minimumGain`), so the walk keeps the rhythm's count.
+    @Test func aChainOneImpactLongerThanTheRhythmDoesNotRecount() throws {
+        let walks: [(steps: Double, cadence: Double, amplitude: Double, pause: Double)] = [
+            (4, 1.2, 0.18, 3), (12, 1.5, 0.2, 2), (6, 0.8, 0.12, 4), (20, 1.8, 0.25, 1.5),
+            (5, 0.6, 0.1, 5), (8, 1.0, 0.15, 2.5), (15, 2.0, 0.25, 3), (4, 0.7, 0.12, 6),
+            (10, 1.3, 0.18, 2), (7, 1.1, 0.15, 4),
+        ]
+        let holdings: [DeviceHolding] = [.inHand, .frontPocket, .backPocket, .bag]
+        let seed: UInt64 = 3
+        var segments = [Segment(.still, seconds: 5, holding: .inHand)]
+        for (i, w) in walks.enumerated() {
+            let holding = holdings[(i + Int(seed)) % holdings.count]
+            segments.append(Segment(.walk, seconds: w.steps / w.cadence, cadence: w.cadence, amplitude: w.amplitude, holding: holding))
+            segments.append(Segment(.still, seconds: w.pause, holding: holding))
+        }
+        let (events, _, truth) = simulateAndCount(segments, seed: seed, rate: 100)
+        let walkSegments = truth.segments.filter { $0.activity == "walking" }
+        try #require(walkSegments.count == walks.count)
+        let walk = walkSegments[4]
+        #expect(inside(truth.stepTimes, walk) == 5)
+        #expect(inside(stepTimes(events), walk) == inside(truth.stepTimes, walk))
+    }
+
+    /// The median of a bout's readings: a single window that misread the rhythm does not decide,
+    /// and only the newest windows are kept.
+    @Test func boutCadencesKeepTheMedianOfTheNewestReadings() {
+        var cadences = BoutCadences(capacity: 3)
+        #expect(cadences.median == nil)
+        cadences.append(0.62)
+        cadences.append(0.62)
+        cadences.append(1.86)
+        #expect(cadences.median == 0.62)
+        // A fourth reading pushes out the oldest: 0.62, 1.86, 1.9.
+        cadences.append(1.9)
+        #expect(cadences.count == 3 && cadences.median == 1.86)
+        cadences.reset()
+        #expect(cadences.median == nil)
+    }
+
     /// A recount keeps the event stream's walks paired: each resume is followed by one pause
     /// before the next resume (the recounted bout's resume comes back at its first strike when
     /// the retraction took it, however far commits had gone; without it the bout's pause was

@@ -7,11 +7,20 @@
 /// (out of stillness, back into it, under `ChainRules.longestChain`, strikes of a kind) covers
 /// the bout, and the rhythm disagrees with its strikes (`IrregularBoutRules`), the walk is counted
 /// strike by strike instead, as a walk the rhythm never saw would be.
+///
+/// The rhythm it is judged against is the bout's cadence, the median of what its gait windows
+/// read (`BoutCadences`), not the latest window's: the window that sees the pause holds a second
+/// of stillness or more, so its repeat is read off the walk's last steps alone (issue 14, session
+/// 21: tuned seed 1's 5th walk at 100 Hz, 8 steps 0.3 to 1.7 s apart, read 0.62 steps/s in the
+/// windows that opened and counted it, and 1.86 in the one that saw the pause, the interval of its
+/// last two steps; judged at 1.86 the chain of its 8 strikes agreed with it, 0.67, and the walk
+/// kept the rhythm's 5).
 enum IrregularBout {
     /// Recounts the bout that closes at tick `pause`, opened when counting stood at `openedFrom`
     /// (every entry the ledger holds from then on is the bout's), whose first entry (its resume)
-    /// is at tick `start`, at `cadence` (steps/s). Entries already committed stay; the chain's
-    /// strikes after them replace the rest. When nothing of the bout was committed (the
+    /// is at tick `start`, at `cadence` (steps/s: the bout's, `BoutCadences.median`). Entries
+    /// already committed stay; the chain's strikes after them replace the rest, when they are at
+    /// least `IrregularBoutRules.minimumGain` more than the bout's pending steps. When nothing of the bout was committed (the
     /// pedometer holds a bout that may be recounted, `StepCounter.recountableFrom`), every strike
     /// after its opening counts, the ones before its first step too. Returns the tick of the last
     /// strike counted, nil when the bout's count stands.
@@ -35,6 +44,8 @@ enum IrregularBout {
         // The chain covers the bout: no pending step of it comes before the chain's first strike
         // (less half the shortest interval between two steps, `ChainRules.shortestInterval`).
         guard ledger.pendingSteps(from: cut, to: time(first) - chain.rules.shortestInterval / 2) == 0 else { return nil }
+        // The strikes change the count by more than one impact's doubt (`IrregularBoutRules.minimumGain`).
+        guard kept.count - ledger.pendingSteps(from: cut, to: time(pause) + interval) >= rules.minimumGain else { return nil }
         ledger.retract(from: cut)
         let strikeCadence = Double(ticks.count - 1) / span
         // The bout's resume went with it unless it was committed: it comes back at the first strike.
@@ -42,5 +53,36 @@ enum IrregularBout {
         // Walked time as `ImpactChain`'s walks count it: one step period per step.
         ledger.strikes(kept, cadence: strikeCadence, origin: origin)
         return last
+    }
+}
+
+/// The cadences (steps/s) the open bout's gait windows read, newest last: the rhythm that
+/// `IrregularBout` judges a closing bout's strikes against. Bounded: only the windows that can
+/// have read part of one chain are kept (`ChainRules.longestChain` plus a window), so a long walk
+/// keeps a fixed amount, and nothing is allocated per window.
+struct BoutCadences: Sendable {
+    private var readings: [Double]
+    private var next = 0
+    private(set) var count = 0
+
+    /// Keeps the newest `capacity` readings.
+    init(capacity: Int) { readings = [Double](repeating: 0, count: max(1, capacity)) }
+
+    /// A new bout: forgets every reading.
+    mutating func reset() { count = 0; next = 0 }
+
+    mutating func append(_ cadence: Double) {
+        readings[next] = cadence
+        next = (next + 1) % readings.count
+        count = min(count + 1, readings.count)
+    }
+
+    /// The median reading (the upper one of an even count, as `ImpactChain` takes a median), nil
+    /// with none: the rhythm most of the bout's windows read, whichever single window misread a
+    /// pair of steps as one or, holding the pause, read only the last steps' interval.
+    var median: Double? {
+        guard count > 0 else { return nil }
+        let sorted = readings.prefix(count).sorted()
+        return sorted[count / 2]
     }
 }

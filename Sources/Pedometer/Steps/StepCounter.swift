@@ -76,6 +76,8 @@ struct StepCounter: Sendable {
     /// A bout is open in the ledger (follows `machine`; closed by `endBout`).
     private(set) var inBout = false
     private var boutCadence = 0.0          // steps/s of the latest gait window
+    /// What the open bout's gait windows read, for `IrregularBout` (its cadence is their median).
+    private var boutCadences: BoutCadences
     private var boutLevel = 0.0            // envelope level of the bout, g²
     /// Where counting stood when the open bout opened (`ledger.until` before its onset search)
     /// and its latest step then: a bout that closes at a pause without a step of its own leaves
@@ -162,6 +164,9 @@ struct StepCounter: Sendable {
         scratch = [Double](repeating: 0, count: window)
         cadenceEstimator = CadenceEstimator(rateHz: rateHz, windowSamples: window, hopSamples: hop)
         chain = ImpactChain(rules: settings.chain, rateHz: rateHz)
+        // The windows that can have read part of one chain: its longest span and one window more.
+        boutCadences = BoutCadences(capacity: Int(((settings.chain.longestChain + settings.bout.windowSeconds)
+            / settings.bout.hopSeconds).rounded(.up)) + 1)
     }
 
     /// Time of absolute tick `index`, s.
@@ -427,6 +432,8 @@ struct StepCounter: Sendable {
     /// open), up to `creditEnd` and to where the strides stop repeating.
     private mutating func countWindow(cadence: Double, windowStart start: Int, end n: Int, creditEnd: Int) {
         boutCadence = cadence
+        if !inBout { boutCadences.reset() }
+        boutCadences.append(cadence)
         // Bout level: mean energy over the window's most recent part, where gait certainly is.
         var level = 0.0
         gait.forEach(plane: Plane.envelope, from: n - 2 * hop, to: n) { level += $0 }
@@ -579,7 +586,7 @@ struct StepCounter: Sendable {
         // A short irregular walk the rhythm misread is counted strike by strike (`IrregularBout`).
         if let pause, !inVehicle, !cycling,
            let last = IrregularBout.recount(&ledger, chain: chain, rules: settings.irregular, from: openedFrom, start: boutStart, pause: pause,
-                                            cadence: boutCadence, gait: gait, origin: origin) { end = last }
+                                            cadence: boutCadences.median ?? boutCadence, gait: gait, origin: origin) { end = last }
         ledger.note(.pause(time: time(end)))
         // A walk after the pause begins after it (its onset search starts there). A bout that
         // stopped at a pause inside itself before it counted a step was a slow, irregular walk
