@@ -199,42 +199,56 @@ public struct Pedometer: Sendable {
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
         // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
-        if cycling.add(tick.acceleration, gait: user.magnitude) {
-            stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
-            stepCounter.rideVibration = cycling.isVibratingOn
-            stepCounter.gaitTotals = cycling.gaitTotals   // the same window of the same gait signal
+        if cycling.add(tick.acceleration, gait: user.magnitude) { takeCyclingWindow() }
+        if let window = stepCounter.process(user, altitude: currentAltitude) { handle(window, at: tick.time, into: &events) }
+    }
+
+    /// Hands the cycling detector's verdicts on its latest window to the step counter.
+    ///
+    /// Once per hop, out of line (with `handle(_:at:into:)`): inside the per-tick path it added
+    /// spills to every tick, and its reads of the detector, called there, copied the whole
+    /// detector to the stack first (callgrind, session 21).
+    @inline(never)
+    private mutating func takeCyclingWindow() {
+        stepCounter.cycling = cycling.blocksSteps(inBout: stepCounter.inBout)
+        stepCounter.rideVibration = cycling.isVibratingOn
+        stepCounter.gaitTotals = cycling.gaitTotals   // the same window of the same gait signal
+    }
+
+    /// Everything a step counter's window completed at the tick at `time` (s) leads to: floors,
+    /// the ride's evidence, commits and retractions of steps, the activity label. Once per hop,
+    /// out of line (`takeCyclingWindow`).
+    @inline(never)
+    private mutating func handle(_ window: GaitWindow, at time: Double, into events: inout [PedometerEvent]) {
+        takeFloors(at: time, into: &events)
+        windowCount += 1
+        lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
+        // MARK: steps pending until the ride detector has seen them (issue 15, `StepLedger`).
+        let wasRiding = cycling.isRiding
+        cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
+        stepCounter.rideEvidenceUntil = cycling.lastRideWindow ?? -.infinity
+        if !wasRiding, cycling.isRiding,
+           let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
+                                         hopSeconds: stepCounter.settings.bout.hopSeconds) {
+            stepCounter.ledger.retract(from: start)
         }
-        if let window = stepCounter.process(user, altitude: currentAltitude) {
-            takeFloors(at: tick.time, into: &events)
-            windowCount += 1
-            lastWindow = WindowDiagnostics(window, steps: stepCounter.steps)
-            // MARK: steps pending until the ride detector has seen them (issue 15, `StepLedger`).
-            let wasRiding = cycling.isRiding
-            cycling.noteGait(window.isGait, at: window.end, beyondWalking: vote.beyondWalking(at: window.end))
-            stepCounter.rideEvidenceUntil = cycling.lastRideWindow ?? -.infinity
-            if !wasRiding, cycling.isRiding,
-               let start = cycling.rideStart(windowSeconds: stepCounter.settings.bout.windowSeconds,
-                                             hopSeconds: stepCounter.settings.bout.hopSeconds) {
-                stepCounter.ledger.retract(from: start)
-            }
-            if !cycling.mayBeStarting {
-                // A bout that may yet be recounted by its strikes keeps its steps (`recountableFrom`).
-                let held = stepCounter.recountableFrom.map { $0.nextDown } ?? .infinity
-                stepCounter.ledger.commit(through: Swift.min(window.end - StepLedger.holdSeconds, held), into: &events)
-            }
-            if window.counted { lastCountedWindow = window.end }
-            let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
-            let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
-            let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
-            // Labels tile the time from the first sample: each covers the span since the previous
-            // one, up to the window's centre (the time it describes best).
-            let centre = window.end - stepCounter.settings.bout.windowSeconds / 2
-            let from = labelledUntil ?? firstTime ?? centre
-            segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre),
-                          gaitDeviation: window.gaitDeviation, into: &events)
-            labelledUntil = Swift.max(from, centre)
-            stepCounter.inVehicle = segmenter.isProvenRide
+        if !cycling.mayBeStarting {
+            // A bout that may yet be recounted by its strikes keeps its steps (`recountableFrom`).
+            let held = stepCounter.recountableFrom.map { $0.nextDown } ?? .infinity
+            stepCounter.ledger.commit(through: Swift.min(window.end - StepLedger.holdSeconds, held), into: &events)
         }
+        if window.counted { lastCountedWindow = window.end }
+        let justWalked = lastCountedWindow.map { window.end - $0 <= stepCounter.settings.bout.windowSeconds } ?? false
+        let imu = cycling.isRiding ? (ActivityClass.cycling, cycling.confidence) : classifier.classify(window, justWalked: justWalked)
+        let (activity, confidence) = vote.decide(imu: imu, cadence: stepCounter.currentCadence, time: window.end)   // issue 15
+        // Labels tile the time from the first sample: each covers the span since the previous
+        // one, up to the window's centre (the time it describes best).
+        let centre = window.end - stepCounter.settings.bout.windowSeconds / 2
+        let from = labelledUntil ?? firstTime ?? centre
+        segmenter.add(activity, confidence: confidence, start: from, time: Swift.max(from, centre),
+                      gaitDeviation: window.gaitDeviation, into: &events)
+        labelledUntil = Swift.max(from, centre)
+        stepCounter.inVehicle = segmenter.isProvenRide
     }
 
     // MARK: ground speed (issue 15)

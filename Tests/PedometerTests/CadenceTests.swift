@@ -92,3 +92,47 @@ import Testing
         }
     }
 }
+
+/// `CadenceEstimator.convert` makes in one pass what two passes made before: the single-precision
+/// values, the centred energy in four lanes, and `WindowSums.prefixSums`' running sums, bit for
+/// bit (any change of an operation or its order shows in the last bits of some of these sums).
+@Suite struct CadenceConvertTests {
+    @Test(arguments: [0, 1, 3, 4, 7, 150, 197, 200])
+    func onePassMatchesTheTwoPasses(count n: Int) {
+        // A pseudo-random gait-like series with an offset (a linear congruential generator).
+        var state: UInt64 = 987_654_321
+        let x = (0..<200).map { i -> Double in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return 0.05 + 0.4 * sin(Double(i) * 0.23) + (Double(state >> 11) / Double(1 << 53) - 0.5) * 0.3
+        }
+        let mean = n > 0 ? x[0..<n].reduce(0, +) / Double(n) : 0
+        let padding = LagProducts.padding
+        // Before: the values and the energy in one loop (four lanes, then a scalar tail), the
+        // running sums in a second pass.
+        var expectedValues = [Float](repeating: 7, count: 200 + padding), expectedPrefix = [Double](repeating: .nan, count: 201)
+        var lanes = SIMD4<Double>(), i = 0
+        while i + 4 <= n {
+            let v = SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3])
+            for k in 0..<4 { expectedValues[i + k] = Float(v[k]) }
+            let c = v - SIMD4(repeating: mean)
+            lanes += c * c
+            i += 4
+        }
+        var expectedEnergy = lanes.sum()
+        while i < n { expectedValues[i] = Float(x[i]); expectedEnergy += (x[i] - mean) * (x[i] - mean); i += 1 }
+        for k in n..<min(200, n + padding) { expectedValues[k] = 0 }
+        x.withUnsafeBufferPointer { p in
+            expectedPrefix.withUnsafeMutableBufferPointer { WindowSums.prefixSums(count: n, into: $0) { p[$0] } }
+        }
+        // After: one pass.
+        var values = [Float](repeating: 7, count: 200 + padding), prefix = [Double](repeating: .nan, count: 201)
+        let energy = x.withUnsafeBufferPointer { p in
+            values.withUnsafeMutableBufferPointer { v in
+                prefix.withUnsafeMutableBufferPointer { CadenceEstimator.convert(p, count: n, mean: mean, into: v, padding: padding, prefix: $0) }
+            }
+        }
+        #expect(energy.bitPattern == expectedEnergy.bitPattern, "energy \(energy) against \(expectedEnergy)")
+        for k in 0...n { #expect(prefix[k].bitPattern == expectedPrefix[k].bitPattern, "prefix[\(k)]: \(prefix[k]) against \(expectedPrefix[k])") }
+        for k in values.indices { #expect(values[k].bitPattern == expectedValues[k].bitPattern, "value \(k): \(values[k]) against \(expectedValues[k])") }
+    }
+}

@@ -14,6 +14,25 @@ import IMUSimulation
         return chainVerdict(seconds: seconds, noise: noise, seed: 12345, rules: rules) { strikePulses(strikes, heights: heights, at: $0) }
     }
 
+    /// A full list of impacts (32) forgets its oldest for each new one and keeps the rest in
+    /// order, oldest first (`observe` moves them down one place in place).
+    @Test func aFullListKeepsTheNewestImpactsInOrder() {
+        var detector = ImpactChain(rules: ChainRules(), rateHz: 50)
+        var x = RingBuffer(minimumCapacity: 1024)
+        // 40 strikes 0.5 s apart from 2 s on, each a little higher than the one before.
+        let strikes = (0..<40).map { 2 + 0.5 * Double($0) }
+        let heights = (0..<40).map { 0.5 + 0.01 * Double($0) }
+        for i in 0..<(24 * 50) {
+            x.append(strikePulses(strikes, heights: heights, at: Double(i) / 50))
+            detector.observe(x)
+        }
+        #expect(detector.impacts.count == 32)
+        // The newest 32 strikes, at their ticks to within one (50 Hz), in order.
+        for (impact, time) in zip(detector.impacts, strikes.suffix(32)) {
+            #expect(abs(Double(impact.tick) / 50 - time) <= 0.02, "impact at tick \(impact.tick) against a strike at \(time) s")
+        }
+    }
+
     @Test func fourIrregularStepsOutOfStillnessCount() {
         // Intervals 0.5, 1.3 and 0.9 s: inside the 0.3 to 2 s.
         let strikes = [3.0, 3.5, 4.8, 5.7]

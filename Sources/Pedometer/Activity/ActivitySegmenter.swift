@@ -30,7 +30,10 @@ struct ActivitySegmenter: Sendable {
     /// a vehicle segment that replaced another after `ActivityRules.vehicleMinimum` s, or the
     /// stream's first segment when its first window vibrated as a vehicle's does or once it has
     /// been labelled `vehicle` for that long (`ActivityRules.provenRideVibration`).
-    var isProvenRide: Bool {
+    ///
+    /// Inlined: read once per window from `Pedometer.handle`, where a call took a copy of the
+    /// whole segmenter first (a `memcpy` per window; callgrind, session 21).
+    @inline(__always) var isProvenRide: Bool {
         guard current?.activity == .vehicle else { return false }
         return !unproven || vehicleEvidence >= rules.vehicleMinimum
     }

@@ -174,7 +174,10 @@ struct CyclingDetector: Sendable {
     /// seated rider's window even inside a walk, since no window of the real-dev lower-back or
     /// oxford walks meets that signature (`SeatedRhythm.Limit`) while a bag bobbing on a rider's
     /// back is gait to the step counter (getting on the bike right after a walk).
-    func blocksSteps(inBout: Bool) -> Bool {
+    ///
+    /// Inlined: read once per window from `Pedometer.handle`, where a call took a copy of the
+    /// whole detector first (a 552-byte `memcpy` per window; callgrind, session 21).
+    @inline(__always) func blocksSteps(inBout: Bool) -> Bool {
         isRiding || (latest.mayBePedalling && !inBout) || latest.seated.isPedalling
     }
 

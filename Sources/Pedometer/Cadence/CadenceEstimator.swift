@@ -122,36 +122,13 @@ struct CadenceEstimator: Sendable {
     /// `mean`: the window's mean when the caller has it (Σ x / n, equal to `WindowSums.sum`'s but for rounding).
     mutating func estimate(_ window: [Double], count n: Int, end: Int? = nil, mean: Double? = nil) -> CadenceEstimate? {
         let mean = mean ?? window.withUnsafeBufferPointer { WindowSums.sum($0, count: n) } / Double(n)
-        var energy = 0.0
-        // Written through a pointer: element-wise array stores cost a uniqueness check each
-        // (54 M runtime calls in the callgrind profile of the speed benchmark). Four values at a
-        // time, with four energy sums, so each addition need not wait for the one before (see
-        // `WindowSums`).
-        precondition(n <= window.count && n + padding <= values.count, "CadenceEstimator: window longer than its storage")
-        window.withUnsafeBufferPointer { window in
+        precondition(n <= window.count && n + padding <= values.count && n < prefix.count,
+                     "CadenceEstimator: window longer than its storage")
+        let energy = window.withUnsafeBufferPointer { window in
             values.withUnsafeMutableBufferPointer { values in
-                let source = UnsafeRawPointer(window.baseAddress!)
-                let m = SIMD4<Double>(repeating: mean)
-                var lanes = SIMD4<Double>()
-                var i = 0
-                while i + 4 <= n {
-                    let v = source.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
-                    // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
-                    UnsafeMutableRawPointer(values.baseAddress! + i).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
-                    let x = v - m
-                    lanes += x * x
-                    i += 4
+                prefix.withUnsafeMutableBufferPointer { prefix in
+                    Self.convert(window, count: n, mean: mean, into: values, padding: padding, prefix: prefix)
                 }
-                var sum = lanes.sum()
-                while i < n {
-                    values[i] = Float(window[i])
-                    let x = window[i] - mean
-                    sum += x * x
-                    i += 1
-                }
-                energy = sum
-                // A trimmed window leaves an earlier window's values after its end.
-                for k in n..<Swift.max(n, Swift.min(values.count - padding, n + padding)) { values[k] = 0 }
             }
         }
         guard energy > 1e-12 else { return nil }
@@ -163,9 +140,6 @@ struct CadenceEstimator: Sendable {
             sums.withUnsafeMutableBufferPointer { s in
                 products.sums(xs.baseAddress!, count: n, end: end, lags: lags, into: s)
             }
-        }
-        window.withUnsafeBufferPointer { x in
-            prefix.withUnsafeMutableBufferPointer { WindowSums.prefixSums(count: n, into: $0) { x[$0] } }
         }
         prefix.withUnsafeBufferPointer { prefix in
             sums.withUnsafeBufferPointer { sums in
@@ -180,6 +154,55 @@ struct CadenceEstimator: Sendable {
         // Fast steps only where the window moves like running (`runningDeviation`).
         let running = energy >= Self.runningDeviation * Self.runningDeviation * Double(n)
         return estimate(n: n, minimumLag: running ? minimumLag : min(walkingMinimumLag, maximumLag - 1), maximumLag: maximumLag)
+    }
+
+    /// One pass over the window's first `n` values `x` (mean `mean`): each in single precision into
+    /// `values` for the lagged products (`LagProducts`), then up to `padding` zeros; the running
+    /// sums `prefix[k]` = Σ x[i] for i < k (the centring, `correlate`); and the centred energy
+    /// Σ (x − mean)², returned.
+    ///
+    /// Written through pointers: element-wise array stores cost a uniqueness check each (54 M
+    /// runtime calls in the callgrind profile of the speed benchmark). Four values at a time, with
+    /// four energy sums, so each addition need not wait for the one before (see `WindowSums`). The
+    /// running sums are `WindowSums.prefixSums`' (the same additions in the same order, four
+    /// values per pass), made in this pass instead of a second one over the window.
+    static func convert(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double,
+                        into values: UnsafeMutableBufferPointer<Float>, padding: Int,
+                        prefix: UnsafeMutableBufferPointer<Double>) -> Double {
+        precondition(n <= x.count && n + padding <= values.count && n < prefix.count,
+                     "CadenceEstimator.convert: window longer than its storage")
+        let source = UnsafeRawPointer(x.baseAddress!), target = UnsafeMutableRawPointer(values.baseAddress!)
+        let out = prefix.baseAddress!
+        let m = SIMD4<Double>(repeating: mean)
+        var lanes = SIMD4<Double>(), total = 0.0
+        out[0] = 0
+        var i = 0
+        while i &+ 4 <= n {
+            let v = source.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self)
+            // Each lane rounded to single precision as `Float(_:)` rounds it, four in one store.
+            target.storeBytes(of: SIMD4<Float>(v), toByteOffset: i &* 4, as: SIMD4<Float>.self)
+            let c = v - m
+            lanes += c * c
+            let a = v[0], b = v[1], ab = a + b
+            out[i &+ 1] = total + a
+            out[i &+ 2] = total + ab
+            out[i &+ 3] = total + (ab + v[2])
+            total += ab + (v[2] + v[3])
+            out[i &+ 4] = total
+            i &+= 4
+        }
+        var sum = lanes.sum()
+        while i < n {
+            values[i] = Float(x[i])
+            let c = x[i] - mean
+            sum += c * c
+            total += x[i]
+            out[i &+ 1] = total
+            i &+= 1
+        }
+        // A trimmed window leaves an earlier window's values after its end.
+        for k in n..<Swift.max(n, Swift.min(values.count - padding, n + padding)) { values[k] = 0 }
+        return sum
     }
 
     /// The cadence from `correlation` over lags `minimumLag`...`maximumLag` (and one either side).

@@ -64,15 +64,18 @@ enum BoutEdges {
         let n = Double(ticks), limit = deviation * deviation
         var s = 0.0, s2 = 0.0
         for k in a..<(a + ticks) { s += x[k]; s2 += x[k] * x[k] }
+        // A box from `start` is followed by the next while start + ticks < to: one comparison per
+        // tick with a bound found once (the indices stay below `to`: no overflow to check).
+        let last = to &- ticks
         var start = a
         while true {
             let mean = s / n
             if s2 / n - mean * mean <= limit { return start }
-            guard start + ticks < to else { return nil }
-            let old = x[start], new = x[start + ticks]
+            guard start < last else { return nil }
+            let old = x[start], new = x[start &+ ticks]
             s += new - old
             s2 += new * new - old * old
-            start += 1
+            start &+= 1
         }
     }
 }

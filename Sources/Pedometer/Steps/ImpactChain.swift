@@ -89,8 +89,17 @@ struct ImpactChain: Sendable {
             if height > last.height { impacts[impacts.count - 1] = Impact(tick: i, height: height, before: last.before) }
             return
         }
-        if impacts.count == capacity { impacts.removeFirst() }
-        impacts.append(impact)
+        if impacts.count == capacity {
+            // The oldest forgotten: the others moved down one place in one block move, and the
+            // newest written over the last place (`removeFirst` and `append` went through the
+            // array's general range replacement, about 200 instructions; callgrind, session 21).
+            impacts.withUnsafeMutableBufferPointer { p in
+                p.baseAddress!.update(from: p.baseAddress! + 1, count: p.count - 1)
+                p[p.count - 1] = impact
+            }
+        } else {
+            impacts.append(impact)
+        }
     }
 
     /// A finished chain of impacts after tick `floor`: at least `minimumImpacts` in a row,
