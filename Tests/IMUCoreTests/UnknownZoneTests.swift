@@ -40,4 +40,21 @@ import Testing
             #expect(LocalTime.unknownZone(environment: tz, zoneDirectory: dir) == nil, "\(tz ?? "unset")")
         }
     }
+
+    /// The zone imu-steps --history names to the daemon is the one glibc cuts the tool's days in:
+    /// an empty TZ is UTC (it named /etc/localtime's zone, "Etc/UTC" or "Europe/Berlin"), and so
+    /// is a TZ naming no zone (it named none, "", and the daemon answered in its own zone).
+    @Test func theZoneToldToTheDaemonIsTheOneGlibcUses() throws {
+        let dir = try Self.zoneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(LocalTime.zoneIdentifier(environment: "", zoneinfo: dir, zoneDirectory: dir) == "UTC")
+        for tz in ["Nowhere/Land", ":Nowhere/Land", "Europe/Berlni", "Europe/Notes", "XY0", dir + "/Europe/Missing", "/dev/null"] {
+            #expect(LocalTime.zoneIdentifier(environment: tz, zoneinfo: dir, zoneDirectory: dir) == "UTC", "\(tz)")
+        }
+        // Zone files are named as they are; a rule names no zone, and the daemon's own is used.
+        for tz in ["Europe/Berlin", ":Europe/Berlin"] {
+            #expect(LocalTime.zoneIdentifier(environment: tz, zoneinfo: dir, zoneDirectory: dir) == "Europe/Berlin", "\(tz)")
+        }
+        #expect(LocalTime.zoneIdentifier(environment: "CET-1CEST,M3.5.0,M10.5.0/3", zoneinfo: dir, zoneDirectory: dir) == "")
+    }
 }

@@ -78,11 +78,16 @@ public enum LocalTime {
         }
     }
 
-    /// The zone's IANA name ("Europe/Berlin") for asking the step daemon about local days: `TZ`
-    /// when it names a zone file, else what /etc/localtime links to, else /etc/timezone. "" when
-    /// none names a zone (the daemon then uses its own zone, which is the system's).
+    /// The zone's IANA name ("Europe/Berlin") for asking the step daemon about local days: the
+    /// zone this process's local times are in, so the daemon cuts days where the tool does. `TZ`
+    /// when it names a zone file; "UTC" when glibc runs on UTC because of `TZ`: set but empty
+    /// (tzset(3): UTC) or naming neither a zone file nor a rule (`unknownZone`, which looks under
+    /// `zoneDirectory`, glibc's TZDIR); with `TZ` unset, what /etc/localtime links to, else
+    /// /etc/timezone. "" when none names a zone (a POSIX rule such as CET-1CEST, a zone file
+    /// outside zoneinfo): the daemon then uses its own zone.
     public static func zoneIdentifier(environment tz: String? = getenv("TZ").map { String(cString: $0) },
-                                      zoneinfo: String = "/usr/share/zoneinfo") -> String {
+                                      zoneinfo: String = "/usr/share/zoneinfo",
+                                      zoneDirectory: String? = getenv("TZDIR").map { String(cString: $0) }) -> String {
         func known(_ name: String) -> Bool {
             !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..") && access(zoneinfo + "/" + name, R_OK) == 0
         }
@@ -90,9 +95,14 @@ public enum LocalTime {
             guard let r = path.firstRange(of: "zoneinfo/") else { return nil }
             return String(path[r.upperBound...])
         }
-        if var tz, !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let name = tz.hasPrefix("/") ? afterZoneinfo(tz) : tz, known(name) { return name }
+        if let tz {
+            // glibc's empty TZ is UTC, not the system's zone: asking the daemon about
+            // /etc/localtime's days cut them where the tool's range (in UTC) did not.
+            if tz.isEmpty { return "UTC" }
+            // glibc fell back to UTC; "" had the daemon answer in its own zone.
+            if unknownZone(environment: tz, zoneDirectory: zoneDirectory) != nil { return "UTC" }
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let name = name.hasPrefix("/") ? afterZoneinfo(name) : name, known(name) { return name }
             return ""
         }
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -1,5 +1,6 @@
 import Foundation
 import IMUCLI
+import IMUCore
 import IMUHistory
 import IMUPlot
 
@@ -9,8 +10,9 @@ enum DayPlot {
     static let defaultHistory = "/var/lib/imu-stepd/history.sqlite"
 
     static func run(_ options: PlotOptions, args: ParsedArguments) async throws {
-        let zone = TimeZone.current
-        let date = try day(args.positionals.first, command: args.command, zone: zone)
+        ZoneWarning.say(command: args.command)
+        let date = try day(args.positionals.first, command: args.command, zone: localZone(at: Date()))
+        let zone = localZone(at: date)
         let given = args.string("history")
         let path = given ?? defaultHistory
         guard FileManager.default.fileExists(atPath: path) else {
@@ -44,6 +46,20 @@ enum DayPlot {
         } else {
             RecordingPlot.note("wrote \(name) (\(html.utf8.count / 1024) KiB): \(counted(data.steps, "step")), floors ↑\(data.floorsAscended) ↓\(data.floorsDescended)")
         }
+    }
+
+    /// The zone the day is cut in: the C library's (`LocalTime`), where imu-steps cuts its days.
+    /// Foundation's `TimeZone.current` took an empty TZ, a TZ naming no zone and a POSIX rule all
+    /// for the system's zone (/etc/localtime), where glibc runs the first two on UTC and the rule
+    /// as written: the page showed another day than `imu-steps --history`.
+    static func localZone(at date: Date) -> TimeZone {
+        let name = LocalTime.zoneIdentifier()
+        if !name.isEmpty, let zone = TimeZone(identifier: name) { return zone }
+        // TZ unset and /etc/localtime naming no zone under zoneinfo: Foundation reads that file too.
+        if getenv("TZ") == nil { return .current }
+        // A POSIX rule (TZ=CET-1CEST,M3.5.0,M10.5.0/3): its offset at `date`, the day asked for;
+        // a daylight-saving change within that day is not followed.
+        return TimeZone(secondsFromGMT: LocalTime.fields(date.timeIntervalSince1970).utcOffsetSeconds) ?? .gmt
     }
 
     /// `today` (default), `yesterday`, or YYYY-MM-DD, as a moment inside that local day (noon).

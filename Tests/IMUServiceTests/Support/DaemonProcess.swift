@@ -22,7 +22,9 @@ final class DaemonProcess {
     /// `logReaderGone`: standard output and error on a pipe whose reader has already gone (the
     /// log is then lost, `log` stays empty).
     /// `clock`: the `clock =` setting (`trust` unless a test needs the machine's own judgement).
-    init(bus: PrivateBus, stateDirectory: String, settings: [String], logReaderGone: Bool = false, clock: String = "trust") throws {
+    /// `environment`: variables set for the daemon over this process's (a `TZ` of its own).
+    init(bus: PrivateBus, stateDirectory: String, settings: [String], logReaderGone: Bool = false, clock: String = "trust",
+         environment: [String: String] = [:]) throws {
         configPath = stateDirectory + "-\(UUID().uuidString.prefix(6)).conf"
         let lines = ["bus = \(bus.address)", "state_directory = \(stateDirectory)", "clock = \(clock)"] + settings
         try lines.joined(separator: "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -33,6 +35,7 @@ final class DaemonProcess {
         var env = ProcessInfo.processInfo.environment
         env["IMUKIT_LOG_STDERR"] = "1"
         env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.merge(environment) { $1 }
         process.environment = env
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = log
