@@ -32,7 +32,7 @@ import Testing
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"], clock: "auto")
         defer { withExtendedLifetime(daemon) {} }
-        #expect(try PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("running") == true }, "\(daemon.log)")
+        #expect(PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("running") == true }, "\(daemon.log)")
         guard try bus.property("ClockSynchronized").contains("false") else {
             print("skipped: this machine's clock is synchronised (NTP or RTC), so imu-stepd places every minute")
             return
@@ -54,7 +54,7 @@ import Testing
         guard let bus = try PrivateBus.start() else { print("skipped: dbus-daemon is not installed"); return }
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["source = i2c:/dev/i2c-99@0x68"])
         defer { withExtendedLifetime(daemon) {} }
-        #expect(try PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("lost") == true }, "\(daemon.log)")
+        #expect(PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("lost") == true }, "\(daemon.log)")
         let env = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
         let today = try Run.command([DaemonProcess.tool("imu-steps"), "--today"], environment: env)
         #expect(today.status == 0 && today.stdout.hasPrefix("today: 0 steps"), "\(today.stdout) \(today.stderr)")

@@ -43,11 +43,11 @@ import Testing
             for _ in 0..<10 { _ = try bus.property("TodaySteps"); _ = try bus.call("GetAll", "s", ["io.github.imukit.StepService1"], interface: "org.freedesktop.DBus.Properties") }
             fake.stop()
             mosquitto.stop()
-            #expect(try PrivateBus.waitFor(30) { lines("lost gpsd") == round && lines("MQTT: the connection") == round }, "\(daemon.log)")
+            #expect(PrivateBus.waitFor(30) { lines("lost gpsd") == round && lines("MQTT: the connection") == round }, "\(daemon.log)")
             fake = try GPSFake(log: log, port: gpsPort)
             mosquitto = try GuardedDaemon(brokerBinary, ["-c", conf])
             // The broker's reconnection backs off up to 60 s (docs/mqtt.md).
-            #expect(try PrivateBus.waitFor(90) { lines("gpsd at 127.0.0.1:\(gpsPort) is back") == round && lines("again after") == round }, "\(daemon.log)")
+            #expect(PrivateBus.waitFor(90) { lines("gpsd at 127.0.0.1:\(gpsPort) is back") == round && lines("again after") == round }, "\(daemon.log)")
         }
         let after = open()
         #expect(after <= before, "imu-stepd held \(before) descriptors with everything connected, \(after) after 2 rounds of 20 queries and gpsd and the broker lost and regained")

@@ -12,7 +12,7 @@ import Testing
         let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"],
                                        environment: ["TZ": "Asia/Kolkata"])
         defer { withExtendedLifetime(daemon) {} }
-        #expect(try PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("running") == true }, "\(daemon.log)")
+        #expect(PrivateBus.waitFor(20) { (try? bus.property("SensorState"))?.contains("running") == true }, "\(daemon.log)")
         let steps = DaemonProcess.tool("imu-steps")
         for tz in ["Nowhere/Land", ""] {
             let r = try Run.command([steps, "--history", "2d", "--json"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": tz])
