@@ -36,18 +36,21 @@ import Testing
         let dir = try Self.zoneDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for tz: String? in [nil, "", "Europe/Berlin", ":Europe/Berlin", dir + "/Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3",
-                            "EST5EDT", "UTC0", "<+0530>-5:30", ":CET-1"] {
+                            "EST5EDT", "UTC0", "<+0530>-5:30", ":CET-1", ":"] {
             #expect(LocalTime.unknownZone(environment: tz, zoneDirectory: dir) == nil, "\(tz ?? "unset")")
         }
     }
 
     /// The zone imu-steps --history names to the daemon is the one glibc cuts the tool's days in:
-    /// an empty TZ is UTC (it named /etc/localtime's zone, "Etc/UTC" or "Europe/Berlin"), and so
-    /// is a TZ naming no zone (it named none, "", and the daemon answered in its own zone).
+    /// an empty TZ is the system's zone as when unset (glibc 2.36, measured with a Europe/Berlin
+    /// /etc/localtime: CET), TZ=":" is UTC, and so is a TZ naming no zone (it named none, "", and
+    /// the daemon answered in its own zone).
     @Test func theZoneToldToTheDaemonIsTheOneGlibcUses() throws {
         let dir = try Self.zoneDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(LocalTime.zoneIdentifier(environment: "", zoneinfo: dir, zoneDirectory: dir) == "UTC")
+        #expect(LocalTime.zoneIdentifier(environment: "", zoneinfo: dir, zoneDirectory: dir)
+                == LocalTime.zoneIdentifier(environment: nil, zoneinfo: dir, zoneDirectory: dir))
+        #expect(LocalTime.zoneIdentifier(environment: ":", zoneinfo: dir, zoneDirectory: dir) == "UTC")
         for tz in ["Nowhere/Land", ":Nowhere/Land", "Europe/Berlni", "Europe/Notes", "XY0", dir + "/Europe/Missing", "/dev/null"] {
             #expect(LocalTime.zoneIdentifier(environment: tz, zoneinfo: dir, zoneDirectory: dir) == "UTC", "\(tz)")
         }

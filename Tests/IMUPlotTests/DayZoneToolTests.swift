@@ -40,10 +40,13 @@ import Testing
         #expect(Self.steps(html, hour: 7) == walk, "the walk in the 07:00 bar")
     }
 
-    /// An empty TZ is UTC on purpose: no warning, the walk at 07:00.
-    @Test func anEmptyZoneIsUTC() throws {
-        let (html, stderr, walk) = try Self.page(tz: "")
+    /// TZ=":" is UTC on purpose (glibc reads an empty zone file name as UTC): no warning, the walk
+    /// at 07:00. An empty TZ is the system's zone, as when unset: no warning either.
+    @Test func colonIsUTCAndEmptyIsNoUnknownZone() throws {
+        let (html, stderr, walk) = try Self.page(tz: ":")
         #expect(!stderr.contains("warning: TZ="), "\(stderr)")
         #expect(Self.steps(html, hour: 7) == walk, "the walk in the 07:00 bar")
+        let (_, emptyStderr, _) = try Self.page(tz: "")
+        #expect(!emptyStderr.contains("warning: TZ="), "\(emptyStderr)")
     }
 }

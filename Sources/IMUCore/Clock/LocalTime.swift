@@ -80,10 +80,12 @@ public enum LocalTime {
 
     /// The zone's IANA name ("Europe/Berlin") for asking the step daemon about local days: the
     /// zone this process's local times are in, so the daemon cuts days where the tool does. `TZ`
-    /// when it names a zone file; "UTC" when glibc runs on UTC because of `TZ`: set but empty
-    /// (tzset(3): UTC) or naming neither a zone file nor a rule (`unknownZone`, which looks under
-    /// `zoneDirectory`, glibc's TZDIR); with `TZ` unset, what /etc/localtime links to, else
-    /// /etc/timezone. "" when none names a zone (a POSIX rule such as CET-1CEST, a zone file
+    /// when it names a zone file; "UTC" when glibc runs on UTC because of `TZ`: ":" (an empty
+    /// file name) or naming neither a zone file nor a rule (`unknownZone`, which looks under
+    /// `zoneDirectory`, glibc's TZDIR); with `TZ` unset or empty, what /etc/localtime links to,
+    /// else /etc/timezone. (Measured on Debian 12's glibc 2.36 with a Europe/Berlin
+    /// /etc/localtime: TZ="" runs on CET like an unset TZ, although tzset(3) says UTC; TZ=":"
+    /// runs on UTC.) "" when none names a zone (a POSIX rule such as CET-1CEST, a zone file
     /// outside zoneinfo): the daemon then uses its own zone.
     public static func zoneIdentifier(environment tz: String? = getenv("TZ").map { String(cString: $0) },
                                       zoneinfo: String = "/usr/share/zoneinfo",
@@ -95,10 +97,9 @@ public enum LocalTime {
             guard let r = path.firstRange(of: "zoneinfo/") else { return nil }
             return String(path[r.upperBound...])
         }
-        if let tz {
-            // glibc's empty TZ is UTC, not the system's zone: asking the daemon about
-            // /etc/localtime's days cut them where the tool's range (in UTC) did not.
-            if tz.isEmpty { return "UTC" }
+        if let tz, !tz.isEmpty {
+            // glibc reads ":" as a zone file with an empty name: UTC.
+            if tz == ":" { return "UTC" }
             // glibc fell back to UTC; "" had the daemon answer in its own zone.
             if unknownZone(environment: tz, zoneDirectory: zoneDirectory) != nil { return "UTC" }
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
@@ -136,15 +137,15 @@ public enum LocalTime {
 
     /// `TZ` when glibc's tzset(3) finds neither a zone file for it nor a POSIX rule in it, and
     /// silently uses UTC (TZ=Nowhere/Land, a typo'd Europe/Berlni, a zone missing because tzdata
-    /// is not installed); nil when `TZ` is unset (the system's zone), empty (UTC on purpose), a
-    /// zone file or a rule. glibc's order: a leading ':' is dropped; the name (absolute, else under
+    /// is not installed); nil when `TZ` is unset or empty (the system's zone, as glibc 2.36 reads
+    /// it: `zoneIdentifier`), ":" (UTC on purpose), a zone file or a rule. glibc's order: a leading ':' is dropped; the name (absolute, else under
     /// `TZDIR`, else /usr/share/zoneinfo) is read as a zone file, which starts with "TZif"
     /// (tzfile(5)); failing that it is parsed as a POSIX rule, whose standard-time name
     /// (3 letters or more, or <…> quoted) must be followed by an offset (an optional sign, a digit).
     /// Looks at one file (stat(2), and a 4-byte read of a regular file): a blocking call.
     public static func unknownZone(environment tz: String? = getenv("TZ").map { String(cString: $0) },
                                    zoneDirectory: String? = getenv("TZDIR").map { String(cString: $0) }) -> UnknownZone? {
-        guard let tz, !tz.isEmpty else { return nil }
+        guard let tz, !tz.isEmpty, tz != ":" else { return nil }
         let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
         let directory = zoneDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         let file = name.hasPrefix("/") ? name : directory + "/" + name

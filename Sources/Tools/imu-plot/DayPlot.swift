@@ -49,14 +49,15 @@ enum DayPlot {
     }
 
     /// The zone the day is cut in: the C library's (`LocalTime`), where imu-steps cuts its days.
-    /// Foundation's `TimeZone.current` took an empty TZ, a TZ naming no zone and a POSIX rule all
-    /// for the system's zone (/etc/localtime), where glibc runs the first two on UTC and the rule
-    /// as written: the page showed another day than `imu-steps --history`.
+    /// Foundation's `TimeZone.current` took TZ=":", a TZ naming no zone and a POSIX rule all for
+    /// the system's zone (/etc/localtime), where glibc runs the first two on UTC and the rule as
+    /// written: the page showed another day than `imu-steps --history`.
     static func localZone(at date: Date) -> TimeZone {
         let name = LocalTime.zoneIdentifier()
         if !name.isEmpty, let zone = TimeZone(identifier: name) { return zone }
-        // TZ unset and /etc/localtime naming no zone under zoneinfo: Foundation reads that file too.
-        if getenv("TZ") == nil { return .current }
+        // TZ unset or empty (glibc 2.36 reads both as the system's zone) and /etc/localtime naming
+        // no zone under zoneinfo: Foundation reads that file too.
+        if getenv("TZ").map({ $0.pointee == 0 }) ?? true { return .current }
         // A POSIX rule (TZ=CET-1CEST,M3.5.0,M10.5.0/3): its offset at `date`, the day asked for;
         // a daylight-saving change within that day is not followed.
         return TimeZone(secondsFromGMT: LocalTime.fields(date.timeIntervalSince1970).utcOffsetSeconds) ?? .gmt
