@@ -84,8 +84,7 @@ public struct RecordingError: DiagnosableError, Equatable {
         case EISDIR:
             error.fix = "name a file inside it, e.g. \(file.hasSuffix("/") ? file : file + "/")walk.csv"
         case ENAMETOOLONG:
-            // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
-            error.fix = "choose a shorter name: Linux takes at most 255 bytes in one file name and 4095 in a path"
+            error.fix = "choose a shorter name: \(PathLimits.sentence)"
         case ENOTDIR:
             error.fix = "a part of the path before the file name is a file, not a directory: check it (ls -ld \(quotedDirectory))"
         case EROFS where creating:

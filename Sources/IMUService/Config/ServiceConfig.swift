@@ -104,8 +104,7 @@ public struct ServiceConfig: Sendable {
             case .system(let e):
                 let shown = path.escapedOnOneLine
                 let fix = switch e {
-                // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
-                case ENAMETOOLONG: "give a shorter path: Linux takes at most 255 bytes in one file name and 4095 in a path"
+                case ENAMETOOLONG: "give a shorter path: \(PathLimits.sentence)"
                 case ENOTDIR: "a part of the path before the file name is a file, not a directory: check it (ls -ld \(shown))"
                 case ELOOP: "the path's symbolic links run in a loop: check them (ls -l \(shown))"
                 default: "sudo chmod 0644 \(shown)"

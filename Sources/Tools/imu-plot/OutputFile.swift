@@ -25,8 +25,7 @@ struct OutputError: DiagnosableError {
             return "\(path.escapedOnOneLine) is \(kind), not a file on disk: write the plot to a file with -o, e.g. -o /tmp/plot.svg"
         }
         if errorNumber == ENAMETOOLONG {
-            // Linux NAME_MAX and PATH_MAX (limits.h): a name of 255 bytes, a path of 4095.
-            return "give -o a shorter name: Linux takes at most 255 bytes in one file name and 4095 in a path"
+            return "give -o a shorter name: \(PathLimits.sentence)"
         }
         return [ENOSPC, EDQUOT, EFBIG].contains(errorNumber) ? "free space on the disk, or write the plot to another one with -o"
             : "choose a writable place with -o, e.g. -o /tmp/plot.svg"
