@@ -24,8 +24,9 @@ public struct CalibrationStoreError: DiagnosableError, Equatable {
     public var description: String {
         // "cannot read …/profile.json: Is a directory" read as a damaged file, and its fix said
         // imu-calibrate --reset, which removes a calibration file, never a directory.
-        if errorNumber == EISDIR { return "cannot \(operation) \(path.escapedOnOneLine): it is a directory, where imukit keeps \(savedFile) as one small JSON file" }
-        if let notARegularFile { return "cannot \(operation) \(path.escapedOnOneLine): it is \(notARegularFile), where imukit keeps \(savedFile) as one small JSON file" }
+        if let kind = errorNumber == EISDIR ? "a directory" : notARegularFile {
+            return "cannot \(operation) \(path.escapedOnOneLine): it is \(kind), where imukit keeps \(savedFile) as one small JSON file"
+        }
         return "cannot \(operation) \(path.escapedOnOneLine): \(String(cString: strerror(errorNumber)))"
     }
 
