@@ -36,6 +36,14 @@ public struct BusMessage {
         try Self.check(sd_bus_message_read_basic(raw, Self.code("b"), &v), "reading a boolean")
         return v != 0
     }
+    /// An array of int64 (`ax`).
+    public func readInt64Array() throws -> [Int64] {
+        guard try enter("a", "x") else { return [] }
+        var out: [Int64] = []
+        while try peek() != nil { out.append(try readInt64()) }
+        try exit()
+        return out
+    }
     /// Enters a container; false at the end of an array.
     public func enter(_ type: Character, _ contents: String?) throws -> Bool {
         let r = sd_bus_message_enter_container(raw, Self.code(type), contents)
@@ -76,6 +84,12 @@ public struct BusMessage {
     public func append(_ v: Bool) throws {
         var b: Int32 = v ? 1 : 0
         try Self.check(sd_bus_message_append_basic(raw, Self.code("b"), &b), "appending a boolean")
+    }
+    /// Appends an array of int64 (`ax`).
+    public func append(_ v: [Int64]) throws {
+        try open("a", "x")
+        for x in v { try append(x) }
+        try close()
     }
     public func open(_ type: Character, _ contents: String) throws {
         try Self.check(sd_bus_message_open_container(raw, Self.code(type), contents), "opening \(type)(\(contents))")
