@@ -59,6 +59,39 @@ import Testing
         #expect((stepCount(r.stdout) ?? -1) >= (stepCount(today.stdout) ?? .max) && (stepCount(today.stdout) ?? 0) > 0, "\(r.stdout) vs \(today.stdout)")
     }
 
+    /// A bus whose policy file predates QueryIntervals refuses it to everyone but root and group
+    /// imukit (AccessDenied): the client asks QueryTotals day by day instead, with the same days.
+    @Test(.enabled(if: zonesInstalled, "needs tzdata"))
+    func anOlderPolicyFallsBackToADayByDayQuery() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), getpwuid(65534) != nil else {
+            print("skipped: needs root, setpriv and user 65534 (nobody) to call as another user"); return
+        }
+        let current = try String(contentsOf: PrivateBus.packageRoot.appendingPathComponent("data/io.github.imukit.StepService1.conf"), encoding: .utf8)
+        let older = current.replacingOccurrences(of: """
+            <allow send_destination="io.github.imukit.StepService1"
+                   send_interface="io.github.imukit.StepService1" send_member="QueryIntervals"/>
+
+        """, with: "")
+        #expect(older != current, "the policy allows QueryIntervals in one place, as written here")
+        guard let bus = try PrivateBus.start(policy: older) else { print("skipped: dbus-daemon is not installed"); return }
+        let daemon = try DaemonProcess(bus: bus, stateDirectory: try scratch(), settings: ["simulate = walk:600", "speed = 10"],
+                                       environment: ["TZ": "Asia/Tokyo"])
+        defer { withExtendedLifetime(daemon) {} }
+        #expect(PrivateBus.waitFor(20) { (Int(busValue((try? bus.property("TodaySteps")) ?? "")) ?? 0) > 10 }, "\(daemon.log)")
+        let now = Int64(Date().timeIntervalSince1970) * 1_000_000
+        let refused = try bus.call("QueryIntervals", "ax", ["2", "\(now - 1_000_000)", "\(now)"], asUser: "65534")
+        #expect(refused.status != 0 && refused.stderr.lowercased().contains("access"), "the older policy is in force: \(refused.stderr)")
+        let r = try Run.command(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.tool("imu-steps"),
+                                 "--history", "3d", "--json"],
+                                environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "<+0530>-5:30"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = r.stdout.split(separator: "\n")
+        #expect(rows.count == 3, "\(r.stdout)")
+        for row in rows {
+            for time in Self.times(row) { #expect(time.hasSuffix("T00:00:00+05:30"), "\(row)") }
+        }
+    }
+
     /// QueryDays with "" is the daemon's own zone as the C library reads its TZ, where its
     /// Today* properties are cut: Foundation's TimeZone.current took a rule for /etc/localtime.
     @Test func queryDaysWithoutAZoneCutsTheDaemonsGlibcDays() throws {
