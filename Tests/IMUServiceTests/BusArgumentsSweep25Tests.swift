@@ -39,6 +39,7 @@ import Testing
             (steps, "QueryDays", "xxs", ["\(now - 1_000_000)", "\(now)", "Mars/Olympus\u{7}\n"], "unknown time_zone 'Mars/Olympus\\x07\\n': give an IANA name such as Europe/Berlin"),
             (steps, "QueryDays", "xxs", ["\(now - 1_000_000)", "\(now)", long], "unknown time_zone '\(String(repeating: "Z", count: 200))…'"),
             (steps, "QueryDays", "xx", ["0", "\(now)"], "QueryDays takes (xxs): from_usec and to_usec, µs since 1970 UTC, and time_zone"),
+            ("org.freedesktop.DBus.Introspectable", "Introspect", "s", ["xml"], "Introspect takes no arguments, got (s)"),
             // Controls take nothing (the call is refused before anything is paused).
             (steps, "Pause", "s", ["now"], "Pause takes no arguments, got (s)"),
             (steps, "Reset", "x", ["1"], "Reset takes no arguments, got (x)"),

@@ -51,6 +51,7 @@ final class StepServiceObject {
         do {
             switch (msg.interface ?? "", member) {
             case (StepServiceNames.introspectable, "Introspect"):
+                guard hasSignature(m, "") else { return invalid(m, "Introspect takes no arguments, got (\(msg.signature.escapedValue))") }
                 try reply(m) { try $0.append(Introspection.document) }
             case (StepServiceNames.properties, "Get"):
                 guard hasSignature(m, "ss") else { return invalid(m, "Get takes (ss): interface_name, property_name") }
