@@ -94,7 +94,7 @@ public enum DayReport {
     /// "Tuesday 1 December 2026" (English names; the page is in English).
     public static func dayName(_ day: DayData) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = day.timeZone
+        calendar.timeZone = day.zone(at: day.start)
         let c = calendar.dateComponents([.year, .month, .day, .weekday], from: day.start)
         let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
         let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
