@@ -59,8 +59,9 @@ public struct StepServiceClient: Sendable {
     /// daylight-saving changes (TZ=EST5EDT,M3.2.0,M11.1.0, which names no zone to send), a zone
     /// under `TZDIR`. They are asked for by instants (`totals(between:)`). At most 3 700 days.
     public func days(from: Date, to: Date) async throws -> [StepTotals] {
-        let bounds = LocalTime.dayBounds(from: from.timeIntervalSince1970, to: to.timeIntervalSince1970)
-        return try await totals(between: bounds.map { Date(timeIntervalSince1970: $0) })
+        let (a, b) = (from.timeIntervalSince1970, to.timeIntervalSince1970)
+        // Cut on the call thread: the C library may read zone files (tzset(3)) the first time.
+        return try await intervals { LocalTime.dayBounds(from: a, to: b).map { WireTime.micros(Date(timeIntervalSince1970: $0)) } }
     }
 
     /// One total per interval between consecutive `bounds` (increasing, at most 3 701 of them),
@@ -68,10 +69,15 @@ public struct StepServiceClient: Sendable {
     /// whose policy file predates it (AccessDenied), is asked QueryTotals for each interval
     /// instead, on one connection: the same answer, one call per interval.
     public func totals(between bounds: [Date]) async throws -> [StepTotals] {
-        guard bounds.count >= 2 else { return [] }
         let micros = bounds.map(WireTime.micros)
+        return try await intervals { micros }
+    }
+
+    private func intervals(_ bounds: @escaping @Sendable () -> [Int64]) async throws -> [StepTotals] {
         let bus = self.bus, timeout = timeoutSeconds
         return try await OwnThread.run(name: Self.callThread) {
+            let micros = bounds()
+            guard micros.count >= 2 else { return [] }
             let c = try BusConnection(bus)
             do {
                 return try Self.call(c, "QueryIntervals", timeout: timeout, fill: { try $0.append(micros) }, read: Self.readTotalsArray)
