@@ -115,7 +115,7 @@ final class StepServiceObject {
                 guard hasSignature(m, "ax") else {
                     return invalid(m, "QueryIntervals takes (ax): bounds_usec, increasing instants in µs since 1970 UTC; one total comes back per interval between two of them")
                 }
-                let bounds = try msg.readInt64Array()
+                let bounds = try msg.readInt64Array(limit: Self.maxIntervals + 1)
                 if let problem = Self.checkBounds(bounds) { return invalid(m, problem) }
                 enqueue(m, member) { .query(.intervals(bounds: bounds.map(WireTime.date)), reply: $0) }
             case (StepServiceNames.interface, "Pause"), (StepServiceNames.interface, "Resume"), (StepServiceNames.interface, "Reset"):
@@ -155,7 +155,7 @@ final class StepServiceObject {
             return "bounds_usec holds \(bounds.count) instant\(bounds.count == 1 ? "" : "s"); QueryIntervals needs at least 2, the start and end of an interval (µs since 1970 UTC)"
         }
         guard bounds.count <= maxIntervals + 1 else {
-            return "bounds_usec holds \(bounds.count) instants; QueryIntervals takes at most \(maxIntervals + 1) (\(maxIntervals) intervals, ten years of days): ask in parts"
+            return "bounds_usec holds more than \(maxIntervals + 1) instants; QueryIntervals takes at most \(maxIntervals + 1) (\(maxIntervals) intervals, ten years of days): ask in parts"
         }
         guard bounds[0] >= 0 else {
             return "bounds_usec[0] (\(bounds[0])) is before 1970-01-01 (µs since 1970 UTC must be 0 or more; the history holds nothing before 2024-01-01)"

@@ -36,11 +36,15 @@ public struct BusMessage {
         try Self.check(sd_bus_message_read_basic(raw, Self.code("b"), &v), "reading a boolean")
         return v != 0
     }
-    /// An array of int64 (`ax`).
-    public func readInt64Array() throws -> [Int64] {
+    /// An array of int64 (`ax`), read up to `limit` + 1 elements: a caller that takes at most
+    /// `limit` refuses a longer one without reading millions of them (the message is left there).
+    public func readInt64Array(limit: Int = .max - 1) throws -> [Int64] {
         guard try enter("a", "x") else { return [] }
         var out: [Int64] = []
-        while try peek() != nil { out.append(try readInt64()) }
+        while try peek() != nil {
+            out.append(try readInt64())
+            if out.count > limit { return out }
+        }
         try exit()
         return out
     }
