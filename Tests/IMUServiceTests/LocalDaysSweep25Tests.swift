@@ -50,6 +50,17 @@ import Testing
             }
             #expect(seen == Set(offsets), "TZ='\(tz)': offsets \(seen)")
         }
+        // A zone found only under TZDIR (glibc looks there; the daemon's zone data has no such
+        // name): the tool's days are that zone's.
+        let zones = try scratch()
+        try FileManager.default.createDirectory(atPath: zones + "/Test", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Asia/Kolkata", toPath: zones + "/Test/Kolkata")
+        let viaTZDIR = try Run.command([steps, "--history", "2d", "--json"],
+                                       environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "Test/Kolkata", "TZDIR": zones])
+        #expect(viaTZDIR.status == 0 && !viaTZDIR.stderr.contains("warning"), "\(viaTZDIR.stderr)")
+        let tzdirRows = viaTZDIR.stdout.split(separator: "\n")
+        #expect(tzdirRows.count == 2, "\(viaTZDIR.stdout)")
+        for row in tzdirRows { for time in Self.times(row) { #expect(time.hasSuffix("T00:00:00+05:30"), "TZDIR: \(row)") } }
         // Today's steps are in the last row, not lost between rows.
         let r = try Run.command([steps, "--history", "1d", "--json"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "<+0530>-5:30"])
         let today = try Run.command([steps, "--today", "--json"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "<+0530>-5:30"])
