@@ -101,8 +101,10 @@ final class StepServiceObject {
                 if zoneName.isEmpty {
                     // The daemon's own days, cut by the C library as its Today* properties are
                     // (`LocalDay`): Foundation's TimeZone.current took TZ=":" and a POSIX rule
-                    // for /etc/localtime, so these days and today's disagreed.
-                    let bounds = LocalTime.dayBounds(from: from.timeIntervalSince1970, to: to.timeIntervalSince1970, maxDays: 3_702)
+                    // for /etc/localtime, so these days and today's disagreed. A span of
+                    // `maxIntervals` days touches at most that many days and two partial ones.
+                    let bounds = LocalTime.dayBounds(from: from.timeIntervalSince1970, to: to.timeIntervalSince1970,
+                                                     maxDays: Self.maxIntervals + 2)
                     enqueue(m, member) { .query(.intervals(bounds: bounds.map { Date(timeIntervalSince1970: $0) }), reply: $0) }
                     return 1
                 }
