@@ -64,6 +64,8 @@ import Pedometer
         // 00 and 01 EDT, then 01 EST at the third hour, 03 at the fifth … 23 at the 25th.
         let page = try String(contentsOfFile: dir.appendingPathComponent("2026-11-01.html").path, encoding: .utf8)
         #expect(page.contains("walking, high confidence, 00:30–"), "the walk at 00:30 EDT")
+        // The clock is named by the rule, not by its offset at noon (GMT-0500, an hour off at 00:30).
+        #expect(page.contains("hours of the local clock (TZ=EST5EDT,M3.2.0,M11.1.0)") && page.contains("hour of the day (TZ=EST5EDT,M3.2.0,M11.1.0)"))
         let labels = page.components(separatedBy: "</text>").compactMap { part -> String? in
             let text = part.split(separator: ">").last.map(String.init) ?? ""
             return text.count == 5 && text.hasSuffix(":00") ? text : nil

@@ -78,7 +78,7 @@ struct DayCharts {
         svg.rect(Self.left, top, plotWidth, height, fill: "none", stroke: Palette.frame)
         if day.steps == 0 { emptyMessage(&svg, top: top, height: height, "No steps recorded on this day") }
         hourAxis(&svg, y: top + height + 16)
-        svg.text(Self.left + plotWidth / 2, top + height + 34, "hour of the day (\(day.timeZone.identifier))", size: 11, anchor: "middle", fill: Palette.muted)
+        svg.text(Self.left + plotWidth / 2, top + height + 34, "hour of the day (\(day.zoneName))", size: 11, anchor: "middle", fill: Palette.muted)
         svg.raw("</svg>\n")
         return svg.out
     }

@@ -16,9 +16,16 @@ public struct DayData: Sendable {
     /// POSIX TZ rule (EST5EDT,M3.2.0,M11.1.0), whose daylight-saving changes no Foundation zone
     /// holds, read through the C library. Nil: `timeZone` tells every hour.
     public var utcOffset: (@Sendable (Date) -> Int)?
+    /// How the page names the local clock when `timeZone`'s identifier would not ("GMT-0500" for
+    /// TZ=EST5EDT,M3.2.0,M11.1.0, which is an hour off half the year): the rule, or a zone name
+    /// Foundation does not know (one under TZDIR). Nil: `timeZone.identifier`.
+    public var zoneLabel: String?
+
+    /// The local clock's name on the page.
+    public var zoneName: String { zoneLabel ?? timeZone.identifier }
 
     public init(start: Date, end: Date, timeZone: TimeZone, hours: [HistoryTotals], activities: [HistoryActivity], source: String,
-                utcOffset: (@Sendable (Date) -> Int)? = nil) {
+                utcOffset: (@Sendable (Date) -> Int)? = nil, zoneLabel: String? = nil) {
         self.start = start
         self.end = end
         self.timeZone = timeZone
@@ -26,6 +33,7 @@ public struct DayData: Sendable {
         self.activities = activities
         self.source = source
         self.utcOffset = utcOffset
+        self.zoneLabel = zoneLabel
     }
 
     /// The zone that reads `date` on the local clock: `timeZone`, or the rule's offset at that instant.

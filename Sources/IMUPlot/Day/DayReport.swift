@@ -41,13 +41,13 @@ public enum DayReport {
         <body>
         <main>
         <h1>\(Markup.escape(title))</h1>
-        <p class="source">From the step service's history \(Markup.escape(day.source)); hours of the local clock (\(Markup.escape(day.timeZone.identifier))).</p>
+        <p class="source">From the step service's history \(Markup.escape(day.source)); hours of the local clock (\(Markup.escape(day.zoneName))).</p>
 
         """
         if day.isEmpty {
             page += """
             <p class="notice" id="no-history" role="status"><strong>No history for this day.</strong> The step service recorded \
-            nothing between 00:00 and 24:00 (\(Markup.escape(day.timeZone.identifier))). Was it running? \
+            nothing between 00:00 and 24:00 (\(Markup.escape(day.zoneName))). Was it running? \
             <code>systemctl status imu-stepd</code> tells; the charts below are empty.</p>
 
             """

@@ -33,7 +33,12 @@ enum DayPlot {
         }
         var (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
         var utcOffset: (@Sendable (Date) -> Int)?
+        var zoneLabel: String?
         if Self.followsARule {
+            // Named as TZ gave it: a zone under TZDIR by its name, a rule as written (escaped: it
+            // comes from the environment).
+            let name = LocalTime.zoneIdentifier()
+            zoneLabel = name.isEmpty ? "TZ=" + (getenv("TZ").map { String(cString: $0) } ?? "").escapedValue : name.escapedValue
             // The C library's day and clock: a rule's daylight-saving change within the day moves
             // its midnight and its later hours, which the fixed offset of `zone` did not follow.
             let day = LocalTime.day(containing: date.timeIntervalSince1970)
@@ -44,7 +49,8 @@ enum DayPlot {
         var hours: [HistoryTotals] = []
         for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
         let activities = try await store.activities(from: start, to: end)
-        let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path, utcOffset: utcOffset)
+        let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path, utcOffset: utcOffset,
+                           zoneLabel: zoneLabel)
         let html = DayReport.render(data)
         let out = options.out
         let written = try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
