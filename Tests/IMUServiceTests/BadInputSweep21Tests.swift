@@ -29,8 +29,9 @@ import Testing
     }
 
     /// The bus interface took a `from` of year 1 (-6.2e16 µs) and answered with totals.
-    @Test(arguments: [(-62_135_596_800.0, 0.0, "from is before 1970-01-01"), (-1.0, 10.0, "from is before 1970-01-01"),
-                      (10.0, 10.0, "the interval must end after it starts"), (0.0, 10.0, nil)] as [(Double, Double, String?)])
+    @Test(arguments: [(-62_135_596_800.0, 0.0, "from_usec (-62135596800000000) is before 1970-01-01"), (-1.0, 10.0, "from_usec (-1000000) is before 1970-01-01"),
+                      (10.0, 10.0, "to_usec (10000000) does not come after from_usec (10000000): the interval must end after it starts"),
+                      (0.0, 10.0, nil)] as [(Double, Double, String?)])
     func aQueryBefore1970IsRefused(from: Double, to: Double, problem: String?) {
         let answer = StepServiceObject.checkInterval(Date(timeIntervalSince1970: from), Date(timeIntervalSince1970: to))
         #expect(answer?.hasPrefix(problem ?? "") ?? (problem == nil), "\(answer ?? "nil")")

@@ -69,6 +69,28 @@ public enum LocalTime {
         (startOfDay(containing: time), startOfDay(containing: time, addingDays: 1))
     }
 
+    /// The local days overlapping [from, to) as their bounds, clipped to it: from, each local
+    /// midnight after it and before `to`, then to (n + 1 instants for n days; [] when `to` is not
+    /// after `from` or either is not finite). Days are this process's, as the C library cuts them
+    /// (a POSIX rule's daylight-saving changes included), so that a client can ask the step daemon
+    /// for its own days by instants (QueryIntervals). At most `maxDays` intervals, the last one
+    /// running to `to`; a midnight the C library cannot give also ends the list at `to` rather
+    /// than looping.
+    public static func dayBounds(from: Double, to: Double, maxDays: Int = 3700) -> [Double] {
+        guard from.isFinite, to.isFinite, to > from else { return [] }
+        var bounds = [from]
+        var start = from
+        while bounds.count < maxDays {
+            let next = startOfDay(containing: start, addingDays: 1)
+            // A midnight that does not advance (mktime(3) failed: startOfDay gave `start` back).
+            guard next > start, next < to else { break }
+            bounds.append(next)
+            start = next
+        }
+        bounds.append(to)
+        return bounds
+    }
+
     /// Days in `month` (1–12) of `year`, Gregorian.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -78,20 +100,23 @@ public enum LocalTime {
         }
     }
 
-    /// The zone's IANA name ("Europe/Berlin") for asking the step daemon about local days: the
-    /// zone this process's local times are in, so the daemon cuts days where the tool does. `TZ`
-    /// when it names a zone file; "UTC" when glibc runs on UTC because of `TZ`: ":" (an empty
-    /// file name) or naming neither a zone file nor a rule (`unknownZone`, which looks under
-    /// `zoneDirectory`, glibc's TZDIR); with `TZ` unset or empty, what /etc/localtime links to,
-    /// else /etc/timezone. (Measured on Debian 12's glibc 2.36 with a Europe/Berlin
-    /// /etc/localtime: TZ="" runs on CET like an unset TZ, although tzset(3) says UTC; TZ=":"
-    /// runs on UTC.) "" when none names a zone (a POSIX rule such as CET-1CEST, a zone file
-    /// outside zoneinfo): the daemon then uses its own zone.
+    /// The zone's IANA name ("Europe/Berlin") for naming the zone this process's local times are
+    /// in to Foundation (`TimeZone(identifier:)`, imu-plot --day) or to the step daemon (QueryDays).
+    /// `TZ` when it names a zone file, under `zoneDirectory` (glibc's TZDIR; `zoneinfo` when that
+    /// is unset or empty) or as an absolute path inside it or a zoneinfo directory; "UTC" when
+    /// glibc runs on UTC because of `TZ`: ":" (an empty file name) or naming neither a zone file
+    /// nor a rule (`unknownZone`); with `TZ` unset or empty, what /etc/localtime links to, else
+    /// /etc/timezone, each as found under `zoneinfo` (glibc reads /etc/localtime without TZDIR).
+    /// (Measured on Debian 12's glibc 2.36 with a Europe/Berlin /etc/localtime: TZ="" runs on CET
+    /// like an unset TZ, although tzset(3) says UTC; TZ=":" runs on UTC.) "" when none names a
+    /// zone (a POSIX rule such as CET-1CEST, a zone file outside those directories). A name found
+    /// only under TZDIR may be unknown to Foundation and to the daemon: imu-steps asks the daemon
+    /// for its days by instants instead (`StepServiceClient.days(from:to:)`).
     public static func zoneIdentifier(environment tz: String? = getenv("TZ").map { String(cString: $0) },
                                       zoneinfo: String = "/usr/share/zoneinfo",
                                       zoneDirectory: String? = getenv("TZDIR").map { String(cString: $0) }) -> String {
-        func known(_ name: String) -> Bool {
-            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..") && access(zoneinfo + "/" + name, R_OK) == 0
+        func known(_ name: String, under directory: String) -> Bool {
+            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..") && access(directory + "/" + name, R_OK) == 0
         }
         func afterZoneinfo(_ path: String) -> String? {
             guard let r = path.firstRange(of: "zoneinfo/") else { return nil }
@@ -102,20 +127,28 @@ public enum LocalTime {
             if tz == ":" { return "UTC" }
             // glibc fell back to UTC; "" had the daemon answer in its own zone.
             if unknownZone(environment: tz, zoneDirectory: zoneDirectory) != nil { return "UTC" }
+            // Where glibc looked for a relative name: TZDIR when set and not empty.
+            let directory = zoneDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? zoneinfo
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let name = name.hasPrefix("/") ? afterZoneinfo(name) : name, known(name) { return name }
-            return ""
+            if name.hasPrefix("/") {
+                let inDirectory = name.hasPrefix(directory + "/") ? String(name.dropFirst(directory.count + 1)) : nil
+                if let inDirectory, known(inDirectory, under: directory) { return inDirectory }
+                if let after = afterZoneinfo(name), known(after, under: zoneinfo) { return after }
+                return ""
+            }
+            return known(name, under: directory) ? name : ""
         }
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        if n > 0, let name = afterZoneinfo(String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)), known(name) { return name }
+        if n > 0, let name = afterZoneinfo(String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)),
+           known(name, under: zoneinfo) { return name }
         if let file = fopen("/etc/timezone", "re") {
             defer { fclose(file) }
             var line = [CChar](repeating: 0, count: 256)
             if fgets(&line, Int32(line.count), file) != nil {
                 let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 let name = text.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
-                if known(name) { return name }
+                if known(name, under: zoneinfo) { return name }
             }
         }
         return ""
@@ -127,11 +160,19 @@ public enum LocalTime {
         public var tz: String
         /// The zone file looked for (`TZDIR`/name, or the absolute path `TZ` gave).
         public var zoneFile: String
+        /// `TZDIR` when it was set and not empty: where glibc looked for zone names, and where the
+        /// fix says to list them; nil for /usr/share/zoneinfo.
+        public var zoneDirectory: String? = nil
         /// One line, the fix included: a tool writes it after "imu-steps: warning: ", the daemon logs it.
         public var warning: String {
             "TZ='\(tz.escapedValue)' names no time zone this system knows (no zone file \(zoneFile.escapedOnOneLine), and no rule "
                 + "such as CET-1CEST), so local times and days are in UTC: \"today\" starts at 00:00 UTC, not at your midnight; "
-                + "set TZ to a zone such as Europe/Berlin (ls /usr/share/zoneinfo), or unset it to use the system's zone (/etc/localtime)"
+                + "set TZ to a zone such as Europe/Berlin (\(listing)), or unset it to use the system's zone (/etc/localtime)"
+        }
+        /// Where the zone names are: TZDIR's directory when it was set (glibc looks nowhere else).
+        var listing: String {
+            guard let zoneDirectory else { return "ls /usr/share/zoneinfo" }
+            return "ls \(zoneDirectory.escapedOnOneLine), which TZDIR names; or unset TZDIR to use /usr/share/zoneinfo"
         }
     }
 
@@ -150,7 +191,7 @@ public enum LocalTime {
         let directory = zoneDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         let file = name.hasPrefix("/") ? name : directory + "/" + name
         if isZoneFile(file) || isPOSIXRule(name) { return nil }
-        return UnknownZone(tz: tz, zoneFile: file)
+        return UnknownZone(tz: tz, zoneFile: file, zoneDirectory: zoneDirectory.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// A regular file starting with the zone-file magic "TZif" (tzfile(5)). A FIFO or device is

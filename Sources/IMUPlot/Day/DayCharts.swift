@@ -20,7 +20,7 @@ struct DayCharts {
     /// Local hour label ("00" … "23") of each hour's start.
     func hourLabel(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = day.timeZone
+        calendar.timeZone = day.zone(at: date)
         let h = calendar.component(.hour, from: date)
         return h < 10 ? "0\(h)" : "\(h)"
     }
@@ -78,7 +78,7 @@ struct DayCharts {
         svg.rect(Self.left, top, plotWidth, height, fill: "none", stroke: Palette.frame)
         if day.steps == 0 { emptyMessage(&svg, top: top, height: height, "No steps recorded on this day") }
         hourAxis(&svg, y: top + height + 16)
-        svg.text(Self.left + plotWidth / 2, top + height + 34, "hour of the day (\(day.timeZone.identifier))", size: 11, anchor: "middle", fill: Palette.muted)
+        svg.text(Self.left + plotWidth / 2, top + height + 34, "hour of the day (\(day.zoneName))", size: 11, anchor: "middle", fill: Palette.muted)
         svg.raw("</svg>\n")
         return svg.out
     }
@@ -151,7 +151,7 @@ struct DayCharts {
     private func clock(_ date: Date) -> String {
         if date >= day.end { return "24:00" }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = day.timeZone
+        calendar.timeZone = day.zone(at: date)
         let c = calendar.dateComponents([.hour, .minute], from: date)
         return TimeAxis.clockText((c.hour ?? 0) * 3600 + (c.minute ?? 0) * 60, seconds: false)
     }

@@ -41,13 +41,13 @@ public enum DayReport {
         <body>
         <main>
         <h1>\(Markup.escape(title))</h1>
-        <p class="source">From the step service's history \(Markup.escape(day.source)); hours of the local clock (\(Markup.escape(day.timeZone.identifier))).</p>
+        <p class="source">From the step service's history \(Markup.escape(day.source)); hours of the local clock (\(Markup.escape(day.zoneName))).</p>
 
         """
         if day.isEmpty {
             page += """
             <p class="notice" id="no-history" role="status"><strong>No history for this day.</strong> The step service recorded \
-            nothing between 00:00 and 24:00 (\(Markup.escape(day.timeZone.identifier))). Was it running? \
+            nothing between 00:00 and 24:00 (\(Markup.escape(day.zoneName))). Was it running? \
             <code>systemctl status imu-stepd</code> tells; the charts below are empty.</p>
 
             """
@@ -94,7 +94,7 @@ public enum DayReport {
     /// "Tuesday 1 December 2026" (English names; the page is in English).
     public static func dayName(_ day: DayData) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = day.timeZone
+        calendar.timeZone = day.zone(at: day.start)
         let c = calendar.dateComponents([.year, .month, .day, .weekday], from: day.start)
         let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
         let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]

@@ -25,6 +25,10 @@ enum Introspection {
           <arg name="time_zone" type="s" direction="in"/>
           <arg name="days" type="a(xxxdxxd)" direction="out"/>
         </method>
+        <method name="QueryIntervals">
+          <arg name="bounds_usec" type="ax" direction="in"/>
+          <arg name="totals" type="a(xxxdxxd)" direction="out"/>
+        </method>
         <method name="QueryActivities">
           <arg name="from_usec" type="x" direction="in"/>
           <arg name="to_usec" type="x" direction="in"/>

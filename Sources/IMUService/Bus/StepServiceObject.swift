@@ -51,19 +51,23 @@ final class StepServiceObject {
         do {
             switch (msg.interface ?? "", member) {
             case (StepServiceNames.introspectable, "Introspect"):
+                guard hasSignature(m, "") else { return invalid(m, "Introspect takes no arguments, got (\(msg.signature.escapedValue))") }
                 try reply(m) { try $0.append(Introspection.document) }
             case (StepServiceNames.properties, "Get"):
-                guard hasSignature(m, "ss") else { return invalid(m, "Get takes (ss)") }
+                guard hasSignature(m, "ss") else { return invalid(m, "Get takes (ss): interface_name, property_name") }
                 let iface = try msg.readString(), name = try msg.readString()
-                guard iface == StepServiceNames.interface,
-                      ServiceStatus.propertySignatures.contains(where: { $0.name == name }) else {
-                    return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(iface.escapedValue).\(name.escapedValue)")
+                guard iface == StepServiceNames.interface else { return unknownInterface(m, "Get", iface) }
+                guard ServiceStatus.propertySignatures.contains(where: { $0.name == name }) else {
+                    return error(m, "org.freedesktop.DBus.Error.UnknownProperty",
+                                 "property_name '\(name.escapedValue)' is no property of \(StepServiceNames.interface): GetAll or busctl introspect lists them (e.g. TodaySteps)")
                 }
                 let status = engine.board.current.status
                 try reply(m) { try status.writeProperty(name, to: $0) }
             case (StepServiceNames.properties, "GetAll"):
-                guard hasSignature(m, "s") else { return invalid(m, "GetAll takes (s)") }
+                guard hasSignature(m, "s") else { return invalid(m, "GetAll takes (s): interface_name") }
                 let iface = try msg.readString()
+                // An empty dictionary for another interface read as "no properties", not as a slip.
+                guard iface == StepServiceNames.interface || iface.isEmpty else { return unknownInterface(m, "GetAll", iface) }
                 let status = engine.board.current.status
                 try reply(m) { r in
                     try r.open("a", "{sv}")
@@ -80,21 +84,44 @@ final class StepServiceObject {
             case (StepServiceNames.properties, "Set"):
                 return error(m, "org.freedesktop.DBus.Error.PropertyReadOnly", "the step service's properties are read-only")
             case (StepServiceNames.interface, "QueryTotals"), (StepServiceNames.interface, "QueryActivities"):
-                guard hasSignature(m, "xx") else { return invalid(m, "\(member) takes (xx): from and to in µs since 1970 UTC") }
+                guard hasSignature(m, "xx") else { return invalid(m, "\(member) takes (xx): from_usec and to_usec, µs since 1970 UTC") }
                 let from = WireTime.date(try msg.readInt64()), to = WireTime.date(try msg.readInt64())
                 if let problem = Self.checkInterval(from, to) { return invalid(m, problem) }
                 enqueue(m, member) { member == "QueryTotals" ? .query(.totals(from: from, to: to), reply: $0) : .query(.activities(from: from, to: to), reply: $0) }
             case (StepServiceNames.interface, "QueryDays"):
-                guard hasSignature(m, "xxs") else { return invalid(m, "QueryDays takes (xxs): from, to in µs since 1970 UTC, a time zone such as Europe/Berlin") }
+                guard hasSignature(m, "xxs") else {
+                    return invalid(m, "QueryDays takes (xxs): from_usec and to_usec, µs since 1970 UTC, and time_zone, such as Europe/Berlin")
+                }
                 let from = WireTime.date(try msg.readInt64()), to = WireTime.date(try msg.readInt64())
                 let zoneName = try msg.readString()
                 if let problem = Self.checkInterval(from, to) { return invalid(m, problem) }
-                guard let zone = zoneName.isEmpty ? TimeZone.current : TimeZone(identifier: zoneName) else {
-                    return invalid(m, "unknown time zone '\(zoneName.escapedValue)': use an IANA name such as Europe/Berlin, or \"\" for the daemon's")
+                guard to.timeIntervalSince(from) <= Double(Self.maxIntervals) * 86_400 else {
+                    return invalid(m, "from_usec to to_usec spans \(Int(to.timeIntervalSince(from) / 86_400)) days; QueryDays covers at most \(Self.maxIntervals) (ten years): ask in parts")
                 }
-                guard to.timeIntervalSince(from) <= 3_700 * 86_400 else { return invalid(m, "QueryDays covers at most ten years") }
+                if zoneName.isEmpty {
+                    // The daemon's own days, cut by the C library as its Today* properties are
+                    // (`LocalDay`): Foundation's TimeZone.current took TZ=":" and a POSIX rule
+                    // for /etc/localtime, so these days and today's disagreed. A span of
+                    // `maxIntervals` days touches at most that many days and two partial ones.
+                    let bounds = LocalTime.dayBounds(from: from.timeIntervalSince1970, to: to.timeIntervalSince1970,
+                                                     maxDays: Self.maxIntervals + 2)
+                    enqueue(m, member) { .query(.intervals(bounds: bounds.map { Date(timeIntervalSince1970: $0) }), reply: $0) }
+                    return 1
+                }
+                guard let zone = TimeZone(identifier: zoneName) else {
+                    return invalid(m, "unknown time_zone '\(zoneName.escapedValue)': give an IANA name such as Europe/Berlin, \"\" for the daemon's own, "
+                                   + "or ask QueryIntervals with the bounds of your days")
+                }
                 enqueue(m, member) { .query(.days(from: from, to: to, timeZone: zone), reply: $0) }
+            case (StepServiceNames.interface, "QueryIntervals"):
+                guard hasSignature(m, "ax") else {
+                    return invalid(m, "QueryIntervals takes (ax): bounds_usec, increasing instants in µs since 1970 UTC; one total comes back per interval between two of them")
+                }
+                let bounds = try msg.readInt64Array(limit: Self.maxIntervals + 1)
+                if let problem = Self.checkBounds(bounds) { return invalid(m, problem) }
+                enqueue(m, member) { .query(.intervals(bounds: bounds.map(WireTime.date)), reply: $0) }
             case (StepServiceNames.interface, "Pause"), (StepServiceNames.interface, "Resume"), (StepServiceNames.interface, "Reset"):
+                guard hasSignature(m, "") else { return invalid(m, "\(member) takes no arguments, got (\(msg.signature.escapedValue))") }
                 guard CallerAuthorization.isAllowed(m) else {
                     return error(m, StepServiceNames.Errors.accessDenied, "\(member) is only for root and members of group \(CallerAuthorization.group)")
                 }
@@ -110,12 +137,35 @@ final class StepServiceObject {
     }
 
     /// A `from` before 1970 (negative µs: imu-steps asked --since 0001-01-01 as it came) asks
-    /// about times no history can hold; it is refused rather than answered with totals.
+    /// about times no history can hold; it is refused rather than answered with totals. Each
+    /// message names the argument as the interface does (from_usec, to_usec) and its value.
     static func checkInterval(_ from: Date, _ to: Date) -> String? {
         guard from.timeIntervalSince1970 >= 0 else {
-            return "from is before 1970-01-01 (µs since 1970 UTC must be 0 or more; the history holds nothing before 2024-01-01)"
+            return "from_usec (\(WireTime.micros(from))) is before 1970-01-01: µs since 1970 UTC must be 0 or more (the history holds nothing before 2024-01-01)"
         }
-        return to > from ? nil : "the interval must end after it starts (from < to)"
+        return to > from ? nil
+            : "to_usec (\(WireTime.micros(to))) does not come after from_usec (\(WireTime.micros(from))): the interval must end after it starts"
+    }
+
+    /// The most intervals QueryIntervals answers in one call: ten years of days (QueryDays' limit,
+    /// 3 700 days), which bounds the engine's work per call (one history sum per interval).
+    static let maxIntervals = 3_700
+
+    /// QueryIntervals' `bounds_usec`: 2 to `maxIntervals` + 1 instants, from 1970 on, increasing.
+    static func checkBounds(_ bounds: [Int64]) -> String? {
+        guard bounds.count >= 2 else {
+            return "bounds_usec holds \(bounds.count) instant\(bounds.count == 1 ? "" : "s"); QueryIntervals needs at least 2, the start and end of an interval (µs since 1970 UTC)"
+        }
+        guard bounds.count <= maxIntervals + 1 else {
+            return "bounds_usec holds more than \(maxIntervals + 1) instants; QueryIntervals takes at most \(maxIntervals + 1) (\(maxIntervals) intervals, ten years of days): ask in parts"
+        }
+        guard bounds[0] >= 0 else {
+            return "bounds_usec[0] (\(bounds[0])) is before 1970-01-01 (µs since 1970 UTC must be 0 or more; the history holds nothing before 2024-01-01)"
+        }
+        for i in 1..<bounds.count where bounds[i] <= bounds[i - 1] {
+            return "bounds_usec[\(i)] (\(bounds[i])) does not come after bounds_usec[\(i - 1)] (\(bounds[i - 1])): the instants must increase"
+        }
+        return nil
     }
 
     private func hasSignature(_ m: OpaquePointer, _ sig: String) -> Bool {
@@ -231,6 +281,12 @@ final class StepServiceObject {
         _ = sd_bus_error_set(&e, name, message)
         _ = sd_bus_reply_method_error(call, &e)
         return 1
+    }
+
+    /// Get or GetAll for an interface the object does not have.
+    private func unknownInterface(_ call: OpaquePointer, _ member: String, _ iface: String) -> Int32 {
+        error(call, "org.freedesktop.DBus.Error.UnknownInterface",
+              "\(member)'s interface_name '\(iface.escapedValue)' is not an interface with properties here: give \(StepServiceNames.interface)\(member == "GetAll" ? " (or \"\" for all)" : "")")
     }
 
     private func invalid(_ call: OpaquePointer, _ message: String) -> Int32 {

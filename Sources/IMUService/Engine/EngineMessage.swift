@@ -32,6 +32,9 @@ public enum SensorReport: Sendable, Equatable {
 public enum EngineQuery: Sendable, Equatable {
     case totals(from: Date, to: Date)
     case days(from: Date, to: Date, timeZone: TimeZone)
+    /// One total per interval between consecutive `bounds` (increasing; QueryIntervals, and
+    /// QueryDays in the daemon's own zone, cut by the C library).
+    case intervals(bounds: [Date])
     case activities(from: Date, to: Date)
 }
 

@@ -249,6 +249,8 @@ struct EngineState {
             switch q {
             case let .totals(from, to): return .totals(try store.totals(from: from, to: to))
             case let .days(from, to, zone): return .days(try store.days(from: from, to: to, timeZone: zone))
+            case let .intervals(bounds):
+                return .days(try zip(bounds, bounds.dropFirst()).map { try store.totals(from: $0, to: $1) })
             case let .activities(from, to): return .activities(try store.activities(from: from, to: to))
             }
         } catch {

@@ -36,6 +36,18 @@ public struct BusMessage {
         try Self.check(sd_bus_message_read_basic(raw, Self.code("b"), &v), "reading a boolean")
         return v != 0
     }
+    /// An array of int64 (`ax`), read up to `limit` + 1 elements: a caller that takes at most
+    /// `limit` refuses a longer one without reading millions of them (the message is left there).
+    public func readInt64Array(limit: Int = .max - 1) throws -> [Int64] {
+        guard try enter("a", "x") else { return [] }
+        var out: [Int64] = []
+        while try peek() != nil {
+            out.append(try readInt64())
+            if out.count > limit { return out }
+        }
+        try exit()
+        return out
+    }
     /// Enters a container; false at the end of an array.
     public func enter(_ type: Character, _ contents: String?) throws -> Bool {
         let r = sd_bus_message_enter_container(raw, Self.code(type), contents)
@@ -76,6 +88,12 @@ public struct BusMessage {
     public func append(_ v: Bool) throws {
         var b: Int32 = v ? 1 : 0
         try Self.check(sd_bus_message_append_basic(raw, Self.code("b"), &b), "appending a boolean")
+    }
+    /// Appends an array of int64 (`ax`).
+    public func append(_ v: [Int64]) throws {
+        try open("a", "x")
+        for x in v { try append(x) }
+        try close()
     }
     public func open(_ type: Character, _ contents: String) throws {
         try Self.check(sd_bus_message_open_container(raw, Self.code(type), contents), "opening \(type)(\(contents))")

@@ -45,19 +45,62 @@ public struct StepServiceClient: Sendable {
     }
 
     /// One total per local day of the zone named `timeZoneIdentifier` (IANA, e.g. "Europe/Berlin";
-    /// "": the daemon's zone) overlapping [from, to), oldest first. The default is this process's
-    /// zone as the C library sees it (`LocalTime`), which a tool linked without full Foundation
-    /// cannot get from `TimeZone.current` (docs/memory.md).
-    public func days(from: Date, to: Date, timeZoneIdentifier: String = LocalTime.zoneIdentifier()) async throws -> [StepTotals] {
+    /// "": the daemon's zone) overlapping [from, to), oldest first: the daemon cuts the days, in
+    /// its own zone database.
+    public func days(from: Date, to: Date, timeZoneIdentifier: String) async throws -> [StepTotals] {
         try await method("QueryDays", fill: { m in
             try m.append(WireTime.micros(from)); try m.append(WireTime.micros(to)); try m.append(timeZoneIdentifier)
-        }, read: { m in
-            var out: [StepTotals] = []
-            _ = try m.enter("a", "(\(TotalsWire.signature))")
-            while let t = try StepTotals.read(from: m) { out.append(t) }
-            try m.exit()
-            return out
-        })
+        }, read: Self.readTotalsArray)
+    }
+
+    /// One total per local day of this process overlapping [from, to), oldest first, each clipped
+    /// to [from, to): the days the C library cuts (`LocalTime.dayBounds`), the ones `--today` and
+    /// the tools' clocks use, whatever `TZ` holds: a zone name, a POSIX rule with its
+    /// daylight-saving changes (TZ=EST5EDT,M3.2.0,M11.1.0, which names no zone to send), a zone
+    /// under `TZDIR`. They are asked for by instants (`totals(between:)`). At most 3 700 days.
+    public func days(from: Date, to: Date) async throws -> [StepTotals] {
+        let (a, b) = (from.timeIntervalSince1970, to.timeIntervalSince1970)
+        // Cut on the call thread: the C library may read zone files (tzset(3)) the first time.
+        return try await intervals { LocalTime.dayBounds(from: a, to: b).map { WireTime.micros(Date(timeIntervalSince1970: $0)) } }
+    }
+
+    /// One total per interval between consecutive `bounds` (increasing, at most 3 701 of them),
+    /// oldest first: QueryIntervals. A daemon older than that method (UnknownMethod), or a bus
+    /// whose policy file predates it (AccessDenied), is asked QueryTotals for each interval
+    /// instead, on one connection: the same answer, one call per interval.
+    public func totals(between bounds: [Date]) async throws -> [StepTotals] {
+        let micros = bounds.map(WireTime.micros)
+        return try await intervals { micros }
+    }
+
+    private func intervals(_ bounds: @escaping @Sendable () -> [Int64]) async throws -> [StepTotals] {
+        let bus = self.bus, timeout = timeoutSeconds
+        return try await OwnThread.run(name: Self.callThread) {
+            let micros = bounds()
+            guard micros.count >= 2 else { return [] }
+            let c = try BusConnection(bus)
+            do {
+                return try Self.call(c, "QueryIntervals", timeout: timeout, fill: { try $0.append(micros) }, read: Self.readTotalsArray)
+            } catch let e as BusError where e.kind == .remote
+                && (e.remoteName == "org.freedesktop.DBus.Error.UnknownMethod" || e.remoteName == StepServiceNames.Errors.accessDenied) {
+                return try zip(micros, micros.dropFirst()).map { from, to in
+                    try Self.call(c, "QueryTotals", timeout: timeout, fill: { m in try m.append(from); try m.append(to) }, read: Self.readTotals)
+                }
+            }
+        }
+    }
+
+    static func readTotals(_ m: BusMessage) throws -> StepTotals {
+        guard let t = try StepTotals.read(from: m) else { throw BusError(.failed, "the step daemon's answer held no totals") }
+        return t
+    }
+
+    static func readTotalsArray(_ m: BusMessage) throws -> [StepTotals] {
+        var out: [StepTotals] = []
+        _ = try m.enter("a", "(\(TotalsWire.signature))")
+        while let t = try StepTotals.read(from: m) { out.append(t) }
+        try m.exit()
+        return out
     }
 
     /// The activity segments overlapping [from, to), like `queryActivityStarting(from:to:)`.
@@ -143,9 +186,14 @@ public struct StepServiceClient: Sendable {
                                      read: @escaping @Sendable (BusMessage) throws -> T) async throws -> T {
         let bus = self.bus, timeout = timeoutSeconds
         return try await OwnThread.run(name: Self.callThread) {
-            try BusConnection(bus).call(destination: StepServiceNames.busName, path: StepServiceNames.objectPath,
-                                        interface: StepServiceNames.interface, member: member, timeoutSeconds: timeout,
-                                        fill: fill, read: read)
+            try Self.call(BusConnection(bus), member, timeout: timeout, fill: fill, read: read)
         }
+    }
+
+    /// A method of the service's interface on connection `c` (blocking: on a call thread only).
+    static func call<T>(_ c: BusConnection, _ member: String, timeout: Double, fill: (BusMessage) throws -> Void,
+                        read: (BusMessage) throws -> T) throws -> T {
+        try c.call(destination: StepServiceNames.busName, path: StepServiceNames.objectPath,
+                   interface: StepServiceNames.interface, member: member, timeoutSeconds: timeout, fill: fill, read: read)
     }
 }

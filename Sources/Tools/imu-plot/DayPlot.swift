@@ -31,11 +31,26 @@ enum DayPlot {
             default: throw error
             }
         }
-        let (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
+        var (start, end, slots) = DayData.hours(ofDayContaining: date, in: zone)
+        var utcOffset: (@Sendable (Date) -> Int)?
+        var zoneLabel: String?
+        if Self.followsARule {
+            // Named as TZ gave it: a zone under TZDIR by its name, a rule as written (escaped: it
+            // comes from the environment).
+            let name = LocalTime.zoneIdentifier()
+            zoneLabel = name.isEmpty ? "TZ=" + (getenv("TZ").map { String(cString: $0) } ?? "").escapedValue : name.escapedValue
+            // The C library's day and clock: a rule's daylight-saving change within the day moves
+            // its midnight and its later hours, which the fixed offset of `zone` did not follow.
+            let day = LocalTime.day(containing: date.timeIntervalSince1970)
+            (start, end) = (Date(timeIntervalSince1970: day.start), Date(timeIntervalSince1970: day.end))
+            slots = DayData.hours(from: start, to: end)
+            utcOffset = { LocalTime.fields($0.timeIntervalSince1970).utcOffsetSeconds }
+        }
         var hours: [HistoryTotals] = []
         for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
         let activities = try await store.activities(from: start, to: end)
-        let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path)
+        let data = DayData(start: start, end: end, timeZone: zone, hours: hours, activities: activities, source: path, utcOffset: utcOffset,
+                           zoneLabel: zoneLabel)
         let html = DayReport.render(data)
         let out = options.out
         let written = try await OwnThread.run(name: "imu-plot") { try OutputFile.write(html, to: out) }
@@ -53,14 +68,25 @@ enum DayPlot {
     /// the system's zone (/etc/localtime), where glibc runs the first two on UTC and the rule as
     /// written: the page showed another day than `imu-steps --history`.
     static func localZone(at date: Date) -> TimeZone {
-        let name = LocalTime.zoneIdentifier()
-        if !name.isEmpty, let zone = TimeZone(identifier: name) { return zone }
-        // TZ unset or empty (glibc 2.36 reads both as the system's zone) and /etc/localtime naming
-        // no zone under zoneinfo: Foundation reads that file too.
-        if getenv("TZ").map({ $0.pointee == 0 }) ?? true { return .current }
-        // A POSIX rule (TZ=CET-1CEST,M3.5.0,M10.5.0/3): its offset at `date`, the day asked for;
-        // a daylight-saving change within that day is not followed.
+        guard followsARule else { return namedZone ?? .current }
+        // A POSIX rule (TZ=CET-1CEST,M3.5.0,M10.5.0/3), or a zone Foundation does not know (one
+        // under TZDIR): its offset at `date`; `run` follows a change within the day through the C library.
         return TimeZone(secondsFromGMT: LocalTime.fields(date.timeIntervalSince1970).utcOffsetSeconds) ?? .gmt
+    }
+
+    /// The zone by its name when Foundation knows it (the C library's zone: `LocalTime.zoneIdentifier`).
+    private static var namedZone: TimeZone? {
+        let name = LocalTime.zoneIdentifier()
+        return name.isEmpty ? nil : TimeZone(identifier: name)
+    }
+
+    /// True when no Foundation zone is the local clock: TZ holds a rule, or names a zone
+    /// Foundation does not know. TZ unset or empty (glibc 2.36 reads both as the system's zone)
+    /// with /etc/localtime naming no zone under zoneinfo is Foundation's `.current`, which reads
+    /// that file too.
+    static var followsARule: Bool {
+        guard namedZone == nil else { return false }
+        return !(getenv("TZ").map { $0.pointee == 0 } ?? true)
     }
 
     /// `today` (default), `yesterday`, or YYYY-MM-DD, as a moment inside that local day (noon).

@@ -31,6 +31,12 @@ enum RecordingPlot {
         case let .replay(path):
             let reader = try ReplayInput.reader(path, option: "--replay", command: command)
             clock = ClockAnchor.fromComments(reader.comments)
+            // The axis's local clock is the C library's, as --day's and imu-steps' (DayPlot.localZone):
+            // Foundation's TimeZone.current took a POSIX rule and TZ=":" for /etc/localtime's zone.
+            if let start = clock?.start {
+                ZoneWarning.say(command: command)
+                clock?.timeZone = DayPlot.localZone(at: start)
+            }
             title = path == "-" ? "recording from standard input" : URL(fileURLWithPath: path).lastPathComponent
             var calibration: Calibration?
             // The key `RecordingSource` gives a replayed file, so imu-steps and imu-plot apply the same calibration.

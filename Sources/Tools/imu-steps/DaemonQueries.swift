@@ -33,9 +33,11 @@ enum DaemonQueries {
             let days = try parseDays(args.string("history")!, command: args.command)
             let first = LocalTime.startOfDay(containing: now.timeIntervalSince1970, addingDays: -(days - 1))
             let end = LocalTime.startOfDay(containing: now.timeIntervalSince1970, addingDays: 1)
+            // The tool's own days, cut here by the C library and asked for by instants: a TZ rule
+            // (TZ='<+0530>-5:30', EST5EDT,M3.2.0,M11.1.0) names no zone to send, and the daemon
+            // answered with its own days.
             let rows = try await ask(client) {
-                try await client.days(from: Date(timeIntervalSince1970: first), to: Date(timeIntervalSince1970: end),
-                                      timeZoneIdentifier: LocalTime.zoneIdentifier())
+                try await client.days(from: Date(timeIntervalSince1970: first), to: Date(timeIntervalSince1970: end))
             }
             if json {
                 for r in rows { out.write(DaemonReport.json(r, type: "day") + "\n") }

@@ -16,17 +16,22 @@ final class PrivateBus {
 
     /// Nil (with the reason) when dbus-daemon is not installed: the caller skips.
     /// `allowOwning`: more names any process may own (e.g. iio-sensor-proxy's, for a stand-in).
-    static func start(allowOwning: [String] = []) throws -> PrivateBus? {
+    /// `policy`: the service's policy file's text to use in place of data/'s (an older one).
+    static func start(allowOwning: [String] = [], policy: String? = nil) throws -> PrivateBus? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else { return nil }
-        return try PrivateBus(allowOwning: allowOwning)
+        return try PrivateBus(allowOwning: allowOwning, policyText: policy)
     }
 
-    private init(allowOwning: [String]) throws {
+    private init(allowOwning: [String], policyText: String?) throws {
         directory = NSTemporaryDirectory() + "imukit-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)
         socket = directory + "/bus"
-        let policy = Self.packageRoot.appendingPathComponent("data/io.github.imukit.StepService1.conf").path
+        var policy = Self.packageRoot.appendingPathComponent("data/io.github.imukit.StepService1.conf").path
+        if let policyText {
+            policy = directory + "/policy.conf"
+            try policyText.write(toFile: policy, atomically: true, encoding: .utf8)
+        }
         let config = """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
