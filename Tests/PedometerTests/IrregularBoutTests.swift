@@ -101,6 +101,23 @@ import IMUSimulation
         }
     }
 
+    /// The same day's 2nd walk (tuned seed 1): 9 steps over 8.6 s, its 2nd step 0.64 s after
+    /// its 1st and 1.10 s before its 3rd, while the rhythm reads 1.44 s a step and places one
+    /// step where the two strikes are (8 of 9). Its chain spans longer than a chain alone may
+    /// (`ChainRules.longestChain`, 8 s), and the bout is judged by it up to
+    /// `IrregularBoutRules.longestChain` (10 s, the whole bout still pending): 9 of 9 at 100 and
+    /// 25 Hz.
+    @Test(arguments: [100.0, 25.0])
+    func aBoutLongerThanOneChainIsRecountedWhileItIsStillPending(rate: Double) throws {
+        let (counted, truth, walk) = try lowerBackDailyLifeWalk(1, seed: 1, rate: rate)
+        #expect(inside(truth, walk) == 9)
+        #expect(inside(counted, walk) == inside(truth, walk))
+        let trueSteps = truth.filter { $0 >= walk.start && $0 < walk.end + 0.5 }
+        for t in counted where t >= walk.start && t < walk.end + 0.5 {
+            #expect(trueSteps.contains { abs($0 - t) <= 0.3 })
+        }
+    }
+
     /// `IrregularBout.passedOver` on a gait signal at 50 Hz holding impulses (strikes) at given
     /// times and heights, the rhythm's steps at the strikes less one.
     @Test func onlyAStrikeOfTheWalksKindBetweenTwoCountedStepsWasPassedOver() {

@@ -26,7 +26,8 @@ enum IrregularBout {
     /// strike counted, nil when the bout's count stands.
     static func recount(_ ledger: inout StepLedger, chain: ImpactChain, rules: IrregularBoutRules, from openedFrom: Int,
                         start: Int, pause: Int, cadence: Double, gait: RingBuffer, origin: Double) -> Int? {
-        guard cadence > 0, let ticks = chain.strikes(after: openedFrom, before: pause, in: gait),
+        guard cadence > 0, let ticks = chain.strikes(after: openedFrom, before: pause, in: gait,
+                                                      longest: Int((rules.longestChain * ledger.rateHz).rounded())),
               let first = ticks.first, let last = ticks.last, last > first else { return nil }
         let span = Double(last - first) / ledger.rateHz
         let disagrees = Double(ticks.count - 1) >= rules.minimumDisagreement * cadence * span
