@@ -20,7 +20,8 @@ enum IrregularBout {
     /// (every entry the ledger holds from then on is the bout's), whose first entry (its resume)
     /// is at tick `start`, at `cadence` (steps/s: the bout's, `BoutCadences.median`). Entries
     /// already committed stay; the chain's strikes after them replace the rest, when they are at
-    /// least `IrregularBoutRules.minimumGain` more than the bout's pending steps. When nothing of the bout was committed (the
+    /// least `IrregularBoutRules.minimumGain` more than the bout's pending steps, or exactly one
+    /// more, a strike the rhythm passed over (`passedOver`). When nothing of the bout was committed (the
     /// pedometer holds a bout that may be recounted, `StepCounter.recountableFrom`), every strike
     /// after its opening counts, the ones before its first step too. Returns the tick of the last
     /// strike counted, nil when the bout's count stands.
