@@ -83,6 +83,76 @@ import IMUSimulation
         #expect(inside(stepTimes(events), walk) == inside(truth.stepTimes, walk))
     }
 
+    /// The simulator's lower-back daily life (tuned seed 1): its 6th walk, 11 steps 0.5 to 0.9 s
+    /// apart between stillness, read at 1.2 steps/s. Cadence × time fell one step behind where a
+    /// 0.51 s interval followed a 0.81 s one: a 0.60 g strike lay between two counted steps 1.2 s
+    /// apart and was not counted (10 of 11, a ratio of 1.09 to the rhythm, under
+    /// `IrregularBoutRules.minimumDisagreement`). Every other strike is a counted step, so the one
+    /// left over is a step the rhythm passed over (`IrregularBout.passedOver`): 11 of 11 at 100 and
+    /// 25 Hz, each step within 0.3 s of a true one (issue 14, session 23).
+    @Test(arguments: [100.0, 25.0])
+    func aStrikeTheRhythmPassedOverBetweenTwoStepsCounts(rate: Double) throws {
+        let (counted, truth, walk) = try lowerBackDailyLifeWalk(5, seed: 1, rate: rate)
+        #expect(inside(truth, walk) == 11)
+        #expect(inside(counted, walk) == inside(truth, walk))
+        let trueSteps = truth.filter { $0 >= walk.start && $0 < walk.end + 0.5 }
+        for t in counted where t >= walk.start && t < walk.end + 0.5 {
+            #expect(trueSteps.contains { abs($0 - t) <= 0.3 })
+        }
+    }
+
+    /// The same day's 2nd walk (tuned seed 1): 9 steps over 8.6 s, its 2nd step 0.64 s after
+    /// its 1st and 1.10 s before its 3rd, while the rhythm reads 1.44 s a step and places one
+    /// step where the two strikes are (8 of 9). Its chain spans longer than a chain alone may
+    /// (`ChainRules.longestChain`, 8 s), and the bout is judged by it up to
+    /// `IrregularBoutRules.longestChain` (10 s, the whole bout still pending): 9 of 9 at 100 and
+    /// 25 Hz.
+    @Test(arguments: [100.0, 25.0])
+    func aBoutLongerThanOneChainIsRecountedWhileItIsStillPending(rate: Double) throws {
+        let (counted, truth, walk) = try lowerBackDailyLifeWalk(1, seed: 1, rate: rate)
+        #expect(inside(truth, walk) == 9)
+        #expect(inside(counted, walk) == inside(truth, walk))
+        let trueSteps = truth.filter { $0 >= walk.start && $0 < walk.end + 0.5 }
+        for t in counted where t >= walk.start && t < walk.end + 0.5 {
+            #expect(trueSteps.contains { abs($0 - t) <= 0.3 })
+        }
+    }
+
+    /// `IrregularBout.passedOver` on a gait signal at 50 Hz holding impulses (strikes) at given
+    /// times and heights, the rhythm's steps at the strikes less one.
+    @Test func onlyAStrikeOfTheWalksKindBetweenTwoCountedStepsWasPassedOver() {
+        let rate = 50.0
+        func verdict(_ strikes: [(time: Double, g: Double)], steps: [Double]) -> Bool {
+            var gait = RingBuffer(minimumCapacity: 512)
+            for tick in 0..<400 {
+                gait.append(strikes.first { Int(($0.time * rate).rounded()) == tick }?.g ?? 0)
+            }
+            let ticks = strikes.map { Int(($0.time * rate).rounded()) }
+            // Loading response, 0.45 s (`ChainRules.reboundSeconds`); a walk at 1.2 steps/s.
+            return IrregularBout.passedOver(ticks, steps: steps, cadence: 1.2, rebound: Int((0.45 * rate).rounded()), gait: gait,
+                                            time: { Double($0) / rate })
+        }
+        // Seed 1's 6th walk, as above: the strike at 3.16 s lies 0.78 s after one counted step and
+        // 0.52 s before the next, higher than both.
+        let walk: [(time: Double, g: Double)] = [(1.5, 0.5), (2.38, 0.26), (3.16, 0.6), (3.68, 0.47), (4.3, 0.8)]
+        #expect(verdict(walk, steps: [1.5, 2.38, 3.68, 4.3]))
+        // Counted steps off their strikes by up to a quarter step (0.21 s at 1.2 steps/s): the snap's reach.
+        #expect(verdict(walk, steps: [1.5, 2.52, 3.74, 4.3]))
+        #expect(!verdict(walk, steps: [1.5, 2.62, 3.74, 4.3]))
+        // An impact inside a step, past the loading response but weaker than both strikes around
+        // it (a phone knocked as it is handled, daily life seed 2: 0.08 g after a 0.61 g strike,
+        // next 0.21 g): not a step.
+        let knock: [(time: Double, g: Double)] = [(1.5, 0.5), (2.1, 0.61), (2.7, 0.08), (3.3, 0.21), (3.9, 0.5)]
+        #expect(!verdict(knock, steps: [1.5, 2.1, 3.3, 3.9]))
+        // Within the loading response after a strike, however high: maybe the strike's second peak.
+        let rebound: [(time: Double, g: Double)] = [(1.5, 0.5), (2.4, 0.5), (2.8, 0.6), (3.5, 0.5), (4.2, 0.5)]
+        #expect(!verdict(rebound, steps: [1.5, 2.4, 3.5, 4.2]))
+        // At the walk's edge (before the first counted step): left to the back-fill's rules.
+        #expect(!verdict(walk, steps: [2.38, 3.16, 3.68, 4.3]))
+        // Two strikes the rhythm did not count: not one passed over.
+        #expect(!verdict(walk, steps: [1.5, 3.68, 4.3]))
+    }
+
     /// The median of a bout's readings: a single window that misread the rhythm does not decide,
     /// and only the newest windows are kept.
     @Test func boutCadencesKeepTheMedianOfTheNewestReadings() {

@@ -119,12 +119,13 @@ struct ImpactChain: Sendable {
     /// The chain of impacts after tick `floor` that ends before tick `end`, where a still second
     /// begins (a bout closed at a pause, `IrregularBout`): its strikes by the same rules as
     /// `completed`, the stillness after it read from `end` on. Forgets nothing.
-    func strikes(after floor: Int, before end: Int, in gait: RingBuffer) -> [Int]? {
+    /// `longest` (ticks) bounds its span from first to last strike, `longestChainTicks` unless given.
+    func strikes(after floor: Int, before end: Int, in gait: RingBuffer, longest: Int? = nil) -> [Int]? {
         guard end + quietTicks <= gait.count, end >= gait.oldestIndex,
               let lastIndex = impacts.lastIndex(where: { $0.tick < end }) else { return nil }
         let first = chainStart(endingAt: lastIndex)
         guard impacts[first].tick >= floor else { return nil }
-        return judged(impacts[first...lastIndex], in: gait, stillFrom: end)
+        return judged(impacts[first...lastIndex], in: gait, stillFrom: end, longest: longest ?? longestChainTicks)
     }
 
     /// A walk's first strike out of stillness, before the strike at `anchor` (a step the walk
@@ -157,9 +158,9 @@ struct ImpactChain: Sendable {
 
     /// The strikes of `chain` (oldest first) when it passes the rules, the stillness after it read
     /// over `quietTicks` from tick `stillFrom`.
-    private func judged(_ chain: ArraySlice<Impact>, in gait: RingBuffer, stillFrom: Int) -> [Int]? {
+    private func judged(_ chain: ArraySlice<Impact>, in gait: RingBuffer, stillFrom: Int, longest: Int? = nil) -> [Int]? {
         guard let start = chain.first, let last = chain.last,
-              chain.count >= rules.minimumImpacts, last.tick - start.tick <= longestChainTicks else { return nil }
+              chain.count >= rules.minimumImpacts, last.tick - start.tick <= longest ?? longestChainTicks else { return nil }
         // Out of stillness and back into it.
         guard start.before <= rules.stillDeviation,
               Self.deviation(gait, from: stillFrom, count: quietTicks) <= rules.stillDeviation else { return nil }

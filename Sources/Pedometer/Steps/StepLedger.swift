@@ -177,6 +177,14 @@ struct StepLedger: Sendable {
         }
     }
 
+    /// Times (s) of the pending steps at or after `from` and before `to`, in the order counted.
+    func pendingStepTimes(from: Double, to: Double) -> [Double] {
+        pending.compactMap { entry in
+            if entry.time >= from, entry.time < to, case .step(let t) = entry.event { return t }
+            return nil
+        }
+    }
+
     /// Is `event` still pending (counted, neither committed nor retracted)?
     func isPending(_ event: PedometerEvent) -> Bool { pending.contains { $0.event == event } }
 

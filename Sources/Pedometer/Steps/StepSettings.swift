@@ -48,6 +48,17 @@ struct IrregularBoutRules: Sendable {
     /// steps), while the walks the rhythm misread gain 2 or more (lower-back seeds 1 and 3, their
     /// 5th walks, 5 of 8 and 4 of 6 by the rhythm; seed 3's 6th, 11 steps).
     var minimumGain = 2
+    /// Longest chain a bout is recounted by, s (first to last strike). A chain alone spans at
+    /// most `ChainRules.longestChain` (8 s: a longer walk is the rhythm's to find); a recount
+    /// judges a walk the rhythm found, and needs only its whole bout still pending, which the
+    /// pedometer keeps for `ChainRules.longestChain` + `StepLedger.holdSeconds` (13 s) from the
+    /// bout's start (`StepCounter.recountableFrom`). The window that closes a bout at a pause ends
+    /// at most about 2.5 s after its last strike (the stillness begins within the loading
+    /// response, 0.45 s, lasts `BoutRules.pauseSeconds`, 1 s, and is seen at the next 1 s hop),
+    /// and a bout starts at its first strike or up to half a step before it: 10 s leaves that
+    /// margin. Tuned seed 1's 2nd walk (lower-back daily life, 9 steps over 8.6 s) lost its 2nd
+    /// step to the rhythm with its chain 0.6 s too long to be judged.
+    var longestChain = 10.0
 }
 
 /// Short walks counted impact by impact (`ImpactChain`): walks too short or too slow for a
