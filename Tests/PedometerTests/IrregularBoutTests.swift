@@ -89,7 +89,7 @@ import IMUSimulation
     /// apart and was not counted (10 of 11, a ratio of 1.09 to the rhythm, under
     /// `IrregularBoutRules.minimumDisagreement`). Every other strike is a counted step, so the one
     /// left over is a step the rhythm passed over (`IrregularBout.passedOver`): 11 of 11 at 100 and
-    /// 25 Hz, each step within 0.3 s of a true one (issue 14, session 23).
+    /// 25 Hz, each step within 0.3 s of a true one (issue 14, session 22).
     @Test(arguments: [100.0, 25.0])
     func aStrikeTheRhythmPassedOverBetweenTwoStepsCounts(rate: Double) throws {
         let (counted, truth, walk) = try lowerBackDailyLifeWalk(5, seed: 1, rate: rate)

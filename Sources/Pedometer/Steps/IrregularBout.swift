@@ -66,7 +66,7 @@ extension IrregularBout {
     /// Is exactly one of `strikes` (ticks, oldest first) a step the rhythm passed over, every
     /// other strike a step it counted (`steps`, s, one fewer)? Cadence × time counts an irregular
     /// walk's steps on average and can fall a step behind where one interval is much shorter than
-    /// its neighbours (issue 14, session 23: the simulator's lower-back daily life, tuned seed 1,
+    /// its neighbours (issue 14, session 22: the simulator's lower-back daily life, tuned seed 1,
     /// its 6th walk, 11 steps 0.5 to 0.9 s apart, read at 1.16 steps/s: a strike of 0.60 g, 0.68 s
     /// after a counted step and 0.52 s before the next, lay 1.2 s between two counted steps and
     /// was not counted; 10 of 11 at 100 and 25 Hz, a ratio of 1.09, which
