@@ -79,10 +79,12 @@ import Testing
     /// Each kept hop's two chains are plain sequential single-precision sums, in increasing i, of
     /// x[i]·x[i + ℓ] over the hop's even (odd) ticks i whose later tick is inside the window, the
     /// window's values in single precision: bit for bit, after windows one hop apart and after a
-    /// trimmed window and a gap (summed afresh).
-    @Test func eachHopsChainsArePlainSequentialSums() {
+    /// trimmed window and a gap (summed afresh). Lags from 8 (the estimator's) and from 11 (a pass
+    /// that starts on an odd lag ends its ranges on odd ticks: a hop's last tick alone).
+    @Test(arguments: [8...101, 11...120])
+    func eachHopsChainsArePlainSequentialSums(lags: ClosedRange<Int>) {
         let x = Self.series(count: 1200)
-        let hop = 50, n = 200, lags = 8...101
+        let hop = 50, n = 200
         var products = LagProducts(hop: hop, window: n, maximumLag: lags.upperBound)
         func checkChains(start: Int) {
             let v = (0..<n).map { Float(x[start + $0]) }
@@ -101,7 +103,7 @@ import Testing
             _ = Self.sums(&products, x, start: start, count: n, end: start + n, lags: lags)
             checkChains(start: start)
         }
-        _ = Self.sums(&products, x, start: 470, count: 180, end: nil, lags: 8...89)
+        _ = Self.sums(&products, x, start: 470, count: 180, end: nil, lags: lags.lowerBound...89)
         for start in [500, 550, 600] {
             _ = Self.sums(&products, x, start: start, count: n, end: start + n, lags: lags)
             checkChains(start: start)
@@ -119,10 +121,11 @@ import Testing
     /// roundings on any product: γ(c + 1) = (c + 1)·u / (1 − (c + 1)·u) of Σ |x[i]·x[i + ℓ]|,
     /// Higham's bound for recursive summation); the hops add in double precision, and the reference
     /// sums up to N exact products in double precision (2⁻⁵³ per addition, on both sides).
-    @Test func sumsAreWithinTheRoundingBoundOfTheirProducts() {
+    @Test(arguments: [8...101, 11...120])
+    func sumsAreWithinTheRoundingBoundOfTheirProducts(lags: ClosedRange<Int>) {
         let x = Self.series(count: 1500)
         let hop = 50, n = 200
-        var products = LagProducts(hop: hop, window: n, maximumLag: 101)
+        var products = LagProducts(hop: hop, window: n, maximumLag: lags.upperBound)
         func check(start: Int, count: Int, end: Int?, lags: ClosedRange<Int>) {
             let sums = Self.sums(&products, x, start: start, count: count, end: end, lags: lags)
             let v = (0..<count).map { Double(Float(x[start + $0])) }
@@ -135,9 +138,9 @@ import Testing
                         "window at \(start), lag \(lag): \(sums[lag]) vs \(exact), bound \(bound * magnitude)")
             }
         }
-        for start in stride(from: 0, through: 1000, by: 50) { check(start: start, count: n, end: start + n, lags: 8...101) }
-        check(start: 1030, count: 170, end: nil, lags: 8...84)
-        check(start: 1100, count: n, end: 1300, lags: 8...101)
+        for start in stride(from: 0, through: 1000, by: 50) { check(start: start, count: n, end: start + n, lags: lags) }
+        check(start: 1030, count: 170, end: nil, lags: lags.lowerBound...84)
+        check(start: 1100, count: n, end: 1300, lags: lags)
     }
 
     /// Lags longer than N − 2H have products from the window's first hop to its newest.
