@@ -165,17 +165,25 @@ struct LagProducts: Sendable {
     private static func totals(_ chains: UnsafeMutablePointer<Float>, stride: Int, slots: Int, oldest: Int, hops: Int,
                                lags: ClosedRange<Int>, into sums: UnsafeMutableBufferPointer<Double>) {
         let out = sums.baseAddress!
+        @inline(__always) func row(_ h: Int) -> UnsafeRawPointer {
+            var slot = oldest &+ h
+            if slot >= slots { slot &-= slots }
+            return UnsafeRawPointer(chains + 2 &* slot &* stride)
+        }
+        @inline(__always) func pair(_ even: UnsafeRawPointer, _ lag: Int) -> SIMD8<Double> {
+            SIMD8<Double>(even.loadUnaligned(fromByteOffset: lag &* 4, as: SIMD8<Float>.self)
+                          + even.loadUnaligned(fromByteOffset: (stride &+ lag) &* 4, as: SIMD8<Float>.self))
+        }
+        // A window of four hops (the estimator's 4 s at a 1 s hop): the hops' rows found once, not
+        // per group of lags (callgrind, session 22: 24 instructions a hop and group in the loop).
+        let four = hops == 4 ? (row(0), row(1), row(2), row(3)) : nil
         var lag = lags.lowerBound
         while lag <= lags.upperBound {
             var total = SIMD8<Double>()
-            var slot = oldest
-            for _ in 0..<hops {
-                let even = UnsafeRawPointer(chains + (2 &* slot &* stride &+ lag))
-                let pair = even.loadUnaligned(as: SIMD8<Float>.self)
-                    + even.loadUnaligned(fromByteOffset: stride &* 4, as: SIMD8<Float>.self)
-                total += SIMD8<Double>(pair)
-                slot &+= 1
-                if slot == slots { slot = 0 }
+            if let four {
+                total = ((total + pair(four.0, lag)) + pair(four.1, lag) + pair(four.2, lag)) + pair(four.3, lag)
+            } else {
+                for h in 0..<hops { total += pair(row(h), lag) }
             }
             if lag &+ 8 <= lags.upperBound &+ 1 {
                 UnsafeMutableRawPointer(out + lag).storeBytes(of: total, as: SIMD8<Double>.self)
