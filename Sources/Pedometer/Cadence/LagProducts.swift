@@ -55,11 +55,12 @@ struct LagProducts: Sendable {
     private var keptEnd: Int?
     private var keptLags: ClosedRange<Int> = 0...0
 
+    /// A hop or window below one tick is taken as one tick, so no setting divides by zero here.
     init(hop: Int, window: Int, maximumLag: Int) {
-        precondition(hop >= 1 && window >= 1 && maximumLag >= 1, "LagProducts: empty hop, window or lags")
+        let hop = Swift.max(1, hop), window = Swift.max(1, window)
         self.hop = hop
         self.window = window
-        lagStride = maximumLag + 1 + Self.passLags
+        lagStride = Swift.max(0, maximumLag) + 1 + Self.passLags
         slots = (window + hop - 1) / hop
         chains = [Float](repeating: 0, count: 2 * slots * lagStride)
         later = [Float](repeating: 0, count: window + 2 * Self.margin)
