@@ -1,136 +1,206 @@
-/// The lagged products Σ x[i]·x[i + ℓ] of a window (`CadenceEstimator`), with the part a window
-/// shares with the one a hop before it reused instead of summed again.
+/// The lagged products Σ x[i]·x[i + ℓ] of a window (`CadenceEstimator`), each hop's share summed
+/// once and kept for the windows after it.
 ///
-/// A window of N ticks (whole hops of H ticks) is summed in three runs of i: [0, H), [H, 2H) and
-/// [2H, N − ℓ). The next window, one hop later, starts at this one's tick H: its first run is this
-/// window's second (the same ticks and lags, so the same products), kept here (`secondHop`).
-/// Every product whose later tick j = i + ℓ is still inside the window is counted; a lag longer
-/// than N − 2H leaves products of the second run beyond the window's end, and the next window
-/// adds them (`addMissing`). So a window that follows a whole window of the same segment by one
-/// hop sums about 150 − ℓ products per lag instead of 200 − ℓ (4 s windows at 50 Hz, 1 s hop): a
-/// third fewer over the cadence lags 11 to 100.
+/// A window of N ticks (whole hops of H ticks) holds its products grouped by the hop of their
+/// earlier tick i: the window's sum for a lag ℓ is the sum of its hops' sums. Each hop's sum is
+/// two chains, its even and its odd ticks i (counted from the hop's start), each a plain
+/// sequential single-precision sum x[i]·x[i + ℓ] in increasing i over the products whose later
+/// tick j = i + ℓ lies inside the window seen so far. The next window, one hop later, keeps the
+/// hops it shares with this one: the products it lacks are exactly those whose later tick lies
+/// in its newest hop, H per lag (4 700 products a window for the cadence lags 8 to 101 of 4 s
+/// windows at 50 Hz with a 1 s hop, against 6 828 when a window kept only the run its
+/// predecessor's block grid could hand over), and it adds them to the chains where they left off. So a chain holds the same sum, bit for bit,
+/// whether its window was summed afresh or one hop after another (`chainSum` and the tests).
+///
+/// The window's sum of lag ℓ is the sum of its hops' two chains, the chains added in single
+/// precision and the hops in double precision, oldest hop first. A chain adds at most ⌈H/2⌉
+/// products (25 at 50 Hz and a 1 s hop), so the sum's rounding error is at most 26 single-precision
+/// units (2⁻²⁴) of Σ |x[i]·x[i + ℓ]| (one rounding per product, per addition in its chain and for
+/// the two chains' sum; Higham's bound for recursive summation), about 1.5e-6 of it. The eight
+/// lanes of three runs before came to about 16 units (up to 12 products a lane and run, the runs
+/// and then the lanes added): both far below the differences of normalised correlations the peak
+/// tests compare, and every figure of `imu-bench-accuracy` and `imu-bench-activity` is the same.
 ///
 /// The products are of the raw values (the window's mean is not removed: it changes from window to
 /// window, the products of a tick pair do not); `CadenceEstimator` centres the sums afterwards.
-/// Each run adds in eight single-precision lanes (as the estimator summed its whole window
-/// before), the runs' lanes are added, and the eight lanes of a lag are added last.
+///
+/// Lags run across the lanes: a pass takes 16 consecutive lags ℓ₀…ℓ₀ + 15, broadcasts x[i] and
+/// multiplies it with y[i + ℓ₀ …< i + ℓ₀ + 16] (two vectors of eight), so each lane's accumulator
+/// is one lag's chain and no lanes are added per lag. y is the window's values for the later
+/// ticks to add (the newest hop when the hops before are kept, every tick otherwise) and zero
+/// elsewhere: a product whose later tick is not to be added is x[i]·0 = 0, and adding it changes
+/// no sum (x + 0 = x), so a pass runs over one range of i for its 16 lags.
 struct LagProducts: Sendable {
     /// Ticks per hop, and per window (a whole number of hops, at least two).
     let hop: Int
     let window: Int
-    /// Σ x[i]·x[i + ℓ] for i in [H, 2H) of the latest whole window, per lag ℓ, in eight partial
-    /// sums (lanes; 0 where not summed).
-    private var secondHop: [SIMD8<Float>]
-    /// The current window's partial sums per lag.
-    private var lanes: [SIMD8<Float>]
-    /// The next window's second run [H, 2H), per lag ℓ ≤ N − 3H, as it will sum it: it is this
-    /// window's [2H, 3H), whose products are all inside this window for those lags, and this
-    /// window's third run adds the same blocks of eight in the same order up to its block that
-    /// crosses 3H (`five(…, snapshotAt:…)`). Read only by the next window one hop later (`reuse`).
-    private var nextSecond: [SIMD8<Float>]
-    /// Absolute tick index one past the end of that window; nil when none is kept (a gap, or the
-    /// latest window was trimmed).
-    private var secondHopEnd: Int?
+    /// Lags per pass (two vectors of eight single-precision lanes: four accumulators with the
+    /// two chains, eight SSE registers).
+    static let passLags = 16
+    /// Zeros `later` holds before the first later tick a pass reads, and after the window.
+    private static let margin = passLags
+    /// Lags per chain row: the longest lag and a whole pass beyond it.
+    private let lagStride: Int
+    /// Hop slots: one per hop of a window.
+    private let slots: Int
+    /// `chains[(2 · slot + c) · lagStride + ℓ]`: chain c (0 even, 1 odd ticks) of lag ℓ of the
+    /// hop in `slot`. The window's hop h is in slot (`oldest` + h) mod `slots`.
+    private var chains: [Float]
+    /// The later ticks' values: `later[margin + j]` = x[j] for the ticks j to add, 0 elsewhere
+    /// that a pass reads (from `margin` before the first to `margin` after the window).
+    private var later: [Float]
+    private var oldest = 0
+    /// Absolute tick index one past the end of the kept window, and its lags; nil when none is
+    /// kept (a gap, or the latest window was trimmed).
+    private var keptEnd: Int?
+    private var keptLags: ClosedRange<Int> = 0...0
 
+    /// A hop or window below one tick is taken as one tick, so no setting divides by zero here.
     init(hop: Int, window: Int, maximumLag: Int) {
+        let hop = Swift.max(1, hop), window = Swift.max(1, window)
         self.hop = hop
         self.window = window
-        secondHop = [SIMD8<Float>](repeating: .zero, count: maximumLag + 1)
-        lanes = secondHop
-        nextSecond = secondHop
+        lagStride = Swift.max(0, maximumLag) + 1 + Self.passLags
+        slots = (window + hop - 1) / hop
+        chains = [Float](repeating: 0, count: 2 * slots * lagStride)
+        later = [Float](repeating: 0, count: window + 2 * Self.margin)
     }
 
-    /// Forgets the kept run (a gap: absolute tick indices start again at 0).
-    mutating func forget() { secondHopEnd = nil }
+    /// Forgets the kept hops (a gap: absolute tick indices start again at 0).
+    mutating func forget() { keptEnd = nil }
 
     /// Σ x[i]·x[i + ℓ] for i in 0..<(n − ℓ), each ℓ in `lags`, into `sums[ℓ]`. `end` is the absolute
     /// index one past the window's last tick when `x` holds a whole window (`n == window`), nil for
-    /// a part of one (a trimmed window: summed in one run and not kept).
+    /// a part of one (a trimmed window: summed afresh and not kept).
     mutating func sums(_ x: UnsafePointer<Float>, count n: Int, end: Int?, lags: ClosedRange<Int>,
                        into sums: UnsafeMutableBufferPointer<Double>) {
-        precondition(lags.lowerBound >= 1 && lags.upperBound < secondHop.count && lags.upperBound < n,
+        precondition(lags.lowerBound >= 1 && lags.upperBound < lagStride - Self.passLags && lags.upperBound < n
+                     && n <= window && lags.upperBound < sums.count,
                      "LagProducts: lags outside the window")
-        let hop = self.hop, whole = end != nil && n == window && 2 * hop <= n
-        let reuse = whole && secondHopEnd != nil && secondHopEnd == end.map { $0 - hop }
-        secondHopEnd = whole ? end : nil
-        lanes.withUnsafeMutableBufferPointer { lanes in
-            secondHop.withUnsafeMutableBufferPointer { kept in
-                nextSecond.withUnsafeMutableBufferPointer { next in
-                    guard whole else {
-                        Self.add(x, count: n, from: 0, to: n, lags: lags, into: lanes, replacing: true)
-                        for lag in lags { sums[lag] = Double(Self.total(lanes[lag])) }
-                        return
-                    }
-                    // With `reuse`, this window's first hop is the previous window's second, still in
-                    // `kept`, and its second hop is in `next` for the shorter lags. Two copies of the
-                    // pass, each with `reuse` a constant: no test of it per lag.
-                    if reuse {
-                        Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: true, lanes: lanes, kept: kept,
-                                            next: next, totals: sums)
-                    } else {
-                        Self.add(x, count: n, from: 0, to: hop, lags: lags, into: lanes, replacing: true)
-                        Self.addKeptAndRest(x, count: n, hop: hop, lags: lags, reuse: false, lanes: lanes, kept: kept,
-                                            next: next, totals: sums)
-                    }
+        let hop = self.hop, whole = end != nil && n == window && window % hop == 0 && 2 * hop <= n
+        let reuse = whole && keptEnd != nil && keptEnd == end.map { $0 - hop } && keptLags == lags
+        keptEnd = whole ? end : nil
+        keptLags = lags
+        let stride = lagStride, slots = self.slots, hops = (n + hop - 1) / hop
+        if reuse { oldest = oldest + 1 == slots ? 0 : oldest + 1 } else { oldest = 0 }
+        let oldest = self.oldest
+        // The first later tick to add: the newest hop's, or every tick.
+        let first = reuse ? n - hop : 0
+        chains.withUnsafeMutableBufferPointer { chains in
+            later.withUnsafeMutableBufferPointer { later in
+                let c = chains.baseAddress!, y = later.baseAddress! + Self.margin
+                if reuse {
+                    // The newest hop's chains start empty; the others continue.
+                    let newest = oldest == 0 ? slots - 1 : oldest - 1
+                    (c + 2 * newest * stride).update(repeating: 0, count: 2 * stride)
+                } else {
+                    c.update(repeating: 0, count: 2 * slots * stride)
                 }
+                (y + first - Self.margin).update(repeating: 0, count: Self.margin)
+                (y + first).update(from: x + first, count: n - first)
+                (y + n).update(repeating: 0, count: Self.margin)
+                var lag = lags.lowerBound
+                while lag <= lags.upperBound {
+                    // Every i whose product with a later tick to add is in this pass's lags.
+                    var from = Swift.max(0, first - lag - (Self.passLags - 1))
+                    // A hop's chains alternate from its first tick: start on an even one (the tick
+                    // before `from` pairs only with zeros of `later`).
+                    if (from - from / hop * hop) & 1 == 1 { from -= 1 }
+                    Self.pass(x, y, lag: lag, from: from, to: n - lag, hop: hop, chains: c, stride: stride,
+                              slots: slots, oldest: oldest)
+                    lag += Self.passLags
+                }
+                Self.totals(c, stride: stride, slots: slots, oldest: oldest, hops: hops, lags: lags, into: sums)
             }
         }
     }
 
-    /// The second and third runs of a whole window, five lags per pass: the second run's sums go
-    /// to `kept` (for the next window) and are added to the first run's, the third run's are added
-    /// to that, and the lanes' total goes to `totals[ℓ]`. The first run's sums are in `lanes`, or
-    /// with `reuse` still in `kept` (the previous window's second run), to which the products the
-    /// previous window could not hold (j = i + ℓ ≥ its end) are added first. The same additions in
-    /// the same order as before, when the first run was copied out of `kept` and `lanes += kept`
-    /// and the totals were loops over the lags of their own: totals[ℓ] = total(third + (first + second)).
-    ///
-    /// A pass of five lags ℓ…ℓ + 4 ≤ n − 3H also leaves the next window's second run in `next`
-    /// (`nextSecond`), and with `reuse` takes its own second run from there instead of summing it:
-    /// the same sums, bit for bit (a masked lane's product is a zero either way).
+    /// Adds x[i]·y[i + ℓ] for i in from..<to to the chains of lags ℓ = `lag` …< `lag` + 16 of
+    /// i's hop, hop by hop. `from` is an even tick of its hop (counted from the hop's start).
     @inline(__always)
-    private static func addKeptAndRest(_ x: UnsafePointer<Float>, count n: Int, hop: Int, lags: ClosedRange<Int>,
-                                       reuse: Bool, lanes: UnsafeMutableBufferPointer<SIMD8<Float>>,
-                                       kept: UnsafeMutableBufferPointer<SIMD8<Float>>,
-                                       next: UnsafeMutableBufferPointer<SIMD8<Float>>,
-                                       totals: UnsafeMutableBufferPointer<Double>) {
-        let second = Run(from: hop, to: 2 * hop), third = Run(from: 2 * hop, to: n)
-        // Only a lag longer than n − 2H has products the previous window could not hold
-        // (i + ℓ ≥ its end n − H for some i < H).
-        let held = n &- 2 &* hop
-        // The lags whose products over [2H, 3H) all lie inside the window, and the block of the
-        // third run where the next window's second run has its last (masked) block.
-        let ahead = Swift.min(n &- 3 &* hop, lags.upperBound), snapshotAt = third.from &+ (second.lastBlock &- second.from)
+    private static func pass(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, lag: Int, from: Int, to: Int,
+                             hop: Int, chains: UnsafeMutablePointer<Float>, stride: Int, slots: Int, oldest: Int) {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+            UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+        }
+        @inline(__always) func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+        }
+        var i = from, h = from / hop
+        // Indices below the window plus its margins and the chains' size (a few thousand): no
+        // overflow to check.
+        while i < to {
+            let end = Swift.min(to, (h &+ 1) &* hop)
+            var slot = oldest &+ h
+            if slot >= slots { slot &-= slots }
+            let even = chains + (2 &* slot &* stride &+ lag), odd = even + stride
+            var e0 = load(even), e1 = load(even + 8), o0 = load(odd), o1 = load(odd + 8)
+            let row = y + lag
+            while i &+ 1 < end {
+                let a = SIMD8<Float>(repeating: x[i]), b = SIMD8<Float>(repeating: x[i &+ 1])
+                let p = row + i
+                e0 += a * load(p)
+                e1 += a * load(p + 8)
+                o0 += b * load(p + 1)
+                o1 += b * load(p + 9)
+                i &+= 2
+            }
+            if i < end {
+                // The hop's (or the range's) last tick, an even one.
+                let a = SIMD8<Float>(repeating: x[i]), p = row + i
+                e0 += a * load(p)
+                e1 += a * load(p + 8)
+                i &+= 1
+            }
+            store(e0, even)
+            store(e1, even + 8)
+            store(o0, odd)
+            store(o1, odd + 8)
+            h &+= 1
+        }
+    }
+
+    /// `sums[ℓ]` = Σ over the window's hops, oldest first, of the hop's two chains added in single
+    /// precision, in double precision; eight lags at a time.
+    @inline(__always)
+    private static func totals(_ chains: UnsafeMutablePointer<Float>, stride: Int, slots: Int, oldest: Int, hops: Int,
+                               lags: ClosedRange<Int>, into sums: UnsafeMutableBufferPointer<Double>) {
+        let out = sums.baseAddress!
+        @inline(__always) func row(_ h: Int) -> UnsafeRawPointer {
+            var slot = oldest &+ h
+            if slot >= slots { slot &-= slots }
+            return UnsafeRawPointer(chains + 2 &* slot &* stride)
+        }
+        @inline(__always) func pair(_ even: UnsafeRawPointer, _ lag: Int) -> SIMD8<Double> {
+            SIMD8<Double>(even.loadUnaligned(fromByteOffset: lag &* 4, as: SIMD8<Float>.self)
+                          + even.loadUnaligned(fromByteOffset: (stride &+ lag) &* 4, as: SIMD8<Float>.self))
+        }
+        // A window of four hops (the estimator's 4 s at a 1 s hop): the hops' rows found once, not
+        // per group of lags (callgrind, session 22: 24 instructions a hop and group in the loop).
+        let four = hops == 4 ? (row(0), row(1), row(2), row(3)) : nil
         var lag = lags.lowerBound
         while lag <= lags.upperBound {
-            let block = Swift.min(5, lags.upperBound - lag + 1)
-            let r: Pass, k: Pass
-            if lag &+ 4 <= ahead {
-                let at = next.baseAddress! + lag
-                k = reuse ? (at[0], at[1], at[2], at[3], at[4])
-                    : five(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
-                r = five(x, run: third, end: Swift.min(third.to, n - lag), lag: lag, snapshotAt: snapshotAt, keep: second.keep, into: at)
+            var total = SIMD8<Double>()
+            if let four {
+                total = ((total + pair(four.0, lag)) + pair(four.1, lag) + pair(four.2, lag)) + pair(four.3, lag)
             } else {
-                k = five(x, run: second, end: Swift.min(second.to, n - lag), lag: lag)
-                r = five(x, run: third, end: Swift.min(third.to, n - lag), lag: lag)
+                for h in 0..<hops { total += pair(row(h), lag) }
             }
-            @inline(__always) func finish(_ l: Int, _ k: SIMD8<Float>, _ r: SIMD8<Float>) {
-                var first = reuse ? kept[l] : lanes[l]
-                if reuse, l > held {
-                    // From max(0, n − ℓ − H), below H here. Indices below n: no overflow to check.
-                    var i = Swift.max(0, n &- l &- hop)
-                    while i < hop { first[0] += x[i] * x[i &+ l]; i &+= 1 }
-                }
-                kept[l] = k
-                totals[l] = Double(total(r + (first + k)))
+            if lag &+ 8 <= lags.upperBound &+ 1 {
+                UnsafeMutableRawPointer(out + lag).storeBytes(of: total, as: SIMD8<Double>.self)
+            } else {
+                for k in 0..<(lags.upperBound &+ 1 &- lag) { out[lag &+ k] = total[k] }
             }
-            finish(lag, k.0, r.0)
-            if block > 1 { finish(lag + 1, k.1, r.1) }
-            if block > 2 { finish(lag + 2, k.2, r.2) }
-            if block > 3 { finish(lag + 3, k.3, r.3) }
-            if block > 4 { finish(lag + 4, k.4, r.4) }
-            lag += 5
+            lag &+= 8
         }
+    }
+
+    /// Chain c (0: the even ticks of the hop, 1: the odd ones) of lag ℓ of the latest window's hop
+    /// h (0 its oldest), as kept.
+    func chainSum(hop h: Int, chain c: Int, lag: Int) -> Float {
+        var slot = oldest + h
+        if slot >= slots { slot -= slots }
+        return chains[(2 * slot + c) * lagStride + lag]
     }
 
     /// The sum of the eight lanes, pairwise.
@@ -202,12 +272,10 @@ struct LagProducts: Sendable {
     /// eight i sharing one load; the run's last block (if `end` reaches it) keeps only its ticks
     /// before `run.to`. (Summing that block after the loop instead of testing for it in every
     /// pass compiled to more instructions in `PedallingAnalyser.strongestRepeat`.)
-    /// `from` and `sums`: the run's blocks before `from` are already summed in `sums`.
     @inline(__always)
-    private static func five(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, from: Int? = nil,
-                             sums: Pass? = nil) -> Pass {
+    private static func five(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int) -> Pass {
         @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
-        var (s0, s1, s2, s3, s4) = sums ?? (.zero, .zero, .zero, .zero, .zero)
+        var (s0, s1, s2, s3, s4) = (SIMD8<Float>.zero, SIMD8<Float>.zero, SIMD8<Float>.zero, SIMD8<Float>.zero, SIMD8<Float>.zero)
         @inline(__always) func block(_ a: SIMD8<Float>, _ j: Int) {
             s0 += a * load(j)
             s1 += a * load(j &+ 1)
@@ -215,31 +283,12 @@ struct LagProducts: Sendable {
             s3 += a * load(j &+ 3)
             s4 += a * load(j &+ 4)
         }
-        var i = from ?? run.from
+        var i = run.from
         while i < end {
             block(i == run.lastBlock ? load(i) * run.keep : load(i), i &+ lag)
             i &+= 8
         }
         return (s0, s1, s2, s3, s4)
-    }
-
-    /// `five` over a run that passes `at` (one of its block starts, before `end`), also storing in
-    /// `next[0..<5]` each lag's sums as they stand before the block at `at`, plus that block with
-    /// its ticks masked by `keep`: what another run whose last block is at `at` with that mask
-    /// sums (`addKeptAndRest`), when its lagged ticks are the same.
-    @inline(__always)
-    private static func five(_ x: UnsafePointer<Float>, run: Run, end: Int, lag: Int, snapshotAt at: Int,
-                             keep: SIMD8<Float>, into next: UnsafeMutablePointer<SIMD8<Float>>) -> Pass {
-        // The blocks before `at` (none of them the run's last), then the masked block, then the rest.
-        let before = five(x, run: run, end: at, lag: lag)
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> { eight(x, at: i) }
-        let masked = load(at) * keep, j = at &+ lag
-        next[0] = before.0 + masked * load(j)
-        next[1] = before.1 + masked * load(j &+ 1)
-        next[2] = before.2 + masked * load(j &+ 2)
-        next[3] = before.3 + masked * load(j &+ 3)
-        next[4] = before.4 + masked * load(j &+ 4)
-        return five(x, run: run, end: end, lag: lag, from: at, sums: before)
     }
 
     /// x[i ..< i + 8], unaligned. Indices stay below n + `padding` (a few hundred): no overflow
