@@ -37,9 +37,6 @@ public enum Face: String, Sendable, CaseIterable, Hashable, Codable {
         return v
     }
 
-    /// The face that puts the same axis the other way.
-    public var opposite: Face { Face.on(axis: axis, up: sign < 0) }
-
     static func on(axis: Int, up: Bool) -> Face {
         switch (axis, up) {
         case (0, true): return .xUp

@@ -13,6 +13,4 @@ public enum Units {
 
     /// m/s² → g.
     @inlinable public static func g(fromMetersPerSecondSquared value: Double) -> Double { value / standardGravity }
-    /// g → m/s².
-    @inlinable public static func metersPerSecondSquared(fromG value: Double) -> Double { value * standardGravity }
 }

@@ -31,12 +31,6 @@ public struct RetryPolicy: Sendable {
         usleep(useconds_t(seconds * 1_000_000))
     }
 
-    /// The longest this policy waits in all, in seconds: the sum of its backoffs,
-    /// initial × (2^(attempts−1) − 1).
-    public var totalWaitSeconds: Double {
-        initialBackoffSeconds * (Double(1 << min(attempts - 1, 62)) - 1)
-    }
-
     /// Runs `body` until `again` finds its outcome not worth another try or the attempts are
     /// used up, waiting between tries; returns the last outcome.
     public func repeating<T>(_ body: () -> T, while again: (T) -> Bool) -> T {

@@ -22,14 +22,14 @@ enum BMP3Register {
     /// data_select = 01: filtered data (through the IIR), no subsampling.
     static let fifoFiltered: UInt8 = 0x08
     /// Frame headers (§3.6.x): temperature + pressure (6 data bytes, temperature first), temperature
-    /// or pressure alone (3), sensor time (3), configuration change/error (1), empty FIFO.
+    /// or pressure alone (3), sensor time (3), configuration change/error (1). The empty-FIFO
+    /// header (0x80) ends a read at the parser's `default`.
     static let frameTemperaturePressure: UInt8 = 0x94
     static let frameTemperature: UInt8 = 0x90
     static let framePressure: UInt8 = 0x84
     static let frameSensorTime: UInt8 = 0xA0
     static let frameConfigChange: UInt8 = 0x48
     static let frameConfigError: UInt8 = 0x44
-    static let frameEmpty: UInt8 = 0x80
     /// Normal mode (11 << 4) with pressure and temperature enabled.
     static let normalBoth: UInt8 = 0x33
     /// osr_p ×4 (010), osr_t ×1 (000): "standard resolution" (§3.5 Table 9).

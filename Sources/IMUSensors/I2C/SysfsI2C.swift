@@ -22,12 +22,6 @@ public struct SysfsI2C: Sendable {
         read("\(root)/class/i2c-adapter/i2c-\(bus)/name") ?? read("\(root)/bus/i2c/devices/i2c-\(bus)/name")
     }
 
-    /// Does the kernel know of an i2c adapter at all (modules loaded but i2c-dev missing)?
-    public func kernelAdapterNumbers() -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/class/i2c-adapter")) ?? []
-        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst(4)) : nil }.sorted()
-    }
-
     /// The sysfs device directory for `address` on `bus`: "1-0068".
     func deviceName(bus: Int, address: UInt8) -> String {
         let hex = String(address, radix: 16)
