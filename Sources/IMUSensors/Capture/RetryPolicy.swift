@@ -28,7 +28,7 @@ public struct RetryPolicy: Sendable {
 
     public static let realSleep: @Sendable (Double) -> Void = { seconds in
         guard seconds > 0 else { return }
-        usleep(useconds_t(seconds * 1_000_000))
+        usleep(useconds_t(seconds * Units.microsecondsPerSecond))
     }
 
     /// Runs `body` until `again` finds its outcome not worth another try or the attempts are

@@ -17,7 +17,7 @@ public struct FIFOTimestamper: Sendable {
     /// more than 20 % off nominal (a FIFO reset or overflow in the span) is ignored.
     public var rateHz: Double {
         guard let first = firstReadNs, let lastNs = lastReadNs else { return nominalRateHz }
-        let span = Double(lastNs - first) * 1e-9
+        let span = Units.seconds(fromNanoseconds: lastNs - first)
         guard span >= minimumSpanSeconds, readingsSinceFirst > 0 else { return nominalRateHz }
         let measured = Double(readingsSinceFirst) / span
         return abs(measured / nominalRateHz - 1) < 0.2 ? measured : nominalRateHz
