@@ -175,11 +175,9 @@ public final class RecordingReader {
     }
 
     /// Bytes `a..<b` for an error message: escaped (a file may hold escape sequences) and cut
-    /// to 60 characters.
+    /// to `RecordingRowParser.excerptCharacters`.
     private func shown(_ a: Int, _ b: Int) -> String {
-        let t = text(a, min(b, a + 240))
-        let cut = t.count > 60 ? String(t.prefix(60)) + "…" : t
-        return cut.escapedForTerminal
+        RecordingRowParser.shown(UnsafeRawBufferPointer(buffer), a, b)
     }
 
     /// `command` (a filter: zcat, iconv) applied to the recording `file`, as a shell command: the
