@@ -163,7 +163,7 @@ public final class I2CPoller {
         }
         // Strictly increasing time (CONTRACTS §2), even if two reads land in the same nanosecond.
         for i in samples.indices {
-            if samples[i].time <= lastTime { samples[i].time = lastTime + 1e-6 }
+            if samples[i].time <= lastTime { samples[i].time = lastTime + FIFOTimestamper.minimumStepSeconds }
             lastTime = samples[i].time
         }
         return samples
