@@ -14,7 +14,7 @@ public struct SysfsI2C: Sendable {
     /// The bus numbers of /dev/i2c-N nodes, ascending.
     public func adapterNumbers() -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: devRoot)) ?? []
-        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst(4)) : nil }.sorted()
+        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst("i2c-".count)) : nil }.sorted()
     }
 
     /// Adapter name, e.g. "bcm2835 (i2c@7e804000)" or "SMBus stub driver".
