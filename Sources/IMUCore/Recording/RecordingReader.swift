@@ -192,6 +192,7 @@ public final class RecordingReader {
     /// instead of an error that quotes binary.
     private func refuseBinary() throws {
         guard end - start >= 2 else { return }
+        // gzip's magic number, ID1 ID2 = 1F 8B (RFC 1952 §2.3.1).
         if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
             var error = RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording")
             error.fix = "decompress it first: " + Self.converted(name, with: "zcat")
