@@ -227,7 +227,8 @@ public final class RecordingReader {
     /// Skips a UTF-8 byte-order mark (EF BB BF) at the very start: spreadsheets write one
     /// before the header of a "CSV UTF-8" file.
     private func skipByteOrderMark() {
-        if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB && buffer[start + 2] == 0xBF { start += 3 }
+        let mark = UTF8Check.byteOrderMark
+        if end - start >= mark.count && mark.indices.allSatisfy({ buffer[start + $0] == mark[$0] }) { start += mark.count }
     }
 
     private func isBlank(_ a: Int, _ b: Int) -> Bool {

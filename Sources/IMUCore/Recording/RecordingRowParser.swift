@@ -239,8 +239,8 @@ struct RecordingRowParser {
     /// Characters of a file's text an error message quotes: 60 leave room on an 80-column line
     /// for the message around them.
     static let excerptCharacters = 60
-    /// Bytes read for that excerpt: 4 per character, UTF-8's longest (RFC 3629 §3).
-    static let excerptBytes = excerptCharacters * 4
+    /// Bytes read for that excerpt: enough for that many of UTF-8's longest characters.
+    static let excerptBytes = excerptCharacters * UTF8Check.longestCharacterBytes
 
     /// Bytes `s..<e` for an error message: escaped and cut to `excerptCharacters`.
     static func shown(_ bytes: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> String {
