@@ -21,6 +21,8 @@ public enum Units {
     public static let nanosecondsPerSecond: Int64 = 1_000_000_000
     /// Nanoseconds per millisecond (SI), for poll(2)'s millisecond timeout.
     public static let nanosecondsPerMillisecond: Int64 = 1_000_000
+    /// Milliseconds per second (SI), for libiio's millisecond timeout.
+    public static let millisecondsPerSecond = 1000.0
     /// Microseconds per second (SI), for usleep(3).
     public static let microsecondsPerSecond = 1_000_000.0
 
