@@ -22,7 +22,8 @@ public struct SysfsI2C: Sendable {
         read("\(root)/class/i2c-adapter/i2c-\(bus)/name") ?? read("\(root)/bus/i2c/devices/i2c-\(bus)/name")
     }
 
-    /// The sysfs device directory for `address` on `bus`: "1-0068".
+    /// The sysfs device directory for `address` on `bus`: "1-0068", the bus and four hex digits
+    /// (the i2c core's "%d-%04x" device name).
     func deviceName(bus: Int, address: UInt8) -> String {
         let hex = String(address, radix: 16)
         return "\(bus)-" + String(repeating: "0", count: 4 - hex.count) + hex
