@@ -13,10 +13,8 @@ enum BMP3Register {
     static let outputRate: UInt8 = 0x1D          // ODR: odr_sel[4:0]
     static let config: UInt8 = 0x1F              // CONFIG: iir_filter[3:1]
     static let calibration: UInt8 = 0x31         // NVM_PAR_T1 … NVM_PAR_P11: 21 bytes
-    static let command: UInt8 = 0x7E             // CMD: 0xB6 soft reset
+    static let command: UInt8 = 0x7E             // CMD: BoschCommand.softReset, .fifoFlush
 
-    static let softReset: UInt8 = 0xB6
-    static let fifoFlush: UInt8 = 0xB0
     /// FIFO on, pressure and temperature stored (§4.3.x FIFO_CONFIG_1).
     static let fifoPressureTemperature: UInt8 = 0x19
     /// data_select = 01: filtered data (through the IIR), no subsampling.
@@ -93,7 +91,7 @@ public final class BoschBMP3Driver: ChipDriver {
 
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
-        try device.writeByte(BMP3Register.command, BMP3Register.softReset)
+        try device.writeByte(BMP3Register.command, BoschCommand.softReset)
         wait(seconds: Self.startSeconds)
         calibration = BMP3Calibration(bytes: try device.read(BMP3Register.calibration, count: 21))
         let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
@@ -105,7 +103,7 @@ public final class BoschBMP3Driver: ChipDriver {
         if useFIFO {
             try device.writeByte(BMP3Register.fifoConfig1, BMP3Register.fifoPressureTemperature)
             try device.writeByte(BMP3Register.fifoConfig2, BMP3Register.fifoFiltered)
-            try device.writeByte(BMP3Register.command, BMP3Register.fifoFlush)
+            try device.writeByte(BMP3Register.command, BoschCommand.fifoFlush)
         }
         try device.writeByte(BMP3Register.powerControl, BMP3Register.normalBoth)
         let err = try device.readByte(BMP3Register.error)
