@@ -201,7 +201,7 @@ public enum ArgumentParser {
         if arg.lowercased().hasSuffix(".csv"), spec.options.contains(where: { $0.long == "replay" }) {
             return "give a recording with --replay: \(spec.name) --replay \(arg)"
         }
-        let withValues = spec.options.filter { $0.value != nil }.prefix(3).map { "--\($0.long) \($0.valueName!)" }
+        let withValues = spec.options.filter { $0.value != nil }.prefix(NearestOption.namesShown).map { "--\($0.long) \($0.valueName!)" }
         return "\(spec.name) takes options only; a value goes after its option (e.g. \(withValues.joined(separator: ", ")))"
     }
 }

@@ -56,6 +56,8 @@ public struct CommandSpec: Sendable {
             if let v = o.valueName { left += " \(v)" }
             return (left, o.help)
         }
+        // The help column: two spaces after the longest option, at most 34 columns in, so help
+        // text keeps 45 of `UsageLines.width`'s 79.
         let width = min(34, (rendered.map(\.0.count).max() ?? 0) + 2)
         for (left, help) in rendered {
             let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "  "

@@ -47,9 +47,12 @@ public enum NearestOption {
         return previous[y.count]
     }
 
+    /// Options a one-line hint names at most: three keep the message on one 80-column line.
+    static let namesShown = 3
+
     /// " (did you mean --a?)" or " (did you mean --a or --b?)", or "" when nothing is close.
     static func hint(_ typed: String, among options: [String]) -> String {
-        let near = names(typed, among: options).prefix(3).map { "--\($0)" }
+        let near = names(typed, among: options).prefix(namesShown).map { "--\($0)" }
         guard let last = near.last else { return "" }
         let listed = near.count == 1 ? last : near.dropLast().joined(separator: ", ") + " or " + last
         return " (did you mean \(listed)?)"

@@ -6,6 +6,7 @@
 /// are added to the first line, in table order, as `[--name VALUE]`. Lines wider than `width`
 /// columns wrap between bracket (or parenthesis) groups, under the first option.
 enum UsageLines {
+    /// Columns: one under an 80-column terminal, so a full line never wraps on its own.
     static let width = 79
 
     static func render(command: String, templates: [String], options: [OptionSpec]) -> [String] {

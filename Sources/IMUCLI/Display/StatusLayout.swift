@@ -25,7 +25,7 @@ struct StatusLayout {
         let steps = counted(s.steps, "step")
         var parts = [paint(steps, code: "1;32"), cadence, distance, pace]
         var plainLength = steps.count + cadence.count + distance.count + pace.count
-        if floorsAvailable { parts.append("floors \(floors)"); plainLength += 7 + floors.count }
+        if floorsAvailable { let floorsPart = "floors \(floors)"; parts.append(floorsPart); plainLength += floorsPart.count }
         parts.append(paint(s.activity.rawValue, code: "36"))
         parts.append(elapsed)
         plainLength += s.activity.rawValue.count + elapsed.count + 2 * (parts.count - 1)

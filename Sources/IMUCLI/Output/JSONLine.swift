@@ -1,6 +1,9 @@
 /// One JSON object written on one line, keys in insertion order. Numbers are formatted without
 /// locale; non-finite numbers become `null` (JSON has no NaN).
 public struct JSONLine: Sendable {
+    /// Places a number keeps unless told: six, a millionth of its unit, as finely as a recording
+    /// keeps any column (RecordingColumn.t: 1 µs).
+    public static let defaultDecimals = 6
     private var body = ""
 
     public init() {}
@@ -17,13 +20,13 @@ public struct JSONLine: Sendable {
         separator(key); body += value ? "true" : "false"; return self
     }
     /// Adds a number rounded to `decimals` places (trailing zeros trimmed); nil becomes null.
-    @discardableResult public mutating func add(_ key: String, _ value: Double?, decimals: Int = 6) -> Self {
+    @discardableResult public mutating func add(_ key: String, _ value: Double?, decimals: Int = JSONLine.defaultDecimals) -> Self {
         separator(key); body += JSONLine.number(value, decimals: decimals); return self
     }
-    @discardableResult public mutating func add(_ key: String, _ values: [Double], decimals: Int = 6) -> Self {
+    @discardableResult public mutating func add(_ key: String, _ values: [Double], decimals: Int = JSONLine.defaultDecimals) -> Self {
         separator(key); body += "[" + values.map { JSONLine.number($0, decimals: decimals) }.joined(separator: ",") + "]"; return self
     }
-    @discardableResult public mutating func add(_ key: String, matrix: [[Double]], decimals: Int = 6) -> Self {
+    @discardableResult public mutating func add(_ key: String, matrix: [[Double]], decimals: Int = JSONLine.defaultDecimals) -> Self {
         separator(key)
         body += "[" + matrix.map { "[" + $0.map { JSONLine.number($0, decimals: decimals) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         return self

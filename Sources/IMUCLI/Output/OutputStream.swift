@@ -21,6 +21,9 @@ public final class OutputStream: Sendable {
     private let fd: Int32
     /// Bytes collected before they are handed over (64 KiB: few system calls, still small).
     private let limit = 1 << 16
+    /// Capacity reserved past `limit`, bytes: one 4 KiB page, so the append that crosses the limit
+    /// (a status or JSON line is far shorter) fits without the buffer growing.
+    private static let headroomBytes = 4096
     /// Backlog, bytes, over which `flushed()` suspends: 1 MiB, the largest pipe buffer an
     /// unprivileged process may ask for (/proc/sys/fs/pipe-max-size's default, pipe(7)); more
     /// would only queue in memory what the reader is not reading.
@@ -64,7 +67,7 @@ public final class OutputStream: Sendable {
         self.fd = fd
         self.follows = follows
         var initial = State()
-        initial.buffer.reserveCapacity(limit + 4096)
+        initial.buffer.reserveCapacity(limit + Self.headroomBytes)
         state = Mutex(initial)
     }
 
@@ -183,7 +186,7 @@ public final class OutputStream: Sendable {
         if let follows { follows.state.withLock { follows.handOver(&$0) } }
         s.backlog += s.buffer.count
         OutputWriter.shared.hand(&s.buffer, from: self)
-        s.buffer.reserveCapacity(limit + 4096)
+        s.buffer.reserveCapacity(limit + Self.headroomBytes)
     }
 
     /// Hands the collected bytes over and calls `done` on the writer once they are written, at

@@ -45,6 +45,7 @@ public enum EventEncoding {
         line.add("distance_m", s.distanceMeters, decimals: 2)
         line.add("floors_ascended", s.floorsAscended)
         line.add("floors_descended", s.floorsDescended)
+        // Durations to the millisecond; pace to 0.1 ms per m (0.1 s per km).
         line.add("duration_s", s.duration, decimals: 3)
         line.add("active_duration_s", s.activeDuration, decimals: 3)
         line.add("average_active_pace_s_per_m", s.averageActivePace, decimals: 4)

@@ -63,6 +63,4 @@ public struct GroundSpeedInput: Sendable {
 
     /// Seconds of sample time with reports requested from gpsd.
     public var requestedSeconds: Double { demand.onSeconds }
-    /// Seconds of sample time observed.
-    public var observedSeconds: Double { demand.totalSeconds }
 }

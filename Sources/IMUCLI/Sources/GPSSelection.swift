@@ -77,14 +77,4 @@ public enum GPSSelection {
         return GPSSpeedFeed(host: address.host, port: address.port, wanted: wanted,
                             settings: "check the address (--gpsd HOST:PORT), or run without --gps") { sink("\(command): \($0)") }
     }
-
-    /// Waits up to `timeout` seconds (sleeping, off the thread pool's back) for the feed's first
-    /// connection attempt; true when gpsd answered.
-    public static func waitForFirstAttempt(_ feed: GPSSpeedFeed, timeout: Double = 2) async -> Bool {
-        let deadline = BootClock.nowSeconds() + timeout
-        while feed.status.connection == .starting, BootClock.nowSeconds() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return feed.status.connection == .connected
-    }
 }

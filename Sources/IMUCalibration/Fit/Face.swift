@@ -12,6 +12,8 @@ public enum Face: String, Sendable, CaseIterable, Hashable, Codable {
     /// The order the guided session asks for: flat first, then the edges (the same order as the
     /// simulator's six-position scenario, so `--simulate six-position` plays a correct session).
     public static let guidedOrder: [Face] = [.zUp, .zDown, .yUp, .yDown, .xUp, .xDown]
+    /// Faces a six-position fit averages over (each axis up and down), for means over them.
+    static let count = Double(guidedOrder.count)
 
     /// Which device axis (0 = x, 1 = y, 2 = z) this face puts vertical.
     public var axis: Int {
@@ -36,9 +38,6 @@ public enum Face: String, Sendable, CaseIterable, Hashable, Codable {
         v[axis] = sign
         return v
     }
-
-    /// The face that puts the same axis the other way.
-    public var opposite: Face { Face.on(axis: axis, up: sign < 0) }
 
     static func on(axis: Int, up: Bool) -> Face {
         switch (axis, up) {

@@ -51,13 +51,13 @@ public enum SixPositionFit {
             quality.faceMeans[f] = c.acceleration.mean
         }
         // RMS over the six faces of the per-face standard deviation.
-        let n = accelNoiseSquares / 6
+        let n = accelNoiseSquares / Face.count
         quality.accelerometerNoise = Vector3(n.x.squareRoot(), n.y.squareRoot(), n.z.squareRoot())
         var gyroNoise: Vector3?
         if gyro.count > 1 {
             var squares = Vector3.zero
             for f in Face.guidedOrder { let sd = captures[f]!.rotationRate.standardDeviation; squares += sd * sd }
-            let m = squares / 6
+            let m = squares / Face.count
             gyroNoise = Vector3(m.x.squareRoot(), m.y.squareRoot(), m.z.squareRoot())
         }
         quality.gyroscopeNoise = gyroNoise
@@ -83,7 +83,7 @@ public enum SixPositionFit {
             let raw = captures[f]!.acceleration.mean
             before += (norm(raw) - 1) * (norm(raw) - 1)
         }
-        q.gravityErrorBefore = (before / 6).squareRoot()
+        q.gravityErrorBefore = (before / Face.count).squareRoot()
         q.gravityErrorAfter = crossValidatedError(captures) ?? inSampleError(c, captures)
         let up = captures[.zUp]!.acceleration.mean
         q.faceUpNormBefore = norm(up)
@@ -97,7 +97,7 @@ public enum SixPositionFit {
             let n = c.correct(acceleration: captures[f]!.acceleration.mean)
             sum += ((n * n).sum().squareRoot() - 1) * ((n * n).sum().squareRoot() - 1)
         }
-        return (sum / 6).squareRoot()
+        return (sum / Face.count).squareRoot()
     }
 
     /// Two-fold cross-validated RMS |g| error; nil when a capture lacks its halves.

@@ -33,8 +33,6 @@ public struct Matrix3: Sendable, Equatable {
         Vector3((rows.0 * v).sum(), (rows.1 * v).sum(), (rows.2 * v).sum())
     }
 
-    public var determinant: Double { (rows.0 * Self.cross(rows.1, rows.2)).sum() }
-
     /// The inverse by cofactors; nil when (nearly) singular.
     public var inverse: Matrix3? {
         let c0 = Self.cross(rows.1, rows.2), c1 = Self.cross(rows.2, rows.0), c2 = Self.cross(rows.0, rows.1)

@@ -45,7 +45,7 @@ struct JSONReader {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at = 3 }
+        if bytes.starts(with: UTF8Check.byteOrderMark) { at = UTF8Check.byteOrderMark.count }
     }
 
     mutating func document() throws(JSONSyntaxError) -> JSONValue {
@@ -223,9 +223,7 @@ enum JSONText {
     /// not "3.0"), others as Swift prints them ("0.702", "1e-07", "1e+300"), which is the form
     /// `JSONSerialization` wrote. Not finite: `null` (JSON has no infinity).
     static func number(_ x: Double) -> String {
-        guard x.isFinite else { return "null" }
-        if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
-        return String(x)
+        x.isFinite ? x.asWritten : "null"
     }
 
     /// An object with keys sorted and one per line, two spaces per level, `"key" : value`: the

@@ -90,18 +90,18 @@ package final class StopSignal: Sendable {
             let left = deadlineNs - BootClock.nowNanoseconds()
             guard left > 0 else { return }
             if readEnd < 0 {
-                var ts = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+                var ts = timespec(tv_sec: Int(left / Units.nanosecondsPerSecond), tv_nsec: Int(left % Units.nanosecondsPerSecond))
                 _ = nanosleep(&ts, nil)
                 continue
             }
             // poll(2) counts whole milliseconds: round up, so a wake-up is never early.
             var pfd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&pfd, 1, Int32(min((left + 999_999) / 1_000_000, Int64(Int32.max))))
+            _ = poll(&pfd, 1, Int32(min((left + Units.nanosecondsPerMillisecond - 1) / Units.nanosecondsPerMillisecond, Int64(Int32.max))))
         }
     }
 
     /// Sleeps `seconds`, or until `set()`.
     package func sleep(seconds: Double) {
-        sleep(untilNs: BootClock.nowNanoseconds() + Int64(max(0, seconds) * 1e9))
+        sleep(untilNs: BootClock.nowNanoseconds() + Int64(Units.nanoseconds(fromSeconds: max(0, seconds))))
     }
 }

@@ -171,12 +171,15 @@ package struct PaceClock: Sendable {
 
     package init(speed: Double) { self.speed = speed }
 
+    /// The largest offset from the first batch, in seconds: 10⁹ s (31 years) is 10¹⁸ ns, under
+    /// Int64.max (9.2 × 10¹⁸ ns), so a clock gap of centuries in a file cannot overflow the Int64.
+    static let offsetCapSeconds = 1e9
+
     /// Boot-clock ns at which a batch from `first` to `last` (sample times, s) is due; the first
-    /// call starts the clock. The offset is capped at 10⁹ s (31 years), so a clock gap of
-    /// centuries in a file cannot overflow the Int64.
+    /// call starts the clock. The offset is capped at `offsetCapSeconds`.
     package mutating func dueNs(first: Double, last: Double) -> Int64 {
         let start = self.start ?? (first, BootClock.nowNanoseconds())
         self.start = start
-        return start.ns + Int64(min((last - start.time) / speed, 1e9) * 1e9)
+        return start.ns + Int64(Units.nanoseconds(fromSeconds: min((last - start.time) / speed, Self.offsetCapSeconds)))
     }
 }

@@ -15,7 +15,7 @@ public enum BootClock {
         #else
         clock_gettime(CLOCK_MONOTONIC, &ts)
         #endif
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        return Units.nanoseconds(of: ts)
     }
 
     /// Seconds since boot, including suspend.
@@ -23,6 +23,6 @@ public enum BootClock {
 
     /// Converts nanoseconds to seconds without losing the integer part's precision.
     @inlinable public static func seconds(fromNanoseconds ns: Int64) -> Double {
-        Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) * 1e-9
+        Double(ns / Units.nanosecondsPerSecond) + Units.seconds(fromNanoseconds: ns % Units.nanosecondsPerSecond)
     }
 }

@@ -38,16 +38,22 @@ public enum DecimalParser {
             fractionDigits = i - firstFraction
             digits += fractionDigits
         }
-        // 19 digits cannot overflow UInt64; below 2^53 the mantissa is exact as a Double, and so
-        // are powers of ten up to 10^22 (Clinger 1990): one correctly rounded division.
-        guard i == end, digits > 0, digits <= 19, mantissa < (1 << 53), fractionDigits <= 22 else {
+        // One correctly rounded division (Clinger 1990), see the limits below.
+        guard i == end, digits > 0, digits <= maxDigits, mantissa < exactMantissaBound, fractionDigits <= maxExactPowerOfTen else {
             return parseGeneral(bytes, start, end)
         }
         let value = Double(mantissa) / powerOfTen(fractionDigits)
         return negative ? -value : value
     }
 
-    /// 10^e for 0 ≤ e ≤ 22, exactly (a constant table, no global array to look up).
+    /// Digits a UInt64 mantissa holds without overflow: 10^19 − 1 < 2^64 − 1 (1.8 × 10^19).
+    @inlinable static var maxDigits: Int { 19 }
+    /// 2^53: every integer below it is exact as a Double (52-bit fraction plus the implicit bit).
+    @inlinable static var exactMantissaBound: UInt64 { 1 << 53 }
+    /// 10^22 is the largest power of ten a Double holds exactly (5^22 < 2^53; 5^23 is not).
+    @inlinable static var maxExactPowerOfTen: Int { 22 }
+
+    /// 10^e for 0 ≤ e ≤ `maxExactPowerOfTen`, exactly (a constant table, no global array to look up).
     @inlinable @inline(__always)
     static func powerOfTen(_ e: Int) -> Double {
         switch e {
@@ -95,7 +101,7 @@ public enum DecimalParser {
             let d = bytes[i] &- UInt8(ascii: "0")
             guard d < 10 else { break }
             anyDigit = true
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); if mantissa != 0 { digits += 1 } }
+            if digits < maxDigits { mantissa = mantissa &* 10 &+ UInt64(d); if mantissa != 0 { digits += 1 } }
             else { exponent += 1; overflowDigits = true }
             i += 1
         }
@@ -105,7 +111,7 @@ public enum DecimalParser {
                 let d = bytes[i] &- UInt8(ascii: "0")
                 guard d < 10 else { break }
                 anyDigit = true
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); exponent -= 1; if mantissa != 0 { digits += 1 } }
+                if digits < maxDigits { mantissa = mantissa &* 10 &+ UInt64(d); exponent -= 1; if mantissa != 0 { digits += 1 } }
                 else { overflowDigits = true }
                 i += 1
             }
@@ -123,6 +129,8 @@ public enum DecimalParser {
                 let d = bytes[i] &- UInt8(ascii: "0")
                 guard d < 10 else { break }
                 expDigits = true
+                // The exponent stops growing past 10^5: far beyond a Double's range (10^±308),
+                // and `e` cannot overflow on a long run of digits.
                 if e < 100_000 { e = e * 10 + Int(d) }
                 i += 1
             }
@@ -130,7 +138,7 @@ public enum DecimalParser {
             exponent += expNegative ? -e : e
         }
         guard i == end else { return nil }
-        if !overflowDigits && mantissa < (1 << 53) && exponent >= -22 && exponent <= 22 {
+        if !overflowDigits && mantissa < exactMantissaBound && exponent >= -maxExactPowerOfTen && exponent <= maxExactPowerOfTen {
             var value = Double(mantissa)
             if exponent < 0 { value /= powerOfTen(-exponent) } else { value *= powerOfTen(exponent) }
             return negative ? -value : value

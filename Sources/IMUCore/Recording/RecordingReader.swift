@@ -175,11 +175,9 @@ public final class RecordingReader {
     }
 
     /// Bytes `a..<b` for an error message: escaped (a file may hold escape sequences) and cut
-    /// to 60 characters.
+    /// to `RecordingRowParser.excerptCharacters`.
     private func shown(_ a: Int, _ b: Int) -> String {
-        let t = text(a, min(b, a + 240))
-        let cut = t.count > 60 ? String(t.prefix(60)) + "…" : t
-        return cut.escapedForTerminal
+        RecordingRowParser.shown(UnsafeRawBufferPointer(buffer), a, b)
     }
 
     /// `command` (a filter: zcat, iconv) applied to the recording `file`, as a shell command: the
@@ -194,6 +192,7 @@ public final class RecordingReader {
     /// instead of an error that quotes binary.
     private func refuseBinary() throws {
         guard end - start >= 2 else { return }
+        // gzip's magic number, ID1 ID2 = 1F 8B (RFC 1952 §2.3.1).
         if buffer[start] == 0x1F && buffer[start + 1] == 0x8B {
             var error = RecordingError(file: name, line: 1, message: "this is a gzip-compressed file, not a CSV recording")
             error.fix = "decompress it first: " + Self.converted(name, with: "zcat")
@@ -228,7 +227,8 @@ public final class RecordingReader {
     /// Skips a UTF-8 byte-order mark (EF BB BF) at the very start: spreadsheets write one
     /// before the header of a "CSV UTF-8" file.
     private func skipByteOrderMark() {
-        if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB && buffer[start + 2] == 0xBF { start += 3 }
+        let mark = UTF8Check.byteOrderMark
+        if end - start >= mark.count && mark.indices.allSatisfy({ buffer[start + $0] == mark[$0] }) { start += mark.count }
     }
 
     private func isBlank(_ a: Int, _ b: Int) -> Bool {

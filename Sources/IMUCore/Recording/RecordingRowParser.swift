@@ -236,9 +236,15 @@ struct RecordingRowParser {
         return (s, e)
     }
 
-    /// Bytes `s..<e` for an error message: escaped and cut to 60 characters.
+    /// Characters of a file's text an error message quotes: 60 leave room on an 80-column line
+    /// for the message around them.
+    static let excerptCharacters = 60
+    /// Bytes read for that excerpt: enough for that many of UTF-8's longest characters.
+    static let excerptBytes = excerptCharacters * UTF8Check.longestCharacterBytes
+
+    /// Bytes `s..<e` for an error message: escaped and cut to `excerptCharacters`.
     static func shown(_ bytes: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> String {
-        let t = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[s..<min(e, s + 240)]), as: UTF8.self)
-        return (t.count > 60 ? String(t.prefix(60)) + "…" : t).escapedForTerminal
+        let t = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[s..<min(e, s + excerptBytes)]), as: UTF8.self)
+        return (t.count > excerptCharacters ? String(t.prefix(excerptCharacters)) + "…" : t).escapedForTerminal
     }
 }

@@ -194,6 +194,7 @@ private final class ReplayPlayer {
         let wait = (to - from) / speed
         guard !pauseSaid, wait >= Self.saidPauseSeconds else { return }
         pauseSaid = true
+        // Said in the unit it holds two or more of (2 min, 2 h, 2 days), so "90 s", not "2 min".
         let words = wait < 120 ? String(cFormat: "%.0f s", wait) : wait < 7200 ? String(cFormat: "%.0f min", wait / 60)
             : wait < 172_800 ? String(cFormat: "%.1f h", wait / 3600) : String(cFormat: "%.0f days", wait / 86_400)
         report("\(file.escapedOnOneLine): t jumps from \(String(cFormat: "%.3f", from)) s to \(String(cFormat: "%.3f", to)) s, a pause in the recording: "

@@ -239,6 +239,8 @@ public final class RecordingWriter {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
+        // Below Int64.max (9.22 × 10¹⁸) with margin: the digits loop runs on a UInt64; a larger
+        // value is written as Swift prints it.
         guard value.isFinite, scaled < 9.0e18 else {
             out.append(contentsOf: String(value).utf8)
             return

@@ -28,8 +28,6 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
         Vector3((rows.0 * v).sum(), (rows.1 * v).sum(), (rows.2 * v).sum())
     }
 
-    public var isIdentity: Bool { self == .identity }
-
     /// True when the rows are unit vectors at right angles (a rotation or a reflection), as the
     /// kernel's ABI describes a mount matrix. A zero or scaled matrix would scale gravity away and
     /// count no steps without a word, so a matrix a user writes must pass this.

@@ -32,6 +32,7 @@ public enum JSONString {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case "\u{00}"..."\u{1F}":
+                // \uXXXX: four hex digits (RFC 8259 §7).
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)

@@ -34,8 +34,8 @@ extension HistoryStore {
         try guarded {
             let rows = try statements.selectActivities().bind(.integer(fromMs), .integer(toMs))
             while try rows.step() {
-                out.append(HistoryActivity(start: Date(timeIntervalSince1970: Double(rows.int64(0)) / 1000),
-                                           end: Date(timeIntervalSince1970: Double(rows.int64(1)) / 1000),
+                out.append(HistoryActivity(start: Date(timeIntervalSince1970: Double(rows.int64(0)) / Milliseconds.perUnit),
+                                           end: Date(timeIntervalSince1970: Double(rows.int64(1)) / Milliseconds.perUnit),
                                            activity: ActivityClass(rawValue: rows.text(2) ?? "") ?? .unknown,
                                            confidence: ActivityConfidence(rawValue: rows.text(3) ?? "") ?? .low))
             }
@@ -56,7 +56,7 @@ extension HistoryStore {
                                                      .integer(Milliseconds.of(to.timeIntervalSince1970)))
             while try rows.step() {
                 guard let kind = HistoryMarker.Kind(rawValue: rows.text(1) ?? "") else { continue }
-                out.append(HistoryMarker(date: Date(timeIntervalSince1970: Double(rows.int64(0)) / 1000), kind: kind))
+                out.append(HistoryMarker(date: Date(timeIntervalSince1970: Double(rows.int64(0)) / Milliseconds.perUnit), kind: kind))
             }
         }
         for event in pending.placedEvents {
@@ -79,13 +79,14 @@ extension HistoryStore {
     func sum(_ range: ClosedRange<Int64>?) throws -> MinuteTotals {
         guard let range else { return MinuteTotals() }
         var total = MinuteTotals()
-        let firstHour = -Self.floorDivide(-range.lowerBound, 60)          // first whole hour inside
-        let endHour = Self.floorDivide(range.upperBound + 1, 60)          // whole hours end before this
+        let perHour = HistoryTime.minutesPerHour
+        let firstHour = -Self.floorDivide(-range.lowerBound, perHour)          // first whole hour inside
+        let endHour = Self.floorDivide(range.upperBound + 1, perHour)          // whole hours end before this
         try guarded {
             if firstHour < endHour {
                 total += try fetch(.hours, firstHour, endHour - 1)
-                if range.lowerBound < firstHour * 60 { total += try fetch(.minutes, range.lowerBound, firstHour * 60 - 1) }
-                if endHour * 60 <= range.upperBound { total += try fetch(.minutes, endHour * 60, range.upperBound) }
+                if range.lowerBound < firstHour * perHour { total += try fetch(.minutes, range.lowerBound, firstHour * perHour - 1) }
+                if endHour * perHour <= range.upperBound { total += try fetch(.minutes, endHour * perHour, range.upperBound) }
             } else {
                 total += try fetch(.minutes, range.lowerBound, range.upperBound)
             }

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A failed SQLite call: its result code (extended), the errno behind it and SQLite's message.
 struct SQLiteFailure: Error, Sendable {
@@ -10,7 +13,7 @@ struct SQLiteFailure: Error, Sendable {
     var primary: Int32 { code & 0xff }
     /// The disk (or the file-size limit) is full: SQLITE_FULL, or an I/O error caused by ENOSPC/EDQUOT.
     var isDiskFull: Bool {
-        primary == SQLITE_FULL || (primary == SQLITE_IOERR && (systemErrno == 28 /* ENOSPC */ || systemErrno == 122 /* EDQUOT */))
+        primary == SQLITE_FULL || (primary == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT))
     }
 }
 

@@ -94,7 +94,7 @@ public enum HistoryError: DiagnosableError, Equatable {
         case .implausibleValue(let path, let table, let key, _, _):
             "stop its writer (sudo systemctl stop imu-stepd), then remove the row and rebuild its hour from the minutes: sqlite3 \(path.escapedOnOneLine) \""
                 + (table == "minutes" ? "DELETE FROM minutes WHERE minute = \(key); " : "")
-                + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, 60) : key)
+                + Self.rebuildHour(table == "minutes" ? HistoryStore.floorDivide(key, HistoryTime.minutesPerHour) : key)
                 + "\"; or move the file aside (mv \(path.escapedOnOneLine) \(path.escapedOnOneLine).damaged) to begin a new history"
         case .unplaceableMinutes(let path, let bootID, _, _):
             "look at them (sqlite3 \(path.escapedOnOneLine) \"SELECT * FROM unplaced_minutes WHERE boot_id = '\(bootID.escapedOnOneLine)'\"); "
@@ -147,8 +147,9 @@ public enum HistoryError: DiagnosableError, Equatable {
 
     /// "minute 2026-12-01T07:05:00Z (minutes row minute = 29412345)", or the hour's.
     static func rowName(_ table: String, _ key: Int64) -> String {
-        let minutes = table == "minutes" ? key : key.multipliedReportingOverflow(by: 60).partialValue
-        let when = abs(key) < 1 << 40 ? Date(timeIntervalSince1970: Double(minutes) * 60).formatted(.iso8601) + " " : ""
+        let minutes = table == "minutes" ? key : key.multipliedReportingOverflow(by: HistoryTime.minutesPerHour).partialValue
+        let when = abs(key) < HistoryTime.datedMinutes
+            ? Date(timeIntervalSince1970: Double(minutes) * HistoryTime.secondsPerMinute).formatted(.iso8601) + " " : ""
         return table == "minutes" ? "minute \(when)(minutes row minute = \(key))" : "hour \(when)(hours row hour = \(key))"
     }
 

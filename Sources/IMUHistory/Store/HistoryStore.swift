@@ -198,7 +198,7 @@ public final class HistoryStore {
         var hours: [Int64: MinuteTotals] = [:]
         for (minute, totals) in batch.placed {
             try statements.upsertMinute().bind([.integer(minute)] + totals.columns).run()
-            hours[Self.floorDivide(minute, 60), default: MinuteTotals()] += totals
+            hours[Self.floorDivide(minute, HistoryTime.minutesPerHour), default: MinuteTotals()] += totals
         }
         for (hour, totals) in hours {
             try statements.upsertHour().bind([.integer(hour)] + totals.columns).run()
@@ -256,16 +256,17 @@ public final class HistoryStore {
     /// The first minute to keep when retention is due (at most once an hour of boot time), else nil.
     private func pruneCutoff() -> Int64? {
         guard let days = retentionDays, let mapping, let now = lastBootSeconds else { return nil }
-        if let last = lastPruneBootSeconds, now - last < 3600 { return nil }
-        let keepFrom = WallMinute.index(of: mapping.date(bootSeconds: now)) - Int64(days) * 1440
-        return Self.floorDivide(keepFrom, 60) * 60   // whole hours, so minutes and hour sums stay equal
+        if let last = lastPruneBootSeconds, now - last < HistoryTime.secondsPerHour { return nil }
+        let keepFrom = WallMinute.index(of: mapping.date(bootSeconds: now)) - Int64(days) * HistoryTime.minutesPerDay
+        // Whole hours, so minutes and hour sums stay equal.
+        return Self.floorDivide(keepFrom, HistoryTime.minutesPerHour) * HistoryTime.minutesPerHour
     }
 
     private func deleteBefore(minute: Int64) throws(SQLiteFailure) {
         try statements.pruneMinutes().bind(.integer(minute)).run()
-        try statements.pruneHours().bind(.integer(minute / 60)).run()
-        try statements.pruneActivities().bind(.integer(minute * 60_000)).run()
-        try statements.pruneMarkers().bind(.integer(minute * 60_000)).run()
+        try statements.pruneHours().bind(.integer(minute / HistoryTime.minutesPerHour)).run()
+        try statements.pruneActivities().bind(.integer(minute * Milliseconds.perMinute)).run()
+        try statements.pruneMarkers().bind(.integer(minute * Milliseconds.perMinute)).run()
     }
 
     /// The largest value a stored count may hold: 10¹² is 20 000 years of steps at 100 a minute,
@@ -277,9 +278,9 @@ public final class HistoryStore {
     /// neither make a total negative nor overflow the sums (queries report such rows before this).
     static func totals(_ row: SQLiteStatement, from first: Int32) -> MinuteTotals {
         func value(_ column: Int32) -> Int64 { min(max(row.int64(column), 0), largestValue) }
-        return MinuteTotals(steps: Int(value(first)), distanceMeters: Double(value(first + 1)) / 1000,
+        return MinuteTotals(steps: Int(value(first)), distanceMeters: Double(value(first + 1)) / Milliseconds.perUnit,
                             floorsAscended: Int(value(first + 2)), floorsDescended: Int(value(first + 3)),
-                            activeSeconds: Double(value(first + 4)) / 1000)
+                            activeSeconds: Double(value(first + 4)) / Milliseconds.perUnit)
     }
 
     /// Runs a read, turning a SQLite failure into a `HistoryError`.
@@ -307,9 +308,29 @@ private extension MinuteTotals {
 enum Milliseconds {
     /// 1e15 thousandths: 31 700 years of milliseconds or a million km in mm, far beyond any real value.
     static let limit = 1e15
+    /// Thousandths per unit (SI milli: ms per s, mm per m), as the stored columns count them.
+    static let perUnit = 1000.0
+    /// Milliseconds per minute (60 s × 1000), from a minute index to the events' ms columns.
+    static let perMinute: Int64 = 60_000
 
     static func of(_ value: Double) -> Int64 {
         guard value.isFinite else { return 0 }
-        return Int64(min(max(value * 1000, -limit), limit).rounded())
+        return Int64(min(max(value * perUnit, -limit), limit).rounded())
     }
+}
+
+/// The calendar arithmetic of the minute and hour tables (UTC minutes since 1970: no leap
+/// seconds, as POSIX time counts them).
+enum HistoryTime {
+    /// Minutes per hour, from a minute index to its hours row.
+    static let minutesPerHour: Int64 = 60
+    /// Minutes per day (24 × 60), for retention in days.
+    static let minutesPerDay: Int64 = 1440
+    /// Seconds per minute, from a boot or wall minute index to seconds.
+    static let secondsPerMinute = 60.0
+    /// Seconds per hour: retention runs at most once an hour of boot time.
+    static let secondsPerHour = 3600.0
+    /// Minutes a stored key may lie from 0 and still be read as a date: 2⁴⁰ minutes (two million
+    /// years) converts to seconds and to an integer wall minute without overflow.
+    static let datedMinutes: Int64 = 1 << 40
 }

@@ -24,18 +24,18 @@ struct PendingHistory {
     /// Minutes held (placed or not).
     var minuteCount: Int { placed.count + unplaced.count }
 
-    /// The wall-clock minute of boot minute `bootMinute`: the one holding its middle, so a minute
-    /// counted before the clock was known lands within 30 s of where it happened.
+    /// The wall-clock minute of boot minute `bootMinute`: the one holding its middle (half of
+    /// 60 s), so a minute counted before the clock was known lands within 30 s of where it happened.
     static func wallMinute(ofBootMinute bootMinute: Int64, _ mapping: BootTimeMapping) -> Int64 {
-        WallMinute.index(of: mapping.date(bootSeconds: Double(bootMinute) * 60 + 30))
+        WallMinute.index(of: mapping.date(bootSeconds: Double(bootMinute) * HistoryTime.secondsPerMinute + HistoryTime.secondsPerMinute / 2))
     }
 
     /// Whether a stored boot minute can be placed: within 2⁴⁰ minutes (two million years) of boot,
     /// the range `HistoryError.rowName` shows as dates; beyond it the wall minute's conversion to
     /// an integer trapped (no write of IMUKit stores one: a hand-edited or damaged file).
-    static func isPlaceable(bootMinute: Int64) -> Bool { bootMinute.magnitude < 1 << 40 }
+    static func isPlaceable(bootMinute: Int64) -> Bool { bootMinute.magnitude < HistoryTime.datedMinutes.magnitude }
 
-    static func bootMinute(of bootSeconds: Double) -> Int64 { Int64((bootSeconds / 60).rounded(.down)) }
+    static func bootMinute(of bootSeconds: Double) -> Int64 { Int64((bootSeconds / HistoryTime.secondsPerMinute).rounded(.down)) }
 
     mutating func add(_ totals: MinuteTotals, at bootSeconds: Double, _ mapping: BootTimeMapping?) {
         if let mapping {

@@ -39,8 +39,12 @@ public final class LinuxI2CBus: I2CBus {
     public var supportsBlockReads: Bool { functionality & UInt(CI2C_FUNC_SMBUS_READ_I2C_BLOCK) != 0 }
 
     public var transactionCount: Int { state.withLock { $0.transactions } }
-    /// The largest I2C_RDWR message i2c-dev accepts, in bytes.
+    /// The largest I2C_RDWR message i2c-dev accepts, in bytes (drivers/i2c/i2c-dev.c answers a
+    /// longer one with EINVAL).
     public static let maximumMessageBytes = 8192
+    /// I2C_SMBUS_BLOCK_MAX: bytes per SMBus block transfer (include/uapi/linux/i2c.h, from the
+    /// SMBus specification).
+    static let smbusBlockMaxBytes = 32
 
     public func claim(_ address: UInt8) throws(I2CError) {
         try exclusive(address) { _ in .success(()) }
@@ -109,17 +113,17 @@ public final class LinuxI2CBus: I2CBus {
                 return r >= 0 ? .success(out) : .failure(I2CError(errno: -r, bus: path, address: address, operation: what))
             }
             if blocks {
-                // I2C_SMBUS_BLOCK_MAX = 32 bytes per SMBus block transfer (linux/i2c.h).
+                // At most `smbusBlockMaxBytes` per SMBus block transfer.
                 var offset = 0
                 while offset < n {
                     let chunk: Int
                     let start: UInt8
                     switch walk {
                     case .incrementing:
-                        chunk = min(32, n - offset)
+                        chunk = min(Self.smbusBlockMaxBytes, n - offset)
                         start = register &+ UInt8(truncatingIfNeeded: offset)
                     case .fifoPort(let word):
-                        chunk = min(max(word, 32 / max(word, 1) * word), n - offset)
+                        chunk = min(max(word, Self.smbusBlockMaxBytes / max(word, 1) * word), n - offset)
                         start = register
                     }
                     s.transactions += 1

@@ -11,6 +11,9 @@ struct PollSchedule {
     let period: Double
     /// The next read's deadline, s on the reader's clock.
     private(set) var next: Double
+    /// Periods behind beyond which the clock is taken to have jumped: 10⁹ periods is 35 hours
+    /// even at the fastest polled rate (8 kHz) and still converts to an Int exactly.
+    static let jumpPeriods = 1e9
 
     init(period: Double, start: Double) {
         self.period = period
@@ -24,8 +27,8 @@ struct PollSchedule {
         next += period
         let behind = ((now - next) / period).rounded(.down)
         // Range-checked before the conversion: a clock that jumped (or a NaN) counts nothing.
-        guard behind >= 1, behind < 1e9 else {
-            if !(behind < 1e9) { next = now }
+        guard behind >= 1, behind < Self.jumpPeriods else {
+            if !(behind < Self.jumpPeriods) { next = now }
             return 0
         }
         next += behind * period

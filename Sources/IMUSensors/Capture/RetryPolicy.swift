@@ -28,13 +28,7 @@ public struct RetryPolicy: Sendable {
 
     public static let realSleep: @Sendable (Double) -> Void = { seconds in
         guard seconds > 0 else { return }
-        usleep(useconds_t(seconds * 1_000_000))
-    }
-
-    /// The longest this policy waits in all, in seconds: the sum of its backoffs,
-    /// initial × (2^(attempts−1) − 1).
-    public var totalWaitSeconds: Double {
-        initialBackoffSeconds * (Double(1 << min(attempts - 1, 62)) - 1)
+        usleep(useconds_t(seconds * Units.microsecondsPerSecond))
     }
 
     /// Runs `body` until `again` finds its outcome not worth another try or the attempts are

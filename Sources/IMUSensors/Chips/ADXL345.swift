@@ -54,12 +54,12 @@ public final class ADXL345Driver: ChipDriver {
     /// With FIFO, each entry must still be read as its own 6-byte burst from DATAX0 (the address
     /// does not wrap back, §"Retrieving data from FIFO"): the FIFO spares missed samples, not transactions.
     public func readBatch() throws(I2CError) -> [ChipReading] {
-        guard usesFIFO else { return [decode(try device.read(ADXL345Register.dataXLow, count: 6))] }
+        guard usesFIFO else { return [decode(try device.read(ADXL345Register.dataXLow, count: Raw.vectorBytes))] }
         let entries = Int(try device.readByte(ADXL345Register.fifoStatus) & 0x3F)
         // Stream mode overwrites the oldest entry once all 32 are full.
         if entries >= Self.fifoEntries { fifoOverflows += 1 }
         var out: [ChipReading] = []
-        for _ in 0..<entries { out.append(decode(try device.read(ADXL345Register.dataXLow, count: 6))) }
+        for _ in 0..<entries { out.append(decode(try device.read(ADXL345Register.dataXLow, count: Raw.vectorBytes))) }
         return out
     }
 

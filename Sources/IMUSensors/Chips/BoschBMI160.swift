@@ -12,10 +12,10 @@ enum BMI160Register {
     static let fifoConfig1: UInt8 = 0x47         // FIFO_CONFIG_1: gyr_en 7, acc_en 6, header_en 4 (§2.11.16)
     static let command: UInt8 = 0x7E             // CMD (§2.11.38)
 
-    static let softReset: UInt8 = 0xB6
+    /// CMD codes (§2.11.38): acc_set_pmu_mode and gyr_set_pmu_mode to normal; the soft reset and
+    /// FIFO flush are `BoschCommand`'s.
     static let accelNormalMode: UInt8 = 0x11
     static let gyroNormalMode: UInt8 = 0x15
-    static let fifoFlush: UInt8 = 0xB0
     /// Normal filter mode: acc_bwp = 010 (§2.11.11), gyr_bwp = 10 (§2.11.13): 3 dB cut-off ≈ 0.4 × ODR.
     static let accelNormalFilter: UInt8 = 0x20
     static let gyroNormalFilter: UInt8 = 0x20
@@ -44,7 +44,9 @@ public final class BoschBMI160Driver: ChipDriver {
     static let temperatureOffsetC = 23.0
     /// Direct read: gyro, accel (12 bytes), sensor time 3, status 1, interrupt status 4, temperature 2 = 22 bytes.
     static let burstBytes = 22
-    static let frameBytes = 12
+    /// A headerless gyro + accel frame: two 6-byte triples (`fifoGyroAccel`).
+    static let frameBytes = 2 * Raw.vectorBytes
+    /// The FIFO's size, bytes (§2.5: 1024 bytes).
     static let fifoBytes = 1024
     /// Waits (kernel bmi160_core and §1.2 Table 1): soft reset 1 ms, accel normal 3.8 ms, gyro normal 80 ms.
     static let resetSeconds = 0.001
@@ -58,7 +60,7 @@ public final class BoschBMI160Driver: ChipDriver {
 
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
-        try device.writeByte(BMI160Register.command, BMI160Register.softReset)
+        try device.writeByte(BMI160Register.command, BoschCommand.softReset)
         wait(seconds: Self.resetSeconds)
         let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
         outputRateHz = rate
@@ -73,7 +75,7 @@ public final class BoschBMI160Driver: ChipDriver {
         usesFIFO = useFIFO
         if useFIFO {
             try device.writeByte(BMI160Register.fifoConfig1, BMI160Register.fifoGyroAccel)
-            try device.writeByte(BMI160Register.command, BMI160Register.fifoFlush)
+            try device.writeByte(BMI160Register.command, BoschCommand.fifoFlush)
         }
     }
 

@@ -4,13 +4,12 @@
 enum BMP280Register {
     static let calibration: UInt8 = 0x88         // dig_T1 … dig_P9: 24 bytes little endian (§3.11.2 Table 17)
     static let id: UInt8 = 0xD0                  // id: 0x58 BMP280, 0x60 BME280
-    static let reset: UInt8 = 0xE0               // reset: write 0xB6
+    static let reset: UInt8 = 0xE0               // reset: write BoschCommand.softReset
     static let controlHumidity: UInt8 = 0xF2     // BME280 ctrl_hum: must be written before ctrl_meas (§5.4.3)
     static let controlMeasure: UInt8 = 0xF4      // ctrl_meas: osrs_t[7:5], osrs_p[4:2], mode[1:0]
     static let config: UInt8 = 0xF5              // config: t_sb[7:5], filter[4:2]
     static let pressureMSB: UInt8 = 0xF7         // press_msb … temp_xlsb: 6 bytes, 20-bit values (§4.3.6–4.3.7)
 
-    static let resetValue: UInt8 = 0xB6
     /// osrs_t ×1 (001), osrs_p ×4 (011), normal mode (11): "standard resolution" (§3.4 Table 7).
     static let measureStandard: UInt8 = 0b001_011_11
     /// IIR filter coefficient 4 (010 << 2) (§3.3.3).
@@ -110,7 +109,7 @@ public final class BoschBMP280Driver: ChipDriver {
 
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
-        try device.writeByte(BMP280Register.reset, BMP280Register.resetValue)
+        try device.writeByte(BMP280Register.reset, BoschCommand.softReset)
         wait(seconds: Self.startSeconds)
         let cal = BMP280Calibration(bytes: try device.read(BMP280Register.calibration, count: 24))
         guard cal.isPlausible else { throw badResponse("calibration block 0x88…0x9F is blank or unprogrammed") }

@@ -13,23 +13,21 @@ enum BMP3Register {
     static let outputRate: UInt8 = 0x1D          // ODR: odr_sel[4:0]
     static let config: UInt8 = 0x1F              // CONFIG: iir_filter[3:1]
     static let calibration: UInt8 = 0x31         // NVM_PAR_T1 … NVM_PAR_P11: 21 bytes
-    static let command: UInt8 = 0x7E             // CMD: 0xB6 soft reset
+    static let command: UInt8 = 0x7E             // CMD: BoschCommand.softReset, .fifoFlush
 
-    static let softReset: UInt8 = 0xB6
-    static let fifoFlush: UInt8 = 0xB0
     /// FIFO on, pressure and temperature stored (§4.3.x FIFO_CONFIG_1).
     static let fifoPressureTemperature: UInt8 = 0x19
     /// data_select = 01: filtered data (through the IIR), no subsampling.
     static let fifoFiltered: UInt8 = 0x08
     /// Frame headers (§3.6.x): temperature + pressure (6 data bytes, temperature first), temperature
-    /// or pressure alone (3), sensor time (3), configuration change/error (1), empty FIFO.
+    /// or pressure alone (3), sensor time (3), configuration change/error (1). The empty-FIFO
+    /// header (0x80) ends a read at the parser's `default`.
     static let frameTemperaturePressure: UInt8 = 0x94
     static let frameTemperature: UInt8 = 0x90
     static let framePressure: UInt8 = 0x84
     static let frameSensorTime: UInt8 = 0xA0
     static let frameConfigChange: UInt8 = 0x48
     static let frameConfigError: UInt8 = 0x44
-    static let frameEmpty: UInt8 = 0x80
     /// Normal mode (11 << 4) with pressure and temperature enabled.
     static let normalBoth: UInt8 = 0x33
     /// osr_p ×4 (010), osr_t ×1 (000): "standard resolution" (§3.5 Table 9).
@@ -93,7 +91,7 @@ public final class BoschBMP3Driver: ChipDriver {
 
     public func configure(rateHz: Double, useFIFO: Bool) throws(I2CError) {
         try verifyIdentity()
-        try device.writeByte(BMP3Register.command, BMP3Register.softReset)
+        try device.writeByte(BMP3Register.command, BoschCommand.softReset)
         wait(seconds: Self.startSeconds)
         calibration = BMP3Calibration(bytes: try device.read(BMP3Register.calibration, count: 21))
         let (rate, code) = Raw.nearest(Self.rates, to: rateHz)
@@ -105,7 +103,7 @@ public final class BoschBMP3Driver: ChipDriver {
         if useFIFO {
             try device.writeByte(BMP3Register.fifoConfig1, BMP3Register.fifoPressureTemperature)
             try device.writeByte(BMP3Register.fifoConfig2, BMP3Register.fifoFiltered)
-            try device.writeByte(BMP3Register.command, BMP3Register.fifoFlush)
+            try device.writeByte(BMP3Register.command, BoschCommand.fifoFlush)
         }
         try device.writeByte(BMP3Register.powerControl, BMP3Register.normalBoth)
         let err = try device.readByte(BMP3Register.error)

@@ -113,6 +113,8 @@ extension ChipDriver {
 
 /// Decoding helpers shared by the drivers.
 enum Raw {
+    /// Bytes of one x, y, z triple of 16-bit registers (`vectorBE`/`vectorLE`): 3 × 2.
+    static let vectorBytes = 6
     /// Signed 16-bit from two bytes.
     @inline(__always) static func int16(_ hi: UInt8, _ lo: UInt8) -> Int16 { Int16(bitPattern: UInt16(hi) << 8 | UInt16(lo)) }
     /// Three signed 16-bit big-endian values from `bytes[at...]`.

@@ -69,13 +69,13 @@ public final class LIS3DHDriver: ChipDriver {
     /// is not relied on).
     public func readBatch() throws(I2CError) -> [ChipReading] {
         let data = LIS3DHRegister.outXLow | LIS3DHRegister.autoIncrement
-        guard usesFIFO else { return [decode(try device.read(data, count: 6))] }
+        guard usesFIFO else { return [decode(try device.read(data, count: Raw.vectorBytes))] }
         let status = try device.readByte(LIS3DHRegister.fifoSource)
         let overrun = status & LIS3DHRegister.fifoOverrun != 0
         if overrun { fifoOverflows += 1 }
         let entries = overrun ? LIS3DHRegister.fifoDepth : Int(status & 0x1F)
         var out: [ChipReading] = []
-        for _ in 0..<entries { out.append(decode(try device.read(data, count: 6))) }
+        for _ in 0..<entries { out.append(decode(try device.read(data, count: Raw.vectorBytes))) }
         return out
     }
 

@@ -77,9 +77,9 @@ public final class STLSM9DS1Driver: ChipDriver {
             var out: [ChipReading] = []
             for _ in 0..<sets {
                 var saturated: [String] = []
-                let g = Raw.rotationRate(Raw.vectorLE(try device.read(LSM9DS1Register.gyroXLow, count: 6), 0),
+                let g = Raw.rotationRate(Raw.vectorLE(try device.read(LSM9DS1Register.gyroXLow, count: Raw.vectorBytes), 0),
                                          dpsPerLSB: Self.gyroDpsPerLSB, saturated: &saturated)
-                let a = Raw.acceleration(Raw.vectorLE(try device.read(LSM9DS1Register.accelXLow, count: 6), 0),
+                let a = Raw.acceleration(Raw.vectorLE(try device.read(LSM9DS1Register.accelXLow, count: Raw.vectorBytes), 0),
                                          gPerLSB: Self.accelGPerLSB, saturated: &saturated)
                 out.append(ChipReading(acceleration: a, rotationRate: g, saturatedAxes: saturated))
             }

@@ -10,9 +10,6 @@ public enum ChipCatalog {
     /// Models not probed for directly: told apart from a probed model by a second check.
     public static let derived: [ChipModel] = [.mpu(.mpu9150)]
 
-    /// The addresses worth probing, ascending (i2cdetect order).
-    public static var knownAddresses: [UInt8] { Array(Set(all.flatMap(\.addresses))).sorted() }
-
     public static func model(named name: String) -> ChipModel? {
         (all + derived).first { $0.name == name }
     }

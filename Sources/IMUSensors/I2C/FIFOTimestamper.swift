@@ -7,6 +7,10 @@ public struct FIFOTimestamper: Sendable {
     public let nominalRateHz: Double
     /// Measure only over at least this long (s), so one late read does not skew the rate.
     public var minimumSpanSeconds = 2.0
+    /// The least time between two samples, s: 1 µs, the resolution of a recording's `t` column
+    /// (RecordingColumn.t, 6 decimals) and far below any sample period (125 µs at 8 kHz), so
+    /// times stay strictly increasing (CONTRACTS §2) and distinct when written.
+    static let minimumStepSeconds = 1e-6
     private var firstReadNs: Int64?
     private var readingsSinceFirst = 0
     private var lastTime: Double?
@@ -17,7 +21,7 @@ public struct FIFOTimestamper: Sendable {
     /// more than 20 % off nominal (a FIFO reset or overflow in the span) is ignored.
     public var rateHz: Double {
         guard let first = firstReadNs, let lastNs = lastReadNs else { return nominalRateHz }
-        let span = Double(lastNs - first) * 1e-9
+        let span = Units.seconds(fromNanoseconds: lastNs - first)
         guard span >= minimumSpanSeconds, readingsSinceFirst > 0 else { return nominalRateHz }
         let measured = Double(readingsSinceFirst) / span
         return abs(measured / nominalRateHz - 1) < 0.2 ? measured : nominalRateHz
@@ -40,7 +44,7 @@ public struct FIFOTimestamper: Sendable {
         if let last = lastTime, out[0] <= last {
             // Overlap with the previous batch (jitter in the read time): squeeze into the gap.
             let step = (now - last) / Double(count)
-            out = (0..<count).map { last + Double($0 + 1) * max(step, 1e-6) }
+            out = (0..<count).map { last + Double($0 + 1) * max(step, Self.minimumStepSeconds) }
         }
         lastTime = out[count - 1]
         return out

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The "i2c" backend: chips read directly through /dev/i2c-N.
 /// `--source i2c:/dev/i2c-1@0x68`, `i2c:1@0x68,0x76` (IMU + barometer), `i2c:1` (scan bus 1), `i2c:` (scan all).
 public struct I2CBackend: SensorBackend {
@@ -157,7 +161,7 @@ public struct I2CBackend: SensorBackend {
                     imu = driver
                 }
             case .kernelOwned(let driver, let iio):
-                var e = I2CError(kind: .ownedByKernel, bus: path, address: address, operation: "claim address (I2C_SLAVE)", errno: 16)
+                var e = I2CError(kind: .ownedByKernel, bus: path, address: address, operation: "claim address (I2C_SLAVE)", errno: EBUSY)
                 e.kernelDriver = driver
                 e.iioDevice = iio
                 throw e
@@ -211,7 +215,7 @@ public struct I2CBackend: SensorBackend {
         let keys = lead.map { [I2CSampleSource.calibrationKey($0), $0.model.name] } ?? []
         let mount = try options.mountMatrix ?? MountConfig.load(path: mountConfigPath).matrix(for: keys) ?? .identity
         let poller = I2CPoller(imu: imu, barometer: barometer, mount: mount)
-        try poller.configure(imuRateHz: options.rateHz ?? 100, useFIFO: useFIFO)
+        try poller.configure(imuRateHz: options.rateHz ?? IIOSource.defaultRateHz, useFIFO: useFIFO)
         return I2CSampleSource(poller: poller)
     }
 }

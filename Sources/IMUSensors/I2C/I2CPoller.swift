@@ -91,8 +91,8 @@ public final class I2CPoller {
     /// How the samples are timed now: through the IMU's FIFO, or by direct reads (no FIFO, a
     /// barometer alone, or a FIFO given up after `fifoSilenceSeconds`).
     public var sampleTiming: SampleTiming { imu?.usesFIFO == true ? .fifo : .polled }
-    private var imuPeriodNs: Int64 { Int64(imuPeriodSeconds * 1e9) }
-    private var baroPeriodNs: Int64 { barometer.map { Int64(1e9 / $0.outputRateHz) } ?? .max }
+    private var imuPeriodNs: Int64 { Int64(Units.nanoseconds(fromSeconds: imuPeriodSeconds)) }
+    private var baroPeriodNs: Int64 { barometer.map { Int64(Units.nanoseconds(fromSeconds: 1) / $0.outputRateHz) } ?? .max }
 
     /// When the next read is due, ns on the boot clock. Beside an IMU the barometer is read on
     /// the IMU's wake-ups, so it adds none of its own.
@@ -126,9 +126,9 @@ public final class I2CPoller {
             } else if imuPolled {
                 // The data registers hold one sample: the periods passed without a read are lost
                 // and counted (a FIFO keeps them, and counts its own overflow above).
-                var schedule = PollSchedule(period: Double(imuPeriodNs) * 1e-9, start: Double(imuDueNs) * 1e-9)
-                losses.add(missedPolls: schedule.advance(now: Double(nowNs) * 1e-9))
-                imuDueNs = Int64((schedule.next * 1e9).rounded())
+                var schedule = PollSchedule(period: Units.seconds(fromNanoseconds: imuPeriodNs), start: Units.seconds(fromNanoseconds: imuDueNs))
+                losses.add(missedPolls: schedule.advance(now: Units.seconds(fromNanoseconds: nowNs)))
+                imuDueNs = Int64(Units.nanoseconds(fromSeconds: schedule.next).rounded())
             } else {
                 // The first read starts the grid: nothing was due before it.
                 imuPolled = true
@@ -163,7 +163,7 @@ public final class I2CPoller {
         }
         // Strictly increasing time (CONTRACTS §2), even if two reads land in the same nanosecond.
         for i in samples.indices {
-            if samples[i].time <= lastTime { samples[i].time = lastTime + 1e-6 }
+            if samples[i].time <= lastTime { samples[i].time = lastTime + FIFOTimestamper.minimumStepSeconds }
             lastTime = samples[i].time
         }
         return samples
@@ -177,7 +177,7 @@ public final class I2CPoller {
         guard imu.fifoOverflows > overflowsSeen else { return }
         overflowsSeen = imu.fifoOverflows
         guard let last = lastDrainNs else { return }
-        let produced = (Double(nowNs - last) * 1e-9 * imu.outputRateHz).rounded()
+        let produced = (Units.seconds(fromNanoseconds: nowNs - last) * imu.outputRateHz).rounded()
         losses.add(bufferOverflow: max(0, Int(produced) - returned))
     }
 
@@ -185,7 +185,7 @@ public final class I2CPoller {
     private func watchFIFO(_ imu: any ChipDriver, readings: [ChipReading], nowNs: Int64) throws -> [ChipReading] {
         guard readings.isEmpty else { fifoSilentSinceNs = nil; return readings }
         guard let since = fifoSilentSinceNs else { fifoSilentSinceNs = nowNs; return readings }
-        guard Double(nowNs - since) * 1e-9 >= fifoSilenceSeconds else { return readings }
+        guard Units.seconds(fromNanoseconds: nowNs - since) >= fifoSilenceSeconds else { return readings }
         warn("\(imu.model.name) on \(imu.device.location): FIFO stayed empty for \(fifoSilenceSeconds) s; reading the data registers instead")
         fifoSilentSinceNs = nil
         _ = try recovering(imu) { () throws(I2CError) in try imu.configure(rateHz: imu.outputRateHz, useFIFO: false); return [] }

@@ -71,7 +71,7 @@ public final class I2CSampleSource: SampleSource {
     /// read would make the hand-over longer than that. Judged on the reads' schedule, not on
     /// when the thread happened to wake, so a late wake-up does not hold a hand-over back.
     private static func capture(_ poller: I2CPoller, into channel: BatchChannel, timing: TimingNote, stop: StopSignal) {
-        let handOverNs = Int64(HandOver.seconds * 1e9)
+        let handOverNs = Int64(Units.nanoseconds(fromSeconds: HandOver.seconds))
         var pending: [MotionSample] = []
         var gatheredSinceNs: Int64?
         do {

@@ -20,7 +20,7 @@ public struct I2CSpec: Sendable, Equatable {
             busPath = nil
         } else if let n = Int(bus), n >= 0 {
             busPath = "/dev/i2c-\(n)"
-        } else if bus.hasPrefix("/dev/i2c-"), let n = Int(bus.dropFirst(9)), n >= 0 {
+        } else if bus.hasPrefix("/dev/i2c-"), let n = Int(bus.dropFirst("/dev/i2c-".count)), n >= 0 {
             busPath = bus
         } else {
             throw I2CSourceError(.badSpec, "'\(bus)' is not an I²C bus (\(example))", fix: "list adapters with imu-info or i2cdetect -l")

@@ -14,7 +14,7 @@ public struct SysfsI2C: Sendable {
     /// The bus numbers of /dev/i2c-N nodes, ascending.
     public func adapterNumbers() -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: devRoot)) ?? []
-        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst(4)) : nil }.sorted()
+        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst("i2c-".count)) : nil }.sorted()
     }
 
     /// Adapter name, e.g. "bcm2835 (i2c@7e804000)" or "SMBus stub driver".
@@ -22,13 +22,8 @@ public struct SysfsI2C: Sendable {
         read("\(root)/class/i2c-adapter/i2c-\(bus)/name") ?? read("\(root)/bus/i2c/devices/i2c-\(bus)/name")
     }
 
-    /// Does the kernel know of an i2c adapter at all (modules loaded but i2c-dev missing)?
-    public func kernelAdapterNumbers() -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/class/i2c-adapter")) ?? []
-        return names.compactMap { $0.hasPrefix("i2c-") ? Int($0.dropFirst(4)) : nil }.sorted()
-    }
-
-    /// The sysfs device directory for `address` on `bus`: "1-0068".
+    /// The sysfs device directory for `address` on `bus`: "1-0068", the bus and four hex digits
+    /// (the i2c core's "%d-%04x" device name).
     func deviceName(bus: Int, address: UInt8) -> String {
         let hex = String(address, radix: 16)
         return "\(bus)-" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -29,7 +29,7 @@ struct BlockWake {
         let sleepScans = Double(blockScans) + Self.slackPeriods
         guard Double(kernelBufferScans) >= Self.bufferMargin * sleepScans else { return nil }
         self.blockScans = blockScans
-        longestNanoseconds = Int64(sleepScans / rateHz * 1e9)
+        longestNanoseconds = Int64(Units.nanoseconds(fromSeconds: sleepScans / rateHz))
     }
 
     /// When to wake (ns, CLOCK_BOOTTIME) for the block after the one whose last scan the kernel
@@ -37,7 +37,7 @@ struct BlockWake {
     /// known: `rateHz`'s). Never later than one longest sleep from `nowNs`, so a stamp far off
     /// cannot stall the capture; a time already past means no sleep.
     func wakeNanoseconds(lastScanNs: Int64, periodSeconds: Double, nowNs: Int64) -> Int64 {
-        let dueNs = lastScanNs + Int64((Double(blockScans) + Self.slackPeriods) * periodSeconds * 1e9)
+        let dueNs = lastScanNs + Int64(Units.nanoseconds(fromSeconds: (Double(blockScans) + Self.slackPeriods) * periodSeconds))
         return min(dueNs, nowNs + longestNanoseconds)
     }
 }

@@ -220,7 +220,7 @@ final class IIOBufferedReader {
             for (i, t) in arrival.times(count: samples.count, arrivalSeconds: received).enumerated() { samples[i].time = t }
         } else {
             losses.add(periodsWithoutScan: gaps.missing(in: samples.map(\.time)))
-            if let last = samples.last { lastScanNs = Int64(last.time * 1e9) }
+            if let last = samples.last { lastScanNs = Int64(Units.nanoseconds(fromSeconds: last.time)) }
         }
         rateCheck?.report(deliveredPeriodSeconds: offset == nil ? arrival.periodSeconds : gaps.periodSeconds, to: warnings)
         return samples

@@ -58,7 +58,7 @@ final class IIOContext {
         let seconds = isNetwork ? Self.networkTimeoutSeconds : Self.localTimeoutSeconds
         // The gate waits a little longer than libiio's own timeout, so libiio's ETIMEDOUT wins when it works.
         gate = isNetwork ? IIOCallGate(uri: uri, timeout: seconds + 1) : nil
-        _ = iio_context_set_timeout(p, UInt32(seconds * 1000))
+        _ = iio_context_set_timeout(p, UInt32(seconds * Units.millisecondsPerSecond))
     }
 
     deinit {

@@ -15,7 +15,7 @@ enum IIOHostLookup {
     /// as `IIOSourceSpec` reads it); nil for other URIs.
     static func host(ofURI uri: String) -> String? {
         guard uri.hasPrefix("ip:") else { return nil }
-        let hostPort = uri.dropFirst(3)
+        let hostPort = uri.dropFirst("ip:".count)
         let parts = hostPort.split(separator: ":", omittingEmptySubsequences: false)
         return String(parts.count == 2 ? parts[0] : hostPort)
     }

@@ -35,6 +35,8 @@ public struct IIOScanType: Sendable, Equatable, CustomStringConvertible {
         }
         func number() -> Int? {
             let digits = text.prefix { $0.isASCII && $0.isNumber }
+            // Four digits are far above any size, shift or repeat the ABI writes (storage ≤ 64
+            // bits), and a longer run of digits can never overflow `Int`.
             guard !digits.isEmpty, digits.count <= 4, let n = Int(digits) else { return nil }
             text = text.dropFirst(digits.count)
             return n
@@ -48,6 +50,7 @@ public struct IIOScanType: Sendable, Equatable, CustomStringConvertible {
             count = r
         }
         guard take(">>"), let s = number(), text.isEmpty else { return nil }
+        // Storage the decoder reads: whole power-of-two bytes up to its 64-bit word.
         guard [8, 16, 32, 64].contains(storage), bits >= 1, bits + s <= storage else { return nil }
         realBits = bits
         storageBits = storage
@@ -56,7 +59,7 @@ public struct IIOScanType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Bytes of one value in the scan.
-    public var storageBytes: Int { storageBits / 8 }
+    public var storageBytes: Int { storageBits / UInt8.bitWidth }
     /// Bytes of all repeats together.
     public var totalBytes: Int { storageBytes * repeats }
 
@@ -64,15 +67,15 @@ public struct IIOScanType: Sendable, Equatable, CustomStringConvertible {
     @inlinable
     public func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int64 {
         var word: UInt64 = 0
-        let n = storageBits / 8
+        let n = storageBytes
         if bigEndian {
-            for i in 0..<n { word = (word << 8) | UInt64(bytes[offset + i]) }
+            for i in 0..<n { word = (word << UInt8.bitWidth) | UInt64(bytes[offset + i]) }
         } else {
-            for i in stride(from: n - 1, through: 0, by: -1) { word = (word << 8) | UInt64(bytes[offset + i]) }
+            for i in stride(from: n - 1, through: 0, by: -1) { word = (word << UInt8.bitWidth) | UInt64(bytes[offset + i]) }
         }
         word >>= UInt64(shift)
-        if realBits < 64 { word &= (UInt64(1) << UInt64(realBits)) - 1 }
-        if signed && realBits < 64 && (word >> UInt64(realBits - 1)) & 1 == 1 {
+        if realBits < UInt64.bitWidth { word &= (UInt64(1) << UInt64(realBits)) - 1 }
+        if signed && realBits < UInt64.bitWidth && (word >> UInt64(realBits - 1)) & 1 == 1 {
             word |= ~((UInt64(1) << UInt64(realBits)) - 1)
         }
         return Int64(bitPattern: word)

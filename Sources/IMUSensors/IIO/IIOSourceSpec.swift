@@ -52,7 +52,7 @@ public struct IIOSourceSpec: Sendable, Equatable {
         if rest.isEmpty || rest == "local" || rest == "local:" {
             uri = "local:"
         } else if rest.hasPrefix("ip:") {
-            let hostPort = rest.dropFirst(3)
+            let hostPort = rest.dropFirst("ip:".count)
             guard !hostPort.isEmpty else { throw IIOError.badSpec(spec, reason: "ip: needs a host, e.g. ip:192.168.1.20") }
             // HOST:PORT when there is exactly one colon; an IPv6 literal has several and no port.
             let parts = hostPort.split(separator: ":", omittingEmptySubsequences: false)

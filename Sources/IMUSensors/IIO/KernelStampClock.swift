@@ -32,7 +32,7 @@ struct KernelStampClock: Equatable {
         guard !isBootTime else { return 0 }
         var ts = timespec()
         clock_gettime(id, &ts)
-        let other = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        let other = Units.nanoseconds(of: ts)
         return BootClock.nowNanoseconds() - other
     }
 }

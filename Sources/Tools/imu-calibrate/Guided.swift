@@ -34,7 +34,7 @@ func guided(_ args: ParsedArguments, settings: SessionSettings, json: Bool) asyn
     LossReport.write(source.losses, tool: "imu-calibrate")
     if readerGone {
         let done = Face.guidedOrder.filter { session.captures[$0] != nil }.count
-        Terminal.standardError.write("imu-calibrate: session stopped with \(done) of 6 faces captured: nothing computed or saved\n")
+        Terminal.standardError.write("imu-calibrate: session stopped with \(done) of \(Face.guidedOrder.count) faces captured: nothing computed or saved\n")
         return nil
     }
     guard session.isFinished else {

@@ -18,7 +18,7 @@ struct SessionText {
     mutating func show(_ event: SessionEvent) {
         switch event {
         case let .place(face, number):
-            line("[\(number)/6] \(face.instruction) (\(face.rawValue) up).\n      Let go; averaging starts when it is still (or press Enter).")
+            line("[\(number)/\(Face.guidedOrder.count)] \(face.instruction) (\(face.rawValue) up).\n      Let go; averaging starts when it is still (or press Enter).")
         case .moving:
             line("      waiting for it to rest…")
         case let .notOnAFace(tilt):
@@ -64,7 +64,11 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Five decimals with an explicit sign, for aligned columns of g values.
-func signed(_ value: Double, _ decimals: Int = 5) -> String {
+/// Places the report gives a g value (and the unitless scale and misalignment beside it): 10 µg,
+/// as finely as a recording keeps acceleration (`RecordingColumn.decimals`, below the noise floor).
+let reportDecimals = RecordingColumn.ax.decimals
+
+/// `reportDecimals` places with an explicit sign, for aligned columns of g values.
+func signed(_ value: Double, _ decimals: Int = reportDecimals) -> String {
     (value >= 0 ? "+" : "") + fixed(value, decimals)
 }
