@@ -27,3 +27,20 @@ import Testing
         if let fix = error.fix { #expect(!fix.hasSuffix("."), "fix: \(fix)") }
     }
 }
+
+/// A damaged row's key is shown as it is, whatever Int64 the file holds: `abs(Int64.min)` trapped
+/// in `rowName`, so a history whose minutes row held -9223372036854775808 crashed the tool that
+/// meant to name it.
+@Suite struct RowNameRangeTests {
+    @Test(arguments: [("minutes", Int64.min), ("minutes", Int64.max), ("hours", Int64.min), ("hours", Int64.max),
+                      ("hours", HistoryTime.datedMinutes / HistoryTime.minutesPerHour + 1)])
+    func anyKeyIsNamedWithoutADate(table: String, key: Int64) {
+        let name = HistoryError.rowName(table, key)
+        #expect(name.hasSuffix("= \(key))"), "\(name)")
+        #expect(!name.contains("T"), "a key outside the dated range got a date: \(name)")
+    }
+
+    @Test func aPlausibleMinuteIsDated() {
+        #expect(HistoryError.rowName("minutes", 29_412_345) == "minute 2025-12-03T05:45:00Z (minutes row minute = 29412345)")
+    }
+}

@@ -145,10 +145,12 @@ public enum HistoryError: DiagnosableError, Equatable {
     /// The `cannotOpen` detail for a history on a file system mounted read-only (EROFS).
     static let readOnlyFileSystem = "its file system is mounted read-only"
 
-    /// "minute 2026-12-01T07:05:00Z (minutes row minute = 29412345)", or the hour's.
+    /// "minute 2026-12-01T07:05:00Z (minutes row minute = 29412345)", or the hour's. A key a
+    /// damaged file holds may be any Int64, Int64.min included (`abs` would trap on it): it is
+    /// dated only when its minute is inside `datedMinutes`, by magnitude.
     static func rowName(_ table: String, _ key: Int64) -> String {
-        let minutes = table == "minutes" ? key : key.multipliedReportingOverflow(by: HistoryTime.minutesPerHour).partialValue
-        let when = abs(key) < HistoryTime.datedMinutes
+        let (minutes, overflow) = table == "minutes" ? (key, false) : key.multipliedReportingOverflow(by: HistoryTime.minutesPerHour)
+        let when = !overflow && minutes.magnitude < HistoryTime.datedMinutes.magnitude
             ? Date(timeIntervalSince1970: Double(minutes) * HistoryTime.secondsPerMinute).formatted(.iso8601) + " " : ""
         return table == "minutes" ? "minute \(when)(minutes row minute = \(key))" : "hour \(when)(hours row hour = \(key))"
     }
