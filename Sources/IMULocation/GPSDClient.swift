@@ -107,6 +107,20 @@ public final class GPSDClient {
         data = state
     }
 
+    /// Waits until `fd` has bytes to read (or is closed or failed, which the next read reports) or
+    /// `deadline` (`BootClock` seconds) passes; false when it passed.
+    static func waitForBytes(on fd: Int32, until deadline: Double) -> Bool {
+        while true {
+            let left = deadline - BootClock.nowSeconds()
+            guard left > 0 else { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            // Rounded up to a whole millisecond: 0 would return at once and spin.
+            let ready = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }
+        }
+    }
+
     /// The socket of the connection to gpsd (libgps' gps_fd), for tests that look at this
     /// connection alone (GPSDInheritanceTests).
     var descriptor: Int32 { data.pointee.gps_fd }
@@ -141,10 +155,23 @@ public final class GPSDClient {
 
     /// Waits up to `timeout` seconds for one report.
     public func next(timeout: Double) throws(GPSDError) -> Report {
-        let microseconds = Int32(max(0, min(timeout, 60)) * 1_000_000)
-        guard gps_waiting(data, microseconds) else { return .none }
-        errno = 0
-        let status = gps_read(data, nil, 0)
+        let seconds = max(0, min(timeout, 60))
+        let deadline = BootClock.nowSeconds() + seconds
+        guard gps_waiting(data, Int32(seconds * 1_000_000)) else { return .none }
+        var status: Int32
+        while true {
+            // libgps leaves the bits of an earlier report in `set` when a read brings a report of
+            // another class (SKY, DEVICE) or no whole line: each SKY of a receiver then repeated the
+            // last TPV's speed as a new reading (seen with a scripted gpsd, GPSDReportTests).
+            data.pointee.set = 0
+            errno = 0
+            status = gps_read(data, nil, 0)
+            guard status == 0 else { break }
+            // 0: part of a line, the rest not here yet. gps_waiting says "ready" at once while libgps
+            // holds part of a line, so asking it again spun at full speed (about 200 000 reads a
+            // second) until the rest came: wait for the socket itself, within the timeout.
+            guard Self.waitForBytes(on: data.pointee.gps_fd, until: deadline) else { return .none }
+        }
         guard status >= 0 else {
             // -1 with errno 0 is an orderly end of the stream: gpsd stopped or closed us.
             let e = errno
