@@ -159,6 +159,33 @@ private func reported(_ error: any Error) -> String {
         #expect(line.contains("; fix: check that mqtt_broker names the broker"), "\(log.all)")
     }
 
+    /// An address that never answers (its SYNs dropped) was silent for 134 s, libmosquitto's
+    /// blocking connect waiting out the kernel's SYN retries, and as long again at each retry: it
+    /// is named within seconds.
+    @Test func anAddressThatNeverAnswersIsNamedWithinSeconds() throws {
+        // A listening socket whose accept queue (backlog 0: one connection) is full, so the kernel
+        // drops the next SYN, as for a host that is off or a firewall that drops the connection.
+        let listener = try #require(LoopbackListener(backlog: 0))
+        defer { listener.shutDown() }
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(filler) }
+        var address = LoopbackListener.loopback(port: listener.port)
+        let filled = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        try #require(filled)
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false), deviceID: "silent")
+        settings.reconnectDelay = 1...2
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        // 3 s of probe (ConnectOutcome.timeout); 20 leaves room for a loaded machine, far below 134.
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://127.0.0.1:\(listener.port): timed out: nothing answered within 3 s"), "\(log.all)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker"), "\(log.all)")
+    }
+
     /// A listener that accepts and closes at once (not a broker, or a broker refusing this client)
     /// was "cannot reach the broker …: The connection was lost": it was reached.
     @Test func aListenerThatIsNotABrokerIsNamedSo() throws {
