@@ -205,3 +205,47 @@ private func reported(_ error: any Error) -> String {
         #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log.all)")
     }
 }
+
+/// A broker that refuses the CONNECT says why by its CONNACK code (MQTT 3.1.1, 3.2.2.3); only 4
+/// and 5 concern the user name and password, and every refusal said to mend the credentials file.
+/// A scripted broker on 127.0.0.1 answers every CONNECT with the code; no broker needed.
+@Suite(.offPool) struct ConnackRefusalTests {
+    @Test(arguments: [
+        (Int32(2), "rejected the client id imukit-a-device-id-of-forty-characters-long (43 characters; MQTT 3.1.1 brokers need accept only 1 to 23)",
+         "fix: set mqtt_device_id to at most 16 characters, or let the broker accept longer client ids"),
+        (1, "refused MQTT 3.1.1, the protocol this client speaks", "fix: let the broker accept MQTT 3.1.1"),
+        (3, "is up but takes no clients now (server unavailable)", "fix: see why in the broker's log"),
+        (5, "refused an anonymous connection (not authorised)", "fix: set mqtt_credentials to a file"),
+    ])
+    func aRefusalNamesItsCause(code: Int32, problem: String, fix: String) throws {
+        let listener = try #require(LoopbackListener())
+        defer { listener.shutDown() }
+        let fd = listener.descriptor
+        Thread {
+            // GPSDClient-style probe connections send nothing and close: answered by nothing.
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                if recv(client, &buffer, buffer.count, 0) > 0 {   // CONNECT
+                    let connack: [UInt8] = [0x20, 0x02, 0x00, UInt8(code)]
+                    _ = connack.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    while recv(client, &buffer, buffer.count, 0) > 0 {}
+                }
+                close(client)
+            }
+        }.start()
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false),
+                                    deviceID: "a-device-id-of-forty-characters-long")
+        settings.reconnectDelay = 1...2
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: the broker mqtt://127.0.0.1:\(listener.port) \(problem)"), "\(log.all)")
+        #expect(line.contains(fix), "\(log.all)")
+        #expect(code == 5 || !line.contains("user name") && !line.contains("credentials"), "\(log.all)")
+        #expect(!publisher.status.connected)
+    }
+}
