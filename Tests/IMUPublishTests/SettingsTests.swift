@@ -107,6 +107,22 @@ import Testing
         #expect(throws: PublishError.self) { try MQTTCredentials.load(path: path) }
     }
 
+    /// A NUL byte in the password was passed to libmosquitto, which ends a C string there: the
+    /// broker got the password cut short, and the refusal's fix pointed at a file that looked right.
+    @Test(arguments: ["username=stepd\npassword=right\u{0}rest\n", "username=st\u{0}epd\npassword=right\n"])
+    func aNULByteIsNamedWithItsLine(text: String) throws {
+        let path = try file(text, mode: 0o600)
+        defer { unlink(path) }
+        let key = text.hasPrefix("username=st\u{0}") ? "username" : "password"
+        let line = key == "username" ? 1 : 2
+        #expect {
+            try MQTTCredentials.load(path: path)
+        } throws: {
+            let text = reported($0)
+            return text.contains("\(path):\(line): the \(key) holds a NUL byte") && text.contains("fix: write the value without NUL bytes")
+        }
+    }
+
     @Test func aKeyWithEscapesIsShownEscaped() throws {
         let path = try file("username=a\npass\u{1B}[2Jword=b\n", mode: 0o600)
         defer { unlink(path) }
