@@ -149,6 +149,10 @@ public final class GPSDClient {
         case speed(GroundSpeed)
         /// A report without a 2-D fix (no satellites: a tunnel, a car park).
         case noFix
+        /// A fix whose speed no ground speed has (`GroundSpeed.isPlausible`: negative, or faster
+        /// than any land vehicle), m/s as reported: not used, but counted and said
+        /// (`GPSSpeedFeed.Status.implausibleReadings`), never dropped without a word.
+        case implausible(Double)
         /// Nothing arrived within the timeout, or a report without speed (satellite lists, …).
         case none
     }
@@ -190,6 +194,6 @@ public final class GPSDClient {
         let eps = report.fix.eps
         let reading = GroundSpeed(time: received, metersPerSecond: speed,
                                   accuracy: eps.isFinite && eps > 0 ? eps / 2 : nil)
-        return reading.isPlausible ? .speed(reading) : .none
+        return reading.isPlausible ? .speed(reading) : .implausible(speed)
     }
 }

@@ -51,6 +51,9 @@ public final class GPSSpeedFeed: Sendable {
         public var readings = 0
         /// Reports without a fix received since the start.
         public var noFixReports = 0
+        /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.isPlausible`'s
+        /// 150 m/s), ignored; the first is said once through `notify`.
+        public var implausibleReadings = 0
         /// Whether gpsd streams reports to us now.
         public var watching = false
         /// Times gpsd was lost after being reached.
@@ -163,6 +166,12 @@ public final class GPSSpeedFeed: Sendable {
                         $0.status.latest = nil
                         $0.status.noFixReports += 1
                     }
+                case .implausible(let speed):
+                    let first = state.withLock { s -> Bool in
+                        s.status.implausibleReadings += 1
+                        return s.status.implausibleReadings == 1
+                    }
+                    if first { notify(Self.implausibleMessage(speed, address: GPSDClient.display(host: host, port: port))) }
                 case .none:
                     break
                 }
@@ -191,6 +200,14 @@ public final class GPSSpeedFeed: Sendable {
         }
         guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port), settings: settings) else { return }
         notify(line)
+    }
+
+    /// The line for the first implausible speed of a run: a receiver that reported 1e30 m/s (or
+    /// -5) had its fixes dropped without a word, the summary showing a connected gpsd and no readings.
+    static func implausibleMessage(_ speed: Double, address: String) -> String {
+        return "gpsd at \(address) reported a ground speed of \(speed) m/s, which no receiver on the ground measures "
+            + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
+            + "check the receiver (gpsmon shows what it sends)"
     }
 
     /// The line for a change of connection, or nil when there is nothing new to say.

@@ -82,6 +82,40 @@ import Glibc
         #expect(client.reportsRead == 7)
     }
 
+    /// A TPV with the given speed, m/s, as gpsd writes it.
+    static func tpv(speed: String) -> String {
+        #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"speed":"# + speed + #","eps":1.0}"# + "\n"
+    }
+
+    /// Speeds no receiver on the ground measures are not used, and not dropped without a word
+    /// either: each is `.implausible` (it was `.none`, as a satellite list is).
+    @Test func anImplausibleSpeedIsReportedAsSuch() throws {
+        let gpsd = try ScriptedGPSD([(Self.tpv(speed: "1e30"), 0.05), (Self.tpv(speed: "-5.0"), 0.05), (Self.tpv, 0.05)])
+        let client = try GPSDClient(host: "127.0.0.1", port: gpsd.port)
+        try client.setWatching(true)
+        let reports = Self.readAll(client).reports.filter { $0 != .none }
+        #expect(reports.count == 3, "\(reports)")
+        #expect(reports.first == .implausible(1e30), "\(reports)")
+        #expect(reports.dropFirst().first == .implausible(-5), "\(reports)")
+        #expect(Self.speeds(reports) == [5.0])
+    }
+
+    /// The feed a tool runs counts them for the summary (gnss_implausible_readings) and says the
+    /// first once, naming gpsd, the value and where to look; the plausible reading still counts.
+    @Test func theFeedCountsImplausibleSpeedsAndSaysTheFirstOnce() async throws {
+        let gpsd = try ScriptedGPSD([(Self.tpv(speed: "1e30"), 0.05), (Self.tpv(speed: "-5.0"), 0.05), (Self.tpv, 3)])
+        let lines = GPSSpeedFeedTests.Lines()
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: gpsd.port, settings: "check the address", notify: lines.add)
+        feed.start()
+        defer { feed.stop() }
+        #expect(await GPSSpeedFeedTests.eventually(20) { feed.status.readings == 1 }, "\(lines.all)")
+        #expect(feed.status.implausibleReadings == 2)
+        let said = lines.all.filter { $0.contains("reported a ground speed") }
+        #expect(said == ["gpsd at 127.0.0.1:\(gpsd.port) reported a ground speed of 1e+30 m/s, which no receiver on the ground measures "
+                         + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
+                         + "check the receiver (gpsmon shows what it sends)"], "\(lines.all)")
+    }
+
     /// A report that arrives in two pieces 1 s apart is waited for, not polled: libgps' gps_waiting
     /// says "ready" at once while it holds part of a line, and `next` asked it again and again
     /// (hundreds of thousands of calls a second, each repeating the last speed as a reading).
