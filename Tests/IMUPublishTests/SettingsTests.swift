@@ -265,3 +265,37 @@ private func reported(_ error: any Error) -> String {
         #expect(!publisher.status.connected)
     }
 }
+
+/// A CA file whose certificate block is no certificate passed the check at start (it held the
+/// BEGIN line), and OpenSSL refused the whole file at the first handshake, logged as "the broker's
+/// certificate was rejected (… PEM lib)" with the fix to check who signed it.
+@Suite struct CAFileContentTests {
+    /// A real certificate's first line of base64 ("MII" is a DER SEQUENCE with a 2-byte length).
+    static let body = "MIIBszCCAVmgAwIBAgIUQ2Vy"
+
+    private func problem(_ text: String) throws -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem").path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        defer { unlink(path) }
+        return MQTTCAFile.problem(path)?.message.replacingOccurrences(of: path, with: "CA")
+    }
+
+    @Test(arguments: [
+        ("-----BEGIN CERTIFICATE-----\nnot base64 at all!!\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 1 is damaged: its body is not the base64 of a certificate"),
+        ("# bundle\n-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 2 is damaged: its body is not the base64 of a certificate"),
+        ("-----BEGIN CERTIFICATE-----\n\(body)\n", "CA: the certificate that begins on line 1 has no -----END CERTIFICATE----- line: the file is cut short"),
+        ("-----BEGIN CERTIFICATE-----\n\(body)\n-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 1 has no -----END CERTIFICATE----- line before the next certificate"),
+    ])
+    func aDamagedCertificateIsNamedWithItsLine(text: String, message: String) throws {
+        #expect(try problem(text) == message)
+    }
+
+    /// Whole blocks pass, with CRLF line ends and text between them, as in Debian's bundle.
+    @Test func wholeCertificatesPass() throws {
+        let block = "-----BEGIN CERTIFICATE-----\r\n\(Self.body)\r\n-----END CERTIFICATE-----\r\n"
+        #expect(try problem("# Root CA\r\n" + block + "\r\n# Another\r\n" + block) == nil)
+    }
+}
