@@ -95,6 +95,15 @@ public final class MQTTPublisher: Sendable {
 }
 
 extension MQTTPublisher {
+    /// Whether a failed TLS connection's reason (libmosquitto's text with OpenSSL's last error
+    /// line, `MosquittoSession.reason`) is about a certificate: one the CA file does not verify,
+    /// a host name it does not name, or a CA file OpenSSL cannot load. mqtts:// to a plain MQTT
+    /// port ("unexpected eof while reading", "wrong version number") was logged as "the broker's
+    /// certificate was rejected", with the fix to set mqtt_ca_file.
+    static func isCertificateProblem(_ reason: String) -> Bool {
+        ["certificate verify failed", "PEM lib", "CA certificates"].contains { reason.contains($0) }
+    }
+
     /// The line for a CONNACK that refuses the connection, by its MQTT 3.1.1 return code
     /// (section 3.2.2.3): only 4 and 5 concern the user name and password; every refusal was
     /// blamed on them, so a broker that rejects the client id (2: brokers need accept only 1 to 23
@@ -200,7 +209,11 @@ private final class Worker {
         case .refused(let code):
             fail(MQTTPublisher.refusal(code, settings: settings), kind: "refused")
         case .failed(let code, let reason):
-            if code == 8 || code == 23 {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
+            if code == 8 || code == 23, !MQTTPublisher.isCertificateProblem(reason) {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
+                fail("TLS with \(settings.broker) failed before a certificate was checked: \(reason): what answers there does not speak TLS "
+                     + "(a plain MQTT port), or it ended the handshake (its log says why); fix: check that mqtt_broker names the broker's TLS port "
+                     + "(mqtts://HOST:8883), or use mqtt:// for a plain port such as 1883", kind: "tls")
+            } else if code == 8 || code == 23 {
                 let fix = settings.caFile == nil
                     ? "set mqtt_ca_file to the CA that signed the broker's certificate, and name the host as the certificate does"
                     : "check that \(settings.caFile!) signed the broker's certificate and that \(settings.broker.host) is a name in it"
