@@ -143,7 +143,9 @@ public final class GPSSpeedFeed: Sendable {
                 }
                 lastAttempt = now
                 do {
-                    client = try GPSDClient(host: host, port: port)
+                    let reached = try GPSDClient(host: host, port: port)
+                    try Self.awaitGreeting(reached)
+                    client = reached
                     changeConnection(to: .connected)
                 } catch {
                     changeConnection(to: .unreachable("\(error)"))
@@ -179,6 +181,31 @@ public final class GPSSpeedFeed: Sendable {
                 client = nil
                 lastAttempt = BootClock.nowSeconds()
                 changeConnection(to: .lost(error.lostReason))
+            }
+        }
+    }
+
+    /// Longest wait for gpsd's greeting after it accepted, s: gpsd sends VERSION as soon as a
+    /// client connects, so it comes within milliseconds; the bound is `ConnectOutcome.timeout`'s.
+    static let greetingPatience = ConnectOutcome.timeout
+
+    /// Waits for gpsd's VERSION report on a fresh connection. A listener that accepts and says
+    /// nothing (another service on 2947, a proxy with nothing behind it, a stuck gpsd) was taken
+    /// for gpsd: "ground speed from gpsd at …", and the summary said gnss_speed_available true,
+    /// state connected, 0 readings. `GPSProbe` (imu-info) asks the same.
+    static func awaitGreeting(_ client: GPSDClient) throws(GPSDError) {
+        let deadline = BootClock.nowSeconds() + greetingPatience
+        while client.reportsRead == 0 {
+            let left = deadline - BootClock.nowSeconds()
+            guard left > 0 else {
+                throw .unreachable(host: client.host, port: client.port,
+                                   reason: "\(GPSDClient.display(host: client.host, port: client.port)) accepted the connection but sent nothing "
+                                       + "within \(Int(greetingPatience)) s: it is not gpsd, or gpsd is stuck (check the port, systemctl status gpsd)")
+            }
+            do { _ = try client.next(timeout: left) } catch {
+                // Closed before the greeting: never gpsd, so unreachable (not "lost").
+                guard case .lost(let reason) = error else { throw error }
+                throw .unreachable(host: client.host, port: client.port, reason: reason)
             }
         }
     }

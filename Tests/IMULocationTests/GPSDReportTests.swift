@@ -116,6 +116,26 @@ import Glibc
                          + "check the receiver (gpsmon shows what it sends)"], "\(lines.all)")
     }
 
+    /// A listener that accepts and never speaks is not gpsd (gpsd greets every client with
+    /// VERSION at once): the feed said "ground speed from gpsd at …" and stayed connected, so the
+    /// summary claimed ground speed with 0 readings. It is unreachable now, named as such.
+    @Test func aListenerThatNeverSpeaksIsNotTakenForGPSD() async throws {
+        // The kernel completes the handshake of a listening socket nobody accepts on: connected, silent.
+        let listener = try #require(LoopbackListener())
+        let lines = GPSSpeedFeedTests.Lines()
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: String(listener.port), settings: "check the address", notify: lines.add)
+        feed.start()
+        defer { feed.stop() }
+        // 3 s of greeting patience; 20 leaves room for a loaded machine.
+        #expect(await GPSSpeedFeedTests.eventually(20) { feed.status.connection != .starting && !lines.all.isEmpty })
+        usleep(500_000)
+        #expect(feed.status.connection.word == "unreachable", "\(lines.all)")
+        #expect(lines.all.count == 1, "\(lines.all)")
+        #expect(lines.all.first?.contains("gpsd at 127.0.0.1:\(listener.port) is not reachable (127.0.0.1:\(listener.port) accepted the connection "
+                                          + "but sent nothing within 3 s: it is not gpsd, or gpsd is stuck") == true, "\(lines.all)")
+        withExtendedLifetime(listener) {}
+    }
+
     /// A report that arrives in two pieces 1 s apart is waited for, not polled: libgps' gps_waiting
     /// says "ready" at once while it holds part of a line, and `next` asked it again and again
     /// (hundreds of thousands of calls a second, each repeating the last speed as a reading).
