@@ -107,6 +107,14 @@ public final class GPSDClient {
         data = state
     }
 
+    /// Whether the peer of `fd` has not closed it: bytes wait to be read, or none yet (a closed
+    /// connection reads 0 bytes at once).
+    static func isOpen(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n > 0 || n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     /// Waits until `fd` has bytes to read (or is closed or failed, which the next read reports) or
     /// `deadline` (`BootClock` seconds) passes; false when it passed.
     static func waitForBytes(on fd: Int32, until deadline: Double) -> Bool {
@@ -180,6 +188,12 @@ public final class GPSDClient {
             // -1 with errno 0 is an orderly end of the stream: gpsd stopped or closed us.
             let e = errno
             if e > 0 { throw .lost(reason: String(cString: strerror(e))) }
+            // libgps also returns -1 with errno 0 when a line fills its buffer without ending: the
+            // connection is open, and "gpsd closed the connection" was false. The socket says which.
+            if Self.isOpen(data.pointee.gps_fd) {
+                throw .lost(reason: "\(Self.display(host: host, port: port)) sent a line longer than libgps reads without its end: "
+                                + "not gpsd's JSON (a gpsd of another protocol, or another service on its port)")
+            }
             // gpsd greets every client with a VERSION report: a listener that closes first is not gpsd.
             throw .lost(reason: reportsRead > 0 ? "gpsd closed the connection"
                             : "\(Self.display(host: host, port: port)) accepted the connection and closed it without a word: it is not gpsd, or a proxy with nothing behind it")

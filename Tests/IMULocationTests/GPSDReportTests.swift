@@ -136,6 +136,26 @@ import Glibc
         withExtendedLifetime(listener) {}
     }
 
+    /// A line longer than libgps' buffer without its end (a stream that is not gpsd's JSON):
+    /// libgps gives up on it as on a closed connection (-1, errno 0), which was reported as "gpsd
+    /// closed the connection" while it was open. It is named for what it is, and nothing spins.
+    @Test func aLineLongerThanLibgpsReadsIsNamedNotCalledAClose() throws {
+        let long = #"{"class":"SKY","junk":""# + String(repeating: "a", count: 100_000)
+        let gpsd = try ScriptedGPSD([(Self.tpv, 0.05), (long, 2.0), ("\"}\n" + Self.tpv, 0.05)])
+        let client = try GPSDClient(host: "127.0.0.1", port: gpsd.port)
+        try client.setWatching(true)
+        let deadline = Date().addingTimeInterval(5)
+        var lost: GPSDError?, calls = 0
+        while lost == nil, Date() < deadline, calls < 1000 {
+            calls += 1
+            do { _ = try client.next(timeout: 0.25) } catch { lost = error }
+        }
+        #expect(calls < 50, "\(calls) calls")
+        let reason = lost.map { "\($0)" } ?? "not lost"
+        #expect(reason.contains("127.0.0.1:\(gpsd.port) sent a line longer than libgps reads without its end: not gpsd's JSON"), "\(reason)")
+        #expect(!reason.contains("closed the connection"), "\(reason)")
+    }
+
     /// A report that arrives in two pieces 1 s apart is waited for, not polled: libgps' gps_waiting
     /// says "ready" at once while it holds part of a line, and `next` asked it again and again
     /// (hundreds of thousands of calls a second, each repeating the last speed as a reading).
