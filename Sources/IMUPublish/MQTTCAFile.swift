@@ -1,3 +1,4 @@
+import Foundation
 import IMUCore
 #if canImport(Glibc)
 import Glibc
@@ -28,9 +29,44 @@ public enum MQTTCAFile {
             case .tooLarge(let limit): return ("\(path.escapedForTerminal) is larger than \(limit / (1 << 20)) MiB: not a CA file", 0)
             }
         }
-        guard String(decoding: bytes, as: UTF8.self).contains(pemCertificate) else {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains(pemCertificate) else {
             return ("\(path.escapedForTerminal) holds no PEM certificate (no \(pemCertificate) line)", 0)
         }
+        // A block whose body is no certificate passed, and OpenSSL refused the whole file at the
+        // first TLS handshake, logged as "the broker's certificate was rejected (… PEM lib)" with
+        // the fix to check who signed it.
+        if let (line, problem) = damagedBlock(text) {
+            return ("\(path.escapedForTerminal): the certificate that begins on line \(line) \(problem)", 0)
+        }
         return nil
+    }
+
+    /// What PEM's end line is (RFC 7468, section 5.1).
+    static let pemEnd = "-----END CERTIFICATE-----"
+
+    /// The first certificate block of `text` that OpenSSL cannot load: the line of its BEGIN and
+    /// what is wrong (its body is not base64 of a DER SEQUENCE, which every X.509 certificate is,
+    /// RFC 5280 section 4.1; or it has no END line); nil when every block is whole.
+    static func damagedBlock(_ text: String) -> (line: Int, problem: String)? {
+        var body: String?
+        var begin = 0
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line == pemCertificate {
+                if body != nil { return (begin, "has no \(pemEnd) line before the next certificate") }
+                body = ""
+                begin = index + 1
+            } else if line == pemEnd, let base64 = body {
+                // 0x30: a DER SEQUENCE's tag (X.690 section 8.9); a certificate is hundreds of bytes.
+                guard let der = Data(base64Encoded: base64), der.count > 2, der.first == 0x30 else {
+                    return (begin, "is damaged: its body is not the base64 of a certificate")
+                }
+                body = nil
+            } else if body != nil {
+                body! += line
+            }
+        }
+        return body == nil ? nil : (begin, "has no \(pemEnd) line: the file is cut short")
     }
 }

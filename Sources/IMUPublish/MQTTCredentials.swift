@@ -78,6 +78,12 @@ public struct MQTTCredentials: Sendable, Equatable {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             let value = String(line[line.index(after: equals)...])
+            // libmosquitto takes C strings: a NUL ended the value there, and the broker refused a
+            // password cut short, with a fix (mend the file) that showed nothing wrong in it.
+            if value.contains("\0") {
+                throw .credentials(path: "\(path):\(number + 1)", problem: "the \(key.escapedForTerminal) holds a NUL byte, which cannot be sent to a broker (it would end the value there)",
+                                   fix: "write the value without NUL bytes (cat -A \(path) shows them as ^@)")
+            }
             switch key {
             case "username": username = value
             case "password": password = value

@@ -94,6 +94,44 @@ public final class MQTTPublisher: Sendable {
     fileprivate func markFinished() { shared.withLock { $0.finished = true } }
 }
 
+extension MQTTPublisher {
+    /// Whether a failed TLS connection's reason (libmosquitto's text with OpenSSL's last error
+    /// line, `MosquittoSession.reason`) is about a certificate: one the CA file does not verify,
+    /// a host name it does not name, or a CA file OpenSSL cannot load. mqtts:// to a plain MQTT
+    /// port ("unexpected eof while reading", "wrong version number") was logged as "the broker's
+    /// certificate was rejected", with the fix to set mqtt_ca_file.
+    static func isCertificateProblem(_ reason: String) -> Bool {
+        ["certificate verify failed", "PEM lib", "CA certificates"].contains { reason.contains($0) }
+    }
+
+    /// The line for a CONNACK that refuses the connection, by its MQTT 3.1.1 return code
+    /// (section 3.2.2.3): only 4 and 5 concern the user name and password; every refusal was
+    /// blamed on them, so a broker that rejects the client id (2: brokers need accept only 1 to 23
+    /// characters, and imukit-ID is up to 71) said to mend the credentials file.
+    static func refusal(_ code: Int32, settings: MQTTSettings) -> String {
+        let broker = "the broker \(settings.broker)"
+        switch code {
+        case 4, 5:
+            let who = settings.credentialsPath.map { "the user name and password in \($0)" } ?? "an anonymous connection"
+            let fix = settings.credentialsPath.map { "fix \($0) (username=, password=) to match the broker's password file" }
+                ?? "set mqtt_credentials to a file with the broker's username= and password="
+            return "\(broker) refused \(who) (\(code == 4 ? "bad user name or password" : "not authorised")); fix: \(fix)"
+        case 1:
+            return "\(broker) refused MQTT 3.1.1, the protocol this client speaks (unacceptable protocol version); "
+                + "fix: let the broker accept MQTT 3.1.1 (Mosquitto, EMQX and HiveMQ do by default)"
+        case 2:
+            let id = "imukit-\(settings.deviceID)"
+            return "\(broker) rejected the client id \(id) (\(id.utf8.count) characters; MQTT 3.1.1 brokers need accept only 1 to 23); "
+                + "fix: set mqtt_device_id to at most 16 characters, or let the broker accept longer client ids"
+        case 3:
+            return "\(broker) is up but takes no clients now (server unavailable); fix: see why in the broker's log (journalctl -u mosquitto)"
+        default:
+            return "\(broker) refused the connection with code \(code), which MQTT 3.1.1 does not define; "
+                + "fix: see why in the broker's log, and check that mqtt_broker names an MQTT 3.1.1 broker"
+        }
+    }
+}
+
 /// The publishing thread's loop. Everything in it runs on that one thread.
 private final class Worker {
     let settings: MQTTSettings
@@ -169,13 +207,13 @@ private final class Worker {
             publisher.record { $0.connected = true; $0.connections += 1; $0.problem = nil }
             publishIfDue(publisher.take().state)
         case .refused(let code):
-            let who = settings.credentialsPath.map { "the user name and password in \($0)" } ?? "an anonymous connection"
-            let fix = settings.credentialsPath.map { "fix \($0) (username=, password=) to match the broker's password file" }
-                ?? "set mqtt_credentials to a file with the broker's username= and password="
-            let meaning = code == 4 ? "bad user name or password" : code == 5 ? "not authorised" : "connection refused, code \(code)"
-            fail("the broker \(settings.broker) refused \(who) (\(meaning)); fix: \(fix)", kind: "refused")
+            fail(MQTTPublisher.refusal(code, settings: settings), kind: "refused")
         case .failed(let code, let reason):
-            if code == 8 || code == 23 {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
+            if code == 8 || code == 23, !MQTTPublisher.isCertificateProblem(reason) {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
+                fail("TLS with \(settings.broker) failed before a certificate was checked: \(reason): what answers there does not speak TLS "
+                     + "(a plain MQTT port), or it ended the handshake (its log says why); fix: check that mqtt_broker names the broker's TLS port "
+                     + "(mqtts://HOST:8883), or use mqtt:// for a plain port such as 1883", kind: "tls")
+            } else if code == 8 || code == 23 {
                 let fix = settings.caFile == nil
                     ? "set mqtt_ca_file to the CA that signed the broker's certificate, and name the host as the certificate does"
                     : "check that \(settings.caFile!) signed the broker's certificate and that \(settings.broker.host) is a name in it"

@@ -74,6 +74,13 @@ final class MosquittoSession {
     func connect(to broker: BrokerAddress, keepAliveSeconds: Int32, timeout: Double) -> Outcome {
         connack = nil
         lastErrorLog = nil
+        // mosquitto_connect connects blocking: about 2 minutes (the kernel's SYN retries) for an
+        // address that never answers, with no line in the log meanwhile, and as long again at each
+        // retry. A connection of our own first, bounded by ConnectOutcome.timeout, says so in
+        // seconds; any other outcome is left to mosquitto_connect, which reports it at once.
+        if ConnectOutcome.probe(host: broker.host, port: String(broker.port)) == ConnectOutcome.timedOut {
+            return .failed(MOSQ_ERR_TIMEOUT.rawValue, ConnectOutcome.timedOut)
+        }
         let rc = mosquitto_connect(handle, broker.host, Int32(broker.port), keepAliveSeconds)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .failed(rc, reason(rc)) }
         // libmosquitto makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's

@@ -33,8 +33,11 @@ public struct PublishedState: Sendable, Equatable {
     public var json: String {
         // Distance to the centimetre and cadence to a tenth of a step per minute: finer digits
         // would only make every message differ from the last without telling anyone more.
-        let cadence = cadenceStepsPerSecond.map { String(format: "%.1f", ($0 * 60 * 10).rounded() / 10) } ?? "null"
-        return "{\"steps_today\":\(stepsToday),\"distance_today_m\":\(String(format: "%.2f", distanceTodayMeters)),"
+        // A value that is not finite is null: printf's "nan" and "inf" are no JSON, and Home
+        // Assistant's value_json is undefined for a message that is not JSON: every sensor went stale.
+        let cadence = cadenceStepsPerSecond.flatMap { $0.isFinite ? String(format: "%.1f", ($0 * 60 * 10).rounded() / 10) : nil } ?? "null"
+        let distance = distanceTodayMeters.isFinite ? String(format: "%.2f", distanceTodayMeters) : "null"
+        return "{\"steps_today\":\(stepsToday),\"distance_today_m\":\(distance),"
             + "\"floors_ascended_today\":\(floorsAscendedToday),\"floors_descended_today\":\(floorsDescendedToday),"
             + "\"cadence_spm\":\(cadence),\"activity\":\"\(Self.token(activity))\",\"confidence\":\"\(Self.token(confidence))\"}"
     }

@@ -170,6 +170,22 @@ struct BrokerTests {
         #expect(log.all.first?.contains(pki.otherCACertificate) == true)
     }
 
+    /// mqtts:// to a plain MQTT port: the broker closes on the TLS hello. It was logged as "the
+    /// broker's certificate was rejected" with the fix to set mqtt_ca_file, which no CA cures.
+    @Test func tlsToAPlainPortSaysItIsNotTLS() throws {
+        let broker = try MosquittoBroker()
+        let log = LogLines()
+        let publisher = try MQTTPublisher(settings: settings(broker, tls: true, id: "tls-plain"), softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(10) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        #expect(!publisher.status.connected)
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: TLS with mqtts://localhost:\(broker.port) failed before a certificate was checked: "), "\(log.all)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker's TLS port (mqtts://HOST:8883), or use mqtt:// for a plain port such as 1883"),
+                "\(log.all)")
+        #expect(!line.contains("certificate was rejected") && !line.contains("mqtt_ca_file"), "\(log.all)")
+    }
+
     @Test func tlsChecksTheHostName() throws {
         let pki = try TestPKI()
         let broker = try MosquittoBroker(extraConfig: """

@@ -59,4 +59,14 @@ import Testing
         let idleJSON = try #require(try JSONSerialization.jsonObject(with: Data(idle.json.utf8)) as? [String: Any])
         #expect(idleJSON["cadence_spm"] is NSNull && idleJSON["activity"] as? String == "unknown")
     }
+
+    /// A distance or cadence that is not finite was written as printf does, "nan" or "inf": no
+    /// JSON, so the subscriber dropped the whole message, the steps with it. It is null now.
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aValueThatIsNotFiniteIsNull(value: Double) throws {
+        let state = PublishedState(stepsToday: 12, distanceTodayMeters: value, cadenceStepsPerSecond: value)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(state.json.utf8)) as? [String: Any], "\(state.json)")
+        #expect(json["steps_today"] as? Int == 12)
+        #expect(json["distance_today_m"] is NSNull && json["cadence_spm"] is NSNull, "\(state.json)")
+    }
 }

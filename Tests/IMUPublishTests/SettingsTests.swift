@@ -107,6 +107,22 @@ import Testing
         #expect(throws: PublishError.self) { try MQTTCredentials.load(path: path) }
     }
 
+    /// A NUL byte in the password was passed to libmosquitto, which ends a C string there: the
+    /// broker got the password cut short, and the refusal's fix pointed at a file that looked right.
+    @Test(arguments: ["username=stepd\npassword=right\u{0}rest\n", "username=st\u{0}epd\npassword=right\n"])
+    func aNULByteIsNamedWithItsLine(text: String) throws {
+        let path = try file(text, mode: 0o600)
+        defer { unlink(path) }
+        let key = text.hasPrefix("username=st\u{0}") ? "username" : "password"
+        let line = key == "username" ? 1 : 2
+        #expect {
+            try MQTTCredentials.load(path: path)
+        } throws: {
+            let text = reported($0)
+            return text.contains("\(path):\(line): the \(key) holds a NUL byte") && text.contains("fix: write the value without NUL bytes")
+        }
+    }
+
     @Test func aKeyWithEscapesIsShownEscaped() throws {
         let path = try file("username=a\npass\u{1B}[2Jword=b\n", mode: 0o600)
         defer { unlink(path) }
@@ -159,6 +175,33 @@ private func reported(_ error: any Error) -> String {
         #expect(line.contains("; fix: check that mqtt_broker names the broker"), "\(log.all)")
     }
 
+    /// An address that never answers (its SYNs dropped) was silent for 134 s, libmosquitto's
+    /// blocking connect waiting out the kernel's SYN retries, and as long again at each retry: it
+    /// is named within seconds.
+    @Test func anAddressThatNeverAnswersIsNamedWithinSeconds() throws {
+        // A listening socket whose accept queue (backlog 0: one connection) is full, so the kernel
+        // drops the next SYN, as for a host that is off or a firewall that drops the connection.
+        let listener = try #require(LoopbackListener(backlog: 0))
+        defer { listener.shutDown() }
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(filler) }
+        var address = LoopbackListener.loopback(port: listener.port)
+        let filled = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        try #require(filled)
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false), deviceID: "silent")
+        settings.reconnectDelay = 1...2
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        // 3 s of probe (ConnectOutcome.timeout); 20 leaves room for a loaded machine, far below 134.
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://127.0.0.1:\(listener.port): timed out: nothing answered within 3 s"), "\(log.all)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker"), "\(log.all)")
+    }
+
     /// A listener that accepts and closes at once (not a broker, or a broker refusing this client)
     /// was "cannot reach the broker …: The connection was lost": it was reached.
     @Test func aListenerThatIsNotABrokerIsNamedSo() throws {
@@ -176,5 +219,83 @@ private func reported(_ error: any Error) -> String {
         #expect(line.hasPrefix("MQTT: no MQTT connection to mqtt://127.0.0.1:\(port): something there accepted the connection and closed it before answering CONNECT: "
                                + "it is not an MQTT broker"), "\(log.all)")
         #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log.all)")
+    }
+}
+
+/// A broker that refuses the CONNECT says why by its CONNACK code (MQTT 3.1.1, 3.2.2.3); only 4
+/// and 5 concern the user name and password, and every refusal said to mend the credentials file.
+/// A scripted broker on 127.0.0.1 answers every CONNECT with the code; no broker needed.
+@Suite(.offPool) struct ConnackRefusalTests {
+    @Test(arguments: [
+        (Int32(2), "rejected the client id imukit-a-device-id-of-forty-characters-long (43 characters; MQTT 3.1.1 brokers need accept only 1 to 23)",
+         "fix: set mqtt_device_id to at most 16 characters, or let the broker accept longer client ids"),
+        (1, "refused MQTT 3.1.1, the protocol this client speaks", "fix: let the broker accept MQTT 3.1.1"),
+        (3, "is up but takes no clients now (server unavailable)", "fix: see why in the broker's log"),
+        (5, "refused an anonymous connection (not authorised)", "fix: set mqtt_credentials to a file"),
+    ])
+    func aRefusalNamesItsCause(code: Int32, problem: String, fix: String) throws {
+        let listener = try #require(LoopbackListener())
+        defer { listener.shutDown() }
+        let fd = listener.descriptor
+        Thread {
+            // GPSDClient-style probe connections send nothing and close: answered by nothing.
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                if recv(client, &buffer, buffer.count, 0) > 0 {   // CONNECT
+                    let connack: [UInt8] = [0x20, 0x02, 0x00, UInt8(code)]
+                    _ = connack.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    while recv(client, &buffer, buffer.count, 0) > 0 {}
+                }
+                close(client)
+            }
+        }.start()
+        let log = LogLines()
+        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false),
+                                    deviceID: "a-device-id-of-forty-characters-long")
+        settings.reconnectDelay = 1...2
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+        defer { publisher.stop() }
+        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+        let line = log.all.first ?? ""
+        #expect(line.hasPrefix("MQTT: the broker mqtt://127.0.0.1:\(listener.port) \(problem)"), "\(log.all)")
+        #expect(line.contains(fix), "\(log.all)")
+        #expect(code == 5 || !line.contains("user name") && !line.contains("credentials"), "\(log.all)")
+        #expect(!publisher.status.connected)
+    }
+}
+
+/// A CA file whose certificate block is no certificate passed the check at start (it held the
+/// BEGIN line), and OpenSSL refused the whole file at the first handshake, logged as "the broker's
+/// certificate was rejected (… PEM lib)" with the fix to check who signed it.
+@Suite struct CAFileContentTests {
+    /// A real certificate's first line of base64 ("MII" is a DER SEQUENCE with a 2-byte length).
+    static let body = "MIIBszCCAVmgAwIBAgIUQ2Vy"
+
+    private func problem(_ text: String) throws -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem").path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        defer { unlink(path) }
+        return MQTTCAFile.problem(path)?.message.replacingOccurrences(of: path, with: "CA")
+    }
+
+    @Test(arguments: [
+        ("-----BEGIN CERTIFICATE-----\nnot base64 at all!!\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 1 is damaged: its body is not the base64 of a certificate"),
+        ("# bundle\n-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 2 is damaged: its body is not the base64 of a certificate"),
+        ("-----BEGIN CERTIFICATE-----\n\(body)\n", "CA: the certificate that begins on line 1 has no -----END CERTIFICATE----- line: the file is cut short"),
+        ("-----BEGIN CERTIFICATE-----\n\(body)\n-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n",
+         "CA: the certificate that begins on line 1 has no -----END CERTIFICATE----- line before the next certificate"),
+    ])
+    func aDamagedCertificateIsNamedWithItsLine(text: String, message: String) throws {
+        #expect(try problem(text) == message)
+    }
+
+    /// Whole blocks pass, with CRLF line ends and text between them, as in Debian's bundle.
+    @Test func wholeCertificatesPass() throws {
+        let block = "-----BEGIN CERTIFICATE-----\r\n\(Self.body)\r\n-----END CERTIFICATE-----\r\n"
+        #expect(try problem("# Root CA\r\n" + block + "\r\n# Another\r\n" + block) == nil)
     }
 }

@@ -2,14 +2,16 @@
 import Glibc
 #endif
 
-/// What became of a TCP connection to gpsd, in words that say what happened: libgps reports
-/// every failure as "can't connect to host/port pair", after a blocking connect that waits about
-/// 2 minutes for an address that never answers.
-enum ConnectOutcome {
-    /// Longest wait for gpsd to accept, s. gpsd on the board or the LAN accepts within
-    /// milliseconds; 3 s also covers a retransmitted SYN (Linux resends the first after 1 s) on a
-    /// slow Wi-Fi link, and keeps a retry of `GPSSpeedFeed` (every 2 s) short.
-    static let timeout = 3.0
+/// What became of a TCP connection, in words that say what happened, within `timeout`: libgps and
+/// libmosquitto connect blocking, about 2 minutes (the kernel's SYN retries) for an address that
+/// never answers, and libgps reports every failure as "can't connect to host/port pair". A
+/// connection of this probe's own first says, in seconds, whether the address answers at all
+/// (`GPSDClient`, `MosquittoSession`).
+public enum ConnectOutcome {
+    /// Longest wait for a server to accept, s. gpsd or a broker on the board or the LAN accepts
+    /// within milliseconds; 3 s also covers a retransmitted SYN (Linux resends the first after
+    /// 1 s) on a slow Wi-Fi link, and keeps a retry of `GPSSpeedFeed` (every 2 s) short.
+    public static let timeout = 3.0
 
     /// The error of the connection on `fd` once it settles (at most `timeout`): nil when it is
     /// connected, else the reason.
@@ -27,7 +29,7 @@ enum ConnectOutcome {
 
     /// Tries a connection of its own to `host`:`port`, at most `timeout` per address; nil when it
     /// connects, else what happened (the last address's outcome when there are several).
-    static func probe(host: String, port: String) -> String? {
+    public static func probe(host: String, port: String) -> String? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
@@ -49,7 +51,7 @@ enum ConnectOutcome {
         return lastReason
     }
 
-    static let timedOut = "timed out: nothing answered within \(Int(timeout)) s (a host that is off, or a firewall that drops the connection)"
+    public static let timedOut = "timed out: nothing answered within \(Int(timeout)) s (a host that is off, or a firewall that drops the connection)"
 
     /// errno of a failed connect as what happened.
     static func reason(errno code: Int32) -> String {
