@@ -58,7 +58,8 @@ import Testing
         try "mqtt_broker = mqtts://broker.lan\nmqtt_ca_file = ca.pem\n".write(toFile: config, atomically: true, encoding: .utf8)
         let error = #expect(throws: ConfigError.self) { try ServiceConfig.load(path: config, required: true) }
         #expect(error?.message.contains("mqtt_ca_file: \(dir)/ca.pem cannot be read") == true, "\(String(describing: error))")
-        try "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n".write(toFile: dir + "/ca.pem", atomically: true, encoding: .utf8)
+        // A DER SEQUENCE's first bytes (0x30 0x82 …): the start-up check refuses a body that is none.
+        try "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2Vy\n-----END CERTIFICATE-----\n".write(toFile: dir + "/ca.pem", atomically: true, encoding: .utf8)
         let c = try ServiceConfig.load(path: config, required: true)
         #expect(c.mqtt?.caFile == dir + "/ca.pem")
     }
