@@ -190,16 +190,10 @@ private func reported(_ error: any Error) -> String {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         try #require(filled)
-        let log = LogLines()
-        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false), deviceID: "silent")
-        settings.reconnectDelay = 1...2
-        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
-        defer { publisher.stop() }
-        // 3 s of probe (ConnectOutcome.timeout); 20 leaves room for a loaded machine, far below 134.
-        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
-        let line = log.all.first ?? ""
-        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://127.0.0.1:\(listener.port): timed out: nothing answered within 3 s"), "\(log.all)")
-        #expect(line.contains("fix: check that mqtt_broker names the broker"), "\(log.all)")
+        // 3 s of probe (ConnectOutcome.timeout); 20 s leaves room for a loaded machine, far below 134.
+        let (line, log, _) = try firstProblem(port: listener.port, deviceID: "silent")
+        #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://127.0.0.1:\(listener.port): timed out: nothing answered within 3 s"), "\(log)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker"), "\(log)")
     }
 
     /// A listener that accepts and closes at once (not a broker, or a broker refusing this client)
@@ -209,17 +203,24 @@ private func reported(_ error: any Error) -> String {
         defer { listener.shutDown() }
         let port = listener.port
         listener.closeEveryConnection()
-        let log = LogLines()
-        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), deviceID: "not-a-broker")
-        settings.reconnectDelay = 1...2
-        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
-        defer { publisher.stop() }
-        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
-        let line = log.all.first ?? ""
+        let (line, log, _) = try firstProblem(port: port, deviceID: "not-a-broker")
         #expect(line.hasPrefix("MQTT: no MQTT connection to mqtt://127.0.0.1:\(port): something there accepted the connection and closed it before answering CONNECT: "
-                               + "it is not an MQTT broker"), "\(log.all)")
-        #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log.all)")
+                               + "it is not an MQTT broker"), "\(log)")
+        #expect(line.contains("fix: check that mqtt_broker names the broker's MQTT port"), "\(log)")
     }
+}
+
+/// A publisher to 127.0.0.1:`port` (retrying after 1–2 s) is started, and its first problem line
+/// is awaited for up to 20 s (a loaded machine's margin over the 3 s probe): that line, every line
+/// it logged, and whether it was connected then.
+func firstProblem(port: Int, deviceID: String) throws -> (line: String, log: [String], connected: Bool) {
+    let log = LogLines()
+    var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), deviceID: deviceID)
+    settings.reconnectDelay = 1...2
+    let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
+    defer { publisher.stop() }
+    #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
+    return (log.all.first ?? "", log.all, publisher.status.connected)
 }
 
 /// A broker that refuses the CONNECT says why by its CONNACK code (MQTT 3.1.1, 3.2.2.3); only 4
@@ -251,18 +252,11 @@ private func reported(_ error: any Error) -> String {
                 close(client)
             }
         }.start()
-        let log = LogLines()
-        var settings = MQTTSettings(broker: BrokerAddress(host: "127.0.0.1", port: listener.port, usesTLS: false),
-                                    deviceID: "a-device-id-of-forty-characters-long")
-        settings.reconnectDelay = 1...2
-        let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1", log: log.append)
-        defer { publisher.stop() }
-        #expect(eventually(20) { publisher.status.problemsLogged == 1 }, "\(log.all)")
-        let line = log.all.first ?? ""
-        #expect(line.hasPrefix("MQTT: the broker mqtt://127.0.0.1:\(listener.port) \(problem)"), "\(log.all)")
-        #expect(line.contains(fix), "\(log.all)")
-        #expect(code == 5 || !line.contains("user name") && !line.contains("credentials"), "\(log.all)")
-        #expect(!publisher.status.connected)
+        let (line, log, connected) = try firstProblem(port: listener.port, deviceID: "a-device-id-of-forty-characters-long")
+        #expect(line.hasPrefix("MQTT: the broker mqtt://127.0.0.1:\(listener.port) \(problem)"), "\(log)")
+        #expect(line.contains(fix), "\(log)")
+        #expect(code == 5 || !line.contains("user name") && !line.contains("credentials"), "\(log)")
+        #expect(!connected)
     }
 }
 
