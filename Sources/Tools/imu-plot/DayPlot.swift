@@ -68,7 +68,9 @@ enum DayPlot {
     /// the system's zone (/etc/localtime), where glibc runs the first two on UTC and the rule as
     /// written: the page showed another day than `imu-steps --history`.
     static func localZone(at date: Date) -> TimeZone {
-        guard followsARule else { return namedZone ?? .current }
+        // One zone lookup (a readlink and a stat): `followsARule` is the same two tests.
+        if let zone = namedZone { return zone }
+        guard tzIsSet else { return .current }
         // A POSIX rule (TZ=CET-1CEST,M3.5.0,M10.5.0/3), or a zone Foundation does not know (one
         // under TZDIR): its offset at `date`; `run` follows a change within the day through the C library.
         return TimeZone(secondsFromGMT: LocalTime.fields(date.timeIntervalSince1970).utcOffsetSeconds) ?? .gmt
@@ -84,10 +86,10 @@ enum DayPlot {
     /// Foundation does not know. TZ unset or empty (glibc 2.36 reads both as the system's zone)
     /// with /etc/localtime naming no zone under zoneinfo is Foundation's `.current`, which reads
     /// that file too.
-    static var followsARule: Bool {
-        guard namedZone == nil else { return false }
-        return !(getenv("TZ").map { $0.pointee == 0 } ?? true)
-    }
+    static var followsARule: Bool { namedZone == nil && tzIsSet }
+
+    /// TZ is set and not empty.
+    private static var tzIsSet: Bool { !(getenv("TZ").map { $0.pointee == 0 } ?? true) }
 
     /// `today` (default), `yesterday`, or YYYY-MM-DD, as a moment inside that local day (noon).
     static func day(_ text: String?, command: String, zone: TimeZone) throws -> Date {
