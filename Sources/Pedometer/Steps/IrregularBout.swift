@@ -48,10 +48,10 @@ enum IrregularBout {
         guard ledger.pendingSteps(from: cut, to: time(first) - chain.rules.shortestInterval / 2) == 0 else { return nil }
         // The strikes change the count by more than one impact's doubt (`IrregularBoutRules.minimumGain`),
         // or by one strike the rhythm passed over between two of its steps (`passedOver`).
-        let gain = kept.count - ledger.pendingSteps(from: cut, to: time(pause) + interval)
+        let steps = ledger.pendingStepTimes(from: cut, to: time(pause) + interval)
+        let gain = kept.count - steps.count
         guard disagrees && gain >= rules.minimumGain
-            || gain == 1 && passedOver(kept, steps: ledger.pendingStepTimes(from: cut, to: time(pause) + interval), cadence: cadence,
-                                       rebound: chain.reboundTicks, gait: gait, time: time) else { return nil }
+            || gain == 1 && passedOver(kept, steps: steps, cadence: cadence, rebound: chain.reboundTicks, gait: gait, time: time) else { return nil }
         ledger.retract(from: cut)
         let strikeCadence = Double(ticks.count - 1) / span
         // The bout's resume went with it unless it was committed: it comes back at the first strike.
