@@ -80,6 +80,24 @@ import Testing
         #expect(!r.stdout.contains("MAPE"), "\(r.stdout)")
     }
 
+    /// `--trace NAME` printed a walk's first and last four steps only, so where its other steps
+    /// fall against the recording could not be read (session 23). Each bout's line `steps …`
+    /// lists them all: as many as the counter counted, in order, inside the recording.
+    @Test func theAccuracyTraceListsEveryStepOfAnOxfordRecording() throws {
+        let fixtures = ToolRunner.packageRoot.appendingPathComponent("Tests/PedometerTests/Fixtures").path
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixtures + "/samsung-jamie-hard-inhand-1.truth.json")))
+        let seconds = try #require((truth as? [String: Any])?["duration_s"] as? Double)
+        let r = try ToolRunner.run("imu-bench-accuracy", ["--oxford", fixtures, "--trace", "samsung-jamie-hard-inhand-1"],
+                                   environment: ["IMU_REALDEV_DIR": "/nonexistent"], timeout: 120)
+        #expect(r.status == 0, "\(r.stderr)")
+        let counted = r.lines.first { $0.hasPrefix("counted ") }.flatMap { Int($0.dropFirst(8)) }
+        let times = r.lines.filter { $0.hasPrefix("steps ") }.flatMap { $0.dropFirst(6).split(separator: " ").compactMap { Double($0) } }
+        #expect(counted.map { $0 > 0 } == true, "\(r.stdout.prefix(300))")
+        #expect(times.count == counted, "steps listed \(times.count), counted \(String(describing: counted))")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "step times out of order")
+        #expect(times.allSatisfy { $0 >= 0 && $0 <= seconds }, "a step outside the recording: \(times.prefix(3)) … \(times.suffix(3))")
+    }
+
     /// A malformed recording in a set the bench reads exited 1 (Oxford's) while a bad flag exits 2;
     /// a bad file is a usage error for every tool (docs/CONTRACTS.md §4): FILE:LINE, the fix, exit 2.
     /// A truth file without a step count left its recording out of the figures without a word.

@@ -27,11 +27,24 @@ enum Trace {
             case .resume(let t): print(String(format: "resume at %.2f s", t - origin))
             case .pause(let t):
                 print(String(format: "pause at %.2f s; first steps %@ … last %@", t - origin,
-                             steps.prefix(4).map { String(format: "%.2f", $0) }.joined(separator: " "),
-                             steps.suffix(4).map { String(format: "%.2f", $0) }.joined(separator: " ")))
+                             listed(steps.prefix(4)), listed(steps.suffix(4))))
+                printSteps(steps)
                 steps.removeAll()
             default: break
             }
         }
+        printSteps(steps)
+    }
+
+    /// Every step time of one bout, s from the first sample: where a walk's steps fall against
+    /// the recording's own strikes (docs/accuracy.md, session 23).
+    private static func printSteps(_ steps: [Double]) {
+        guard !steps.isEmpty else { return }
+        print("steps " + listed(steps))
+    }
+
+    /// Times in s, two decimals, space-separated.
+    private static func listed(_ times: some Sequence<Double>) -> String {
+        times.map { String(format: "%.2f", $0) }.joined(separator: " ")
     }
 }

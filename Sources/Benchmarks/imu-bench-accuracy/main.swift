@@ -10,6 +10,8 @@ import IMUSimulation
 // Usage: imu-bench-accuracy [--oxford DIR] [--only oxford|realdev|shortwalks|daily|fixtures|simulator|floors|speed]... [--rate HZ] [--trace NAME]
 //   --rate HZ limits the simulated speed runs to one input rate (for profiling); with --trace, it
 //   traces a recording averaged down to that rate.
+//   --trace NAME prints each analysis window of the recordings whose name holds NAME, then each
+//   bout's pause, edges and step times (Trace).
 //   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root
 //   (skipped when absent); a --oxford DIR that is not a directory is a usage error (exit 2).
