@@ -70,6 +70,7 @@ enum RecordingPlot {
         // Samples dropped for a repeated t are counted and said (docs/CONTRACTS.md §2), as imu-steps does.
         if let dropped = feed.endNote { note(dropped) }
         plotter.finish()
+        note(IgnoredSpeedNote.text(plotter.pedometer))
         if let truth { plotter.overlay(truth) }
         let chart = try plotter.chart(title: title, clock: clock)
         let svg = RecordingSVG.render(chart)
