@@ -40,4 +40,22 @@ import Testing
         #expect(try jsonObjects(c).last?["gnss_speed_ignored"] as? Int == 0)
         #expect(!c.stderr.contains("ground-speed reading"), "\(c.stderr)")
     }
+
+    /// `imu-plot --replay` under a POSIX rule zone labelled the whole recording with the offset at
+    /// its start: across 2026-03-08 07:00 UTC (TZ=EST5EDT,M3.2.0,M11.1.0: 02:00 EST becomes
+    /// 03:00 EDT) it showed 02:00 to 02:08, hours that never were. Each instant is now labelled
+    /// with its own offset.
+    @Test func aReplayAcrossADaylightSavingChangeIsLabelledWithEachInstantsOffset() throws {
+        // 20 minutes at 25 Hz from 06:50 UTC (01:50 EST), still.
+        var text = "# started: 2026-03-08T06:50:00Z\nt,ax,ay,az\n"
+        for i in 0..<(1200 * 25) { text += "\(100 + Double(i) / 25),0,0,1\n" }
+        let file = try ToolRunner.temporaryFile("dst.csv", text)
+        let svg = try scratchDirectory() + "/dst.svg"
+        let r = try ToolRunner.run("imu-plot", ["--replay", file, "-o", svg], environment: ["TZ": "EST5EDT,M3.2.0,M11.1.0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let drawn = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(drawn.contains(">01:58<") && drawn.contains(">03:00<") && drawn.contains(">03:08<"), "labels on both sides of the change")
+        #expect(!drawn.contains(">02:0"), "no hour that never was")
+        #expect(drawn.contains("local time (TZ=EST5EDT,M3.2.0,M11.1.0); recording started 2026-03-08 01:50:00"))
+    }
 }

@@ -36,6 +36,12 @@ enum RecordingPlot {
             if let start = clock?.start {
                 ZoneWarning.say(command: command)
                 clock?.timeZone = DayPlot.localZone(at: start)
+                // A POSIX rule: each instant is labelled with its own offset (the offset at the
+                // start labelled a recording that crossed a daylight-saving change an hour off).
+                if DayPlot.followsARule {
+                    clock?.utcOffset = DayPlot.ruleOffset
+                    clock?.zoneLabel = DayPlot.ruleLabel
+                }
             }
             title = path == "-" ? "recording from standard input" : URL(fileURLWithPath: path).lastPathComponent
             var calibration: Calibration?
