@@ -58,4 +58,16 @@ import Testing
         #expect(!drawn.contains(">02:0"), "no hour that never was")
         #expect(drawn.contains("local time (TZ=EST5EDT,M3.2.0,M11.1.0); recording started 2026-03-08 01:50:00"))
     }
+
+    /// A plot named as an existing file in a directory that takes no new files (/proc) was
+    /// "cannot write /proc/version: No such file or directory", of a file that is there: the
+    /// temporary file beside it is what could not be made, and the message now says so.
+    @Test func aPlotIntoADirectoryThatTakesNoNewFilesSaysSo() throws {
+        let file = try ToolRunner.temporaryFile("still.csv", Self.recording(seconds: 2) { _ in 0 })
+        try #require(FileManager.default.fileExists(atPath: "/proc/version"))
+        let r = try ToolRunner.run("imu-plot", ["--replay", file, "-o", "/proc/version"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("imu-plot: cannot write /proc/version: its directory /proc takes no new files"), "\(r.stderr)")
+        #expect(r.stderr.contains("fix: choose a writable place with -o"), "\(r.stderr)")
+    }
 }
