@@ -71,17 +71,31 @@ final class MosquittoSession {
     }
 
     /// Connects (blocking, TLS handshake included) and waits up to `timeout` for the CONNACK.
-    func connect(to broker: BrokerAddress, keepAliveSeconds: Int32, timeout: Double) -> Outcome {
+    /// `resolve` gives the broker's addresses (getaddrinfo; tests inject their own).
+    func connect(to broker: BrokerAddress, keepAliveSeconds: Int32, timeout: Double,
+                 resolve: (String, String) -> Result<[ResolvedAddress], ResolveFailure> = ConnectOutcome.resolve) -> Outcome {
         connack = nil
         lastErrorLog = nil
         // mosquitto_connect connects blocking: about 2 minutes (the kernel's SYN retries) for an
         // address that never answers, with no line in the log meanwhile, and as long again at each
-        // retry. A connection of our own first, bounded by ConnectOutcome.timeout, says so in
-        // seconds; any other outcome is left to mosquitto_connect, which reports it at once.
-        if ConnectOutcome.probe(host: broker.host, port: String(broker.port)) == ConnectOutcome.timedOut {
-            return .failed(MOSQ_ERR_TIMEOUT.rawValue, ConnectOutcome.timedOut)
+        // retry; and it tries a host's addresses in turn, so a name whose IPv6 address never
+        // answers held it that long even when its IPv4 address answered. Connections of our own
+        // first, to every address at once within ConnectOutcome.timeout in all, find the one that
+        // answers (or name the host and each address when none does), and libmosquitto goes there
+        // alone: to its digits for plain MQTT; with TLS, whose certificate check needs the name,
+        // by the name with its socket bound to the answering address's family (libmosquitto skips
+        // an address its bind fails on). Refusals and unknown names are left to mosquitto_connect,
+        // which reports them at once.
+        var host = broker.host, port = broker.port, bindAddress: String?
+        if case let .success(addresses) = resolve(broker.host, String(broker.port)) {
+            let reached = ConnectOutcome.reach(addresses, host: broker.host)
+            if let answered = reached.answered {
+                if broker.usesTLS { bindAddress = answered.familyWildcard } else { (host, port) = (answered.text, answered.port) }
+            } else if reached.timedOut, let failure = reached.failure {
+                return .failed(MOSQ_ERR_TIMEOUT.rawValue, failure)
+            }
         }
-        let rc = mosquitto_connect(handle, broker.host, Int32(broker.port), keepAliveSeconds)
+        let rc = mosquitto_connect_bind(handle, host, Int32(port), keepAliveSeconds, bindAddress)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .failed(rc, reason(rc)) }
         // libmosquitto makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's
         // libmosquitto1): set it at once, so a child spawned from now on does not hold the

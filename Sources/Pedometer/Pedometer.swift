@@ -260,6 +260,10 @@ public struct Pedometer: Sendable {
         vote.observe(speed)
     }
 
+    /// Ground-speed readings the vote ignored as implausible (`GroundSpeed.isPlausible`: faster
+    /// than `GroundSpeed.fastestLandSpeed`, negative, or not finite), and the fastest finite one, m/s.
+    public var ignoredGroundSpeeds: (count: Int, fastest: Double?) { (vote.ignoredReadings, vote.fastestIgnored) }
+
     /// The smoothed ground speed the vote uses now (nil without a fresh fix).
     public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
 

@@ -35,6 +35,33 @@ import Testing
         #expect(axis.title.contains("Europe/Paris") && axis.title.contains("2026-11-30 19:47:21"))
     }
 
+    /// A recording across the spring change of TZ=EST5EDT,M3.2.0,M11.1.0 (2026-03-08 07:00 UTC:
+    /// 02:00 EST becomes 03:00 EDT) was labelled with the start's offset throughout: 02:00 to
+    /// 02:10, hours that never were. Each tick now reads its own instant's offset, from the rule
+    /// (the C library's offset function, injected) or from a named zone.
+    @Test(arguments: [true, false]) func aRecordingAcrossADaylightSavingChangeIsLabelledWithEachInstantsOffset(rule: Bool) throws {
+        let change = try #require(ISO8601DateFormatter().date(from: "2026-03-08T07:00:00Z"))
+        // EST5EDT: UTC-5 before the change, UTC-4 from it (the rule's meaning, not today's output).
+        let offset: @Sendable (Date) -> Int = { $0 < change ? -5 * 3600 : -4 * 3600 }
+        let start = change.addingTimeInterval(-600)      // 01:50 EST
+        let clock = rule ? ClockAnchor(start: start, timeZone: try #require(TimeZone(secondsFromGMT: -5 * 3600)), utcOffset: offset,
+                                       zoneLabel: "TZ=EST5EDT,M3.2.0,M11.1.0")
+            : ClockAnchor(start: start, timeZone: try #require(TimeZone(identifier: "America/New_York")))
+        let axis = TimeAxis(from: 20, to: 20 + 1200, firstSample: 20, clock: clock)
+        let ticks = axis.ticks(width: 1100)
+        for tick in ticks {
+            let wall = start.addingTimeInterval(tick.time - 20)
+            let local = Int(wall.timeIntervalSince1970.rounded()) + offset(wall)
+            let second = (local % 86400 + 86400) % 86400
+            #expect(tick.label == TimeAxis.clockText(second, seconds: false), "tick at \(wall)")
+            #expect(second % 120 == 0, "ticks on round local minutes: \(tick.label)")
+        }
+        let labels = ticks.map(\.label)
+        #expect(labels.contains("01:58") && labels.contains("03:00") && labels.contains("03:10"), "\(labels)")
+        #expect(!labels.contains { $0.hasPrefix("02:") }, "no hour that never was: \(labels)")
+        #expect(axis.title.contains(rule ? "TZ=EST5EDT,M3.2.0,M11.1.0" : "America/New_York") && axis.title.contains("2026-03-08 01:50:00"), "\(axis.title)")
+    }
+
     @Test func theStartedCommentAnchorsARecording() throws {
         let anchor = try #require(ClockAnchor.fromComments(["imukit recording", "started: 2026-11-30T18:47:21Z"]))
         #expect(anchor.start.timeIntervalSince1970 == 1_796_064_441)

@@ -179,17 +179,7 @@ private func reported(_ error: any Error) -> String {
     /// blocking connect waiting out the kernel's SYN retries, and as long again at each retry: it
     /// is named within seconds.
     @Test func anAddressThatNeverAnswersIsNamedWithinSeconds() throws {
-        // A listening socket whose accept queue (backlog 0: one connection) is full, so the kernel
-        // drops the next SYN, as for a host that is off or a firewall that drops the connection.
-        let listener = try #require(LoopbackListener(backlog: 0))
-        defer { listener.shutDown() }
-        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(filler) }
-        var address = LoopbackListener.loopback(port: listener.port)
-        let filled = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        try #require(filled)
+        let listener = try #require(SilentListener(address: "127.0.0.1"))
         // 3 s of probe (ConnectOutcome.timeout); 20 s leaves room for a loaded machine, far below 134.
         let (line, log, _) = try firstProblem(port: listener.port, deviceID: "silent")
         #expect(line.hasPrefix("MQTT: cannot reach the broker mqtt://127.0.0.1:\(listener.port): timed out: nothing answered within 3 s"), "\(log)")

@@ -39,7 +39,8 @@ public enum EventEncoding {
     /// The summary line, always last. Optional figures are `null` when the source cannot measure them.
     /// `samples`: how many the pedometer was given, when the caller counted them.
     public static func summary(_ s: PedometerSnapshot, capabilities: Capabilities, source: SourceInfo,
-                               losses: SampleLosses = SampleLosses(), groundSpeed: GroundSpeedInput? = nil, samples: Int? = nil) -> String {
+                               losses: SampleLosses = SampleLosses(), groundSpeed: GroundSpeedInput? = nil, samples: Int? = nil,
+                               ignoredGroundSpeeds: Int = 0) -> String {
         var line = JSONLine(type: "summary")
         line.add("steps", s.steps)
         line.add("distance_m", s.distanceMeters, decimals: 2)
@@ -69,21 +70,26 @@ public enum EventEncoding {
         line.add("dropped_missed_polls", losses.missedPolls)
         line.add("dropped_pressure_readings", losses.outOfRangePressure)
         if !losses.lostSensors.isEmpty { line.add("sensors_lost", losses.lostSensors.joined(separator: "; ")) }
-        addGroundSpeed(groundSpeed, recorded: source.capabilities.gnssSpeed, to: &line)
+        addGroundSpeed(groundSpeed, recorded: source.capabilities.gnssSpeed, ignored: ignoredGroundSpeeds, to: &line)
         return line.text
     }
 
     /// Ground speed (docs/gps.md), only when there could be some: `--gps`, or a recording with a
-    /// `gnss_speed` column. Speed figures only: there is no position to show.
-    static func addGroundSpeed(_ input: GroundSpeedInput?, recorded: Bool, to line: inout JSONLine) {
+    /// `gnss_speed` column. Speed figures only: there is no position to show. `ignored`: readings
+    /// the activity vote did not use (`Pedometer.ignoredGroundSpeeds`: faster than any land vehicle).
+    static func addGroundSpeed(_ input: GroundSpeedInput?, recorded: Bool, ignored: Int, to line: inout JSONLine) {
         guard let input else {
-            if recorded { line.add("gnss_speed_available", true) }
+            if recorded {
+                line.add("gnss_speed_available", true)
+                line.add("gnss_speed_ignored", ignored)
+            }
             return
         }
         let status = input.feed.status
         line.add("gnss_speed_available", recorded || status.connection == .connected)
         line.add("gnss_state", status.connection.word)
         line.add("gnss_speed_readings", input.used)
+        line.add("gnss_speed_ignored", ignored)
         line.add("gnss_no_fix_reports", status.noFixReports)
         line.add("gnss_lost", status.losses)
         line.add("gnss_requested_s", input.requestedSeconds, decimals: 1)

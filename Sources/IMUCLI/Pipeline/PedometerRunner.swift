@@ -74,13 +74,18 @@ public struct PedometerRunner {
         let losses = source.losses
         if json {
             out.write(EventEncoding.summary(snapshot, capabilities: caps, source: source.info, losses: losses,
-                                            groundSpeed: groundSpeed, samples: samples) + "\n")
+                                            groundSpeed: groundSpeed, samples: samples,
+                                            ignoredGroundSpeeds: pedometer.ignoredGroundSpeeds.count) + "\n")
         }
         // One sample is a single instant: "steps 0" and "duration_s":0 from it are no measurement.
         // The JSON says so in `too_few_samples`; people read it here.
         if (1..<EventEncoding.fewestSamples).contains(samples) {
             Terminal.standardError.write("imu-steps: \(source.info.name.escapedForTerminal) gave only \(counted(samples, "sample")), a single instant: "
                 + "too few to count steps, floors or activity from; a recording needs some seconds of samples at 25 Hz or more (docs/CONTRACTS.md §2)\n")
+            Terminal.standardError.flush()
+        }
+        if let note = IgnoredSpeedNote.text(pedometer) {
+            Terminal.standardError.write("imu-steps: \(note)\n")
             Terminal.standardError.flush()
         }
         display?.finish(snapshot)

@@ -39,6 +39,12 @@ package enum CaptureThread {
     /// scans, 1 s at the rate asked for), and only then stops its buffer and detaches its trigger.
     package static let exitWaitSeconds = 6.0
 
+    /// How often `drained` looks at the count again, s. No source gives it; what it trades: a
+    /// tool's exit is late by at most this much after its last capture thread ends (10 ms,
+    /// well under the tens of milliseconds a tool takes to start), and the wait costs at most
+    /// `exitWaitSeconds` / 10 ms = 600 wake-ups of a sleeping task, no thread held.
+    package static let drainPollSeconds = 0.01
+
     /// Waits, sleeping on the clock rather than blocking a thread, until every capture thread's
     /// body returned or `seconds` passed; true when they all did. A tool that exited while its
     /// capture thread still waited for a block left the kernel's buffer enabled and its trigger
@@ -48,7 +54,7 @@ package enum CaptureThread {
         let deadline = BootClock.nowSeconds() + seconds
         while runningCount > 0 {
             if BootClock.nowSeconds() >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .seconds(drainPollSeconds))
         }
         return true
     }

@@ -204,13 +204,13 @@ public final class RecordingReader {
             error.fix = "convert it first: " + Self.converted(name, with: "iconv -f UTF-16 -t UTF-8")
             throw error
         }
-        let probe = min(end, start + 512)
+        let probe = min(end, start + Self.sniffedBytes)
         if let nul = (start..<probe).first(where: { buffer[$0] == 0 }) {
             var error = RecordingError(file: name, line: 1, message: "binary data (a NUL byte at offset \(nul - start)), not a CSV recording")
             error.fix = Self.notARecordingFix
             throw error
         }
-        // Bytes that are no UTF-8 (random data without a NUL in its first 512 bytes, one time in
+        // Bytes that are no UTF-8 (random data without a NUL in its first sniffedBytes, one time in
         // eight; text in Latin-1): the header error quoted them as a row of U+FFFD.
         if let offset = UTF8Check.firstInvalidByte(Array(buffer[start..<probe]), cutShort: probe < end) {
             var error = RecordingError(file: name, line: 1, message: "byte 0x\(String(buffer[start + offset], radix: 16, uppercase: true)) "
@@ -219,6 +219,14 @@ public final class RecordingReader {
             throw error
         }
     }
+
+    /// Bytes from the start looked at for binary data (a NUL, bytes that are no UTF-8). No
+    /// standard gives it; what it trades: binary formats say so in their first bytes (ELF, PNG,
+    /// SQLite and zip files hold a NUL within their first 16), and a recording's start is text
+    /// (all ten known columns make a 38-byte header, a row is 20 to 90 bytes), so 512 bytes hold
+    /// the header and some rows: enough to name a binary file as one. A NUL or a bad byte further
+    /// on is a malformed line, named with its FILE:LINE by the row parser, which says more there.
+    static let sniffedBytes = 512
 
     private static let notARecordingFix = "name a CSV recording (imu-record writes one; docs/file-formats.md)"
 

@@ -20,13 +20,22 @@ struct TimeAxis {
         guard span > 0 else { return [] }
         let maxCount = Swift.max(2, Int(width / spacing))
         let step = Self.steps.first { span / $0 <= Double(maxCount) } ?? 86400 * ceil(span / 86400 / Double(maxCount))
-        // Ticks are multiples of `step` in the label's own scale (elapsed or local clock seconds).
-        let offset = labelSeconds(firstSample) - firstSample      // label seconds = t + offset
-        var v = ceil((from + offset) / step - 1e-9) * step
+        // Ticks are multiples of `step` in the label's own scale (elapsed or local clock seconds),
+        // piece by piece: the local clock jumps at a daylight-saving change, and each side of it
+        // is labelled with its own offset.
         var out: [(Double, String)] = []
-        while v - offset <= to + 1e-9 {
-            out.append((v - offset, label(v, step: step)))
-            v += step
+        let pieces = self.pieces()
+        for (k, piece) in pieces.enumerated() {
+            let last = k == pieces.count - 1
+            // Label seconds are some 1.8e9 s since 1970 on a clock: sums of them are exact only to
+            // 0.25 µs, so a tick exactly at a piece's start or end is matched within a
+            // millionth of a step (a tick at a change belongs to the piece after it).
+            let slack = 1e-6 * step
+            var v = ceil((piece.from + piece.offset - slack) / step) * step
+            while last ? v - piece.offset <= to + slack : v - piece.offset < piece.to - slack {
+                out.append((v - piece.offset, label(v, step: step)))
+                v += step
+            }
         }
         return out
     }
@@ -34,18 +43,46 @@ struct TimeAxis {
     /// Axis title: what the numbers are.
     var title: String {
         if let clock {
-            return "local time (\(clock.timeZone.identifier)); recording started \(Self.dateText(clock.start, clock.timeZone))"
+            let zone = TimeZone(secondsFromGMT: clock.secondsFromGMT(at: clock.start)) ?? clock.timeZone
+            return "local time (\(clock.zoneName)); recording started \(Self.dateText(clock.start, clock.utcOffset == nil ? clock.timeZone : zone))"
         }
         let span = to - firstSample
         let unit = span < 60 ? "s" : span < 3600 ? "m:ss" : "h:mm:ss"
         return "time since the first sample (\(unit)); the first sample is at t = \(Number.text(firstSample, decimals: 3)) s"
     }
 
-    /// Elapsed seconds, or local seconds since the epoch, of recording time `t`.
-    private func labelSeconds(_ t: Double) -> Double {
-        guard let clock else { return t - firstSample }
-        let wall = clock.start.timeIntervalSince1970 + (t - firstSample)
-        return wall + Double(clock.timeZone.secondsFromGMT(for: clock.start))
+    /// The longest stretch, s, searched at once for a change of the local clock's UTC offset: no
+    /// zone changes it twice within an hour (daylight-saving changes are months apart).
+    static let offsetSearchSeconds = 3600.0
+
+    /// The plotted span cut where the local clock's UTC offset changes, each piece with the
+    /// offset that turns its recording seconds into label seconds (label = t + offset). One piece
+    /// without a clock, or without a change. A recording labelled with its start's offset
+    /// throughout read an hour off after a change (TZ=EST5EDT,M3.2.0,M11.1.0 across 07:00 UTC on
+    /// 2026-03-08 showed 02:00 to 02:59, hours that never were).
+    private func pieces() -> [(from: Double, to: Double, offset: Double)] {
+        guard let clock else { return [(from, to, -firstSample)] }
+        let shift = clock.start.timeIntervalSince1970 - firstSample     // wall seconds = t + shift
+        func offset(_ t: Double) -> Double { shift + Double(clock.secondsFromGMT(at: Date(timeIntervalSince1970: t + shift))) }
+        var pieces: [(Double, Double, Double)] = []
+        var start = from, current = offset(from), probe = from
+        while probe < to {
+            let next = Swift.min(probe + Self.offsetSearchSeconds, to)
+            guard offset(next) != current else { probe = next; continue }
+            // The change lies in (probe, next]: halve it down to a millisecond. Zones change on a
+            // whole second of UTC (the C library's and Foundation's transitions are whole
+            // seconds), the one at or before the upper end.
+            var (lo, hi) = (probe, next)
+            while hi - lo > 1e-3 {
+                let mid = (lo + hi) / 2
+                if offset(mid) == current { lo = mid } else { hi = mid }
+            }
+            let change = Swift.max(lo, (hi + shift).rounded(.down) - shift)
+            pieces.append((start, change, current))
+            (start, current, probe) = (change, offset(hi), hi)
+        }
+        pieces.append((start, to, current))
+        return pieces
     }
 
     private func label(_ v: Double, step: Double) -> String {

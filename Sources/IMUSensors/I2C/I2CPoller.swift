@@ -25,9 +25,21 @@ public final class I2CPoller {
     /// Share of the FIFO that may fill before it is drained: half leaves the other half as margin
     /// for a late wake-up (scheduling delay, a retried transfer) before anything is overwritten.
     public var watermarkFraction = 0.5
-    /// Reconfiguration attempts after a chip stops answering, and the wait before the first (doubled each time), s.
-    public var recoveryAttempts = 3
-    public var recoveryBackoffSeconds = 0.2
+    /// Reconfiguration attempts after a chip stops answering, and the wait before the first
+    /// (doubled each time), s: `defaultRecoveryAttempts`, `defaultRecoveryBackoffSeconds`.
+    public var recoveryAttempts = I2CPoller.defaultRecoveryAttempts
+    public var recoveryBackoffSeconds = I2CPoller.defaultRecoveryBackoffSeconds
+    /// The first wait before reconfiguring a chip that stopped answering, s: twice the longest
+    /// power-up of the chips driven here (MPU-6050/6500: 100 ms after DEVICE_RESET,
+    /// `InvenSenseMPU.resetSeconds`, the kernel's INV_MPU6050_POWER_UP_TIME), so a chip that
+    /// browned out and reset itself is up by the first attempt. No datasheet gives the backoff.
+    public static let defaultRecoveryBackoffSeconds = 0.2
+    /// Reconfiguration attempts before the chip is reported lost. No datasheet gives it; what it
+    /// trades: three attempts wait 0.2 + 0.4 + 0.8 = 1.4 s in all, riding out a supply dip or a
+    /// bus held by another master for about a second and a half, while a chip that is gone (a
+    /// loose wire, an unplugged board) is named within 1.5 s plus the failed reads (about three
+    /// steps at a walk's 2 steps/s) instead of being retried while steps go uncounted.
+    public static let defaultRecoveryAttempts = 3
     public var sleep: @Sendable (Double) -> Void = RetryPolicy.realSleep
     /// Called with a one-line message the first time each axis saturates, the first time a
     /// barometer reading is out of range, and when a sensor is lost.

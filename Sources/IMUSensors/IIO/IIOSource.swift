@@ -163,7 +163,7 @@ public final class IIOSource: SampleSource {
             if let o = opened.take() { return o }
             let start = BootClock.nowSeconds()
             let resume = source.spec.resumeSeconds
-            var wait = 0.5  // first retry after half a second, doubling to 4 s
+            var wait = Self.firstReopenSeconds
             while true {
                 if stop.isSet { throw CancellationError() }
                 if let context = try? IIOContext(uri: source.spec.uri), let devices = try? context.describe() {
@@ -173,9 +173,22 @@ public final class IIOSource: SampleSource {
                 let waited = BootClock.nowSeconds() - start
                 if waited >= resume { throw lost(waited: resume) }
                 stop.sleep(seconds: min(wait, resume - waited))
-                wait = min(wait * 2, 4)
+                wait = min(wait * 2, Self.longestReopenSeconds)
             }
         }
+
+        /// `?resume`'s first wait before reopening the context, s, doubled after each failed
+        /// reopening up to `longestReopenSeconds`. No datasheet or kernel document gives them;
+        /// what they trade: a driver rebound (unbind/bind, a module reload) makes its devices
+        /// again within its probe, of which a chip's power-up is the long part (100 ms for the
+        /// MPU-6050, `InvenSenseMPU.resetSeconds`), so half a second usually finds them at the
+        /// first retry, and a reopening (a libiio context: a scan of sysfs on `local:`, a TCP
+        /// connection and the context's XML on `ip:`) is not repeated faster than twice a second.
+        static let firstReopenSeconds = 0.5
+        /// The longest wait between two reopenings, s: a device that comes back after a long
+        /// absence is found within 4 s (about eight steps at a walk's 2 steps/s go uncounted),
+        /// at the cost of one reopening every 4 s, 15 a minute, while it stays away.
+        static let longestReopenSeconds = 4.0
 
         /// Gives up an optional device that went away, when an IMU remains: reported, not fatal.
         mutating func dropOptional(_ error: IIOError, from set: inout IIOSensorSet) -> Bool {

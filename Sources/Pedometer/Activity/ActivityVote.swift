@@ -35,9 +35,18 @@ struct ActivityVote: Sendable {
 
     private var filter = SpeedKalman()
     private(set) var hasReceiver = false
+    /// Readings ignored as implausible (`GroundSpeed.isPlausible`), and the fastest of them, m/s
+    /// (nil when none was a finite speed): a recording's `gnss_speed` may hold up to 515 m/s
+    /// (docs/file-formats.md), which the vote does not use; the tools say how many.
+    private(set) var ignoredReadings = 0
+    private(set) var fastestIgnored: Double?
 
     mutating func observe(_ reading: GroundSpeed) {
-        guard reading.isPlausible else { return }
+        guard reading.isPlausible else {
+            ignoredReadings += 1
+            if reading.metersPerSecond.isFinite { fastestIgnored = Swift.max(fastestIgnored ?? reading.metersPerSecond, reading.metersPerSecond) }
+            return
+        }
         hasReceiver = true
         if let e = filter.estimate, reading.time - e.time > 10 * Self.freshness { filter.reset() }
         filter.update(reading)

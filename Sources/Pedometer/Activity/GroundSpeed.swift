@@ -14,10 +14,15 @@ public struct GroundSpeed: Sendable, Equatable {
         self.accuracy = accuracy
     }
 
-    /// A reading worth using: finite, not negative, not faster than any land vehicle (150 m/s),
-    /// with a finite, non-negative accuracy when there is one.
+    /// The fastest ground speed the activity vote uses, m/s: faster than any land vehicle in
+    /// service (the fastest trains in service run at 120 m/s, 430 km/h); beyond it a reading is a
+    /// receiver in an aircraft or a bad fix, and is ignored and counted (`ActivityVote.ignoredReadings`).
+    public static let fastestLandSpeed = 150.0
+
+    /// A reading worth using: finite, not negative, not faster than any land vehicle
+    /// (`fastestLandSpeed`), with a finite, non-negative accuracy when there is one.
     public var isPlausible: Bool {
-        time.isFinite && metersPerSecond.isFinite && (0...150).contains(metersPerSecond)
+        time.isFinite && metersPerSecond.isFinite && (0...Self.fastestLandSpeed).contains(metersPerSecond)
             && (accuracy.map { $0.isFinite && $0 >= 0 } ?? true)
     }
 }

@@ -35,16 +35,13 @@ enum DayPlot {
         var utcOffset: (@Sendable (Date) -> Int)?
         var zoneLabel: String?
         if Self.followsARule {
-            // Named as TZ gave it: a zone under TZDIR by its name, a rule as written (escaped: it
-            // comes from the environment).
-            let name = LocalTime.zoneIdentifier()
-            zoneLabel = name.isEmpty ? "TZ=" + (getenv("TZ").map { String(cString: $0) } ?? "").escapedValue : name.escapedValue
+            zoneLabel = ruleLabel
             // The C library's day and clock: a rule's daylight-saving change within the day moves
             // its midnight and its later hours, which the fixed offset of `zone` did not follow.
             let day = LocalTime.day(containing: date.timeIntervalSince1970)
             (start, end) = (Date(timeIntervalSince1970: day.start), Date(timeIntervalSince1970: day.end))
             slots = DayData.hours(from: start, to: end)
-            utcOffset = { LocalTime.fields($0.timeIntervalSince1970).utcOffsetSeconds }
+            utcOffset = ruleOffset
         }
         var hours: [HistoryTotals] = []
         for (a, b) in slots { hours.append(try await store.totals(from: a, to: b)) }
@@ -75,6 +72,17 @@ enum DayPlot {
         // under TZDIR): its offset at `date`; `run` follows a change within the day through the C library.
         return TimeZone(secondsFromGMT: LocalTime.fields(date.timeIntervalSince1970).utcOffsetSeconds) ?? .gmt
     }
+
+    /// The local clock named as TZ gave it, for `followsARule`: a zone under TZDIR by its name, a
+    /// rule as written (escaped: it comes from the environment).
+    static var ruleLabel: String {
+        let name = LocalTime.zoneIdentifier()
+        return name.isEmpty ? "TZ=" + (getenv("TZ").map { String(cString: $0) } ?? "").escapedValue : name.escapedValue
+    }
+
+    /// The local clock's UTC offset at an instant through the C library (`LocalTime`), for
+    /// `followsARule`: a POSIX rule's daylight-saving changes, which no Foundation zone holds.
+    static let ruleOffset: @Sendable (Date) -> Int = { LocalTime.fields($0.timeIntervalSince1970).utcOffsetSeconds }
 
     /// The zone by its name when Foundation knows it (the C library's zone: `LocalTime.zoneIdentifier`).
     private static var namedZone: TimeZone? {

@@ -11,7 +11,15 @@ struct OutputError: DiagnosableError {
     var errorNumber: Int32
     /// What `path` is when it is a device or FIFO written in place (`SmallFile.kind(ofMode:)`).
     var kind: String? = nil
-    var reason: String { String(cString: strerror(errorNumber)) }
+    /// The temporary file beside `path` could not be created (`AtomicFile.write`).
+    var creatingBeside = false
+    /// ENOENT creating a file in a directory that exists is a directory that takes no new files
+    /// (/proc, /sys): "No such file or directory" for a plot named as an existing file misled.
+    var reason: String {
+        guard creatingBeside, errorNumber == ENOENT else { return String(cString: strerror(errorNumber)) }
+        return "its directory \(AtomicFile.directory(of: path).escapedOnOneLine) takes no new files (a plot is written to a temporary file "
+            + "beside the name and renamed over it, so it is never left cut off; creating that file gave 'No such file or directory')"
+    }
     var description: String { "cannot write \(path.escapedOnOneLine): \(reason)" }
     /// Permission denied exits 3 (docs/CONTRACTS.md §4); a name too long is a bad -o, 2, as a
     /// directory or a missing directory are (PlotOptions); other I/O errors 1.
@@ -47,7 +55,9 @@ enum OutputFile {
         }
         var st = stat()
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG else {
-            do { try AtomicFile.write(text, to: path) } catch { throw OutputError(path: path, errorNumber: error.errorNumber) }
+            do { try AtomicFile.write(text, to: path) } catch {
+                throw OutputError(path: path, errorNumber: error.errorNumber, creatingBeside: error.operation == "create")
+            }
             return true
         }
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)

@@ -36,6 +36,12 @@ enum RecordingPlot {
             if let start = clock?.start {
                 ZoneWarning.say(command: command)
                 clock?.timeZone = DayPlot.localZone(at: start)
+                // A POSIX rule: each instant is labelled with its own offset (the offset at the
+                // start labelled a recording that crossed a daylight-saving change an hour off).
+                if DayPlot.followsARule {
+                    clock?.utcOffset = DayPlot.ruleOffset
+                    clock?.zoneLabel = DayPlot.ruleLabel
+                }
             }
             title = path == "-" ? "recording from standard input" : URL(fileURLWithPath: path).lastPathComponent
             var calibration: Calibration?
@@ -70,6 +76,7 @@ enum RecordingPlot {
         // Samples dropped for a repeated t are counted and said (docs/CONTRACTS.md §2), as imu-steps does.
         if let dropped = feed.endNote { note(dropped) }
         plotter.finish()
+        note(IgnoredSpeedNote.text(plotter.pedometer))
         if let truth { plotter.overlay(truth) }
         let chart = try plotter.chart(title: title, clock: clock)
         let svg = RecordingSVG.render(chart)

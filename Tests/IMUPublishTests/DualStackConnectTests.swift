@@ -1,0 +1,91 @@
+import Foundation
+import IMUCore
+import LoopbackListener
+import OffPool
+import Testing
+@testable import IMUPublish
+
+/// A broker's name with several addresses (an IPv6 and an IPv4 one, as a dual-stack host's): each
+/// address tried in turn, with a blocking connect, held the publisher for minutes when the first
+/// never answered. Every address now shares one deadline (`ConnectOutcome.timeout`), and a
+/// failure names the host and each address. No resolver here can give a name two addresses, so
+/// getaddrinfo's answer is injected (`ConnectOutcome.reach`, `MosquittoSession.connect(resolve:)`).
+@Suite(.offPool) struct DualStackConnectTests {
+    /// The first two addresses never answer; the third accepts: it is found at once, not after
+    /// one timeout per silent address (3 s each, 6 s here).
+    @Test func theAddressThatAnswersIsFoundWithinOneDeadline() throws {
+        let silentV6 = try #require(SilentListener(address: "::1"))
+        let silentV4 = try #require(SilentListener(address: "127.0.0.2"))
+        let open = try #require(LoopbackListener())
+        let addresses = try [ResolvedAddress("::1", port: silentV6.port), ResolvedAddress("127.0.0.2", port: silentV4.port),
+                             ResolvedAddress("127.0.0.1", port: open.port)].map { try #require($0) }
+        let began = Date()
+        let reached = ConnectOutcome.reach(addresses, host: "broker.test")
+        let took = Date().timeIntervalSince(began)
+        #expect(reached.answered == addresses[2], "\(String(describing: reached.failure))")
+        // Loopback accepts within milliseconds; one deadline (3 s) is the bound, far below two.
+        #expect(took < ConnectOutcome.timeout, "took \(took) s")
+    }
+
+    /// No address answers: one deadline in all, and the failure names the host and both addresses.
+    @Test func noAnswerNamesTheHostAndEachAddressWithinOneDeadline() throws {
+        let silentV6 = try #require(SilentListener(address: "::1"))
+        let silentV4 = try #require(SilentListener(address: "127.0.0.2"))
+        let addresses = try [ResolvedAddress("::1", port: silentV6.port), ResolvedAddress("127.0.0.2", port: silentV4.port)].map { try #require($0) }
+        let began = Date()
+        let reached = ConnectOutcome.reach(addresses, host: "broker.test")
+        let took = Date().timeIntervalSince(began)
+        #expect(reached.answered == nil && reached.timedOut)
+        #expect(reached.failure == ConnectOutcome.timedOut + "; tried broker.test at ::1 and 127.0.0.2")
+        // One deadline (3 s), with a loaded machine's second of margin; two deadlines are 6 s.
+        #expect(took >= ConnectOutcome.timeout - 0.01 && took < ConnectOutcome.timeout + 1.5, "took \(took) s")
+    }
+
+    /// Addresses that fail differently are each named with their own reason.
+    @Test func addressesThatFailDifferentlyAreEachNamed() throws {
+        let silent = try #require(SilentListener(address: "::1"))
+        let closed = try #require(LoopbackListener.freePort())
+        let addresses = try [ResolvedAddress("::1", port: silent.port), ResolvedAddress("127.0.0.1", port: closed)].map { try #require($0) }
+        let reached = ConnectOutcome.reach(addresses, host: "broker.test")
+        #expect(reached.failure == "no address answered; tried broker.test at ::1 (\(ConnectOutcome.timedOut)) and "
+                + "127.0.0.1 (connection refused: nothing listens on that port)")
+    }
+}
+
+/// The same against Debian's real Mosquitto on 127.0.0.1, the name's IPv6 address never answering.
+@Suite(.offPool, .serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.skipMessage)))
+struct DualStackBrokerTests {
+    /// A session to "broker.test":`port`, whose getaddrinfo answer is `addresses` (IPv6 first, as
+    /// a dual-stack name's): what its connect gave and how long it took, s.
+    private func connect(port: Int, addresses: [ResolvedAddress]) throws -> (MosquittoSession.Outcome, Double) {
+        let settings = MQTTSettings(broker: BrokerAddress(host: "broker.test", port: port, usesTLS: false), deviceID: "dual-stack")
+        let session = try MosquittoSession(clientID: "imukit-dual-stack", settings: settings, credentials: nil)
+        let began = Date()
+        let outcome = session.connect(to: settings.broker, keepAliveSeconds: 60, timeout: 10) { _, _ in .success(addresses) }
+        let took = Date().timeIntervalSince(began)
+        if outcome == .connected { session.disconnect(flushFor: 100) }
+        return (outcome, took)
+    }
+
+    /// A dual-stack name whose IPv6 address drops every SYN and whose IPv4 address is the broker:
+    /// connected within seconds, at the address that answered.
+    @Test func aNameWhoseFirstAddressNeverAnswersConnectsAtTheOther() throws {
+        let broker = try MosquittoBroker()
+        let silent = try #require(SilentListener(address: "::1", port: broker.port))
+        let addresses = try [ResolvedAddress("::1", port: silent.port), ResolvedAddress("127.0.0.1", port: broker.port)].map { try #require($0) }
+        let (outcome, took) = try connect(port: broker.port, addresses: addresses)
+        #expect(outcome == .connected)
+        #expect(took < ConnectOutcome.timeout, "connected at once, not after the silent address's timeout")
+    }
+
+    /// Both addresses silent: the session says so within one deadline, naming the host and both.
+    @Test func aNameWithNoAddressAnsweringIsNamedWithEachAddress() throws {
+        let silentV6 = try #require(SilentListener(address: "::1"))
+        let silentV4 = try #require(SilentListener(address: "127.0.0.2", port: silentV6.port))
+        let addresses = try [ResolvedAddress("::1", port: silentV6.port), ResolvedAddress("127.0.0.2", port: silentV4.port)].map { try #require($0) }
+        let (outcome, took) = try connect(port: silentV6.port, addresses: addresses)
+        guard case let .failed(_, reason) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(reason == ConnectOutcome.timedOut + "; tried broker.test at ::1 and 127.0.0.2")
+        #expect(took < ConnectOutcome.timeout + 1.5)
+    }
+}
