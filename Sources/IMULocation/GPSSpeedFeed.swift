@@ -51,6 +51,9 @@ public final class GPSSpeedFeed: Sendable {
         public var readings = 0
         /// Reports without a fix received since the start.
         public var noFixReports = 0
+        /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.isPlausible`'s
+        /// 150 m/s), ignored; the first is said once through `notify`.
+        public var implausibleReadings = 0
         /// Whether gpsd streams reports to us now.
         public var watching = false
         /// Times gpsd was lost after being reached.
@@ -140,7 +143,9 @@ public final class GPSSpeedFeed: Sendable {
                 }
                 lastAttempt = now
                 do {
-                    client = try GPSDClient(host: host, port: port)
+                    let reached = try GPSDClient(host: host, port: port)
+                    try Self.awaitGreeting(reached)
+                    client = reached
                     changeConnection(to: .connected)
                 } catch {
                     changeConnection(to: .unreachable("\(error)"))
@@ -163,6 +168,12 @@ public final class GPSSpeedFeed: Sendable {
                         $0.status.latest = nil
                         $0.status.noFixReports += 1
                     }
+                case .implausible(let speed):
+                    let first = state.withLock { s -> Bool in
+                        s.status.implausibleReadings += 1
+                        return s.status.implausibleReadings == 1
+                    }
+                    if first { notify(Self.implausibleMessage(speed, address: GPSDClient.display(host: host, port: port))) }
                 case .none:
                     break
                 }
@@ -170,6 +181,31 @@ public final class GPSSpeedFeed: Sendable {
                 client = nil
                 lastAttempt = BootClock.nowSeconds()
                 changeConnection(to: .lost(error.lostReason))
+            }
+        }
+    }
+
+    /// Longest wait for gpsd's greeting after it accepted, s: gpsd sends VERSION as soon as a
+    /// client connects, so it comes within milliseconds; the bound is `ConnectOutcome.timeout`'s.
+    static let greetingPatience = ConnectOutcome.timeout
+
+    /// Waits for gpsd's VERSION report on a fresh connection. A listener that accepts and says
+    /// nothing (another service on 2947, a proxy with nothing behind it, a stuck gpsd) was taken
+    /// for gpsd: "ground speed from gpsd at …", and the summary said gnss_speed_available true,
+    /// state connected, 0 readings. `GPSProbe` (imu-info) asks the same.
+    static func awaitGreeting(_ client: GPSDClient) throws(GPSDError) {
+        let deadline = BootClock.nowSeconds() + greetingPatience
+        while client.reportsRead == 0 {
+            let left = deadline - BootClock.nowSeconds()
+            guard left > 0 else {
+                throw .unreachable(host: client.host, port: client.port,
+                                   reason: "\(GPSDClient.display(host: client.host, port: client.port)) accepted the connection but sent nothing "
+                                       + "within \(Int(greetingPatience)) s: it is not gpsd, or gpsd is stuck (check the port, systemctl status gpsd)")
+            }
+            do { _ = try client.next(timeout: left) } catch {
+                // Closed before the greeting: never gpsd, so unreachable (not "lost").
+                guard case .lost(let reason) = error else { throw error }
+                throw .unreachable(host: client.host, port: client.port, reason: reason)
             }
         }
     }
@@ -191,6 +227,14 @@ public final class GPSSpeedFeed: Sendable {
         }
         guard let line = Self.message(from: old, to: new, address: GPSDClient.display(host: host, port: port), settings: settings) else { return }
         notify(line)
+    }
+
+    /// The line for the first implausible speed of a run: a receiver that reported 1e30 m/s (or
+    /// -5) had its fixes dropped without a word, the summary showing a connected gpsd and no readings.
+    static func implausibleMessage(_ speed: Double, address: String) -> String {
+        return "gpsd at \(address) reported a ground speed of \(speed) m/s, which no receiver on the ground measures "
+            + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
+            + "check the receiver (gpsmon shows what it sends)"
     }
 
     /// The line for a change of connection, or nil when there is nothing new to say.
