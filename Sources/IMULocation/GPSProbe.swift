@@ -49,8 +49,7 @@ public enum GPSProbe {
         // A listener that never spoke (another service on that port, a stuck gpsd) was reported as
         // "ground_speed=available fix=no": gpsd greets every client with a VERSION report at once.
         guard client.reportsRead > 0 else {
-            return .unreachable("\(GPSDClient.display(host: host, port: port)) accepted the connection but sent nothing within \(Int(wait.rounded())) s: "
-                                + "it is not gpsd, or gpsd is stuck (check the port, systemctl status gpsd)")
+            return .unreachable(GPSSpeedFeed.silentReason(host: host, port: port, within: wait))
         }
         return .noFix
     }

@@ -17,14 +17,15 @@ import Glibc
     /// A satellite report, as gpsd sends one every cycle of a receiver that gives GSV/GSA: no speed.
     static let sky = #"{"class":"SKY","device":"/dev/ttyACM0","hdop":1.2,"satellites":[{"PRN":5,"el":40,"az":100,"ss":30,"used":true}]}"# + "\n"
 
-    /// A gpsd stand-in: greets, waits for the client's WATCH, then writes `pieces` (each with the
-    /// pause after it, s) and closes. Runs on a thread of its own (accept and the pauses block).
+    /// A gpsd stand-in: greets (`greetingDelay` s after it accepted a connection), waits for the
+    /// client's WATCH, then writes `pieces` (each with the pause after it, s) and closes. Runs on a
+    /// thread of its own (accept and the pauses block).
     final class ScriptedGPSD {
         let port: String
         /// Listens until the test ends (the thread holds only its descriptor).
         private let listener: LoopbackListener
 
-        init(_ pieces: [(text: String, pause: Double)]) throws {
+        init(_ pieces: [(text: String, pause: Double)], greetingDelay: Double = 0) throws {
             listener = try #require(LoopbackListener())
             port = String(listener.port)
             let fd = listener.descriptor
@@ -37,6 +38,14 @@ import Glibc
                 while true {
                     client = accept(fd, nil, nil)
                     guard client >= 0 else { return }
+                    // A slow gpsd: greets late, unless the client closed first (the probe, or a
+                    // client that gave up waiting).
+                    var peer = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                    if greetingDelay > 0, poll(&peer, 1, Int32(greetingDelay * 1000)) > 0,
+                       recv(client, &buffer, buffer.count, Int32(MSG_PEEK)) <= 0 {
+                        close(client)
+                        continue
+                    }
                     send(GPSDReportTests.version)
                     if recv(client, &buffer, buffer.count, 0) > 0 { break }
                     close(client)
@@ -134,6 +143,26 @@ import Glibc
         #expect(lines.all.first?.contains("gpsd at 127.0.0.1:\(listener.port) is not reachable (127.0.0.1:\(listener.port) accepted the connection "
                                           + "but sent nothing within 3 s: it is not gpsd, or gpsd is stuck") == true, "\(lines.all)")
         withExtendedLifetime(listener) {}
+    }
+
+    /// A gpsd slow to greet (4 s, past the 3 s after which the feed says the listener is silent)
+    /// is used once it greets. The feed dropped the connection after 3 s and connected again, to
+    /// wait 3 s again: a gpsd whose every greeting took longer gave no speed for the whole run.
+    @Test func aGPSDSlowToGreetIsUsedOnceItGreets() async throws {
+        let gpsd = try ScriptedGPSD(Array(repeating: (Self.tpv, 0.2), count: 50), greetingDelay: GPSSpeedFeed.greetingPatience + 1)
+        let lines = GPSSpeedFeedTests.Lines()
+        let feed = GPSSpeedFeed(host: "127.0.0.1", port: gpsd.port, settings: "check the address", notify: lines.add)
+        feed.start()
+        defer { feed.stop() }
+        // 4 s of greeting; 20 leaves room for a loaded machine.
+        #expect(await GPSSpeedFeedTests.eventually(20) { feed.status.readings > 0 }, "\(lines.all)")
+        #expect(feed.status.connection == .connected, "\(lines.all)")
+        // Said while it waited, and when gpsd answered.
+        #expect(lines.all.count == 2, "\(lines.all)")
+        #expect(lines.all.first?.contains("accepted the connection but sent nothing within 3 s") == true, "\(lines.all)")
+        #expect(lines.all.first?.hasSuffix("working from the IMU alone, and waiting for it to answer") == true, "\(lines.all)")
+        #expect(lines.all.last == "gpsd at 127.0.0.1:\(gpsd.port) answered after all: ground speed from now on (speed only, never a position)",
+                "\(lines.all)")
     }
 
     /// A line longer than libgps' buffer without its end (a stream that is not gpsd's JSON):
