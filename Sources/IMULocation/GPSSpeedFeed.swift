@@ -263,6 +263,13 @@ public final class GPSSpeedFeed: Sendable {
             + "check the receiver (gpsmon shows what it sends)"
     }
 
+    /// imu-info's words for a probe whose fixes within `wait` s all had speeds no receiver on the
+    /// ground measures: `count` of them, the first `first` m/s.
+    public static func implausibleProbeMessage(count: Int, first: Double, wait: Double) -> String {
+        "\(count) \(count == 1 ? "fix" : "fixes") within \(Int(wait.rounded())) s, every one with a ground speed no receiver on the ground measures "
+            + "(first \(first) m/s; negative, or beyond 150 m/s): ignored; check the receiver (gpsmon shows what it sends)"
+    }
+
     /// The line for a change of connection, or nil when there is nothing new to say.
     static func message(from old: Connection, to new: Connection, address: String, settings: String) -> String? {
         switch (old, new) {

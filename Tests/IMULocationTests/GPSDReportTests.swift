@@ -125,6 +125,22 @@ import Glibc
                          + "check the receiver (gpsmon shows what it sends)"], "\(lines.all)")
     }
 
+    /// imu-info's probe: gpsd answers with fixes whose speeds are all implausible. It said "no
+    /// fix" (no receiver, or no satellites in view), which sent the user to the sky, not the receiver.
+    @Test func theProbeCountsImplausibleSpeedsInsteadOfSayingNoFix() async throws {
+        let pair = [(Self.tpv(speed: "1e30"), 0.2), (Self.tpv(speed: "-5.0"), 0.2)]
+        // 4 s of reports, past the probe's 2 s wait.
+        let gpsd = try ScriptedGPSD(Array(Array(repeating: pair, count: 10).joined()))
+        let result = await GPSProbe.check(host: "127.0.0.1", port: gpsd.port)
+        guard case let .implausible(count, first) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        // 2 s at one report each 0.2 s: about 10; at least the first pair on a loaded machine.
+        #expect(count >= 2, "\(result)")
+        #expect(first == 1e30)
+    }
+
     /// A listener that accepts and never speaks is not gpsd (gpsd greets every client with
     /// VERSION at once): the feed said "ground speed from gpsd at …" and stayed connected, so the
     /// summary claimed ground speed with 0 readings. It is unreachable now, named as such.
