@@ -200,8 +200,8 @@ public final class GPSSpeedFeed: Sendable {
     }
 
     /// How long gpsd's greeting may take before the feed says it is missing, s: gpsd sends VERSION
-    /// as soon as a client connects, within 40 ms here at load 11 (03:20 UTC, session 23, 20 starts
-    /// of gpsfake); the bound is `ConnectOutcome.timeout`'s.
+    /// as soon as a client connects: within 0.1 s here at load 7–14 (40 starts of gpsfake beside a
+    /// build and the kernel ring's qemu, session 23); the bound is `ConnectOutcome.timeout`'s.
     public static let greetingPatience = ConnectOutcome.timeout
 
     /// One wait of at most `pollInterval` for gpsd's VERSION report on a connection made at
