@@ -159,7 +159,7 @@ for t in targets where ["GPSFake", "IMUPublishTests", "IMUServiceTests"].contain
 // MARK: Test support: a TCP listener on 127.0.0.1 at a port the kernel picks (a stand-in that is
 // not the daemon a tool expects), and free ports for the daemons the tests start: Tests/LoopbackListener.
 targets += [.target(name: "LoopbackListener", path: "Tests/LoopbackListener")]
-for t in targets where ["GPSFake", "IMUPublishTests", "ToolsTests"].contains(t.name) { t.dependencies.append("LoopbackListener") }
+for t in targets where ["GPSFake", "IMUPublishTests", "ToolsTests", "IMULocationTests"].contains(t.name) { t.dependencies.append("LoopbackListener") }
 
 // MARK: Test support: which descriptors this process and a child it spawns hold: Tests/DescriptorProbe.
 targets += [.target(name: "DescriptorProbe", path: "Tests/DescriptorProbe")]

@@ -107,6 +107,28 @@ public final class GPSDClient {
         data = state
     }
 
+    /// Whether the peer of `fd` has not closed it: bytes wait to be read, or none yet (a closed
+    /// connection reads 0 bytes at once).
+    static func isOpen(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n > 0 || n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
+    /// Waits until `fd` has bytes to read (or is closed or failed, which the next read reports) or
+    /// `deadline` (`BootClock` seconds) passes; false when it passed.
+    static func waitForBytes(on fd: Int32, until deadline: Double) -> Bool {
+        while true {
+            let left = deadline - BootClock.nowSeconds()
+            guard left > 0 else { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            // Rounded up to a whole millisecond: 0 would return at once and spin.
+            let ready = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }
+        }
+    }
+
     /// The socket of the connection to gpsd (libgps' gps_fd), for tests that look at this
     /// connection alone (GPSDInheritanceTests).
     var descriptor: Int32 { data.pointee.gps_fd }
@@ -135,20 +157,43 @@ public final class GPSDClient {
         case speed(GroundSpeed)
         /// A report without a 2-D fix (no satellites: a tunnel, a car park).
         case noFix
+        /// A fix whose speed no ground speed has (`GroundSpeed.isPlausible`: negative, or faster
+        /// than any land vehicle), m/s as reported: not used, but counted and said
+        /// (`GPSSpeedFeed.Status.implausibleReadings`), never dropped without a word.
+        case implausible(Double)
         /// Nothing arrived within the timeout, or a report without speed (satellite lists, …).
         case none
     }
 
     /// Waits up to `timeout` seconds for one report.
     public func next(timeout: Double) throws(GPSDError) -> Report {
-        let microseconds = Int32(max(0, min(timeout, 60)) * 1_000_000)
-        guard gps_waiting(data, microseconds) else { return .none }
-        errno = 0
-        let status = gps_read(data, nil, 0)
+        let seconds = max(0, min(timeout, 60))
+        let deadline = BootClock.nowSeconds() + seconds
+        guard gps_waiting(data, Int32(seconds * 1_000_000)) else { return .none }
+        var status: Int32
+        while true {
+            // libgps leaves the bits of an earlier report in `set` when a read brings a report of
+            // another class (SKY, DEVICE) or no whole line: each SKY of a receiver then repeated the
+            // last TPV's speed as a new reading (seen with a scripted gpsd, GPSDReportTests).
+            data.pointee.set = 0
+            errno = 0
+            status = gps_read(data, nil, 0)
+            guard status == 0 else { break }
+            // 0: part of a line, the rest not here yet. gps_waiting says "ready" at once while libgps
+            // holds part of a line, so asking it again spun at full speed (about 200 000 reads a
+            // second) until the rest came: wait for the socket itself, within the timeout.
+            guard Self.waitForBytes(on: data.pointee.gps_fd, until: deadline) else { return .none }
+        }
         guard status >= 0 else {
             // -1 with errno 0 is an orderly end of the stream: gpsd stopped or closed us.
             let e = errno
             if e > 0 { throw .lost(reason: String(cString: strerror(e))) }
+            // libgps also returns -1 with errno 0 when a line fills its buffer without ending: the
+            // connection is open, and "gpsd closed the connection" was false. The socket says which.
+            if Self.isOpen(data.pointee.gps_fd) {
+                throw .lost(reason: "\(Self.display(host: host, port: port)) sent a line longer than libgps reads without its end: "
+                                + "not gpsd's JSON (a gpsd of another protocol, or another service on its port)")
+            }
             // gpsd greets every client with a VERSION report: a listener that closes first is not gpsd.
             throw .lost(reason: reportsRead > 0 ? "gpsd closed the connection"
                             : "\(Self.display(host: host, port: port)) accepted the connection and closed it without a word: it is not gpsd, or a proxy with nothing behind it")
@@ -163,6 +208,6 @@ public final class GPSDClient {
         let eps = report.fix.eps
         let reading = GroundSpeed(time: received, metersPerSecond: speed,
                                   accuracy: eps.isFinite && eps > 0 ? eps / 2 : nil)
-        return reading.isPlausible ? .speed(reading) : .none
+        return reading.isPlausible ? .speed(reading) : .implausible(speed)
     }
 }

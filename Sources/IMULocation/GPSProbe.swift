@@ -10,6 +10,10 @@ public enum GPSAvailability: Equatable, Sendable {
     case fix(metersPerSecond: Double)
     /// gpsd answers, but no fix came within the wait: no receiver, or no satellites in view.
     case noFix
+    /// gpsd answers with fixes, but every speed in them was one no ground speed has
+    /// (`GroundSpeed.isPlausible`): `count` of them within the wait, the first `firstMetersPerSecond`.
+    /// Such fixes were said as "no fix", which sent the user looking at the sky, not the receiver.
+    case implausible(count: Int, firstMetersPerSecond: Double)
     /// gpsd does not answer (the message names it and the fix).
     case unreachable(String)
 }
@@ -36,11 +40,14 @@ public enum GPSProbe {
         // A question about reachability alone asks for no reports (a WATCH would wake the receiver).
         guard wait > 0 else { return .noFix }
         let deadline = BootClock.nowSeconds() + wait
+        var implausible: [Double] = []
         do {
             try client.setWatching(true)
             while BootClock.nowSeconds() < deadline {
-                if case .speed(let reading) = try client.next(timeout: deadline - BootClock.nowSeconds()) {
-                    return .fix(metersPerSecond: reading.metersPerSecond)
+                switch try client.next(timeout: deadline - BootClock.nowSeconds()) {
+                case .speed(let reading): return .fix(metersPerSecond: reading.metersPerSecond)
+                case .implausible(let speed): implausible.append(speed)
+                case .noFix, .none: break
                 }
             }
         } catch {
@@ -49,9 +56,9 @@ public enum GPSProbe {
         // A listener that never spoke (another service on that port, a stuck gpsd) was reported as
         // "ground_speed=available fix=no": gpsd greets every client with a VERSION report at once.
         guard client.reportsRead > 0 else {
-            return .unreachable("\(GPSDClient.display(host: host, port: port)) accepted the connection but sent nothing within \(Int(wait.rounded())) s: "
-                                + "it is not gpsd, or gpsd is stuck (check the port, systemctl status gpsd)")
+            return .unreachable(GPSSpeedFeed.silentReason(host: host, port: port, within: wait))
         }
+        if let first = implausible.first { return .implausible(count: implausible.count, firstMetersPerSecond: first) }
         return .noFix
     }
 }

@@ -38,6 +38,9 @@ public final class GPSSpeedFeed: Sendable {
         case connected
         /// gpsd was never reached since the start (the reason, for the message).
         case unreachable(String)
+        /// Something accepted the connection and has not greeted within `greetingPatience`: not
+        /// gpsd, or a gpsd that is stuck or slow. The feed keeps waiting on that connection.
+        case silent(String)
         /// gpsd was reached, then lost; retrying.
         case lost(String)
     }
@@ -51,6 +54,9 @@ public final class GPSSpeedFeed: Sendable {
         public var readings = 0
         /// Reports without a fix received since the start.
         public var noFixReports = 0
+        /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.isPlausible`'s
+        /// 150 m/s), ignored; the first is said once through `notify`.
+        public var implausibleReadings = 0
         /// Whether gpsd streams reports to us now.
         public var watching = false
         /// Times gpsd was lost after being reached.
@@ -131,6 +137,8 @@ public final class GPSSpeedFeed: Sendable {
         Self.blockSIGPIPE()
         var client: GPSDClient?
         var lastAttempt = -Double.infinity
+        /// When the connection in `client` was made, `BootClock` s: its greeting is awaited from then.
+        var accepted = 0.0
         while !stopped.isSet {
             guard let connected = client else {
                 let now = BootClock.nowSeconds()
@@ -141,8 +149,19 @@ public final class GPSSpeedFeed: Sendable {
                 lastAttempt = now
                 do {
                     client = try GPSDClient(host: host, port: port)
-                    changeConnection(to: .connected)
+                    accepted = BootClock.nowSeconds()
                 } catch {
+                    changeConnection(to: .unreachable("\(error)"))
+                }
+                continue
+            }
+            guard connected.reportsRead > 0 else {
+                // Not connected until gpsd's greeting: see `awaitGreeting`.
+                do {
+                    if try awaitGreeting(connected, since: accepted) { changeConnection(to: .connected) }
+                } catch {
+                    client = nil
+                    lastAttempt = BootClock.nowSeconds()
                     changeConnection(to: .unreachable("\(error)"))
                 }
                 continue
@@ -163,6 +182,12 @@ public final class GPSSpeedFeed: Sendable {
                         $0.status.latest = nil
                         $0.status.noFixReports += 1
                     }
+                case .implausible(let speed):
+                    let first = state.withLock { s -> Bool in
+                        s.status.implausibleReadings += 1
+                        return s.status.implausibleReadings == 1
+                    }
+                    if first { notify(Self.implausibleMessage(speed, address: GPSDClient.display(host: host, port: port))) }
                 case .none:
                     break
                 }
@@ -174,12 +199,49 @@ public final class GPSSpeedFeed: Sendable {
         }
     }
 
+    /// How long gpsd's greeting may take before the feed says it is missing, s: gpsd sends VERSION
+    /// as soon as a client connects: within 0.1 s here at load 7–14 (40 starts of gpsfake beside a
+    /// build and the kernel ring's qemu, session 23); the bound is `ConnectOutcome.timeout`'s.
+    public static let greetingPatience = ConnectOutcome.timeout
+
+    /// One wait of at most `pollInterval` for gpsd's VERSION report on a connection made at
+    /// `accepted` (`BootClock` s); true once it came. A listener that accepts and says nothing
+    /// (another service on 2947, a proxy with nothing behind it, a stuck gpsd) was taken for gpsd:
+    /// "ground speed from gpsd at …", and the summary said gnss_speed_available true, state
+    /// connected, 0 readings. After `greetingPatience` the feed says so (`.silent`), and keeps
+    /// waiting on the same connection: a gpsd merely slow to greet (a loaded machine) is used as
+    /// soon as it does, where dropping the connection after 3 s and connecting again gave up on
+    /// it for the whole run if every greeting took longer. `GPSProbe` (imu-info) asks the same.
+    /// Throws `.unreachable` when the connection closes or breaks before the greeting.
+    func awaitGreeting(_ client: GPSDClient, since accepted: Double) throws(GPSDError) -> Bool {
+        do { _ = try client.next(timeout: Self.pollInterval) } catch {
+            // Closed before the greeting: never gpsd, so unreachable (not "lost").
+            guard case .lost(let reason) = error else { throw error }
+            throw .unreachable(host: client.host, port: client.port, reason: reason)
+        }
+        if client.reportsRead > 0 { return true }
+        if BootClock.nowSeconds() - accepted >= Self.greetingPatience {
+            let silent = GPSDError.unreachable(host: client.host, port: client.port, reason: Self.silentReason(host: client.host, port: client.port))
+            changeConnection(to: .silent("\(silent)"))
+        }
+        return false
+    }
+
+    /// Why a listener that has not greeted within `seconds` is not used (yet).
+    static func silentReason(host: String, port: String, within seconds: Double = greetingPatience) -> String {
+        "\(GPSDClient.display(host: host, port: port)) accepted the connection but sent nothing within \(Int(seconds.rounded())) s: "
+            + "it is not gpsd, or gpsd is stuck (check the port, systemctl status gpsd)"
+    }
+
     /// Records the new connection state and says what changed, once per change.
     private func changeConnection(to new: Connection) {
         let old = state.withLock { s -> Connection in
             let old = s.status.connection
             // A failed reconnection while lost stays "lost": one message for the whole outage.
             if case .lost = old, case .unreachable = new { return old }
+            if case .lost = old, case .silent = new { return old }
+            // Said once while the same listener stays silent.
+            if case .silent = old, case .silent = new { return old }
             s.status.connection = new
             if case .lost = new { s.status.losses += 1 }
             if new != .connected {
@@ -193,6 +255,21 @@ public final class GPSSpeedFeed: Sendable {
         notify(line)
     }
 
+    /// The line for the first implausible speed of a run: a receiver that reported 1e30 m/s (or
+    /// -5) had its fixes dropped without a word, the summary showing a connected gpsd and no readings.
+    static func implausibleMessage(_ speed: Double, address: String) -> String {
+        return "gpsd at \(address) reported a ground speed of \(speed) m/s, which no receiver on the ground measures "
+            + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
+            + "check the receiver (gpsmon shows what it sends)"
+    }
+
+    /// imu-info's words for a probe whose fixes within `wait` s all had speeds no receiver on the
+    /// ground measures: `count` of them, the first `first` m/s.
+    public static func implausibleProbeMessage(count: Int, first: Double, wait: Double) -> String {
+        "\(count) \(count == 1 ? "fix" : "fixes") within \(Int(wait.rounded())) s, every one with a ground speed no receiver on the ground measures "
+            + "(first \(first) m/s; negative, or beyond 150 m/s): ignored; check the receiver (gpsmon shows what it sends)"
+    }
+
     /// The line for a change of connection, or nil when there is nothing new to say.
     static func message(from old: Connection, to new: Connection, address: String, settings: String) -> String? {
         switch (old, new) {
@@ -200,8 +277,12 @@ public final class GPSSpeedFeed: Sendable {
             return "ground speed from gpsd at \(address) (speed only, never a position)"
         case (.unreachable, .connected), (.lost, .connected):
             return "gpsd at \(address) is back: ground speed resumes"
-        case (.starting, .unreachable(let reason)):
+        case (.silent, .connected):
+            return "gpsd at \(address) answered after all: ground speed from now on (speed only, never a position)"
+        case (.starting, .unreachable(let reason)), (.silent, .unreachable(let reason)):
             return reason + ", \(settings); working from the IMU alone, retrying every \(Int(retryInterval)) s"
+        case (.starting, .silent(let reason)), (.unreachable, .silent(let reason)):
+            return reason + ", \(settings); working from the IMU alone, and waiting for it to answer"
         case (.connected, .lost(let reason)):
             return "lost gpsd at \(address) (\(reason)): working from the IMU alone until it returns "
                 + "(check that gpsd runs: systemctl status gpsd)"
@@ -237,7 +318,8 @@ extension GPSSpeedFeed.Connection {
         switch self {
         case .starting: return "starting"
         case .connected: return "connected"
-        case .unreachable: return "unreachable"
+        // A listener that has not greeted is no gpsd to the summary's reader either.
+        case .unreachable, .silent: return "unreachable"
         case .lost: return "lost"
         }
     }

@@ -274,4 +274,23 @@ import Testing
         let gps = present.0.lines.first { $0.hasPrefix("gps ") } ?? ""
         #expect(gps.contains("127.0.0.1:\(present.1)") && gps.contains("ground_speed=available") && gps.contains("fix=yes"), "\(present.0.stdout)")
     }
+
+    /// A receiver whose every speed is impossible (400 m/s, past `GroundSpeed.isPlausible`'s
+    /// 150; gpsd passes it on as it came): imu-info counts them and says so, where it said
+    /// "fix=no (no receiver, or no satellites in view)".
+    @Test(.timeLimit(.minutes(4))) func imuInfoSaysTheSpeedsWereImplausible() async throws {
+        if let reason = Self.skipReason() { print(reason); return }
+        let run = try await Self.besideGPSD(log: Self.log(speed: 400, seconds: 60)) { fake in
+            try fake.addWatchingClient()   // the receiver reports within imu-info's 2 s
+            return (try ToolRunner.run("imu-info", ["--gpsd", "127.0.0.1:\(fake.port)"]),
+                    try ToolRunner.run("imu-info", ["--json", "--gpsd", "127.0.0.1:\(fake.port)"]))
+        }
+        let gps = run.0.lines.first { $0.hasPrefix("gps ") } ?? ""
+        #expect(gps.contains("ground_speed=available") && gps.contains("fix=no ("), "\(run.0.stdout)")
+        #expect(gps.contains("within 2 s, every one with a ground speed no receiver on the ground measures (first 400.0"), "\(run.0.stdout)")
+        #expect(!gps.contains("no satellites in view"), "\(run.0.stdout)")
+        let line = try #require(try jsonObjects(run.1).first { $0["type"] as? String == "gps" })
+        #expect(line["fix"] as? Bool == false)
+        #expect((line["implausible_speeds"] as? Int ?? 0) >= 1, "\(run.1.stdout)")
+    }
 }

@@ -91,6 +91,7 @@ public enum EventEncoding {
         line.add("gnss_speed_readings", input.used)
         line.add("gnss_speed_ignored", ignored)
         line.add("gnss_no_fix_reports", status.noFixReports)
+        line.add("gnss_implausible_readings", status.implausibleReadings)
         line.add("gnss_lost", status.losses)
         line.add("gnss_requested_s", input.requestedSeconds, decimals: 1)
     }

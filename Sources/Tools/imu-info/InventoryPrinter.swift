@@ -53,10 +53,14 @@ struct InventoryPrinter: Sendable {
     /// fix. Never a position: gpsd's position is not even read.
     func print(gps: GPSAvailability, address: String) {
         let available: Bool, fix: Bool, problem: String?
+        var implausible: Int?
         switch gps {
         case .fix: (available, fix, problem) = (true, true, nil)
         case .noFix: (available, fix, problem) = (true, false, nil)
         case .unreachable(let message): (available, fix, problem) = (false, false, message)
+        case let .implausible(count, first):
+            implausible = count
+            (available, fix, problem) = (true, false, GPSSpeedFeed.implausibleProbeMessage(count: count, first: first, wait: GPSProbe.defaultWait))
         }
         if json {
             var line = JSONLine(type: "gps")
@@ -64,12 +68,17 @@ struct InventoryPrinter: Sendable {
             line.add("name", "gpsd")
             line.add("ground_speed_available", available)
             line.add("fix", fix)
+            if let implausible { line.add("implausible_speeds", implausible) }
             if let problem { line.add("problem", problem) }
             emit(line.text)
         } else {
             var fields = ["gps", address, "gpsd", "ground_speed=\(available ? "available" : "unavailable")"]
-            if available { fields.append("fix=\(fix ? "yes" : "no (no receiver, or no satellites in view)")") }
-            if let problem { fields.append("note: \(problem), check the address (--gpsd HOST:PORT), or leave gpsd out (--no-gps); steps and activity work from the IMU alone") }
+            if let problem, implausible != nil {
+                fields.append("fix=no (\(problem))")
+            } else {
+                if available { fields.append("fix=\(fix ? "yes" : "no (no receiver, or no satellites in view)")") }
+                if let problem { fields.append("note: \(problem), check the address (--gpsd HOST:PORT), or leave gpsd out (--no-gps); steps and activity work from the IMU alone") }
+            }
             emit(fields.joined(separator: "  "))
         }
     }
