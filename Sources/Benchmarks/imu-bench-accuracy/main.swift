@@ -148,7 +148,10 @@ if let traceName {
             let counted = steps.filter { $0 >= segment.start && $0 < segment.end }.count
             let real = truth.stepTimes.filter { $0 >= segment.start && $0 < segment.end }.count
             print(segment.activity, Int(segment.start), Int(segment.end), "truth", real, "counted", counted)
-            let near = { (t: Double) in abs(t - segment.start) < 3 || abs(t - segment.end) < 3 }
+            // TRACE_ALL=1: every step of the segment (and 1 s either side), to pair each true step
+            // with a counted one along the whole walk (docs/accuracy.md, session 23); else its edges.
+            let all = ProcessInfo.processInfo.environment["TRACE_ALL"] != nil
+            let near = { (t: Double) in all ? (t >= segment.start - 1 && t < segment.end + 1) : (abs(t - segment.start) < 3 || abs(t - segment.end) < 3) }
             print("   truth:", truth.stepTimes.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
             print("   ours: ", steps.filter(near).map { String(format: "%.2f", $0) }.joined(separator: " "))
         }

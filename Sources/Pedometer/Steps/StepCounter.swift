@@ -135,7 +135,7 @@ struct StepCounter: Sendable {
     /// strikes when it closes at a pause. Its steps are then all still pending and all give way
     /// to the strikes, none committed at the rhythm's count (issue 14, session 19: a walk of 6 s
     /// was recounted only after its first 5 s). One chain spans at most
-    /// `ChainRules.longestChain` (8 s); a bout that began longer ago than that plus the hold
+    /// `ChainRules.longestChain` (10 s); a bout that began longer ago than that plus the hold
     /// every step gets anyway (`StepLedger.holdSeconds`, 5 s, by which its closing window has
     /// seen the still second after it) is not one chain, and its steps are committed as they age.
     ///
