@@ -87,7 +87,7 @@ func chainVerdict(seconds: Double, noise: Double = 0.002, seed: UInt64, rules: C
         state = state &* 6364136223846793005 &+ 1442695040888963407
         let uniform = Double(state >> 11) / Double(1 << 53) - 0.5
         x.append(signal(t) + noise * 3.46 * uniform)
-        detector.observe(x)
+        detector.observe(x, after: x.count - 1)
     }
     return detector.completed(after: 0, in: x)
 }

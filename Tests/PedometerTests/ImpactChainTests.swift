@@ -24,7 +24,7 @@ import IMUSimulation
         let heights = (0..<40).map { 0.5 + 0.01 * Double($0) }
         for i in 0..<(24 * 50) {
             x.append(strikePulses(strikes, heights: heights, at: Double(i) / 50))
-            detector.observe(x)
+            detector.observe(x, after: x.count - 1)
         }
         #expect(detector.impacts.count == 32)
         // The newest 32 strikes, at their ticks to within one (50 Hz), in order.

@@ -64,13 +64,30 @@ struct ImpactChain: Sendable {
 
     mutating func reset() { impacts.removeAll(keepingCapacity: true) }
 
-    /// Looks at tick `count − 1 − halfWidth` of `gait` once tick `count − 1` has arrived.
+    /// Looks at the ticks `gait` gained after it held `seen` of them, in order: for each count c
+    /// from seen + 1 through `gait.count`, tick c − 1 − halfWidth as the ring stood once tick
+    /// c − 1 had arrived (the step counter hands a hop's ticks over at once, `observeImpacts`).
+    mutating func observe(_ gait: RingBuffer, after seen: Int) {
+        let n = gait.count
+        // Every tick looked at is still held: the oldest, c − lookBack, is at least 0 (counts
+        // below `lookBack` are skipped) and at least n − capacity (checked for the first c).
+        guard lookBack <= gait.capacity else { return }
+        var c = max(seen, lookBack - 1)
+        guard c < n else { return }
+        precondition(n - (c + 1) <= gait.capacity - lookBack, "ImpactChain.observe: tick \(c) is no longer held")
+        let minimum = rules.minimumHeight
+        while c < n {
+            c += 1
+            // `look`'s first test, here: most ticks are below the height and end there.
+            guard gait[c - 1 - halfWidth] >= minimum else { continue }
+            look(gait, count: c)
+        }
+    }
+
+    /// Tick `count − 1 − halfWidth` of `gait` as it stood once tick `count − 1` had arrived.
     @inline(__always)
-    mutating func observe(_ gait: RingBuffer) {
-        // Every tick looked at is still held: the oldest, count − lookBack, is at least 0 and
-        // at least count − capacity.
-        guard gait.count >= lookBack, lookBack <= gait.capacity else { return }
-        let i = gait.count - 1 - halfWidth
+    private mutating func look(_ gait: RingBuffer, count: Int) {
+        let i = count - 1 - halfWidth
         let peak = gait[i]
         guard peak >= rules.minimumHeight else { return }
         var trough = peak

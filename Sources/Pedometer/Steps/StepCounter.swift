@@ -90,6 +90,8 @@ struct StepCounter: Sendable {
     private var waving = WavingMemory()
     /// Short walks between pauses, impact by impact.
     private var chain: ImpactChain
+    /// Ticks of the segment the chain has looked at (`observeImpacts`).
+    private var chainSeen = 0
     /// Set by the pedometer while the current activity segment is a vehicle ride.
     var inVehicle = false
     // MARK: cycling input (issue 15)
@@ -178,8 +180,10 @@ struct StepCounter: Sendable {
     /// Starts a new segment at `time` (first tick, or first tick after a gap).
     mutating func startSegment(at time: Double) {
         // A gap ends any walk, a short one between pauses too.
+        observeImpacts()
         if gait.count > 0 { fillEnvelope(); endBout(); countChain(end: gait.count, streamEnded: true) }
         gait.removeAll()
+        chainSeen = 0
         filled = 0
         gaitTotals = nil
         cadenceEstimator.forget()
@@ -200,10 +204,10 @@ struct StepCounter: Sendable {
     mutating func process(_ user: UserAcceleration, altitude meters: Double) -> GaitWindow? {
         // The envelope is read only by the hop's analysis: filled in then (`fillEnvelope`).
         gait.append(SIMD4(user.magnitude, user.horizontal, 0, meters))
-        chain.observe(gait)
         sinceHop += 1
         guard sinceHop >= hop else { return nil }
         sinceHop = 0
+        observeImpacts()
         let n = gait.count
         fillEnvelope()
         // The running envelope sum adds and subtracts a rounding error every tick and is only
@@ -620,8 +624,22 @@ struct StepCounter: Sendable {
         ledger.credit(to: end, cadence: boutCadence, gait: gait, altitude: gait.plane(Plane.altitude), origin: origin)
     }
 
+    /// Hands the ticks the impact chain has not looked at yet to it, in order, each as the ring
+    /// stood when it arrived (`ImpactChain.observe`). Once per hop, before the window's analysis
+    /// reads the chain, and before a gap or the stream's end flush it: the chain is read nowhere
+    /// else, so it holds the same impacts as if it had looked at every tick on its arrival, and
+    /// its peak test is a short loop of its own instead of part of the per-tick path (where its
+    /// values and the ring's address stayed in registers across every other stage; callgrind,
+    /// session 23). Out of line: inlined, its loop joined the per-tick path's.
+    @inline(never)
+    private mutating func observeImpacts() {
+        chain.observe(gait, after: chainSeen)
+        chainSeen = gait.count
+    }
+
     /// Ends the stream: flushes the bout in progress.
     mutating func finish() {
+        observeImpacts()
         fillEnvelope()
         endBout()
         countChain(end: gait.count, streamEnded: true)
