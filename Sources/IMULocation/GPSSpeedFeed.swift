@@ -54,8 +54,8 @@ public final class GPSSpeedFeed: Sendable {
         public var readings = 0
         /// Reports without a fix received since the start.
         public var noFixReports = 0
-        /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.isPlausible`'s
-        /// 150 m/s), ignored; the first is said once through `notify`.
+        /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.fastestLandSpeed`),
+        /// ignored; the first is said once through `notify`.
         public var implausibleReadings = 0
         /// Whether gpsd streams reports to us now.
         public var watching = false
@@ -259,16 +259,20 @@ public final class GPSSpeedFeed: Sendable {
     /// -5) had its fixes dropped without a word, the summary showing a connected gpsd and no readings.
     static func implausibleMessage(_ speed: Double, address: String) -> String {
         return "gpsd at \(address) reported a ground speed of \(speed) m/s, which no receiver on the ground measures "
-            + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
-            + "check the receiver (gpsmon shows what it sends)"
+            + "(\(notAGroundSpeed)): such fixes are ignored and counted (gnss_implausible_readings); \(checkTheReceiver)"
     }
 
     /// imu-info's words for a probe whose fixes within `wait` s all had speeds no receiver on the
     /// ground measures: `count` of them, the first `first` m/s.
     public static func implausibleProbeMessage(count: Int, first: Double, wait: Double) -> String {
         "\(count) \(count == 1 ? "fix" : "fixes") within \(Int(wait.rounded())) s, every one with a ground speed no receiver on the ground measures "
-            + "(first \(first) m/s; negative, or beyond 150 m/s): ignored; check the receiver (gpsmon shows what it sends)"
+            + "(first \(first) m/s; \(notAGroundSpeed)): ignored; \(checkTheReceiver)"
     }
+
+    /// Which speeds no ground speed has (`GroundSpeed.isPlausible`), for both messages above.
+    private static let notAGroundSpeed = "negative, or beyond \(Int(GroundSpeed.fastestLandSpeed)) m/s"
+    /// The fix both messages above end with.
+    private static let checkTheReceiver = "check the receiver (gpsmon shows what it sends)"
 
     /// The line for a change of connection, or nil when there is nothing new to say.
     static func message(from old: Connection, to new: Connection, address: String, settings: String) -> String? {
