@@ -37,12 +37,12 @@ enum LeaveOnePersonOut {
     static func run(title: String, _ walks: [Walk], grid: [StepTuning] = edgesGrid, gridName: String = "edges") -> Double? {
         let people = Array(Set(walks.map(\.person))).sorted()
         guard people.count > 1 else { print("leave one person out (\(title)): needs two people or more"); return nil }
-        // |error| % of every walk at every grid point.
-        let errors: [[Double]] = walks.map { w in
-            grid.map { point in
-                let steps = count(w.samples, capabilities: w.capabilities, tuning: point).snapshot.steps
-                return abs(Double(steps - w.trueSteps)) / Double(w.trueSteps) * 100
-            }
+        // Steps of every walk at every grid point, and their |error| %.
+        let counts: [[Int]] = walks.map { w in
+            grid.map { count(w.samples, capabilities: w.capabilities, tuning: $0).snapshot.steps }
+        }
+        let errors: [[Double]] = zip(walks, counts).map { w, row in
+            row.map { abs(Double($0 - w.trueSteps)) / Double(w.trueSteps) * 100 }
         }
         func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
         print("== leave one person out: \(title), grid \"\(gridName)\" (\(grid.count) points: edge energy × edge stride correlation × first/last step height)")
@@ -50,6 +50,7 @@ enum LeaveOnePersonOut {
               "held-out MAPE  shipped values")
         let shipped = grid.firstIndex(of: .shipped)
         var heldOut = [Double](repeating: 0, count: walks.count)
+        var heldOutSteps = [Int](repeating: 0, count: walks.count)
         for person in people {
             let others = walks.indices.filter { walks[$0].person != person }
             let mine = walks.indices.filter { walks[$0].person == person }
@@ -60,13 +61,21 @@ enum LeaveOnePersonOut {
                 let e = mean(others.map { errors[$0][g] })
                 if e < bestError - 1e-9 { best = g; bestError = e }
             }
-            for i in mine { heldOut[i] = errors[i][best] }
+            for i in mine { heldOut[i] = errors[i][best]; heldOutSteps[i] = counts[i][best] }
             let shippedText = shipped.map { g in String(format: "%.2f%%", mean(mine.map { errors[$0][g] })) } ?? "-"
             print(person.padding(toLength: 10, withPad: " ", startingAt: 0), String(format: "%5d ", mine.count),
                   grid[best].description.padding(toLength: 62, withPad: " ", startingAt: 0),
                   String(format: "%6.2f%%       ", mean(mine.map { heldOut[$0] })), shippedText)
         }
         let lopo = mean(heldOut)
+        // Which walks carry the held-out figure: its sum of errors (a MAPE target of M % allows
+        // M points per walk: oxford's 1.0 %, 22 points) and the largest held-out errors, signed,
+        // each walk counted with its fold's choice (docs/accuracy.md, session 25).
+        let largest = walks.indices.sorted { heldOut[$0] > heldOut[$1] }.prefix(6)
+            .map { String(format: "%@ %d of %d (%+.2f%%)", walks[$0].name, heldOutSteps[$0], walks[$0].trueSteps,
+                          Double(heldOutSteps[$0] - walks[$0].trueSteps) / Double(walks[$0].trueSteps) * 100) }
+        print(String(format: "held out, sum of |error| %.1f points over %d walks; largest, counted with their fold's choice: %@",
+                     heldOut.reduce(0, +), walks.count, largest.joined(separator: ", ")))
         var seed: [Double] = [], cycles: [Double] = [], all: [Double] = []
         for w in walks {
             seed.append(abs(Double(SeedBaseline.count(w.samples) - w.trueSteps)) / Double(w.trueSteps) * 100)

@@ -12,6 +12,9 @@ import IMUSimulation
 //   traces a recording averaged down to that rate.
 //   --trace NAME prints each analysis window of the recordings whose name holds NAME, then each
 //   bout's pause, edges and step times (Trace).
+//   With TRACE_SHIFT_MS=MS in the environment, an oxford recording is traced started MS ms later
+//   (its first samples dropped), as `AccuracyReport.gridPhase` shifts the grid: where a walk's
+//   count moves with the grid's phase, the two traces show which window reads differently.
 //   --trace short:NAME traces the real-dev trial NAME's session of short walks (SplicedBoutsReport).
 //   DIR defaults to $IMU_OXFORD_DIR, else ../shared/data/oxford-steps next to the package root
 //   (skipped when absent); a --oxford DIR that is not a directory is a usage error (exit 2).
@@ -106,6 +109,10 @@ if let traceName {
     let recordings = FileManager.default.fileExists(atPath: oxfordDirectory)
         ? loadOrExit(oxfordDirectory).filter { $0.name.contains(traceName) } : []
     for var recording in recordings {
+        // TRACE_SHIFT_MS: started that much later, the grid shifted (`AccuracyReport.gridPhase`).
+        if let ms = ProcessInfo.processInfo.environment["TRACE_SHIFT_MS"].flatMap(Double.init), let first = recording.samples.first?.time {
+            recording.samples = recording.samples.filter { $0.time >= first + ms / 1000 }
+        }
         // `--rate HZ` traces the recording averaged down to that rate.
         if speedRates.count == 1 { recording.samples = AccuracyReport.decimated(recording.samples, rateHz: speedRates[0]) }
         Trace.run(recording)
