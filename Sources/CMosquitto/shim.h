@@ -1,5 +1,6 @@
 // libmosquitto 2.0 (Debian libmosquitto-dev): the MQTT client library. Swift calls its C API
-// directly. OpenSSL (libssl-dev, which libmosquitto-dev depends on) for the one TLS context
+// directly. OpenSSL (Debian libssl-dev to build: libmosquitto-dev does not pull it in; libssl3,
+// which libmosquitto1 needs anyway, to run) for the one TLS context
 // MosquittoSession hands libmosquitto (MOSQ_OPT_SSL_CTX): see imukit_tls_context.
 #include <mosquitto.h>
 #include <arpa/inet.h>
