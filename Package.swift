@@ -62,7 +62,7 @@ targets += [
 
 // MARK: MQTT publishing (Home Assistant discovery) over Debian's libmosquitto.
 targets += [
-    .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev", "libssl-dev"])]),
     .target(name: "IMUPublish", dependencies: ["IMUCore", "CMosquitto"]),
     .testTarget(name: "IMUPublishTests", dependencies: ["IMUPublish"]),
 ]

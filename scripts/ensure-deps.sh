@@ -9,9 +9,9 @@ level=${1:-build}
 pkgs=(libiio-dev libi2c-dev pkg-config)
 # build: SQLite for the step history (IMUHistory, through the CSQLite target).
 pkgs+=(libsqlite3-dev)
-# build: MQTT publishing (libmosquitto). test: Debian's broker, read back with mosquitto_sub, and
-# openssl for the TLS test's certificates.
-pkgs+=(libmosquitto-dev)
+# build: MQTT publishing (libmosquitto; libssl-dev for the TLS context in CMosquitto/shim.h).
+# test: Debian's broker, read back with mosquitto_sub, and openssl for the TLS test's certificates.
+pkgs+=(libmosquitto-dev libssl-dev)
 if [ "$level" = test ] || [ "$level" = kernel ]; then pkgs+=(mosquitto mosquitto-clients openssl); fi
 # build: libgps (gpsd client library) for ground speed (IMULocation, issue 15).
 pkgs+=(libgps-dev)

@@ -80,26 +80,33 @@ public final class GPSDClient {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    /// Connects to gpsd. Does not ask for reports yet (`setWatching(true)`).
-    public init(host: String = "localhost", port: String = GPSDClient.defaultPort) throws(GPSDError) {
+    /// Connects to gpsd. Does not ask for reports yet (`setWatching(true)`). `resolve` gives the
+    /// host's addresses (getaddrinfo; tests inject their own).
+    public init(host: String = "localhost", port: String = GPSDClient.defaultPort,
+                resolve: ConnectOutcome.Resolver = ConnectOutcome.resolve) throws(GPSDError) {
         self.host = host
         self.port = port
+        // libgps' gps_open resolves the name and connects to its addresses in turn, blocking, with
+        // no deadline: about 2 min on an address that never answers (a host that is off, a
+        // firewall that drops), and it reports every failure as "can't connect to host/port pair".
+        // Connections of our own first, to every address at once within ConnectOutcome.timeout in
+        // all, find the one that answers or say of each what happened; libgps then gets that
+        // address's digits, so it neither resolves again nor tries an address that did not answer.
+        // (It was given the name after the probe: a name whose first address never answered held
+        // the thread for minutes after the probe had found the one that did.)
+        let reached = ConnectOutcome.probe(host: host, port: port, resolve: resolve)
+        guard let answered = reached.answered else {
+            throw .unreachable(host: host, port: port, reason: reached.failure ?? ConnectOutcome.timedOut)
+        }
         let state = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         state.initialize(to: gps_data_t())
-        // libgps connects blocking (about 2 min on an address that never answers) and reports every
-        // failure as "can't connect to host/port pair": a connection of our own first, bounded by
-        // ConnectOutcome.timeout, says whether it was refused, unreachable or timed out.
-        if let reason = ConnectOutcome.probe(host: host, port: port) {
-            state.deallocate()
-            throw .unreachable(host: host, port: port, reason: reason)
-        }
         errno = 0
-        let status = gps_open(host, port, state)
+        let status = gps_open(answered.text, String(answered.port), state)
         guard status == 0 else {
             // libgps returns -1 and leaves netlib's code (negative: no host, no connection, …) in errno.
             let code = errno < 0 ? errno : status
             state.deallocate()
-            throw .unreachable(host: host, port: port, reason: String(cString: gps_errstr(code)))
+            throw .unreachable(host: host, port: port, reason: "\(answered.text) answered, then libgps could not connect to it: " + String(cString: gps_errstr(code)))
         }
         // libgps makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's libgps28):
         // set it at once, so a child spawned from now on does not hold the connection to gpsd.

@@ -55,7 +55,8 @@ public final class GPSSpeedFeed: Sendable {
         /// Reports without a fix received since the start.
         public var noFixReports = 0
         /// Fixes whose speed is no ground speed (negative, or beyond `GroundSpeed.fastestLandSpeed`),
-        /// ignored; the first is said once through `notify`.
+        /// ignored; the first is said once through `notify`. Part of the summary's one count of
+        /// ignored ground speeds, `gnss_speed_ignored` (`EventEncoding.addGroundSpeed`).
         public var implausibleReadings = 0
         /// Whether gpsd streams reports to us now.
         public var watching = false
@@ -259,7 +260,7 @@ public final class GPSSpeedFeed: Sendable {
     /// -5) had its fixes dropped without a word, the summary showing a connected gpsd and no readings.
     static func implausibleMessage(_ speed: Double, address: String) -> String {
         return "gpsd at \(address) reported a ground speed of \(speed) m/s, which no receiver on the ground measures "
-            + "(\(notAGroundSpeed)): such fixes are ignored and counted (gnss_implausible_readings); \(checkTheReceiver)"
+            + "(\(notAGroundSpeed)): such fixes are ignored and counted (gnss_speed_ignored); \(checkTheReceiver)"
     }
 
     /// imu-info's words for a probe whose fixes within `wait` s all had speeds no receiver on the

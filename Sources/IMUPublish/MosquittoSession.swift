@@ -53,10 +53,26 @@ final class MosquittoSession {
             let rc = settings.caFile.map { mosquitto_tls_set(handle, $0, nil, nil, nil, nil) }
                 ?? mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
             try check(rc, "loading the CA file \(settings.caFile ?? "/etc/ssl/certs")")
-            // 1 = SSL_VERIFY_PEER: the certificate must chain to the CA; host-name checking stays on
-            // (mosquitto_tls_insecure_set is never called with true).
+            // 1 = SSL_VERIFY_PEER: the certificate must chain to the CA.
             try check(mosquitto_tls_opts_set(handle, 1, nil, nil), "requiring a verified certificate")
+            try useOwnTLSContext(settings)
         }
+    }
+
+    /// The TLS context libmosquitto uses (MOSQ_OPT_SSL_CTX, without its defaults): the same CA
+    /// and SSL_VERIFY_PEER, the certificate checked against the broker's name by OpenSSL, and that
+    /// name sent as SNI (`imukit_tls_context`, Sources/CMosquitto/shim.h). libmosquitto checks the
+    /// certificate, and sets SNI, against the host it connects to; `connect` hands it the digits
+    /// of the address that answered, so its own check would compare the certificate with the
+    /// digits. libmosquitto takes a reference of its own (SSL_CTX_up_ref): ours is freed here.
+    private func useOwnTLSContext(_ settings: MQTTSettings) throws(PublishError) {
+        let ca = settings.caFile ?? "/etc/ssl/certs"
+        guard let context = imukit_tls_context(settings.caFile, settings.caFile == nil ? ca : nil, settings.broker.host) else {
+            throw .library("loading the CA file \(ca) into a TLS context for \(settings.broker.host)", code: MOSQ_ERR_TLS.rawValue)
+        }
+        defer { SSL_CTX_free(context) }
+        try check(mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "using a TLS context of our own")
+        try check(mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context)), "using a TLS context of our own")
     }
 
     deinit { mosquitto_destroy(handle) }
@@ -78,24 +94,26 @@ final class MosquittoSession {
         lastErrorLog = nil
         // mosquitto_connect connects blocking: about 2 minutes (the kernel's SYN retries) for an
         // address that never answers, with no line in the log meanwhile, and as long again at each
-        // retry; and it tries a host's addresses in turn, so a name whose IPv6 address never
-        // answers held it that long even when its IPv4 address answered. Connections of our own
-        // first, to every address at once within ConnectOutcome.timeout in all, find the one that
-        // answers (or name the host and each address when none does), and libmosquitto goes there
-        // alone: to its digits for plain MQTT; with TLS, whose certificate check needs the name,
-        // by the name with its socket bound to the answering address's family (libmosquitto skips
-        // an address its bind fails on). Refusals and unknown names are left to mosquitto_connect,
-        // which reports them at once.
-        var host = broker.host, port = broker.port, bindAddress: String?
+        // retry; and it tries a host's addresses in turn, so a name whose first address never
+        // answers held it that long even when another answered. Connections of our own first, to
+        // every address at once within ConnectOutcome.timeout in all, find the one that answers
+        // (or name the host and each address when none does), and libmosquitto goes to its digits
+        // alone, for mqtts:// too: the certificate is checked against the name, and the name sent
+        // as SNI, by the TLS context (`useOwnTLSContext`). (mqtts:// went by the name with the
+        // socket bound to the answering address's family: libmosquitto resolved it again, and a
+        // first address of the same family that never answered, two IPv4 addresses say, still
+        // held it for minutes.) Refusals and unknown names are left to mosquitto_connect, which
+        // reports them at once.
+        var host = broker.host, port = broker.port
         if case let .success(addresses) = resolve(broker.host, String(broker.port)) {
             let reached = ConnectOutcome.reach(addresses, host: broker.host)
             if let answered = reached.answered {
-                if broker.usesTLS { bindAddress = answered.familyWildcard } else { (host, port) = (answered.text, answered.port) }
+                (host, port) = (answered.text, answered.port)
             } else if reached.timedOut, let failure = reached.failure {
                 return .failed(MOSQ_ERR_TIMEOUT.rawValue, failure)
             }
         }
-        let rc = mosquitto_connect_bind(handle, host, Int32(port), keepAliveSeconds, bindAddress)
+        let rc = mosquitto_connect(handle, host, Int32(port), keepAliveSeconds)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .failed(rc, reason(rc)) }
         // libmosquitto makes its socket without SOCK_CLOEXEC (seen with strace on Debian 12's
         // libmosquitto1): set it at once, so a child spawned from now on does not hold the

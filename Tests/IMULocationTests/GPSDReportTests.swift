@@ -109,7 +109,7 @@ import Glibc
         #expect(Self.speeds(reports) == [5.0])
     }
 
-    /// The feed a tool runs counts them for the summary (gnss_implausible_readings) and says the
+    /// The feed a tool runs counts them for the summary (gnss_speed_ignored) and says the
     /// first once, naming gpsd, the value and where to look; the plausible reading still counts.
     @Test func theFeedCountsImplausibleSpeedsAndSaysTheFirstOnce() async throws {
         let gpsd = try ScriptedGPSD([(Self.tpv(speed: "1e30"), 0.05), (Self.tpv(speed: "-5.0"), 0.05), (Self.tpv, 3)])
@@ -121,7 +121,7 @@ import Glibc
         #expect(feed.status.implausibleReadings == 2)
         let said = lines.all.filter { $0.contains("reported a ground speed") }
         #expect(said == ["gpsd at 127.0.0.1:\(gpsd.port) reported a ground speed of 1e+30 m/s, which no receiver on the ground measures "
-                         + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_implausible_readings); "
+                         + "(negative, or beyond 150 m/s): such fixes are ignored and counted (gnss_speed_ignored); "
                          + "check the receiver (gpsmon shows what it sends)"], "\(lines.all)")
     }
 

@@ -206,8 +206,8 @@ struct BrokerTests {
     }
 }
 
-/// A CA, a server certificate for the name localhost (not for the address 127.0.0.1) signed by it, and an unrelated CA, made
-/// with openssl for one test.
+/// A CA, a server certificate for the name `name` (localhost; not for the address 127.0.0.1) signed by it, and an unrelated
+/// CA, made with openssl for one test.
 struct TestPKI {
     let directory: String
     var caCertificate: String { directory + "/ca.pem" }
@@ -215,7 +215,7 @@ struct TestPKI {
     var serverCertificate: String { directory + "/server.pem" }
     var serverKey: String { directory + "/server.key" }
 
-    init() throws {
+    init(name: String = "localhost") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-pki-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let d = directory
@@ -223,8 +223,8 @@ struct TestPKI {
             set -e; cd \(d)
             openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=imukit-test-ca 2>/dev/null
             openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 -subj /CN=other-ca 2>/dev/null
-            openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null
-            printf 'subjectAltName=DNS:localhost\\n' > san.ext
+            openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=\(name) 2>/dev/null
+            printf 'subjectAltName=DNS:\(name)\\n' > san.ext
             openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile san.ext 2>/dev/null
             chmod 644 server.key
             """)

@@ -1,3 +1,4 @@
+import CMosquitto
 import Foundation
 import IMUCore
 import LoopbackListener
@@ -76,6 +77,85 @@ struct DualStackBrokerTests {
         let (outcome, took) = try connect(port: broker.port, addresses: addresses)
         #expect(outcome == .connected)
         #expect(took < ConnectOutcome.timeout, "connected at once, not after the silent address's timeout")
+    }
+
+    /// A session over TLS to `name`:`port` (the CA file `ca`), whose getaddrinfo answer is `addresses`.
+    private func connectTLS(name: String, port: Int, ca: String, addresses: [ResolvedAddress],
+                            timeout: Double = 10) throws -> (MosquittoSession.Outcome, Double) {
+        var settings = MQTTSettings(broker: BrokerAddress(host: name, port: port, usesTLS: true), deviceID: "tls-two-v4")
+        settings.caFile = ca
+        let session = try MosquittoSession(clientID: "imukit-tls-two-v4", settings: settings, credentials: nil)
+        let began = Date()
+        let outcome = session.connect(to: settings.broker, keepAliveSeconds: 60, timeout: timeout) { _, _ in .success(addresses) }
+        let took = Date().timeIntervalSince(began)
+        if outcome == .connected { session.disconnect(flushFor: 100) }
+        return (outcome, took)
+    }
+
+    /// At the digits, the name still goes out as SNI (RFC 6066), which a broker behind a name-based
+    /// TLS front (a cloud broker) needs: libmosquitto sets SNI to the host it connects to, the digits.
+    /// `openssl s_server -servername broker.test -servername_fatal` ends a handshake with any other
+    /// SNI with a fatal alert; with the name, the handshake completes and the CONNECT, which
+    /// s_server does not answer, times out.
+    @Test func theNameIsSentAsSNIAtTheDigits() throws {
+        let pki = try TestPKI(name: "broker.test")
+        let port = try #require(LoopbackListener.freePort())
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("imukit-sni-\(UUID().uuidString).log").path
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", pki.serverCertificate, "-key", pki.serverKey,
+                            "-cert2", pki.serverCertificate, "-key2", pki.serverKey, "-servername", "broker.test", "-servername_fatal"]
+        let input = Pipe()   // held open: s_server stops at the end of its input
+        server.standardInput = input
+        server.standardOutput = FileHandle(forWritingAtPath: log)
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            // SIGKILL: s_server outlived a SIGTERM (Process.terminate) here.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        // Listening once it says ACCEPT (at most 5 s).
+        for _ in 0..<100 where !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ACCEPT") ?? false) { usleep(50_000) }
+        let addresses = [try #require(ResolvedAddress("127.0.0.1", port: port))]
+        let (outcome, _) = try connectTLS(name: "broker.test", port: port, ca: pki.caCertificate, addresses: addresses, timeout: 2)
+        #expect(outcome == .failed(MOSQ_ERR_TIMEOUT.rawValue, "no answer to CONNECT within 2 s"), "\(outcome)")
+    }
+
+    /// A TLS broker whose name has two IPv4 addresses (two A records), the first silent: mqtts://
+    /// went to libmosquitto by the name, its socket bound to the answering address's family, which
+    /// both share: libmosquitto resolved the name again and connected to the silent one first,
+    /// blocking for minutes. It goes to the digits that answered now, and the certificate is still
+    /// checked against the name (the broker's names broker.test alone).
+    @Test func aTLSNameWithTwoIPv4AddressesTheFirstSilentConnectsAtTheSecond() throws {
+        let pki = try TestPKI(name: "broker.test")
+        let broker = try MosquittoBroker(extraConfig: """
+            allow_anonymous true
+            certfile \(pki.serverCertificate)
+            keyfile \(pki.serverKey)
+            """)
+        let silent = try #require(SilentListener(address: "127.0.0.2", port: broker.port))
+        let addresses = try [ResolvedAddress("127.0.0.2", port: silent.port), ResolvedAddress("127.0.0.1", port: broker.port)].map { try #require($0) }
+        let (outcome, took) = try connectTLS(name: "broker.test", port: broker.port, ca: pki.caCertificate, addresses: addresses)
+        #expect(outcome == .connected)
+        #expect(took < ConnectOutcome.timeout, "connected at once, not after the silent address's timeout")
+    }
+
+    /// Connecting by the digits does not loosen the check: a certificate that does not name the
+    /// broker's name is refused (the TLS context checks the name, not the address).
+    @Test func aTLSNameTheCertificateDoesNotNameIsRefusedAtItsDigits() throws {
+        let pki = try TestPKI(name: "broker.test")
+        let broker = try MosquittoBroker(extraConfig: """
+            allow_anonymous true
+            certfile \(pki.serverCertificate)
+            keyfile \(pki.serverKey)
+            """)
+        let addresses = [try #require(ResolvedAddress("127.0.0.1", port: broker.port))]
+        let (outcome, _) = try connectTLS(name: "other.test", port: broker.port, ca: pki.caCertificate, addresses: addresses)
+        guard case let .failed(code, reason) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue, "\(code): \(reason)")
+        #expect(reason.contains("certificate verify failed"), "\(reason)")
     }
 
     /// Both addresses silent: the session says so within one deadline, naming the host and both.

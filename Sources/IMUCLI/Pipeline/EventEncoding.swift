@@ -76,7 +76,15 @@ public enum EventEncoding {
 
     /// Ground speed (docs/gps.md), only when there could be some: `--gps`, or a recording with a
     /// `gnss_speed` column. Speed figures only: there is no position to show. `ignored`: readings
-    /// the activity vote did not use (`Pedometer.ignoredGroundSpeeds`: faster than any land vehicle).
+    /// the activity vote did not use (`Pedometer.ignoredGroundSpeeds`: a recording's column beyond
+    /// `GroundSpeed.fastestLandSpeed`).
+    ///
+    /// `gnss_speed_ignored` is the one count of ground speeds not used, whatever their source:
+    /// the vote's (a recording's column) plus the live feed's (`GPSSpeedFeed.Status.implausibleReadings`:
+    /// gpsd fixes negative or beyond that speed, which never reach the vote). The two were two
+    /// keys for one idea. `gnss_implausible_readings`, the feed's key since session 21, stays
+    /// beside it wherever it was (with `--gps`) as an alias of the same count: docs/CONTRACTS.md
+    /// §3 lets a summary gain keys, not lose them.
     static func addGroundSpeed(_ input: GroundSpeedInput?, recorded: Bool, ignored: Int, to line: inout JSONLine) {
         guard let input else {
             if recorded {
@@ -86,12 +94,13 @@ public enum EventEncoding {
             return
         }
         let status = input.feed.status
+        let allIgnored = ignored + status.implausibleReadings
         line.add("gnss_speed_available", recorded || status.connection == .connected)
         line.add("gnss_state", status.connection.word)
         line.add("gnss_speed_readings", input.used)
-        line.add("gnss_speed_ignored", ignored)
+        line.add("gnss_speed_ignored", allIgnored)
         line.add("gnss_no_fix_reports", status.noFixReports)
-        line.add("gnss_implausible_readings", status.implausibleReadings)
+        line.add("gnss_implausible_readings", allIgnored)
         line.add("gnss_lost", status.losses)
         line.add("gnss_requested_s", input.requestedSeconds, decimals: 1)
     }

@@ -15,12 +15,16 @@ public enum ConnectOutcome {
     /// a slow Wi-Fi link, and keeps a retry of `GPSSpeedFeed` (every 2 s) short.
     public static let timeout = 3.0
 
-    /// Tries a connection of its own to `host`:`port` (`reach`); nil when one of its addresses
-    /// accepts, else what happened, naming the host's addresses.
-    public static func probe(host: String, port: String) -> String? {
-        switch resolve(host: host, port: port) {
-        case let .failure(failure): failure.reason
-        case let .success(addresses): reach(addresses, host: host).failure
+    /// What gives a host's addresses: `resolve` (getaddrinfo), or a test's own list.
+    public typealias Resolver = (_ host: String, _ port: String) -> Result<[ResolvedAddress], ResolveFailure>
+
+    /// Resolves `host`:`port` (`resolve`) and tries a connection of its own to each of its
+    /// addresses (`reach`): the address that accepted, to hand a blocking library (libgps) the
+    /// digits of, or why none did, naming the host and its addresses.
+    public static func probe(host: String, port: String, resolve: Resolver = ConnectOutcome.resolve) -> Reached {
+        switch resolve(host, port) {
+        case let .failure(failure): Reached(failure: failure.reason, timedOut: false)
+        case let .success(addresses): reach(addresses, host: host)
         }
     }
 

@@ -42,8 +42,4 @@ public struct ResolvedAddress: Sendable, Equatable {
             Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
     }
-
-    /// The wildcard address of this family ("0.0.0.0" or "::"): a socket bound to it can connect
-    /// to addresses of this family only.
-    public var familyWildcard: String { family == AF_INET6 ? "::" : "0.0.0.0" }
 }

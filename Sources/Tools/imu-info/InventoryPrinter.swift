@@ -68,7 +68,9 @@ struct InventoryPrinter: Sendable {
             line.add("name", "gpsd")
             line.add("ground_speed_available", available)
             line.add("fix", fix)
-            if let implausible { line.add("implausible_speeds", implausible) }
+            // The count imu-steps' summary calls gnss_speed_ignored (it was `implausible_speeds`
+            // here: two names for one idea; imu-info's JSON is no contract, docs/CONTRACTS.md).
+            if let implausible { line.add("gnss_speed_ignored", implausible) }
             if let problem { line.add("problem", problem) }
             emit(line.text)
         } else {
