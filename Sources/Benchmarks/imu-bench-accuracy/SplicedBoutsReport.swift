@@ -41,8 +41,8 @@ enum SplicedBoutsReport {
         var tuned: Bool
         var samples: [MotionSample]
         var capabilities: SensorCapabilities
-        /// Each walk's true steps and its span in the session, s.
-        var walks: [(steps: Int, span: Range<Double>)]
+        /// Each walk's true steps, its span in the session and its foot strikes' times in it, s.
+        var walks: [(steps: Int, span: Range<Double>, strikes: [Double])]
         var skipped: Int
         var trueSteps: Int { walks.reduce(0) { $0 + $1.steps } }
     }
@@ -74,7 +74,7 @@ enum SplicedBoutsReport {
         // Each piece keeps its own clock (its lost packets stay gaps, which the pedometer
         // bridges), shifted to follow the session so far; it overlaps the session's last
         // `blend` rows, which are blended into its first ones.
-        func append(_ rows: [MotionSample]) {
+        @discardableResult func append(_ rows: [MotionSample]) -> Double {
             let overlap = out.isEmpty ? 0 : min(blend, rows.count, out.count)
             let shift = (out.last.map { $0.time + interval } ?? 0) - rows[0].time - Double(overlap) * interval
             for i in 0..<overlap {
@@ -86,12 +86,13 @@ enum SplicedBoutsReport {
             for row in rows[overlap...] {
                 out.append(MotionSample(time: row.time + shift, acceleration: row.acceleration, rotationRate: row.rotationRate))
             }
+            return shift
         }
         func standing(_ seconds: Double) { append(stand.filter { $0.time >= stand[stand.count - 1].time - seconds }) }
         var time: Double { (out.last?.time ?? 0) + interval }
         let n = strikes.count
         let tailEnd = min(end, (nextStrike.map { $0 - nextStrikeMargin } ?? end), strikes[n - 1] + tailSeconds)
-        var walks: [(steps: Int, span: Range<Double>)] = []
+        var walks: [(steps: Int, span: Range<Double>, strikes: [Double])] = []
         var skipped = 0
         standing(pauses[0])
         for (index, wanted) in walkLengths.enumerated() {
@@ -106,9 +107,9 @@ enum SplicedBoutsReport {
                 skipped += 1; continue
             }
             let start = time
-            append(first)
-            append(last)
-            walks.append((steps, start..<time))
+            let firstShift = append(first), lastShift = append(last)
+            let walked = strikes[0..<c].map { $0 + firstShift } + strikes[(j + 1)..<n].map { $0 + lastShift }
+            walks.append((steps, start..<time, walked))
             standing(pauses[(index + 1) % pauses.count])
         }
         return Session(name: r.name, subject: subject, tuned: r.tuned, samples: out, capabilities: r.capabilities,

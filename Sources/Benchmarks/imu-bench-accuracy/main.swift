@@ -127,6 +127,7 @@ if let traceName {
             Trace.run(LabelledRecording(name: s.name, samples: samples, capabilities: s.capabilities, trueSteps: s.trueSteps))
             traced += 1
             print("   walks:", s.walks.map { String(format: "%d steps %.1f-%.1f s", $0.steps, $0.span.lowerBound, $0.span.upperBound) }.joined(separator: ", "))
+            for w in s.walks { print("   truth:", w.strikes.map { String(format: "%.2f", $0) }.joined(separator: " ")) }
         }
         endTrace()
     }

@@ -32,6 +32,19 @@ struct HeelStrikes: Sendable {
     /// last steps of a walk are softer than the steady ones (real-dev lower-back walks, tuned
     /// part: 0.6, 0.8 and 1.0 read 5.54%, 5.45% and 6.97% MAPE there, and oxford 1.30%, 1.18%, 1.16%).
     var heightFraction = 0.8
+    /// Least height of a walk's closing step, the last strike chained before a pause, as a
+    /// fraction of the bout's RMS gait amplitude: the trunk brakes over the last stride and the
+    /// closing step lands it into the stand at about half the walking speed, so its impact is
+    /// about half a walking step's. Measured on the real-dev lower-back walks (tuned part, s02 and
+    /// s03, the |a| − 1 g peak of the trial's last strike): 0.51 to 0.92 × the walk's RMS (s02_t1
+    /// 0.09 g of 0.177 g, s02_t2 0.14 of 0.195, s03_t5 0.15 of 0.163), below `heightFraction` on
+    /// s02_t1 and s02_t2, whose short walks each lost that step; the settle after a stop's last
+    /// strike peaks at 0.23 to 0.35 × (0.04 to 0.06 g), and 0.23 to 0.43 s after that strike,
+    /// mostly inside `minimumSpacing` (docs/steps.md, session 25).
+    var closingFraction = 0.5
+    /// Closing steps at most, chained at `closingFraction`: the last stride, over which the trunk
+    /// brakes (s02_t1's last two strikes peak at 0.13 and 0.09 g, 0.73 and 0.51 × its 0.177 g RMS).
+    var closingSteps = 2
     /// Least height of a strike, g: a phone held still or lying moves under 0.012 g
     /// (`ActivityClassifier.stillDeviation`); breathing and sway stay below about 0.03 g.
     var minimumHeight = 0.05
@@ -46,16 +59,24 @@ struct HeelStrikes: Sendable {
     /// Strikes after `reference` (a counted step), earliest first, before `ceiling`: at most
     /// `maximumAfter`, or at most `count` when given (a walk closing at a pause,
     /// `BoutRules.strikesBeforePause`).
+    /// Before a pause (`count` given) the chain's last link may be the walk's softer closing
+    /// steps (`closingFraction`): up to `closingSteps` strikes after the last one of full height.
     func after(_ reference: Int, ceiling: Int, count: Int? = nil, period: Int, level: Double, rateHz: Double,
                in x: RingBuffer) -> [Int] {
-        chain(from: reference, direction: 1, limit: min(ceiling, x.count - 1 - max(1, period / 2)), count: count ?? maximumAfter,
-              period: period, level: level, rateHz: rateHz, in: x)
+        let limit = min(ceiling, x.count - 1 - max(1, period / 2))
+        var out = chain(from: reference, direction: 1, limit: limit, count: count ?? maximumAfter, fraction: heightFraction,
+                        period: period, level: level, rateHz: rateHz, in: x)
+        guard let count, out.count < count else { return out }
+        out += chain(from: out.last ?? reference, direction: 1, limit: limit, count: min(closingSteps, count - out.count), fraction: closingFraction,
+                     period: period, level: level, rateHz: rateHz, in: x)
+        return out
     }
 
-    /// Up to `count` strikes chained from `reference` in `direction` (±1), not beyond `limit`.
-    private func chain(from reference: Int, direction: Int, limit: Int, count: Int, period: Int, level: Double,
-                       rateHz: Double, in x: RingBuffer) -> [Int] {
-        let threshold = max(minimumHeight, heightFraction * level)
+    /// Up to `count` strikes chained from `reference` in `direction` (±1), not beyond `limit`,
+    /// each at least `fraction` × `level` high.
+    private func chain(from reference: Int, direction: Int, limit: Int, count: Int, fraction: Double? = nil, period: Int,
+                       level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
+        let threshold = max(minimumHeight, (fraction ?? heightFraction) * level)
         let longest = min(Int(longestInterval * rateHz), Int(longestSpacing * Double(period)))
         let shortest = max(1, Int(minimumSpacing * Double(period)))
         let half = max(1, period / 2)
