@@ -98,22 +98,21 @@ public struct Pedometer: Sendable {
 
     /// Feeds one sample; appends whatever it completed to `events`.
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
+        noteTime(of: sample)
+        // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
+        if let speed = sample.gnssSpeed, isNewRecorded(speed, at: sample.time) { observe(GroundSpeed(time: sample.time, metersPerSecond: speed)) }
+        // The resampler in a local variable: its ticks go straight to `handle`, which changes the
+        // rest of the pedometer.
         var resampler = self.resampler
-        process(sample, resampler: &resampler, into: &events)
+        resampler.push(sample) { handle($0, into: &events) }
         self.resampler = resampler
     }
 
-    /// Feeds one sample through `resampler`, the pedometer's own held in a local variable by the
-    /// caller: its ticks go straight to `handle`, which changes the rest of the pedometer.
-    @inline(__always)
-    private mutating func process(_ sample: MotionSample, resampler: inout Resampler, into events: inout [PedometerEvent]) {
-        if sample.time.isFinite {
-            if firstTime == nil { firstTime = sample.time; state.time = sample.time }
-            if sample.time > state.time { state.time = sample.time }
-        }
-        // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
-        if let speed = sample.gnssSpeed { observeRecorded(speed, at: sample.time) }
-        resampler.push(sample) { handle($0, into: &events) }
+    /// The stream's first and latest time (`snapshot`), from a sample's.
+    @inline(__always) private mutating func noteTime(of sample: MotionSample) {
+        guard sample.time.isFinite else { return }
+        if firstTime == nil { firstTime = sample.time; state.time = sample.time }
+        if sample.time > state.time { state.time = sample.time }
     }
 
     /// Feeds a batch of samples in order: the same as `process(_:into:)` on each, but each sample
@@ -130,21 +129,91 @@ public struct Pedometer: Sendable {
     /// `HandOver.seconds`, and its readings are waiting by then). Readings later than the batch's
     /// last sample are observed after it. `speeds` must be in time order. The one place where
     /// readings and samples are merged: `GroundSpeedInput` (tools, daemon) and the benchmarks.
+    ///
+    /// The resampler's ticks are held in a `TickBatch` and handed to the stages a stretch at a
+    /// time (`take`), each stage in a loop of its own. Everything a tick leads to is still done in
+    /// tick order, and before the vote observes any ground speed that follows it (the held ticks
+    /// are taken first), so the events are the same as sample by sample.
     public mutating func process(contentsOf batch: [MotionSample], speeds: [GroundSpeed], into events: inout [PedometerEvent]) {
         var next = 0
         // The resampler stays in a local variable for the batch (a reading reaches only the vote).
         var resampler = self.resampler
+        var ticks = TickBatch()
+        let most = resampler.mostTicksPerPush
         batch.withUnsafeBufferPointer { samples in
             for i in samples.indices {
-                while next < speeds.count, speeds[next].time <= samples[i].time {
+                let sample = samples[i]
+                while next < speeds.count, speeds[next].time <= sample.time {
+                    if ticks.count > 0 { take(&ticks, into: &events) }
                     observe(speeds[next])
                     next += 1
                 }
-                process(samples[i], resampler: &resampler, into: &events)
+                noteTime(of: sample)
+                if let speed = sample.gnssSpeed, isNewRecorded(speed, at: sample.time) {
+                    if ticks.count > 0 { take(&ticks, into: &events) }
+                    observe(GroundSpeed(time: sample.time, metersPerSecond: speed))
+                }
+                if !ticks.hasRoom(for: most) { take(&ticks, into: &events) }
+                resampler.push(sample, into: &ticks)
             }
         }
+        if ticks.count > 0 { take(&ticks, into: &events) }
         self.resampler = resampler
         for reading in speeds[next...] { observe(reading) }
+    }
+
+    /// Hands the held ticks to the stages, in runs that each start at the batch's start or at a
+    /// segment's start: a segment's resets, then gravity and the altimeter over the run (`level`
+    /// and `user` filled in), then the cycling detector and the step counter tick by tick, with
+    /// each window they complete handled at its tick. Gravity and the altimeter read nothing the
+    /// later stages change, so running them ahead over the run gives the same values.
+    /// Out of line: one call per stretch of ticks.
+    @inline(never)
+    private mutating func take(_ ticks: inout TickBatch, into events: inout [PedometerEvent]) {
+        var from = 0
+        while from < ticks.count {
+            let to = ticks.runEnd(from: from)
+            if ticks.startsSegment[from] { startSegment(at: ticks.samples[from][3], into: &events) }
+            var gravity = self.gravity, altitude = currentAltitude
+            for i in from..<to {
+                let s = ticks.samples[i], p = ticks.level[i]
+                if !p.isNaN { altitude = altimeter.update(pressure: p, time: s[3]) }
+                ticks.level[i] = altitude
+                let user = gravity.update(acceleration: Vector3(s[0], s[1], s[2]))
+                ticks.user[i] = SIMD2(user.magnitude, user.horizontal)
+            }
+            self.gravity = gravity
+            currentAltitude = altitude
+            // Up to the next tick at which either stage completes a hop, the ticks are only
+            // stored: in one call each. That tick goes through both as one tick alone.
+            var i = from
+            while i < to {
+                let stored = min(to - i, cycling.ticksToHop, stepCounter.ticksToHop) - 1
+                if stored > 0 {
+                    let first = i
+                    cycling.store(count: stored) { k in
+                        let s = ticks.samples[first + k]
+                        return SIMD4(s[0], s[1], s[2], ticks.user[first + k][0])
+                    }
+                    stepCounter.store(count: stored) { k in
+                        let user = ticks.user[first + k]
+                        return SIMD4(user[0], user[1], ticks.level[first + k], 0)
+                    }
+                    i += stored
+                }
+                let s = ticks.samples[i], user = ticks.user[i]
+                // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
+                if cycling.add(Vector3(s[0], s[1], s[2]), gait: user[0]) { takeCyclingWindow() }
+                if let window = stepCounter.process(UserAcceleration(magnitude: user[0], horizontal: user[1]),
+                                                    altitude: ticks.level[i]) {
+                    handle(window, at: s[3], into: &events)
+                }
+                i += 1
+            }
+            lastTickTime = ticks.samples[to - 1][3]
+            from = to
+        }
+        ticks.removeAll()
     }
 
     /// Ends the stream: flushes pending steps, floors and the final activity segment.
@@ -186,21 +255,28 @@ public struct Pedometer: Sendable {
         return s
     }
 
+    /// One tick through every stage, sample by sample (`process(_:into:)`, `finish`); a batch's
+    /// ticks go through `take`, which does the same stage by stage.
     @inline(__always)
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
-        if tick.startsSegment {
-            stepCounter.startSegment(at: tick.time)
-            gravity.reset()
-            altimeter.reset()
-            cycling.reset()   // issue 15
-            takeFloors(at: lastTickTime, into: &events)
-        }
+        if tick.startsSegment { startSegment(at: tick.time, into: &events) }
         lastTickTime = tick.time
         if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
         // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration, gait: user.magnitude) { takeCyclingWindow() }
         if let window = stepCounter.process(user, altitude: currentAltitude) { handle(window, at: tick.time, into: &events) }
+    }
+
+    /// Resets the stages at the first tick of a segment (the stream's first tick, or the first
+    /// after a gap), at grid time `time` (s), before that tick goes through them; the floors are
+    /// taken up to the previous tick.
+    private mutating func startSegment(at time: Double, into events: inout [PedometerEvent]) {
+        stepCounter.startSegment(at: time)
+        gravity.reset()
+        altimeter.reset()
+        cycling.reset()   // issue 15
+        takeFloors(at: lastTickTime, into: &events)
     }
 
     /// Hands the cycling detector's verdicts on its latest window to the step counter.
@@ -267,12 +343,13 @@ public struct Pedometer: Sendable {
     /// The smoothed ground speed the vote uses now (nil without a fresh fix).
     public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
 
-    /// A recorded speed: recordings hold the last fix on every row until the next, so a value is
-    /// a new reading only when it changes or a receiver's report interval (1 s) has passed.
-    private mutating func observeRecorded(_ speed: Double, at time: Double) {
-        if let last = lastRecordedSpeed, last.speed == speed, time - last.time < 1 { return }
+    /// Whether a recorded speed at `time` (s) is a new reading, remembered as the latest if so:
+    /// recordings hold the last fix on every row until the next, so a value is a new reading only
+    /// when it changes or a receiver's report interval (1 s) has passed.
+    private mutating func isNewRecorded(_ speed: Double, at time: Double) -> Bool {
+        if let last = lastRecordedSpeed, last.speed == speed, time - last.time < 1 { return false }
         lastRecordedSpeed = (speed, time)
-        observe(GroundSpeed(time: time, metersPerSecond: speed))
+        return true
     }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {

@@ -108,6 +108,14 @@ struct CyclingDetector: Sendable {
         return true
     }
 
+    /// Ticks up to and including the next one at which `add` completes a window's hop.
+    var ticksToHop: Int { analyser.ticksToHop }
+
+    /// `n` ticks (fewer than `ticksToHop`) that complete no hop (`PedallingAnalyser.store`).
+    @inline(__always) mutating func store(count n: Int, _ tick: (Int) -> SIMD4<Double>) {
+        analyser.store(count: n, tick)
+    }
+
     /// The step counter's verdict on the latest window, which ended at `end` (s). Vibration
     /// counts only without gait: heel strikes are broadband too.
     /// `beyondWalking`: a fresh ground speed above any walk's (`ActivityVote.walkingSpeedMax`).

@@ -138,6 +138,19 @@ struct PedallingAnalyser: Sendable {
         return analyse()
     }
 
+    /// Ticks up to and including the next one at which `add` completes a hop (at least 1).
+    var ticksToHop: Int { hop - sinceHop }
+
+    /// Stores `n` ticks (fewer than `ticksToHop`), each tick's specific force (g) in lanes 0–2
+    /// of `tick(i)` and its gait signal in lane 3: the same as `n` calls of `add`, none of which
+    /// completes a hop.
+    @inline(__always) mutating func store(count n: Int, _ tick: (Int) -> SIMD4<Double>) {
+        precondition(n < ticksToHop, "PedallingAnalyser.store: a hop's tick goes through add")
+        var i = sinceHop
+        for k in 0..<n { pending[i] = tick(k); i &+= 1 }
+        sinceHop = i
+    }
+
     /// Runs the low-pass and the high-pass over the hop's `pending` ticks, in order, storing
     /// each tick's planes (`Plane`) straight into `history`, and keeps the hop's sums
     /// (`HopSums`). The filters' state and the sums stay in local variables (registers) for the

@@ -48,6 +48,8 @@ struct RingBuffer: Sendable {
 
     /// Appends one tick to a ring of exactly four planes: lane p of `values` to plane p.
     @inline(__always) mutating func append(_ values: SIMD4<Double>) { ring.append(values) }
+    /// `n` ticks of four planes, `tick(i)` in order, behind one ownership check (`RingPlanes`).
+    @inline(__always) mutating func append(count n: Int, _ tick: (Int) -> SIMD4<Double>) { ring.append(count: n, tick) }
 
     /// The value at absolute index `index` (must be in `oldestIndex..<count`).
     @inline(__always) subscript(index: Int) -> Double { ring[offset: offset, index] }

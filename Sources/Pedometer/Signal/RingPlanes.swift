@@ -102,6 +102,28 @@ struct RingPlanes: Sendable {
         count += 1
     }
 
+    /// Appends `n` ticks (at most `capacity`) to a ring of exactly four planes, `tick(i)` for i
+    /// in 0..<n in order, lane p to plane p: `n` calls of `append(_: SIMD4<Double>)` behind one
+    /// check of the storage's sole ownership.
+    @inline(__always) mutating func append(count n: Int, _ tick: (Int) -> SIMD4<Double>) {
+        precondition(planes == 4, "RingPlanes.append: four values for \(planes) planes")
+        precondition(n >= 0 && n <= capacity, "RingPlanes.append: more ticks than the ring holds")
+        let capacity = mask + 1, mask = self.mask
+        var count = self.count
+        storage.withUnsafeMutableBufferPointer { s in
+            let base = s.baseAddress!
+            for i in 0..<n {
+                let values = tick(i), at = base + (count & mask)
+                at[0] = values[0]
+                at[capacity] = values[1]
+                at[2 &* capacity] = values[2]
+                at[3 &* capacity] = values[3]
+                count &+= 1
+            }
+        }
+        self.count = count
+    }
+
     /// Appends one tick to a one-plane ring (`RingBuffer`).
     @inline(__always) mutating func append(_ value: Double) {
         assert(planes == 1, "RingPlanes.append: one value for several planes")
