@@ -80,6 +80,15 @@ struct DualStackBrokerTests {
     }
 
     /// A session over TLS to `name`:`port` (the CA file `ca`), whose getaddrinfo answer is `addresses`.
+    /// Debian's mosquitto on the loopback speaking TLS only, with `pki`'s server certificate.
+    private static func tlsBroker(_ pki: TestPKI) throws -> MosquittoBroker {
+        try MosquittoBroker(extraConfig: """
+            allow_anonymous true
+            certfile \(pki.serverCertificate)
+            keyfile \(pki.serverKey)
+            """)
+    }
+
     private func connectTLS(name: String, port: Int, ca: String, addresses: [ResolvedAddress],
                             timeout: Double = 10) throws -> (MosquittoSession.Outcome, Double) {
         var settings = MQTTSettings(broker: BrokerAddress(host: name, port: port, usesTLS: true), deviceID: "tls-two-v4")
@@ -130,11 +139,7 @@ struct DualStackBrokerTests {
     /// checked against the name (the broker's names broker.test alone).
     @Test func aTLSNameWithTwoIPv4AddressesTheFirstSilentConnectsAtTheSecond() throws {
         let pki = try TestPKI(name: "broker.test")
-        let broker = try MosquittoBroker(extraConfig: """
-            allow_anonymous true
-            certfile \(pki.serverCertificate)
-            keyfile \(pki.serverKey)
-            """)
+        let broker = try Self.tlsBroker(pki)
         let silent = try #require(SilentListener(address: "127.0.0.2", port: broker.port))
         let addresses = try [ResolvedAddress("127.0.0.2", port: silent.port), ResolvedAddress("127.0.0.1", port: broker.port)].map { try #require($0) }
         let (outcome, took) = try connectTLS(name: "broker.test", port: broker.port, ca: pki.caCertificate, addresses: addresses)
@@ -146,11 +151,7 @@ struct DualStackBrokerTests {
     /// broker's name is refused (the TLS context checks the name, not the address).
     @Test func aTLSNameTheCertificateDoesNotNameIsRefusedAtItsDigits() throws {
         let pki = try TestPKI(name: "broker.test")
-        let broker = try MosquittoBroker(extraConfig: """
-            allow_anonymous true
-            certfile \(pki.serverCertificate)
-            keyfile \(pki.serverKey)
-            """)
+        let broker = try Self.tlsBroker(pki)
         let addresses = [try #require(ResolvedAddress("127.0.0.1", port: broker.port))]
         let (outcome, _) = try connectTLS(name: "other.test", port: broker.port, ca: pki.caCertificate, addresses: addresses)
         guard case let .failed(code, reason) = outcome else { Issue.record("\(outcome)"); return }
