@@ -70,6 +70,12 @@ struct RingBuffer: Sendable {
         ring.withUnsafePlanes(body)
     }
 
+    /// This ring's plane, read-only: `values[index & mask]` is the value at absolute tick `index`
+    /// (held: in `oldestIndex..<count`). One access to the storage for a run of reads.
+    @inline(__always) func withUnsafeValues<R>(_ body: (_ values: UnsafePointer<Double>, _ mask: Int) -> R) -> R {
+        ring.withUnsafePlane(offset: offset, body)
+    }
+
     /// Forgets everything (after a gap), keeping the storage.
     mutating func removeAll() { ring.removeAll() }
 

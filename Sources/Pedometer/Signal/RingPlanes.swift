@@ -170,6 +170,13 @@ struct RingPlanes: Sendable {
         return storage.withUnsafeMutableBufferPointer { body($0.baseAddress!, capacity) }
     }
 
+    /// The storage from `offset` (`planeOffset(_:)`), to read a plane's ticks at `index & mask`
+    /// (held: in `oldestIndex..<count`) without an access to the array per value.
+    @inline(__always) func withUnsafePlane<R>(offset: Int, _ body: (_ values: UnsafePointer<Double>, _ mask: Int) -> R) -> R {
+        let mask = self.mask
+        return storage.withUnsafeBufferPointer { body($0.baseAddress! + offset, mask) }
+    }
+
     /// Where plane `plane` starts in the storage, values: the `offset` of `subscript(offset:index:)`.
     func planeOffset(_ plane: Int) -> Int {
         precondition(plane >= 0 && plane < planes, "RingPlanes: no plane \(plane) of \(planes)")
