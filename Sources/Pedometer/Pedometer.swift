@@ -261,7 +261,7 @@ public struct Pedometer: Sendable {
     private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
         if tick.startsSegment { startSegment(at: tick.time, into: &events) }
         lastTickTime = tick.time
-        if let p = tick.pressure { currentAltitude = altimeter.update(pressure: p, time: tick.time) }
+        if !tick.pressure.isNaN { currentAltitude = altimeter.update(pressure: tick.pressure, time: tick.time) }
         let user = gravity.update(acceleration: tick.acceleration)
         // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
         if cycling.add(tick.acceleration, gait: user.magnitude) { takeCyclingWindow() }

@@ -33,7 +33,7 @@ struct TickBatch: TickSink {
     @inline(__always) mutating func take(_ tick: Tick) {
         let a = tick.acceleration
         samples[count] = SIMD4(a.x, a.y, a.z, tick.time)
-        level[count] = tick.pressure ?? .nan
+        level[count] = tick.pressure
         startsSegment[count] = tick.startsSegment
         if tick.startsSegment { segmentStarts += 1 }
         count += 1

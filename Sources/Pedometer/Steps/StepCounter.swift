@@ -255,27 +255,28 @@ struct StepCounter: Sendable {
             let mask = capacity - 1
             let v = base + Plane.gait * capacity, h = base + Plane.horizontal * capacity
             let envelope = base + Plane.envelope * capacity
+            // The horizontal sums are added in the same loops, each still in tick order (one pass
+            // over the hop instead of two: callgrind, session 25).
             // Before the box is full (a segment's first ticks): nothing leaves it yet.
             var t = filled
             while t < min(n, length) {
-                let x = v[t & mask]
+                let x = v[t & mask], y = h[t & mask]
                 sum += x * x
                 envelope[t & mask] = max(0, sum) * (t + 1 == length ? reciprocal : 1 / Double(t + 1))
+                horizontal += y
+                squares += y * y
                 t += 1
             }
             // Then the tick `length` before leaves it, and the box's reciprocal scales it (no
             // division per tick; the same to a rounding).
             while t < n {
-                let x = v[t & mask], old = v[(t &- length) & mask]
+                let x = v[t & mask], old = v[(t &- length) & mask], y = h[t & mask]
                 sum += x * x
                 sum -= old * old
                 envelope[t & mask] = max(0, sum) * reciprocal
-                t += 1
-            }
-            for t in filled..<n {
-                let y = h[t & mask]
                 horizontal += y
                 squares += y * y
+                t += 1
             }
         }
         envelopeSum = sum
