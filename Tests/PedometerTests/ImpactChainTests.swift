@@ -91,6 +91,21 @@ import IMUSimulation
         for (tick, time) in zip(settled ?? [], strikes) { #expect(abs(Double(tick) / 50 - time) <= 0.02) }
     }
 
+    /// Such a walk end to end, irregular (0.5, 1.3 and 0.9 s, no rhythm for the rhythm stage): |a|
+    /// from a still phone (1 g and 0.002 g of noise, 100 Hz) with the four strikes, the last at
+    /// 0.2 ×, through the whole pedometer: 4 steps, as the truth has.
+    @Test func aFourStepWalkWithASoftLastStrikeCountsFourEndToEnd() {
+        let strikes = [5.0, 5.5, 6.8, 7.7], heights = [0.6, 0.6, 0.6, 0.12]
+        var state: UInt64 = 1425
+        let samples = (0..<1400).map { i -> MotionSample in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let t = Double(i) / 100, noise = 0.002 * 3.46 * (Double(state >> 11) / Double(1 << 53) - 0.5)
+            return MotionSample(time: t, acceleration: Vector3(0, 0, 1 + strikePulses(strikes, heights: heights, at: t) + noise))
+        }
+        let (_, snapshot) = runPedometer(samples, capabilities: SensorCapabilities(accelerometer: true))
+        #expect(snapshot.steps == 4)
+    }
+
     @Test func threeStrikesAreNotAWalk() {
         #expect(chain(seconds: 10, strikes: [3.0, 3.6, 4.2]) == nil)
     }
