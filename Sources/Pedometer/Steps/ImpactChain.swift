@@ -137,8 +137,8 @@ struct ImpactChain: Sendable {
     /// A finished chain of impacts after tick `floor`: at least `minimumImpacts` in a row,
     /// spaced `shortestInterval` to `longestInterval`, out of stillness and back into it (the
     /// newest `stillSeconds` of `gait`), and nothing after it for `longestInterval` (or the
-    /// stream ended). Returns the chain's ticks, less one weak impact at either end (nil when
-    /// none), and forgets every impact up to its end either way once it is over. Allocates only
+    /// stream ended). Returns the chain's ticks, less one weak impact at either end but a soft
+    /// closing strike (`ChainRules.closingFraction`; nil when none), and forgets every impact up to its end either way once it is over. Allocates only
     /// for a chain that passed the cheap tests.
     mutating func completed(after floor: Int, in gait: RingBuffer, streamEnded: Bool = false) -> [Int]? {
         let now = gait.count - 1
@@ -212,9 +212,24 @@ struct ImpactChain: Sendable {
             steps.append(impact)
         }
         if let head = steps.first, head.height < weakest { steps = steps.dropFirst() }
-        if let tail = steps.last, tail.height < weakest { steps = steps.dropLast() }
+        // The last strike into a stand is soft but a step (`ChainRules.closingFraction`): kept when
+        // it comes a step after a strike of the walk's kind, later than that strike's rebound. A
+        // weaker impact, or one within the rebound (the settle), is the one weak end left out.
+        if let tail = steps.last, tail.height < weakest, !isClosingStep(steps, median: median) { steps = steps.dropLast() }
+        let closing = steps.last.map { $0.height < weakest } == true && isClosingStep(steps, median: median)
         // Every strike of one walk is of a kind: none far below the walk's typical strike.
-        guard steps.count >= rules.minimumImpacts, steps.allSatisfy({ $0.height >= weakest }) else { return nil }
+        guard steps.count >= rules.minimumImpacts,
+              steps.dropLast(closing ? 1 : 0).allSatisfy({ $0.height >= weakest }) else { return nil }
         return steps.map(\.tick)
+    }
+
+    /// Whether the last of `steps` (oldest first) is a walk's soft closing strike: at least
+    /// `ChainRules.closingFraction` × `median` (g), after a strike of at least `weakestFraction` ×
+    /// `median` by more than `reboundTicks`.
+    private func isClosingStep(_ steps: ArraySlice<Impact>, median: Double) -> Bool {
+        guard steps.count >= 2, let tail = steps.last else { return false }
+        let before = steps[steps.endIndex - 2]
+        return tail.height >= rules.closingFraction * median && before.height >= rules.weakestFraction * median
+            && tail.tick - before.tick > reboundTicks
     }
 }

@@ -115,6 +115,16 @@ struct ChainRules: Sendable {
     /// to 0.53 × the walk's median (0.13 to 0.19 g against 0.36 and 0.41 g, tuned s03_t5 and
     /// s03_t6, the 5-step walks of "real-dev short walks"; at 0.4 × both walks counted 0).
     var weakestFraction = 0.3
+    /// Weakest closing strike, × the chain's median: the last strike of a walk into a stand is a
+    /// step however soft, once it comes a step after the one before (later than `reboundSeconds`,
+    /// so no rebound or settle of it). The trunk brakes over the last stride: the last strike of
+    /// each walk of the real-dev lower-back tuned trials (s02_t1, t2, t4, s03_t1, t2, t5) peaks at
+    /// 0.12 to 0.48 × the trial's median strike (median 0.30; session 25, docs/accuracy.md), half
+    /// of them under `weakestFraction`, and a 4-step walk that left its last strike out kept 3
+    /// impacts and counted 0. 0.1 × is under the softest measured (0.12 ×). The settle after a
+    /// stop comes within the rebound (0.42 s after the last step in the simulator's 3 s walk,
+    /// seed 1) and is still left out.
+    var closingFraction = 0.1
     /// A strike's rebound, s: an impact weaker than `weakestFraction` × the chain's median that
     /// follows a strike within this time is part of that strike and left out, where a weak
     /// impact elsewhere in the chain refuses it. The trunk is decelerated over the loading
