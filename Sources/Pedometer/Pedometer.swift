@@ -100,7 +100,7 @@ public struct Pedometer: Sendable {
     public mutating func process(_ sample: MotionSample, into events: inout [PedometerEvent]) {
         noteTime(of: sample)
         // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
-        if let speed = sample.gnssSpeed, isNewRecorded(speed, at: sample.time) { observe(GroundSpeed(time: sample.time, metersPerSecond: speed)) }
+        if let reading = newRecordedSpeed(in: sample) { observe(reading) }
         // The resampler in a local variable: its ticks go straight to `handle`, which changes the
         // rest of the pedometer.
         var resampler = self.resampler
@@ -149,9 +149,9 @@ public struct Pedometer: Sendable {
                     next += 1
                 }
                 noteTime(of: sample)
-                if let speed = sample.gnssSpeed, isNewRecorded(speed, at: sample.time) {
+                if let reading = newRecordedSpeed(in: sample) {
                     if ticks.count > 0 { take(&ticks, into: &events) }
-                    observe(GroundSpeed(time: sample.time, metersPerSecond: speed))
+                    observe(reading)
                 }
                 if !ticks.hasRoom(for: most) { take(&ticks, into: &events) }
                 resampler.push(sample, into: &ticks)
@@ -343,13 +343,14 @@ public struct Pedometer: Sendable {
     /// The smoothed ground speed the vote uses now (nil without a fresh fix).
     public var groundSpeed: SmoothedSpeed? { vote.speed(at: lastTickTime) }
 
-    /// Whether a recorded speed at `time` (s) is a new reading, remembered as the latest if so:
-    /// recordings hold the last fix on every row until the next, so a value is a new reading only
-    /// when it changes or a receiver's report interval (1 s) has passed.
-    private mutating func isNewRecorded(_ speed: Double, at time: Double) -> Bool {
-        if let last = lastRecordedSpeed, last.speed == speed, time - last.time < 1 { return false }
-        lastRecordedSpeed = (speed, time)
-        return true
+    /// The sample's recorded ground speed when it is a new reading (remembered as the latest), else
+    /// nil: recordings hold the last fix on every row until the next, so a value is a new reading
+    /// only when it changes or a receiver's report interval (1 s) has passed.
+    private mutating func newRecordedSpeed(in sample: MotionSample) -> GroundSpeed? {
+        guard let speed = sample.gnssSpeed else { return nil }
+        if let last = lastRecordedSpeed, last.speed == speed, sample.time - last.time < 1 { return nil }
+        lastRecordedSpeed = (speed, sample.time)
+        return GroundSpeed(time: sample.time, metersPerSecond: speed)
     }
 
     private mutating func takeFloors(at time: Double, into events: inout [PedometerEvent]) {

@@ -53,7 +53,7 @@ struct HeelStrikes: Sendable {
     /// earlier than `floor`. `period` is the bout's step period in ticks, `level` its RMS, g.
     func before(_ reference: Int, floor: Int, period: Int, level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
         chain(from: reference, direction: -1, limit: max(floor, x.oldestIndex + max(1, period / 2)), count: maximumBefore,
-              period: period, level: level, rateHz: rateHz, in: x)
+              fraction: heightFraction, period: period, level: level, rateHz: rateHz, in: x)
     }
 
     /// Strikes after `reference` (a counted step), earliest first, before `ceiling`: at most
@@ -74,9 +74,9 @@ struct HeelStrikes: Sendable {
 
     /// Up to `count` strikes chained from `reference` in `direction` (±1), not beyond `limit`,
     /// each at least `fraction` × `level` high.
-    private func chain(from reference: Int, direction: Int, limit: Int, count: Int, fraction: Double? = nil, period: Int,
+    private func chain(from reference: Int, direction: Int, limit: Int, count: Int, fraction: Double, period: Int,
                        level: Double, rateHz: Double, in x: RingBuffer) -> [Int] {
-        let threshold = max(minimumHeight, (fraction ?? heightFraction) * level)
+        let threshold = max(minimumHeight, fraction * level)
         let longest = min(Int(longestInterval * rateHz), Int(longestSpacing * Double(period)))
         let shortest = max(1, Int(minimumSpacing * Double(period)))
         let half = max(1, period / 2)

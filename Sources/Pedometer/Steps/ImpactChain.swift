@@ -88,13 +88,14 @@ struct ImpactChain: Sendable {
         }
     }
 
-    /// Tick `count − 1 − halfWidth` of `gait` as it stood once tick `count − 1` had arrived; `v` and
-    /// `mask` are `gait`'s values (`RingBuffer.withUnsafeValues`).
+    /// Tick `count − 1 − halfWidth` of `gait` as it stood once tick `count − 1` had arrived, a tick
+    /// `observe` found at least `rules.minimumHeight` high; `v` and `mask` are `gait`'s values
+    /// (`RingBuffer.withUnsafeValues`).
     @inline(__always)
     private mutating func look(_ gait: RingBuffer, _ v: UnsafePointer<Double>, mask: Int, count: Int) {
         let i = count - 1 - halfWidth
+        // At least `rules.minimumHeight`: `observe` tests that before it calls.
         let peak = v[i & mask]
-        guard peak >= rules.minimumHeight else { return }
         // A tick beside a higher or equal one is no peak: its two neighbours first (halfWidth ≥ 1),
         // where most ticks above the height end (a rise or a fall), before the whole
         // neighbourhood (callgrind, session 25).
