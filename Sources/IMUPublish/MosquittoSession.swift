@@ -50,12 +50,12 @@ final class MosquittoSession {
         if let credentials { try setCredentials(credentials) }
         if settings.broker.usesTLS {
             // Without a CA file, the system's CA directory (Debian: ca-certificates).
-            let rc = settings.caFile.map { mosquitto_tls_set(handle, $0, nil, nil, nil, nil) }
-                ?? mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
-            try check(rc, "loading the CA file \(settings.caFile ?? "/etc/ssl/certs")")
+            let caPath = settings.caFile == nil ? Self.systemCADirectory : nil
+            let ca = settings.caFile ?? Self.systemCADirectory
+            try check(mosquitto_tls_set(handle, settings.caFile, caPath, nil, nil, nil), "loading the CA file \(ca)")
             // 1 = SSL_VERIFY_PEER: the certificate must chain to the CA.
             try check(mosquitto_tls_opts_set(handle, 1, nil, nil), "requiring a verified certificate")
-            try useOwnTLSContext(settings)
+            try useOwnTLSContext(caFile: settings.caFile, caPath: caPath, named: ca, host: settings.broker.host)
         }
     }
 
@@ -65,15 +65,18 @@ final class MosquittoSession {
     /// certificate, and sets SNI, against the host it connects to; `connect` hands it the digits
     /// of the address that answered, so its own check would compare the certificate with the
     /// digits. libmosquitto takes a reference of its own (SSL_CTX_up_ref): ours is freed here.
-    private func useOwnTLSContext(_ settings: MQTTSettings) throws(PublishError) {
-        let ca = settings.caFile ?? "/etc/ssl/certs"
-        guard let context = imukit_tls_context(settings.caFile, settings.caFile == nil ? ca : nil, settings.broker.host) else {
-            throw .library("loading the CA file \(ca) into a TLS context for \(settings.broker.host)", code: MOSQ_ERR_TLS.rawValue)
+    /// `caFile` or `caPath` as `mosquitto_tls_set` got them; `ca` names the one in messages.
+    private func useOwnTLSContext(caFile: String?, caPath: String?, named ca: String, host: String) throws(PublishError) {
+        guard let context = imukit_tls_context(caFile, caPath, host) else {
+            throw .library("loading the CA file \(ca) into a TLS context for \(host)", code: MOSQ_ERR_TLS.rawValue)
         }
         defer { SSL_CTX_free(context) }
         try check(mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "using a TLS context of our own")
         try check(mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context)), "using a TLS context of our own")
     }
+
+    /// The system's CA directory (Debian: ca-certificates), used when no CA file is set.
+    static let systemCADirectory = "/etc/ssl/certs"
 
     deinit { mosquitto_destroy(handle) }
 
