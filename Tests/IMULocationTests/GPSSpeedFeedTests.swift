@@ -37,7 +37,7 @@ import Testing
         return true
     }
 
-    @Test(.timeLimit(.minutes(3))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
+    @Test(.timeLimitAfterGate(.seconds(3 * 60))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
@@ -68,7 +68,7 @@ import Testing
         withExtendedLifetime(back) {}
     }
 
-    @Test(.timeLimit(.minutes(3))) func reportsFlowOnlyWhileWanted() async throws {
+    @Test(.timeLimitAfterGate(.seconds(3 * 60))) func reportsFlowOnlyWhileWanted() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
