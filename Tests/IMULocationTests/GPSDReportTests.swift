@@ -141,6 +141,18 @@ import Glibc
         #expect(first == 1e30)
     }
 
+    /// Implausible speeds, then a fix: the probe returned the fix alone and the count was lost,
+    /// so imu-info said nothing of the fixes it had ignored (sweep29). The fix carries it now.
+    @Test func theProbeKeepsTheCountOfSpeedsIgnoredBeforeAFix() async throws {
+        let gpsd = try ScriptedGPSD([(Self.tpv(speed: "1e30"), 0.1), (Self.tpv(speed: "-5.0"), 0.1), (Self.tpv(speed: "5.0"), 0.1)])
+        let result = await GPSProbe.check(host: "127.0.0.1", port: gpsd.port)
+        guard case let .fix(speed, ignored, first) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(speed == 5 && ignored == 2 && first == 1e30, "\(result)")
+    }
+
     /// A listener that accepts and never speaks is not gpsd (gpsd greets every client with
     /// VERSION at once): the feed said "ground speed from gpsd at …" and stayed connected, so the
     /// summary claimed ground speed with 0 readings. It is unreachable now, named as such.

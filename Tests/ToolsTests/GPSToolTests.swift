@@ -37,11 +37,11 @@ import Testing
 
     /// Runs `body` beside a gpsfake playing `log`, on a thread of its own: tool runs last tens of
     /// seconds in real time and must not hold the test runner's cooperative threads meanwhile.
-    static func besideGPSD<T: Sendable>(log: String, _ body: @escaping @Sendable (GPSFake) throws -> T) async throws -> T {
+    static func besideGPSD<T: Sendable>(log: String, cycle: Double = 0.5, _ body: @escaping @Sendable (GPSFake) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    let fake = try GPSFake(log: log)
+                    let fake = try GPSFake(log: log, cycle: cycle)
                     defer { fake.stop() }
                     return try body(fake)
                 })
@@ -294,6 +294,42 @@ import Testing
         // One name for the count, as in imu-steps' summary (it was `implausible_speeds`, sweep28).
         #expect((line["gnss_speed_ignored"] as? Int ?? 0) >= 1, "\(run.1.stdout)")
         #expect(line["implausible_speeds"] == nil, "\(run.1.stdout)")
+    }
+
+    /// A receiver that sends impossible speeds (400 m/s) and plausible ones (5 m/s) between them:
+    /// imu-info counted the ignored ones only when no plausible fix followed, so a run that met
+    /// some and then a good fix printed `fix=yes` and no count (sweep29). The count is printed
+    /// whenever any speed was ignored. gpsfake plays three 400s then a 5, a fix every 0.5 s
+    /// (2 s a round, imu-info's wait); where in the round a run starts is gpsfake's, so runs are
+    /// repeated until one met an ignored speed before its fix (a quarter start at the 5: all 6
+    /// runs do with a chance of 1 in 4096).
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func imuInfoCountsIgnoredSpeedsBeforeAFix() async throws {
+        if let reason = Self.skipReason() { print(reason); return }
+        let round = [400.0, 400, 400, 5]
+        let fixes = (0..<80).map { GNSSFix(time: Double($0), speed: round[$0 % round.count], accuracy: 0.3) }
+        // 0.25 s a sentence, two sentences a fix: a fix every 0.5 s.
+        let runs = try await Self.besideGPSD(log: NMEAWriter.log(fixes), cycle: 0.25) { fake in
+            try fake.addWatchingClient()   // the receiver reports within imu-info's 2 s
+            var json: ToolResult?, plain: String?
+            for _ in 0..<6 where json == nil {
+                let run = try ToolRunner.run("imu-info", ["--json", "--gpsd", "127.0.0.1:\(fake.port)"])
+                let line = try jsonObjects(run).first { $0["type"] as? String == "gps" }
+                if line?["fix"] as? Bool == true, line?["gnss_speed_ignored"] != nil { json = run }
+            }
+            for _ in 0..<6 where plain == nil {
+                let gps = try ToolRunner.run("imu-info", ["--gpsd", "127.0.0.1:\(fake.port)"]).lines.first { $0.hasPrefix("gps ") }
+                if let gps, gps.contains("fix=yes"), gps.contains("gnss_speed_ignored=") { plain = gps }
+            }
+            return (json, plain)
+        }
+        let run = try #require(runs.0, "no --json run printed gnss_speed_ignored beside a fix")
+        let json = try #require(try jsonObjects(run).first { $0["type"] as? String == "gps" })
+        // 1 to 3 ignored before the fix (three 400s a round), the first 400 m/s.
+        #expect((1...3).contains(json["gnss_speed_ignored"] as? Int ?? 0), "\(run.stdout)")
+        #expect((json["note"] as? String)?.contains("before it with a ground speed no receiver on the ground measures (first 400.") == true,
+                "\(run.stdout)")
+        let plain = try #require(runs.1, "no plain run printed gnss_speed_ignored beside fix=yes")
+        #expect(plain.contains("ground_speed=available") && plain.contains("gnss_speed_ignored=") && plain.contains("(first 400."), "\(plain)")
     }
 
     /// A ground speed not used is counted under one key, `gnss_speed_ignored`, whatever its source.
