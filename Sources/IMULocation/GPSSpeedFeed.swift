@@ -317,7 +317,7 @@ extension GPSDError {
     var lostReason: String {
         switch self {
         case .lost(let reason): return reason
-        case .unreachable(_, _, let reason): return reason
+        case .unreachable(_, _, let reason), .unresolved(_, _, let reason): return reason
         case .badAddress(let text): return "bad address \(text)"
         }
     }

@@ -33,7 +33,7 @@ import Glibc
                 var client: Int32 = -1
                 func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
                 var buffer = [UInt8](repeating: 0, count: 512)
-                // GPSDClient first connects and closes at once (ConnectOutcome.probe); the
+                // GPSDClient first connects and closes at once (ConnectOutcome.reach); the
                 // connection that sends ?WATCH={...}; is libgps'.
                 while true {
                     client = accept(fd, nil, nil)
