@@ -94,7 +94,16 @@ public final class GPSDClient {
         // address's digits, so it neither resolves again nor tries an address that did not answer.
         // (It was given the name after the probe: a name whose first address never answered held
         // the thread for minutes after the probe had found the one that did.)
-        let reached = ConnectOutcome.probe(host: host, port: port, resolve: resolve)
+        // The lookup has a deadline too, the connection's (`ConnectOutcome.resolve`): getaddrinfo
+        // blocked for as long as the resolver liked, 30 s by default on a DNS server that never
+        // answers, before the deadline of the connection began.
+        let addresses: [ResolvedAddress]
+        switch resolve(host, port) {
+        case let .success(found): addresses = found
+        case let .failure(failure) where failure.timedOut: throw .unresolved(host: host, port: port, reason: failure.reason)
+        case let .failure(failure): throw .unreachable(host: host, port: port, reason: failure.reason)
+        }
+        let reached = ConnectOutcome.reach(addresses, host: host)
         guard let answered = reached.answered else {
             throw .unreachable(host: host, port: port, reason: reached.failure ?? ConnectOutcome.timedOut)
         }

@@ -6,8 +6,10 @@ import Pedometer
 
 /// Whether ground speed from gpsd is available now: what `imu-info` reports as a capability.
 public enum GPSAvailability: Equatable, Sendable {
-    /// gpsd answers and a receiver reports a fix with a speed (m/s).
-    case fix(metersPerSecond: Double)
+    /// gpsd answers and a receiver reports a fix with a speed (m/s), after `ignored` fixes whose
+    /// speed no ground speed has (`GroundSpeed.isPlausible`), the first `firstIgnored` m/s. They
+    /// were dropped when a plausible fix followed them, and imu-info said nothing of them.
+    case fix(metersPerSecond: Double, ignored: Int = 0, firstIgnored: Double? = nil)
     /// gpsd answers, but no fix came within the wait: no receiver, or no satellites in view.
     case noFix
     /// gpsd answers with fixes, but every speed in them was one no ground speed has
@@ -45,7 +47,8 @@ public enum GPSProbe {
             try client.setWatching(true)
             while BootClock.nowSeconds() < deadline {
                 switch try client.next(timeout: deadline - BootClock.nowSeconds()) {
-                case .speed(let reading): return .fix(metersPerSecond: reading.metersPerSecond)
+                case .speed(let reading):
+                    return .fix(metersPerSecond: reading.metersPerSecond, ignored: implausible.count, firstIgnored: implausible.first)
                 case .implausible(let speed): implausible.append(speed)
                 case .noFix, .none: break
                 }

@@ -270,6 +270,12 @@ public final class GPSSpeedFeed: Sendable {
             + "(first \(first) m/s; \(notAGroundSpeed)): ignored; \(checkTheReceiver)"
     }
 
+    /// What imu-info says of `count` fixes ignored before one it used (`GPSAvailability.fix`).
+    public static func ignoredBeforeFixMessage(count: Int, first: Double) -> String {
+        "\(count) \(count == 1 ? "fix" : "fixes") before it with a ground speed no receiver on the ground measures "
+            + "(first \(first) m/s; \(notAGroundSpeed)): ignored; \(checkTheReceiver)"
+    }
+
     /// Which speeds no ground speed has (`GroundSpeed.isPlausible`), for both messages above.
     private static let notAGroundSpeed = "negative, or beyond \(Int(GroundSpeed.fastestLandSpeed)) m/s"
     /// The fix both messages above end with.
@@ -311,7 +317,7 @@ extension GPSDError {
     var lostReason: String {
         switch self {
         case .lost(let reason): return reason
-        case .unreachable(_, _, let reason): return reason
+        case .unreachable(_, _, let reason), .unresolved(_, _, let reason): return reason
         case .badAddress(let text): return "bad address \(text)"
         }
     }

@@ -208,6 +208,8 @@ private final class Worker {
             publishIfDue(publisher.take().state)
         case .refused(let code):
             fail(MQTTPublisher.refusal(code, settings: settings), kind: "refused")
+        case .unresolved(let reason):
+            fail("cannot reach the broker \(settings.broker): \(reason) (in mqtt_broker)", kind: "away")
         case .failed(let code, let reason):
             if code == 8 || code == 23, !MQTTPublisher.isCertificateProblem(reason) {   // MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE
                 fail("TLS with \(settings.broker) failed before a certificate was checked: \(reason): what answers there does not speak TLS "

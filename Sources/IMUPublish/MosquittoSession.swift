@@ -23,6 +23,9 @@ final class MosquittoSession {
         /// password, 5 not authorised).
         case refused(Int32)
         case failed(Int32, String)
+        /// The broker's name found no address within the deadline (`ConnectOutcome.resolve`):
+        /// why, naming the host, the deadline and the fix.
+        case unresolved(String)
     }
 
     private let handle: OpaquePointer
@@ -106,15 +109,22 @@ final class MosquittoSession {
         // socket bound to the answering address's family: libmosquitto resolved it again, and a
         // first address of the same family that never answered, two IPv4 addresses say, still
         // held it for minutes.) Refusals and unknown names are left to mosquitto_connect, which
-        // reports them at once.
+        // reports them at once. The lookup has the connection's deadline (`ConnectOutcome.resolve`):
+        // a DNS server that never answers held it for resolv.conf's timeouts, 30 s by default.
         var host = broker.host, port = broker.port
-        if case let .success(addresses) = resolve(broker.host, String(broker.port)) {
+        switch resolve(broker.host, String(broker.port)) {
+        case let .success(addresses):
             let reached = ConnectOutcome.reach(addresses, host: broker.host)
             if let answered = reached.answered {
                 (host, port) = (answered.text, answered.port)
             } else if reached.timedOut, let failure = reached.failure {
                 return .failed(MOSQ_ERR_TIMEOUT.rawValue, failure)
             }
+        case let .failure(failure) where failure.timedOut:
+            // mosquitto_connect would look the name up again, with no deadline.
+            return .unresolved(failure.reason)
+        case .failure:
+            break
         }
         let rc = mosquitto_connect(handle, host, Int32(port), keepAliveSeconds)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .failed(rc, reason(rc)) }

@@ -33,7 +33,7 @@ import Glibc
                 var client: Int32 = -1
                 func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
                 var buffer = [UInt8](repeating: 0, count: 512)
-                // GPSDClient first connects and closes at once (ConnectOutcome.probe); the
+                // GPSDClient first connects and closes at once (ConnectOutcome.reach); the
                 // connection that sends ?WATCH={...}; is libgps'.
                 while true {
                     client = accept(fd, nil, nil)
@@ -139,6 +139,18 @@ import Glibc
         // 2 s at one report each 0.2 s: about 10; at least the first pair on a loaded machine.
         #expect(count >= 2, "\(result)")
         #expect(first == 1e30)
+    }
+
+    /// Implausible speeds, then a fix: the probe returned the fix alone and the count was lost,
+    /// so imu-info said nothing of the fixes it had ignored (sweep29). The fix carries it now.
+    @Test func theProbeKeepsTheCountOfSpeedsIgnoredBeforeAFix() async throws {
+        let gpsd = try ScriptedGPSD([(Self.tpv(speed: "1e30"), 0.1), (Self.tpv(speed: "-5.0"), 0.1), (Self.tpv(speed: "5.0"), 0.1)])
+        let result = await GPSProbe.check(host: "127.0.0.1", port: gpsd.port)
+        guard case let .fix(speed, ignored, first) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(speed == 5 && ignored == 2 && first == 1e30, "\(result)")
     }
 
     /// A listener that accepts and never speaks is not gpsd (gpsd greets every client with

@@ -11,7 +11,7 @@ import Testing
     /// Speeds the log carries, m/s.
     static let speeds: [Double] = [0, 1.4, 3.0, 5.5, 8.0, 12.0, 30.5, 2.2]
 
-    @Test(.timeLimit(.minutes(3))) func readsTheLoggedSpeedsFromARealGPSD() async throws {
+    @Test(.timeLimitAfterGate(.seconds(3 * 60))) func readsTheLoggedSpeedsFromARealGPSD() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSDTests: skipped, \(reason)")
             return

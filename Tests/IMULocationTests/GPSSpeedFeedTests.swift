@@ -37,7 +37,7 @@ import Testing
         return true
     }
 
-    @Test(.timeLimit(.minutes(3))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
+    @Test(.timeLimitAfterGate(.seconds(3 * 60))) func aKilledGPSDIsOneMessageAndItsReturnIsSeen() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
@@ -68,7 +68,7 @@ import Testing
         withExtendedLifetime(back) {}
     }
 
-    @Test(.timeLimit(.minutes(3))) func reportsFlowOnlyWhileWanted() async throws {
+    @Test(.timeLimitAfterGate(.seconds(3 * 60))) func reportsFlowOnlyWhileWanted() async throws {
         if let reason = GPSFake.unavailable {
             print("GPSSpeedFeedTests: skipped, \(reason)")
             return
@@ -125,7 +125,7 @@ import Testing
         // gpsfake starts its replay only once gpsd has the device: on a loaded 2-core machine (the
         // whole suite in parallel) that took over 10 s once, so the probe may wait most of the log.
         let answer = await GPSProbe.check(host: "127.0.0.1", port: fake.port, wait: 25)
-        guard case .fix(let speed) = answer else {
+        guard case .fix(let speed, _, _) = answer else {
             Issue.record("gpsd with a fix at 5 m/s, yet the probe said \(answer)")
             return
         }

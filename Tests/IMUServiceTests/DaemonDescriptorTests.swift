@@ -14,7 +14,7 @@ import Testing
     /// lost (docs/testing-crashes.md): after every query and every lost and regained gpsd and
     /// broker the count of open descriptors is at most what it was with all of them connected
     /// once. A leak of one descriptor per query or per reconnection shows as growth.
-    @Test(.timeLimit(.minutes(5))) func queriesAndReconnectionsLeaveTheDescriptorCountFlat() throws {
+    @Test(.timeLimitAfterGate(.seconds(5 * 60))) func queriesAndReconnectionsLeaveTheDescriptorCountFlat() throws {
         if let reason = GPSFake.unavailable { print("DaemonDescriptorTests: skipped, \(reason)"); return }
         guard let brokerBinary = Self.broker else { print("DaemonDescriptorTests: skipped, mosquitto is not installed (apt-get install mosquitto)"); return }
         guard let bus = try PrivateBus.start() else { print("DaemonDescriptorTests: skipped, dbus-daemon is not installed (apt-get install dbus)"); return }

@@ -19,7 +19,7 @@ import Testing
     /// A smooth ride the IMU reads as sitting still, at 25 m/s by GPS: the daemon's activity is
     /// the fusion's (vehicle), its capabilities list gnss_speed while gpsd answers, and a gpsd
     /// killed under it is a logged, degraded state, not an error.
-    @Test(.timeLimit(.minutes(4))) func theDaemonReadsGroundSpeedAndSurvivesLosingGPSD() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func theDaemonReadsGroundSpeedAndSurvivesLosingGPSD() async throws {
         if let reason = GPSFake.unavailable { print("DaemonGPSTests: skipped, \(reason)"); return }
         let log = NMEAWriter.log((0..<120).map { GNSSFix(time: Double($0), speed: 25, accuracy: 0.3) })
         let outcome = try await Self.offPool { () throws -> [String]? in

@@ -24,12 +24,53 @@ public struct OffPool: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil, !Self.active else { return try await function() }
-        await OffPoolGate.shared.enter()
-        defer { OffPoolGate.shared.leave() }
+        let limit = test.traits.compactMap { ($0 as? TimeLimitAfterGate)?.limit }.min()
         try await Self.$active.withValue(true) {
-            try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
+            try await withTaskExecutorPreference(ThreadPerJob.shared) {
+                try await Self.run(at: OffPoolGate.shared, within: limit, function) { limit in
+                    Issue.record("the test ran past its time limit of \(limit) (.timeLimitAfterGate: counted from when it left OffPoolGate)")
+                }
+            }
         }
     }
+
+    /// Runs `function` once `gate` admits it, and calls `exceeded` if it runs longer than `limit`
+    /// from then: the wait at the gate is not counted. As Swift Testing's own limit does,
+    /// `function` is then cancelled and still awaited (a blocked test cannot be stopped).
+    static func run(at gate: OffPoolGate, within limit: Duration?, _ function: @Sendable () async throws -> Void,
+                    exceeded: @Sendable (Duration) -> Void) async throws {
+        await gate.enter()
+        defer { gate.leave() }
+        guard let limit else { return try await function() }
+        try await withoutActuallyEscaping(function) { function in
+            try await withoutActuallyEscaping(exceeded) { exceeded in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await function() }
+                    group.addTask {
+                        try? await Task.sleep(for: limit)
+                        if !Task.isCancelled { exceeded(limit) }
+                    }
+                    // The first to end: the test (its error, if any, is the test's), or the limit.
+                    try await group.next()
+                    group.cancelAll()
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
+}
+
+/// A test's time limit counted from when `OffPool` admits it, for tests of `.offPool` suites.
+/// Swift Testing's `.timeLimit` also counts the test's wait at `OffPoolGate`, which in a full
+/// `swift test --parallel` was 365 s: tests failed on their limit alone while they waited for a
+/// slot (GPSDConnectDeadlineTests at 1 min, sweep28). Read by `OffPool`, which applies it.
+public struct TimeLimitAfterGate: TestTrait {
+    public var limit: Duration
+}
+
+extension Trait where Self == TimeLimitAfterGate {
+    /// Fails the test (an issue) when it runs longer than `limit` after `OffPool`'s gate admitted it.
+    public static func timeLimitAfterGate(_ limit: Duration) -> Self { TimeLimitAfterGate(limit: limit) }
 }
 
 extension Trait where Self == OffPool {

@@ -37,11 +37,11 @@ import Testing
 
     /// Runs `body` beside a gpsfake playing `log`, on a thread of its own: tool runs last tens of
     /// seconds in real time and must not hold the test runner's cooperative threads meanwhile.
-    static func besideGPSD<T: Sendable>(log: String, _ body: @escaping @Sendable (GPSFake) throws -> T) async throws -> T {
+    static func besideGPSD<T: Sendable>(log: String, cycle: Double = 0.5, _ body: @escaping @Sendable (GPSFake) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    let fake = try GPSFake(log: log)
+                    let fake = try GPSFake(log: log, cycle: cycle)
                     defer { fake.stop() }
                     return try body(fake)
                 })
@@ -69,7 +69,7 @@ import Testing
     /// The seed's treadmill: a walk on the spot, GPS 0 m/s. The steps count in full and the
     /// activity is walking: ground speed never outvotes steps. The IMU comes from a recording
     /// replayed in real time, beside gpsd's reports.
-    @Test(.timeLimit(.minutes(4))) func treadmillWalkCountsStepsAtGPSZero() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func treadmillWalkCountsStepsAtGPSZero() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let scenario = "walk:30"
         let (samples, truth) = Simulator.generate(try Scenario.resolve(scenario), options: SimulationOptions())
@@ -91,7 +91,7 @@ import Testing
 
     /// The seed's underground car park: a fix for 10 s, then gpsd reports without one. The walk
     /// counts in full from the IMU, the no-fix reports are counted, and nothing is an error.
-    @Test(.timeLimit(.minutes(4))) func walkIntoACarParkWithoutAFixCountsFromTheIMU() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func walkIntoACarParkWithoutAFixCountsFromTheIMU() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let scenario = "walk:30"
         let truth = try Self.truth(scenario)
@@ -114,7 +114,7 @@ import Testing
 
     /// A drive at road speed (the simulator's bus ride, GPS 25 m/s): vehicle, no steps. From the
     /// IMU alone the same ride reads as stationary (the control run), so the label is the fusion's.
-    @Test(.timeLimit(.minutes(4))) func driveAtRoadSpeedIsAVehicleNotAWalk() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func driveAtRoadSpeedIsAVehicleNotAWalk() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let scenario = "bus:40"
         let control = try jsonObjects(try ToolRunner.run("imu-steps", ["--simulate", scenario, "--speed", "max", "--json"]))
@@ -134,7 +134,7 @@ import Testing
     /// GPSDemand end to end: a long walk at medium or high confidence needs no receiver, so
     /// reports are requested for the first minute (unknown at the start, then the minimum on-time)
     /// and not after it. The simulator runs at twice real time: 80 s of walk in 40 s.
-    @Test(.timeLimit(.minutes(4))) func aSettledWalkStopsAskingForReports() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func aSettledWalkStopsAskingForReports() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let summary = try await Self.stepsBesideGPSD(["--simulate", "walk:80", "--speed", "2"], speed: 1.4, seconds: 80).summary
         let requested = try #require(summary["gnss_requested_s"] as? Double)
@@ -151,7 +151,7 @@ import Testing
     /// Privacy: gpsd's feed carries a position (67°54.321' S 150°12.345' W, chosen so that no
     /// sample, time or pressure can spell it); the recording, the JSON and every message carry
     /// the speed only. The recorded column then reproduces the fusion on replay.
-    @Test(.timeLimit(.minutes(4))) func positionsAreNeverRecordedOrPrintedAndTheColumnReplays() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func positionsAreNeverRecordedOrPrintedAndTheColumnReplays() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         // A 20 s loop (gpsfake plays its log over and over): 14 s with a fix at 25 m/s, then 6 s
         // without one (a tunnel). Any 20 s of it, as recorded below, holds both.
@@ -196,7 +196,7 @@ import Testing
 
     /// gpsd killed mid-run: one message naming it and what to check, the run goes on from the
     /// IMU (every step counted), exit 0, the summary says it was lost.
-    @Test(.timeLimit(.minutes(4))) func gpsdKilledMidRunIsOneMessageAndNothingLost() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func gpsdKilledMidRunIsOneMessageAndNothingLost() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let scenario = "walk:20"
         let truth = try Self.truth(scenario)
@@ -255,7 +255,7 @@ import Testing
 
     /// imu-info's capability line: ground speed available with a fix, unavailable without gpsd;
     /// gpsd is optional, so it does not change the exit status.
-    @Test(.timeLimit(.minutes(4))) func imuInfoSaysWhetherGroundSpeedIsAvailable() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func imuInfoSaysWhetherGroundSpeedIsAvailable() async throws {
         let baseline = try ToolRunner.run("imu-info", ["--json", "--no-gps"])
         #expect(!baseline.stdout.contains("\"gps\""))
         let port = GPSFake.freePort()
@@ -278,7 +278,7 @@ import Testing
     /// A receiver whose every speed is impossible (400 m/s, past `GroundSpeed.isPlausible`'s
     /// 150; gpsd passes it on as it came): imu-info counts them and says so, where it said
     /// "fix=no (no receiver, or no satellites in view)".
-    @Test(.timeLimit(.minutes(4))) func imuInfoSaysTheSpeedsWereImplausible() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func imuInfoSaysTheSpeedsWereImplausible() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         let run = try await Self.besideGPSD(log: Self.log(speed: 400, seconds: 60)) { fake in
             try fake.addWatchingClient()   // the receiver reports within imu-info's 2 s
@@ -296,12 +296,48 @@ import Testing
         #expect(line["implausible_speeds"] == nil, "\(run.1.stdout)")
     }
 
+    /// A receiver that sends impossible speeds (400 m/s) and plausible ones (5 m/s) between them:
+    /// imu-info counted the ignored ones only when no plausible fix followed, so a run that met
+    /// some and then a good fix printed `fix=yes` and no count (sweep29). The count is printed
+    /// whenever any speed was ignored. gpsfake plays three 400s then a 5, a fix every 0.5 s
+    /// (2 s a round, imu-info's wait); where in the round a run starts is gpsfake's, so runs are
+    /// repeated until one met an ignored speed before its fix (a quarter start at the 5: all 6
+    /// runs do with a chance of 1 in 4096).
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func imuInfoCountsIgnoredSpeedsBeforeAFix() async throws {
+        if let reason = Self.skipReason() { print(reason); return }
+        let round = [400.0, 400, 400, 5]
+        let fixes = (0..<80).map { GNSSFix(time: Double($0), speed: round[$0 % round.count], accuracy: 0.3) }
+        // 0.25 s a sentence, two sentences a fix: a fix every 0.5 s.
+        let runs = try await Self.besideGPSD(log: NMEAWriter.log(fixes), cycle: 0.25) { fake in
+            try fake.addWatchingClient()   // the receiver reports within imu-info's 2 s
+            var json: ToolResult?, plain: String?
+            for _ in 0..<6 where json == nil {
+                let run = try ToolRunner.run("imu-info", ["--json", "--gpsd", "127.0.0.1:\(fake.port)"])
+                let line = try jsonObjects(run).first { $0["type"] as? String == "gps" }
+                if line?["fix"] as? Bool == true, line?["gnss_speed_ignored"] != nil { json = run }
+            }
+            for _ in 0..<6 where plain == nil {
+                let gps = try ToolRunner.run("imu-info", ["--gpsd", "127.0.0.1:\(fake.port)"]).lines.first { $0.hasPrefix("gps ") }
+                if let gps, gps.contains("fix=yes"), gps.contains("gnss_speed_ignored=") { plain = gps }
+            }
+            return (json, plain)
+        }
+        let run = try #require(runs.0, "no --json run printed gnss_speed_ignored beside a fix")
+        let json = try #require(try jsonObjects(run).first { $0["type"] as? String == "gps" })
+        // 1 to 3 ignored before the fix (three 400s a round), the first 400 m/s.
+        #expect((1...3).contains(json["gnss_speed_ignored"] as? Int ?? 0), "\(run.stdout)")
+        #expect((json["note"] as? String)?.contains("before it with a ground speed no receiver on the ground measures (first 400.") == true,
+                "\(run.stdout)")
+        let plain = try #require(runs.1, "no plain run printed gnss_speed_ignored beside fix=yes")
+        #expect(plain.contains("ground_speed=available") && plain.contains("gnss_speed_ignored=") && plain.contains("(first 400."), "\(plain)")
+    }
+
     /// A ground speed not used is counted under one key, `gnss_speed_ignored`, whatever its source.
     /// gpsd's implausible fixes (400 m/s, past `GroundSpeed.fastestLandSpeed`'s 150) were counted
     /// in `gnss_implausible_readings` alone, while `gnss_speed_ignored` said 0 beside it: the
     /// recording column's count (Sweep27Tests) and the live feed's were two keys for one idea.
     /// The old key stays, the same count (docs/CONTRACTS.md §3: a summary gains keys, never loses them).
-    @Test(.timeLimit(.minutes(4))) func liveImplausibleSpeedsAreCountedAsIgnored() async throws {
+    @Test(.timeLimitAfterGate(.seconds(4 * 60))) func liveImplausibleSpeedsAreCountedAsIgnored() async throws {
         if let reason = Self.skipReason() { print(reason); return }
         // 15 s still: reports are requested from the start (the activity is unknown), gpsd's
         // receiver reports one fix a second, every one at 400 m/s.

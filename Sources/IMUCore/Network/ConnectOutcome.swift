@@ -18,19 +18,16 @@ public enum ConnectOutcome {
     /// What gives a host's addresses: `resolve` (getaddrinfo), or a test's own list.
     public typealias Resolver = (_ host: String, _ port: String) -> Result<[ResolvedAddress], ResolveFailure>
 
-    /// Resolves `host`:`port` (`resolve`) and tries a connection of its own to each of its
-    /// addresses (`reach`): the address that accepted, to hand a blocking library (libgps) the
-    /// digits of, or why none did, naming the host and its addresses.
-    public static func probe(host: String, port: String, resolve: Resolver = ConnectOutcome.resolve) -> Reached {
-        switch resolve(host, port) {
-        case let .failure(failure): Reached(failure: failure.reason, timedOut: false)
-        case let .success(addresses): reach(addresses, host: host)
-        }
+    /// The addresses `host`:`port` resolves to for a TCP connection, in getaddrinfo's order, or
+    /// the resolver's reason, within `timeout` as the connection is (`HostLookup`): getaddrinfo
+    /// had no deadline, and a DNS server that never answers held gpsd's and the broker's
+    /// connections for resolv.conf's timeouts, 30 s by default.
+    public static func resolve(host: String, port: String) -> Result<[ResolvedAddress], ResolveFailure> {
+        HostLookup.addresses(host: host, port: port, within: timeout) { lookUp(host: $0, port: $1) }
     }
 
-    /// The addresses `host`:`port` resolves to for a TCP connection, in getaddrinfo's order, or
-    /// the resolver's reason.
-    public static func resolve(host: String, port: String) -> Result<[ResolvedAddress], ResolveFailure> {
+    /// getaddrinfo, blocking for as long as the resolver takes.
+    static func lookUp(host: String, port: String) -> Result<[ResolvedAddress], ResolveFailure> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
@@ -133,4 +130,11 @@ public struct Reached: Sendable {
 /// The resolver's reason a host has no address ("no such host: Name or service not known").
 public struct ResolveFailure: Error, Sendable {
     public var reason: String
+    /// No answer within the deadline (`HostLookup`), rather than an answer that the name has none.
+    public var timedOut = false
+
+    public init(reason: String, timedOut: Bool = false) {
+        self.reason = reason
+        self.timedOut = timedOut
+    }
 }

@@ -54,8 +54,16 @@ struct InventoryPrinter: Sendable {
     func print(gps: GPSAvailability, address: String) {
         let available: Bool, fix: Bool, problem: String?
         var implausible: Int?
+        /// Fixes ignored before the one used: counted whenever there were any (sweep29: the count
+        /// was printed only when no fix followed them).
+        var ignoredBeforeFix: String?
         switch gps {
-        case .fix: (available, fix, problem) = (true, true, nil)
+        case let .fix(_, ignored, first):
+            (available, fix, problem) = (true, true, nil)
+            if ignored > 0, let first {
+                implausible = ignored
+                ignoredBeforeFix = GPSSpeedFeed.ignoredBeforeFixMessage(count: ignored, first: first)
+            }
         case .noFix: (available, fix, problem) = (true, false, nil)
         case .unreachable(let message): (available, fix, problem) = (false, false, message)
         case let .implausible(count, first):
@@ -72,11 +80,16 @@ struct InventoryPrinter: Sendable {
             // here: two names for one idea; imu-info's JSON is no contract, docs/CONTRACTS.md).
             if let implausible { line.add("gnss_speed_ignored", implausible) }
             if let problem { line.add("problem", problem) }
+            if let ignoredBeforeFix { line.add("note", ignoredBeforeFix) }
             emit(line.text)
         } else {
             var fields = ["gps", address, "gpsd", "ground_speed=\(available ? "available" : "unavailable")"]
-            if let problem, implausible != nil {
+            if let ignoredBeforeFix, let implausible {
+                fields.append("fix=yes (\(ignoredBeforeFix))")
+                fields.append("gnss_speed_ignored=\(implausible)")
+            } else if let problem, let implausible {
                 fields.append("fix=no (\(problem))")
+                fields.append("gnss_speed_ignored=\(implausible)")
             } else {
                 if available { fields.append("fix=\(fix ? "yes" : "no (no receiver, or no satellites in view)")") }
                 if let problem { fields.append("note: \(problem), check the address (--gpsd HOST:PORT), or leave gpsd out (--no-gps); steps and activity work from the IMU alone") }

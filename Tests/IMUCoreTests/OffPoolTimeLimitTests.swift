@@ -1,0 +1,46 @@
+import Synchronization
+import Testing
+@testable import OffPool
+
+/// `.timeLimitAfterGate` counts a test's time from when `OffPoolGate` admits it: Swift Testing's
+/// `.timeLimit` counted the wait for a slot too (365 s in a full parallel run), and tests failed on
+/// their limit alone. The limit still fires for a test that runs past it once admitted.
+struct OffPoolTimeLimitTests {
+    /// A one-slot gate held for 0.6 s, then a test that runs 0.1 s under a 0.4 s limit: 0.7 s from
+    /// its arrival, 0.1 s from its admission. No issue.
+    @Test func theWaitAtTheGateIsNotCounted() async throws {
+        let gate = OffPoolGate(width: 1)
+        await gate.enter()
+        let overran = Box<Bool>(false)
+        async let admitted: Void = OffPool.run(at: gate, within: .milliseconds(400), {
+            try await Task.sleep(for: .milliseconds(100))
+        }, exceeded: { _ in overran.set(true) })
+        try await Task.sleep(for: .milliseconds(600))
+        gate.leave()
+        try await admitted
+        #expect(!overran.value, "the 0.6 s at the gate was counted against the 0.4 s limit")
+    }
+
+    /// A test that runs 1 s past admission under a 0.2 s limit is reported, and awaited to its end.
+    @Test func aTestThatRunsPastItsLimitIsReported() async throws {
+        let gate = OffPoolGate(width: 1)
+        let overran = Box<Duration?>(nil)
+        let ended = Box<Bool>(false)
+        try await OffPool.run(at: gate, within: .milliseconds(200), {
+            // Not cancellable, as a test blocked in a tool's run is not.
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .seconds(1) { try? await Task.sleep(for: .milliseconds(50)) }
+            ended.set(true)
+        }, exceeded: { limit in overran.set(limit) })
+        #expect(overran.value == .milliseconds(200))
+        #expect(ended.value, "the test was left running")
+    }
+
+    /// A value the test's closures set from other threads.
+    final class Box<Value: Sendable>: Sendable {
+        private let state: Mutex<Value>
+        init(_ value: Value) { state = Mutex(value) }
+        func set(_ value: Value) { state.withLock { $0 = value } }
+        var value: Value { state.withLock { $0 } }
+    }
+}
