@@ -69,10 +69,17 @@ struct PedallingAnalyser: Sendable {
     private var tiltReady = false
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
     private let tiltSpread: Double
+    /// The lags searched, ticks: one crank revolution in `PedallingWindow.Limit.crankBand` and one
+    /// pedal stroke in `SeatedRhythm.Limit.strokeBand` (`lags(_:)`), found once here instead of
+    /// per window (two divisions, a `ceil` and a `floor` each; callgrind, session 26).
+    private let crankLags: ClosedRange<Int>
+    private let strokeLags: ClosedRange<Int>
 
     init(rateHz: Double) {
         self.rateHz = rateHz
         hop = Int(rateHz.rounded())
+        crankLags = Self.lags(PedallingWindow.Limit.crankBand, rateHz: rateHz)
+        strokeLags = Self.lags(SeatedRhythm.Limit.strokeBand, rateHz: rateHz)
         window = Int(BoutRules().windowSeconds) * hop   // the step counter's analysis window
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
@@ -87,12 +94,17 @@ struct PedallingAnalyser: Sendable {
         precondition(window % hop == 0, "PedallingAnalyser: the window is whole hops")
         hopSums = [HopSums](repeating: HopSums(), count: window / hop)
         lengthScratch = scratch
-        // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
-        let longestLag = Int((rateHz / PedallingWindow.Limit.crankBand.lowerBound).rounded(.down))
         singles = [Float](repeating: 0, count: window + LagProducts.padding)
-        lagSums = [SIMD8<Float>](repeating: .zero, count: longestLag + 1)
+        // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
+        lagSums = [SIMD8<Float>](repeating: .zero, count: crankLags.upperBound + 1)
         let centre = Double(window - 1) / 2
         tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
+    }
+
+    /// The lags of a band of frequencies (Hz) at `rateHz`, ticks: from the period of its highest
+    /// frequency, rounded up, to that of its lowest, rounded down.
+    private static func lags(_ band: ClosedRange<Double>, rateHz: Double) -> ClosedRange<Int> {
+        Int((rateHz / band.upperBound).rounded(.up))...Int((rateHz / band.lowerBound).rounded(.down))
     }
 
     /// Forgets the history (a gap in the samples).
@@ -209,10 +221,16 @@ struct PedallingAnalyser: Sendable {
     /// (a 352-byte `memcpy` per window; callgrind, session 21).
     private mutating func windowSums() -> HopSums {
         var total = HopSums()
-        for k in 0..<hopSums.count {
-            let hop = hopSums[(hopsDone + k) % hopSums.count]
-            total.sums += hop.sums
-            total.squares += hop.squares
+        let count = hopSums.count
+        hopSums.withUnsafeBufferPointer { hops in
+            // The oldest hop's slot once, then the next slot by a wrap, not a division per hop.
+            var slot = hopsDone % count
+            for _ in 0..<count {
+                let hop = hops[slot]
+                total.sums += hop.sums
+                total.squares += hop.squares
+                slot = slot &+ 1 == count ? 0 : slot &+ 1
+            }
         }
         return total
     }
@@ -244,10 +262,8 @@ struct PedallingAnalyser: Sendable {
         history.copy(plane: Plane.gait, from: start, count: window, into: &scratch, less: mean)
         Self.prefixSquaresAndSingles(scratch, count: window, into: &scratchSquares, singles: &singles)
         // Strongest repeat in the crank band.
-        let band = PedallingWindow.Limit.crankBand
-        let shortest = Int((rateHz / band.upperBound).rounded(.up))
-        let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        let (bestLag0, best0) = strongestRepeat(scratch, squares: scratchSquares, count: window, lags: shortest...longest, none: 0)
+        let shortest = crankLags.lowerBound
+        let (bestLag0, best0) = strongestRepeat(scratch, squares: scratchSquares, count: window, lags: crankLags, none: 0)
         var bestLag = bestLag0, best = best0
         var half = halfCorrelation(bestLag)
         // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
@@ -274,14 +290,12 @@ struct PedallingAnalyser: Sendable {
     /// (from the hops' sums). The level is copied into `levelScratch` and centred only when searched.
     private mutating func seatedRhythm(deviation: Double, mean: Double, start: Int) -> SeatedRhythm {
         var result = SeatedRhythm(deviation: deviation)
-        let band = SeatedRhythm.Limit.strokeBand
-        let shortest = Int((rateHz / band.upperBound).rounded(.up))
-        let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
+        let lags = strokeLags
+        guard result.deviation > 0, 2 * lags.upperBound < window, result.mayPedal else { return result }
         // The level: lengths less 1 g.
         history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1, then: mean)
         Self.prefixSquaresAndSingles(levelScratch, count: window, into: &levelSquares, singles: &singles)
-        let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
+        let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: lags, none: lags.lowerBound)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
         guard result.rhythmFits else { return result }
