@@ -58,7 +58,7 @@ struct PedallingAnalyser: Sendable {
     private var hopsDone = 0
     /// The window's |low-passed specific force| (`Plane.length`), for the tilt.
     private var lengthScratch: [Double]
-    /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`).
+    /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`, `oneLag`).
     private var singles: [Float]
     /// The searches' lagged products per lag, in eight partial sums.
     private var lagSums: [SIMD8<Float>]
@@ -400,9 +400,19 @@ struct PedallingAnalyser: Sendable {
                                           none: Int) -> (lag: Int, correlation: Double) {
         precondition(count + LagProducts.padding <= singles.count && lags.upperBound < lagSums.count,
                      "PedallingAnalyser: lags beyond the search storage")
+        // `LagProducts.add` sums five lags per pass; a last pass for one or two lags (the stroke
+        // band's 16 lags and the crank band's 32 at 50 Hz) costs a pass of five: those lags are
+        // summed one by one (`oneLag`), with the same sums.
+        let passed = lags.count > 2 ? lags.count - lags.count % 5 : 0
+        let alone = lags.count - passed <= 2 ? lags.count - passed : 0
         singles.withUnsafeMutableBufferPointer { singles in
             lagSums.withUnsafeMutableBufferPointer { sums in
-                LagProducts.add(singles.baseAddress!, count: count, from: 0, to: count, lags: lags, into: sums, replacing: true)
+                let x = singles.baseAddress!
+                if alone < lags.count {
+                    LagProducts.add(x, count: count, from: 0, to: count,
+                                    lags: lags.lowerBound...(lags.upperBound - alone), into: sums, replacing: true)
+                }
+                for lag in (lags.upperBound - alone + 1)..<(lags.upperBound + 1) { sums[lag] = Self.oneLag(x, count: count, lag: lag) }
             }
         }
         var bestLag = none, best = -Double.infinity
@@ -416,6 +426,28 @@ struct PedallingAnalyser: Sendable {
         }
         guard best > -Double.infinity else { return (bestLag, best) }
         return (bestLag, Self.correlation(x, squares: squares, count: count, lag: bestLag))
+    }
+
+    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag) in eight partial sums, as a pass of
+    /// `LagProducts.add` over the whole series (from 0 to n) sums one of its lags, bit for bit:
+    /// lane k adds x[i + k]·x[i + k + lag] for the blocks of eight i = 0, 8, 16… in order. The pass
+    /// runs its blocks to its shortest lag's end and zeroes the last block's lanes from n on; the
+    /// products it adds beyond this lag's end or from n on are of x's zeros at n and after
+    /// (`LagProducts.padding`, `singles`), each ±0, and adding ±0 to a sum leaves it as it is (a
+    /// sum that starts at +0 never becomes −0).
+    @inline(__always)
+    private static func oneLag(_ x: UnsafePointer<Float>, count n: Int, lag: Int) -> SIMD8<Float> {
+        let early = UnsafeRawPointer(x), late = UnsafeRawPointer(x + lag)
+        var sum = SIMD8<Float>()
+        // Offsets below 4·(n + padding), a few kilobytes: no overflow to check.
+        let stop = (n &- lag) &* 4
+        var offset = 0
+        while offset < stop {
+            sum += early.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                * late.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            offset &+= 32
+        }
+        return sum
     }
 
     /// The tilt of the window starting at tick `start` (direction of the low-passed specific
