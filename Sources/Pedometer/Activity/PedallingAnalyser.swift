@@ -367,7 +367,7 @@ struct PedallingAnalyser: Sendable {
     /// without overflow checks (below 8·n, a few kilobytes): the checked `i * 8` and
     /// `(i + lag) * 8` per block were 6 of its 18 instructions (callgrind, session 26).
     @inline(__always)
-    private static func laggedProducts(_ x: UnsafePointer<Double>, count n: Int, lag: Int) -> Double {
+    static func laggedProducts(_ x: UnsafePointer<Double>, count n: Int, lag: Int) -> Double {
         precondition(lag >= 0, "PedallingAnalyser: a negative lag")
         guard lag < n else { return 0 }
         let end = n &- lag, blocks = end / 4
@@ -436,7 +436,7 @@ struct PedallingAnalyser: Sendable {
     /// (`LagProducts.padding`, `singles`), each ±0, and adding ±0 to a sum leaves it as it is (a
     /// sum that starts at +0 never becomes −0).
     @inline(__always)
-    private static func oneLag(_ x: UnsafePointer<Float>, count n: Int, lag: Int) -> SIMD8<Float> {
+    static func oneLag(_ x: UnsafePointer<Float>, count n: Int, lag: Int) -> SIMD8<Float> {
         let early = UnsafeRawPointer(x), late = UnsafeRawPointer(x + lag)
         var sum = SIMD8<Float>()
         // Offsets below 4·(n + padding), a few kilobytes: no overflow to check.
