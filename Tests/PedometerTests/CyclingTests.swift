@@ -177,6 +177,40 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
         #expect(abs(impacts.impactShare - 0.985) < 0.002)
     }
 
+    /// The analyser's own sums are the shared ones, bit for bit (session 26): a lag summed alone
+    /// (`PedallingAnalyser.oneLag`) equals that lag's eight partial sums from a pass of
+    /// `LagProducts.add` that starts at any of the four lags below it (a longer run of blocks and
+    /// products with the zero padding), and `PedallingAnalyser.laggedProducts` equals
+    /// `WindowSums.laggedProducts`. Series of 197 to 200 values (a 4 s window at 50 Hz and
+    /// lengths that end inside a block of four or eight), lags 0 to 66.
+    @Test func theSearchesSumsMatchTheSharedOnesBitForBit() {
+        var random = SystemRandomNumberGenerator()
+        for n in 197...200 {
+            let values = (0..<n).map { _ in Double.random(in: -1...1, using: &random) }
+            let singles = values.map(Float.init) + [Float](repeating: 0, count: LagProducts.padding)
+            singles.withUnsafeBufferPointer { x in
+                for lag in 1...62 {
+                    let alone = PedallingAnalyser.oneLag(x.baseAddress!, count: n, lag: lag)
+                    for first in max(1, lag - 4)...lag {
+                        var sums = [SIMD8<Float>](repeating: .zero, count: first + 5)
+                        sums.withUnsafeMutableBufferPointer {
+                            LagProducts.add(x.baseAddress!, count: n, from: 0, to: n, lags: first...(first + 4), into: $0, replacing: true)
+                        }
+                        let pass = sums[lag]
+                        #expect((0..<8).allSatisfy { alone[$0].bitPattern == pass[$0].bitPattern },
+                                "n \(n), lag \(lag) in a pass from \(first)")
+                    }
+                }
+            }
+            values.withUnsafeBufferPointer { x in
+                for lag in 0...66 {
+                    let own = PedallingAnalyser.laggedProducts(x.baseAddress!, count: n, lag: lag)
+                    #expect(own.bitPattern == WindowSums.laggedProducts(x, count: n, lag: lag).bitPattern, "n \(n), lag \(lag)")
+                }
+            }
+        }
+    }
+
     /// A ride's starting hints belong to that ride: once it ends (here parked, `releaseIdle`) they
     /// are gone, so nothing of it is left for the next ride's start.
     @Test func theStartingHintEndsWithTheRide() {

@@ -58,7 +58,7 @@ struct PedallingAnalyser: Sendable {
     private var hopsDone = 0
     /// The window's |low-passed specific force| (`Plane.length`), for the tilt.
     private var lengthScratch: [Double]
-    /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`).
+    /// The searched series in single precision (`strongestRepeat`), then zeros (`LagProducts.add`, `oneLag`).
     private var singles: [Float]
     /// The searches' lagged products per lag, in eight partial sums.
     private var lagSums: [SIMD8<Float>]
@@ -69,10 +69,17 @@ struct PedallingAnalyser: Sendable {
     private var tiltReady = false
     /// Σ (k − centre)² over the window's tick indices k (`detrendTilt`'s least-squares slope).
     private let tiltSpread: Double
+    /// The lags searched, ticks: one crank revolution in `PedallingWindow.Limit.crankBand` and one
+    /// pedal stroke in `SeatedRhythm.Limit.strokeBand` (`lags(_:)`), found once here instead of
+    /// per window (two divisions, a `ceil` and a `floor` each; callgrind, session 26).
+    private let crankLags: ClosedRange<Int>
+    private let strokeLags: ClosedRange<Int>
 
     init(rateHz: Double) {
         self.rateHz = rateHz
         hop = Int(rateHz.rounded())
+        crankLags = Self.lags(PedallingWindow.Limit.crankBand, rateHz: rateHz)
+        strokeLags = Self.lags(SeatedRhythm.Limit.strokeBand, rateHz: rateHz)
         window = Int(BoutRules().windowSeconds) * hop   // the step counter's analysis window
         history = RingPlanes(planes: Plane.count, minimumCapacity: window)
         smoothed = LowPass3(timeConstant: 1 / (2 * Double.pi * Self.tiltCutoffHz), interval: 1 / rateHz)
@@ -87,12 +94,17 @@ struct PedallingAnalyser: Sendable {
         precondition(window % hop == 0, "PedallingAnalyser: the window is whole hops")
         hopSums = [HopSums](repeating: HopSums(), count: window / hop)
         lengthScratch = scratch
-        // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
-        let longestLag = Int((rateHz / PedallingWindow.Limit.crankBand.lowerBound).rounded(.down))
         singles = [Float](repeating: 0, count: window + LagProducts.padding)
-        lagSums = [SIMD8<Float>](repeating: .zero, count: longestLag + 1)
+        // The longest lag searched: the crank band's lowest frequency (the stroke band's is higher).
+        lagSums = [SIMD8<Float>](repeating: .zero, count: crankLags.upperBound + 1)
         let centre = Double(window - 1) / 2
         tiltSpread = (0..<window).reduce(0.0) { $0 + (Double($1) - centre) * (Double($1) - centre) }
+    }
+
+    /// The lags of a band of frequencies (Hz) at `rateHz`, ticks: from the period of its highest
+    /// frequency, rounded up, to that of its lowest, rounded down.
+    private static func lags(_ band: ClosedRange<Double>, rateHz: Double) -> ClosedRange<Int> {
+        Int((rateHz / band.upperBound).rounded(.up))...Int((rateHz / band.lowerBound).rounded(.down))
     }
 
     /// Forgets the history (a gap in the samples).
@@ -209,10 +221,16 @@ struct PedallingAnalyser: Sendable {
     /// (a 352-byte `memcpy` per window; callgrind, session 21).
     private mutating func windowSums() -> HopSums {
         var total = HopSums()
-        for k in 0..<hopSums.count {
-            let hop = hopSums[(hopsDone + k) % hopSums.count]
-            total.sums += hop.sums
-            total.squares += hop.squares
+        let count = hopSums.count
+        hopSums.withUnsafeBufferPointer { hops in
+            // The oldest hop's slot once, then the next slot by a wrap, not a division per hop.
+            var slot = hopsDone % count
+            for _ in 0..<count {
+                let hop = hops[slot]
+                total.sums += hop.sums
+                total.squares += hop.squares
+                slot = slot &+ 1 == count ? 0 : slot &+ 1
+            }
         }
         return total
     }
@@ -244,10 +262,8 @@ struct PedallingAnalyser: Sendable {
         history.copy(plane: Plane.gait, from: start, count: window, into: &scratch, less: mean)
         Self.prefixSquaresAndSingles(scratch, count: window, into: &scratchSquares, singles: &singles)
         // Strongest repeat in the crank band.
-        let band = PedallingWindow.Limit.crankBand
-        let shortest = Int((rateHz / band.upperBound).rounded(.up))
-        let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        let (bestLag0, best0) = strongestRepeat(scratch, squares: scratchSquares, count: window, lags: shortest...longest, none: 0)
+        let shortest = crankLags.lowerBound
+        let (bestLag0, best0) = strongestRepeat(scratch, squares: scratchSquares, count: window, lags: crankLags, none: 0)
         var bestLag = bestLag0, best = best0
         var half = halfCorrelation(bestLag)
         // Octave: when half the lag repeats as well (≥ 0.7), the period is that half. A crank
@@ -274,14 +290,12 @@ struct PedallingAnalyser: Sendable {
     /// (from the hops' sums). The level is copied into `levelScratch` and centred only when searched.
     private mutating func seatedRhythm(deviation: Double, mean: Double, start: Int) -> SeatedRhythm {
         var result = SeatedRhythm(deviation: deviation)
-        let band = SeatedRhythm.Limit.strokeBand
-        let shortest = Int((rateHz / band.upperBound).rounded(.up))
-        let longest = Int((rateHz / band.lowerBound).rounded(.down))
-        guard result.deviation > 0, 2 * longest < window, result.mayPedal else { return result }
+        let lags = strokeLags
+        guard result.deviation > 0, 2 * lags.upperBound < window, result.mayPedal else { return result }
         // The level: lengths less 1 g.
         history.copy(plane: Plane.length, from: start, count: window, into: &levelScratch, less: 1, then: mean)
         Self.prefixSquaresAndSingles(levelScratch, count: window, into: &levelSquares, singles: &singles)
-        let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: shortest...longest, none: shortest)
+        let (bestLag, best) = strongestRepeat(levelScratch, squares: levelSquares, count: window, lags: lags, none: lags.lowerBound)
         result.strokeFrequency = rateHz / Double(bestLag)
         result.strokeRegularity = best
         guard result.rhythmFits else { return result }
@@ -339,11 +353,37 @@ struct PedallingAnalyser: Sendable {
     /// Normalised autocorrelation of the first `count` values of a centred series at `lag`
     /// (`normalised`; `squares` from `prefixSquares`).
     private static func correlation(_ x: [Double], squares: [Double], count: Int, lag: Int) -> Double {
-        x.withUnsafeBufferPointer { x in
+        precondition(count <= x.count, "PedallingAnalyser: series shorter than its count")
+        return x.withUnsafeBufferPointer { x in
             squares.withUnsafeBufferPointer { squares in
-                normalised(WindowSums.laggedProducts(x, count: count, lag: lag), squares: squares, count: count, lag: lag)
+                normalised(laggedProducts(x.baseAddress!, count: count, lag: lag), squares: squares, count: count, lag: lag)
             }
         }
+    }
+
+    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag), 0 unless lag < n (lag ≥ 0): the sum of
+    /// `WindowSums.laggedProducts`, bit for bit (four lanes over the blocks of four in index
+    /// order, the lanes' `sum()`, then the last ticks one by one), with the byte offsets counted
+    /// without overflow checks (below 8·n, a few kilobytes): the checked `i * 8` and
+    /// `(i + lag) * 8` per block were 6 of its 18 instructions (callgrind, session 26).
+    @inline(__always)
+    static func laggedProducts(_ x: UnsafePointer<Double>, count n: Int, lag: Int) -> Double {
+        precondition(lag >= 0, "PedallingAnalyser: a negative lag")
+        guard lag < n else { return 0 }
+        let end = n &- lag, blocks = end / 4
+        let early = UnsafeRawPointer(x), late = UnsafeRawPointer(x + lag)
+        var lanes = SIMD4<Double>()
+        var offset = 0
+        let stop = blocks &* 32
+        while offset < stop {
+            lanes += early.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+                * late.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+            offset &+= 32
+        }
+        var total = lanes.sum()
+        var i = blocks &* 4
+        while i < end { total += x[i] * x[i &+ lag]; i &+= 1 }
+        return total
     }
 
     /// The lag in `lags` with the highest `correlation` (the first of equals; `none` when every
@@ -360,9 +400,19 @@ struct PedallingAnalyser: Sendable {
                                           none: Int) -> (lag: Int, correlation: Double) {
         precondition(count + LagProducts.padding <= singles.count && lags.upperBound < lagSums.count,
                      "PedallingAnalyser: lags beyond the search storage")
+        // `LagProducts.add` sums five lags per pass; a last pass for one or two lags (the stroke
+        // band's 16 lags and the crank band's 32 at 50 Hz) costs a pass of five: those lags are
+        // summed one by one (`oneLag`), with the same sums.
+        let passed = lags.count > 2 ? lags.count - lags.count % 5 : 0
+        let alone = lags.count - passed <= 2 ? lags.count - passed : 0
         singles.withUnsafeMutableBufferPointer { singles in
             lagSums.withUnsafeMutableBufferPointer { sums in
-                LagProducts.add(singles.baseAddress!, count: count, from: 0, to: count, lags: lags, into: sums, replacing: true)
+                let x = singles.baseAddress!
+                if alone < lags.count {
+                    LagProducts.add(x, count: count, from: 0, to: count,
+                                    lags: lags.lowerBound...(lags.upperBound - alone), into: sums, replacing: true)
+                }
+                for lag in (lags.upperBound - alone + 1)..<(lags.upperBound + 1) { sums[lag] = Self.oneLag(x, count: count, lag: lag) }
             }
         }
         var bestLag = none, best = -Double.infinity
@@ -376,6 +426,28 @@ struct PedallingAnalyser: Sendable {
         }
         guard best > -Double.infinity else { return (bestLag, best) }
         return (bestLag, Self.correlation(x, squares: squares, count: count, lag: bestLag))
+    }
+
+    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag) in eight partial sums, as a pass of
+    /// `LagProducts.add` over the whole series (from 0 to n) sums one of its lags, bit for bit:
+    /// lane k adds x[i + k]·x[i + k + lag] for the blocks of eight i = 0, 8, 16… in order. The pass
+    /// runs its blocks to its shortest lag's end and zeroes the last block's lanes from n on; the
+    /// products it adds beyond this lag's end or from n on are of x's zeros at n and after
+    /// (`LagProducts.padding`, `singles`), each ±0, and adding ±0 to a sum leaves it as it is (a
+    /// sum that starts at +0 never becomes −0).
+    @inline(__always)
+    static func oneLag(_ x: UnsafePointer<Float>, count n: Int, lag: Int) -> SIMD8<Float> {
+        let early = UnsafeRawPointer(x), late = UnsafeRawPointer(x + lag)
+        var sum = SIMD8<Float>()
+        // Offsets below 4·(n + padding), a few kilobytes: no overflow to check.
+        let stop = (n &- lag) &* 4
+        var offset = 0
+        while offset < stop {
+            sum += early.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                * late.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            offset &+= 32
+        }
+        return sum
     }
 
     /// The tilt of the window starting at tick `start` (direction of the low-passed specific
@@ -451,9 +523,11 @@ struct PedallingAnalyser: Sendable {
     /// Σ a·b over the overlap, per axis.
     private func tiltCorrelation(lag: Int) -> Double {
         let window = self.window
-        let xy = residuals.x.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
-            + residuals.y.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
-            + residuals.z.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+        precondition(window <= residuals.x.count && window <= residuals.y.count && window <= residuals.z.count,
+                     "PedallingAnalyser: tilt shorter than the window")
+        let xy = residuals.x.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
+            + residuals.y.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
+            + residuals.z.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
         return residualSquares.withUnsafeBufferPointer { Self.normalised(xy, squares: $0, count: window, lag: lag) }
     }
 
