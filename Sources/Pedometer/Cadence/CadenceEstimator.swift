@@ -291,16 +291,26 @@ struct CadenceEstimator: Sendable {
             // Two lags per pass in two-lane vectors: each lane does the same operations in the same
             // order as `centred(lag) * scale * overlapReciprocals[lag]` (the same values, bit for
             // bit) in about half the instructions (callgrind, session 19: 23 a lag before).
-            let lanes = SIMD2<Double>(0, 1), m = SIMD2(repeating: mean)
+            //
+            // Each pair of neighbouring values is read and written as one vector (`pair`), and the
+            // overlaps N − ℓ, N − ℓ − 1 are counted down by 2 (whole numbers, exact in a double:
+            // the same values as converting N − ℓ each pass) instead of converted from the lag:
+            // 30 → 22 instructions a pass (callgrind, session 26).
+            let m = SIMD2(repeating: mean), totals = SIMD2(repeating: total), two = SIMD2<Double>(repeating: 2)
+            let p = UnsafeRawPointer(prefix.baseAddress!), s = UnsafeRawPointer(sums.baseAddress!)
+            let reciprocal = UnsafeRawPointer(overlapReciprocals.baseAddress!), out = UnsafeMutableRawPointer(r.baseAddress!)
+            @inline(__always) func pair(_ values: UnsafeRawPointer, _ index: Int) -> SIMD2<Double> {
+                values.loadUnaligned(fromByteOffset: index &* 8, as: SIMD2<Double>.self)
+            }
             var lag = lags.lowerBound
+            var overlap = SIMD2(repeating: Double(n &- lag)) - SIMD2<Double>(0, 1)
             while lag < lags.upperBound {
-                let next = lag &+ 1
-                let below = SIMD2(prefix[n &- lag], prefix[n &- next]), at = SIMD2(prefix[lag], prefix[next])
-                let overlap = SIMD2(repeating: Double(n &- lag)) - lanes
-                let c = SIMD2(sums[lag], sums[next]) - m * (below + (SIMD2(repeating: total) - at)) + overlap * m * m
-                let v = c * scale * SIMD2(overlapReciprocals[lag], overlapReciprocals[next])
-                r[lag] = v[0]
-                r[next] = v[1]
+                // prefix[n − ℓ − 1], prefix[n − ℓ] in one load, then swapped.
+                let reversed = pair(p, n &- lag &- 1), below = SIMD2(reversed[1], reversed[0])
+                let c = pair(s, lag) - m * (below + (totals - pair(p, lag))) + overlap * m * m
+                let v = c * scale * pair(reciprocal, lag)
+                out.storeBytes(of: v, toByteOffset: lag &* 8, as: SIMD2<Double>.self)
+                overlap -= two
                 lag &+= 2
             }
             if lag == lags.upperBound { r[lag] = centred(lag) * scale * overlapReciprocals[lag] }
