@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    /// The analysis's measure runs Goertzel's chains in the centred powers' pass: its moments,
+    /// RMS frequency and purity are the separate passes' (`centredPowers`, then `power`), bit for
+    /// bit, for every length's tails (a chain pair left over, an odd sample).
+    @Test(arguments: [2, 3, 4, 5, 6, 7, 9, 198, 199, 200, 201])
+    func oneMeasurePassGivesTheSeparatePassesBitForBit(count: Int) {
+        let x = gaitSignal(cadence: 1.7, rate: 50, seconds: 5, strideAsymmetry: 0.2).map { $0 + 0.1 }
+        let mean = x.prefix(count).reduce(0, +) / Double(count)
+        for cadence in [0.9, 1.7, 3.4] {
+            let shape = GaitShape.measure(x, count: count, rateHz: 50, cadence: cadence, mean: mean)
+            let sums = x.withUnsafeBufferPointer { WindowSums.centredPowers($0, count: count, mean: mean) }
+            let m2 = sums.squares / Double(count), m3 = sums.cubes / Double(count), m4 = sums.fourths / Double(count)
+            let fundamental = x.withUnsafeBufferPointer { GaitShape.power($0, count: count, mean: mean, frequency: cadence, rateHz: 50) }
+            #expect(shape.skewness == m3 / (m2 * m2.squareRoot()) && shape.kurtosis == m4 / (m2 * m2), "n \(count)")
+            #expect(shape.purity == min(1, 2 * fundamental / (Double(count) * Double(count) * m2)), "n \(count), \(cadence) /s")
+        }
+    }
+
     /// The four-lane sums equal plain loops, including the tails that do not fill a lane.
     @Test(arguments: [0, 1, 4, 5, 7, 200, 203])
     func windowSumsMatchPlainLoops(count: Int) {

@@ -106,6 +106,50 @@ enum WindowSums {
         return (squares, cubes, fourths, differences)
     }
 
+    /// `centredPowers` (all four sums, the same additions in the same order) with Goertzel's two
+    /// chains (`Goertzel.Chains`, coefficient `k`) taking the same centred values x[i] − mean in
+    /// the same pass, two per step, from the start: on return the chains have taken every pair
+    /// the pass loaded (`chains.next` on), the rest is `Goertzel.power`'s (`GaitShape.measure`:
+    /// one pass's loads and loop instead of two).
+    @inline(__always)
+    static func centredPowers(_ x: UnsafeBufferPointer<Double>, count n: Int, mean: Double, goertzel k: Double,
+                              chains: inout Goertzel.Chains)
+        -> (squares: Double, cubes: Double, fourths: Double, differences: Double) {
+        guard let base = x.baseAddress, n > 0 else { return (0, 0, 0, 0) }
+        precondition(chains.next == 0, "WindowSums.centredPowers: the chains start at the window's first sample")
+        let raw = UnsafeRawPointer(base)
+        let m = SIMD4<Double>(repeating: mean)
+        var s2 = SIMD4<Double>(), s3 = SIMD4<Double>(), s4 = SIMD4<Double>(), sd = SIMD4<Double>()
+        var i = 0
+        while i &+ 5 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: (i &+ 1) &* 8, as: SIMD4<Double>.self)
+            let previous = raw.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self)
+            let d = previous - m
+            chains.take(d.lowHalf, k: k)
+            chains.take(d.highHalf, k: k)
+            let d2 = d * d
+            s2 += d2
+            s3 += d2 * d
+            s4 += d2 * d2
+            let step = v - previous
+            sd += step * step
+            i &+= 4
+        }
+        var (squares, cubes, fourths, differences) = (s2.sum(), s3.sum(), s4.sum(), sd.sum())
+        while i < n {
+            let d = base[i] - mean
+            squares += d * d
+            cubes += d * d * d
+            fourths += d * d * d * d
+            if i + 1 < n {
+                let step = base[i + 1] - base[i]
+                differences += step * step
+            }
+            i += 1
+        }
+        return (squares, cubes, fourths, differences)
+    }
+
     /// Running sums of squares: `squares[k]` = Σ x[i]² for i < k, for k in 0...n (`squares`
     /// holds n + 1 values).
     @inline(__always)

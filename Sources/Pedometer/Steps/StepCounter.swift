@@ -268,15 +268,22 @@ struct StepCounter: Sendable {
                 t += 1
             }
             // Then the tick `length` before leaves it, and the box's reciprocal scales it (no
-            // division per tick; the same to a rounding).
+            // division per tick; the same to a rounding). In runs over which neither the tick's
+            // nor the leaving tick's place in the ring wraps: plain offsets from two pointers, no
+            // mask per read (24 → 20 instructions a tick; callgrind, session 26).
             while t < n {
-                let x = v[t & mask], old = v[(t &- length) & mask], y = h[t & mask]
-                sum += x * x
-                sum -= old * old
-                envelope[t & mask] = max(0, sum) * reciprocal
-                horizontal += y
-                squares += y * y
-                t += 1
+                let at = t & mask, leaving = (t &- length) & mask
+                let run = min(n &- t, capacity &- at, capacity &- leaving)
+                let vt = v + at, vl = v + leaving, ht = h + at, et = envelope + at
+                for k in 0..<run {
+                    let x = vt[k], old = vl[k], y = ht[k]
+                    sum += x * x
+                    sum -= old * old
+                    et[k] = max(0, sum) * reciprocal
+                    horizontal += y
+                    squares += y * y
+                }
+                t &+= run
             }
         }
         envelopeSum = sum
