@@ -174,16 +174,14 @@ public struct Pedometer: Sendable {
         while from < ticks.count {
             let to = ticks.runEnd(from: from)
             if ticks.startsSegment[from] { startSegment(at: ticks.samples[from][3], into: &events) }
-            var gravity = self.gravity, altitude = currentAltitude
+            var gravity = self.gravity
             for i in from..<to {
-                let s = ticks.samples[i], p = ticks.level[i]
-                if !p.isNaN { altitude = altimeter.update(pressure: p, time: s[3]) }
-                ticks.level[i] = altitude
+                let s = ticks.samples[i]
                 let user = gravity.update(acceleration: Vector3(s[0], s[1], s[2]))
                 ticks.user[i] = SIMD2(user.magnitude, user.horizontal)
             }
             self.gravity = gravity
-            currentAltitude = altitude
+            currentAltitude = altimeter.fill(&ticks, from: from, to: to, altitude: currentAltitude)
             // Up to the next tick at which either stage completes a hop, the ticks are only
             // stored: in one call each. That tick goes through both as one tick alone.
             var i = from
