@@ -154,7 +154,7 @@ public struct Pedometer: Sendable {
                     observe(reading)
                 }
                 if !ticks.hasRoom(for: most) { take(&ticks, into: &events) }
-                resampler.push(sample, into: &ticks)
+                resampler.push(samples.baseAddress! + i, into: &ticks)
             }
         }
         if ticks.count > 0 { take(&ticks, into: &events) }
