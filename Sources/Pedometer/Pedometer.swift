@@ -101,11 +101,10 @@ public struct Pedometer: Sendable {
         noteTime(of: sample)
         // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
         if let reading = newRecordedSpeed(in: sample) { observe(reading) }
-        // The resampler in a local variable: its ticks go straight to `handle`, which changes the
-        // rest of the pedometer.
-        var resampler = self.resampler
-        resampler.push(sample) { handle($0, into: &events) }
-        self.resampler = resampler
+        // The sample's ticks (at most `Resampler.mostTicksPerPush`) through the batch path.
+        var ticks = TickBatch()
+        resampler.push(sample, into: &ticks)
+        if ticks.count > 0 { take(&ticks, into: &events) }
     }
 
     /// The stream's first and latest time (`snapshot`), from a sample's.
@@ -162,8 +161,9 @@ public struct Pedometer: Sendable {
         for reading in speeds[next...] { observe(reading) }
     }
 
-    /// Hands the held ticks to the stages, in runs that each start at the batch's start or at a
-    /// segment's start: a segment's resets, then gravity and the altimeter over the run (`level`
+    /// Hands the held ticks to the stages (a batch's, or one sample's in `process(_:into:)` and
+    /// the last interval's in `finish`: the one path from ticks to events), in runs that each
+    /// start at the batch's start or at a segment's start: a segment's resets, then gravity and the altimeter over the run (`level`
     /// and `user` filled in), then the cycling detector and the step counter tick by tick, with
     /// each window they complete handled at its tick. Gravity and the altimeter read nothing the
     /// later stages change, so running them ahead over the run gives the same values.
@@ -218,9 +218,9 @@ public struct Pedometer: Sendable {
     public mutating func finish(into events: inout [PedometerEvent]) {
         guard !finished else { return }
         finished = true
-        var resampler = self.resampler
-        resampler.flush { handle($0, into: &events) }
-        self.resampler = resampler
+        var ticks = TickBatch()
+        resampler.flush(into: &ticks)
+        if ticks.count > 0 { take(&ticks, into: &events) }
         stepCounter.finish()
         stepCounter.ledger.commit(through: .infinity, into: &events)   // issue 15: the stream's last steps are committed
         takeFloors(at: lastTickTime, into: &events)
@@ -251,19 +251,6 @@ public struct Pedometer: Sendable {
             s.confidence = segment.confidence
         }
         return s
-    }
-
-    /// One tick through every stage, sample by sample (`process(_:into:)`, `finish`); a batch's
-    /// ticks go through `take`, which does the same stage by stage.
-    @inline(__always)
-    private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
-        if tick.startsSegment { startSegment(at: tick.time, into: &events) }
-        lastTickTime = tick.time
-        if !tick.pressure.isNaN { currentAltitude = altimeter.update(pressure: tick.pressure, time: tick.time) }
-        let user = gravity.update(acceleration: tick.acceleration)
-        // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
-        if cycling.add(tick.acceleration, gait: user.magnitude) { takeCyclingWindow() }
-        if let window = stepCounter.process(user, altitude: currentAltitude) { handle(window, at: tick.time, into: &events) }
     }
 
     /// Resets the stages at the first tick of a segment (the stream's first tick, or the first

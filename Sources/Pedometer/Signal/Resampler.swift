@@ -25,9 +25,9 @@ struct Tick: Sendable {
 /// in `droppedSamples` (a driver glitch makes the whole sample suspect).
 ///
 /// Ticks are handed to the caller's `emit` closure or `TickSink` as each interval closes, in
-/// order, from inside `push` and `flush`: the resampler holds no array, so a caller may keep it in
-/// a local variable while `emit` changes the caller's other state (`Pedometer` sample by sample)
-/// or while a `TickBatch` holds the ticks for the stages (`Pedometer`'s batches).
+/// order, from inside `push` and `flush`: the resampler holds no array. `Pedometer` hands them to a
+/// `TickBatch` that holds them for the stages (a batch's, or one sample's); the closure form is
+/// for tests.
 struct Resampler: Sendable {
     /// Internal grid interval in seconds.
     let interval: Double
@@ -178,8 +178,13 @@ struct Resampler: Sendable {
     mutating func flush(_ emit: (Tick) -> Void) {
         withoutActuallyEscaping(emit) { emit in
             var sink = ClosureSink(emit: emit)
-            if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, &sink) }
+            flush(into: &sink)
         }
+    }
+
+    /// Flushes the interval in progress (end of stream) into `sink`: at most one tick.
+    mutating func flush<Sink: TickSink>(into sink: inout Sink) {
+        if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, &sink) }
         started = false
     }
 }
