@@ -125,6 +125,13 @@ struct Resampler: Sendable {
         accelerationCount += 1
     }
 
+    /// False only when a sample at time `t` (s) cannot complete a tick: its time is after the
+    /// last sample's, within `maximumGap` of it, and before the current interval's end (`push`
+    /// then closes nothing). True also for a time that is not finite (`push` drops it).
+    @inline(__always) func mayCompleteTick(at t: Double) -> Bool {
+        !(t > lastSampleTime && t < intervalEnd && t - lastSampleTime <= maximumGap)
+    }
+
     /// Whether all six readings are finite, in one vector test: x · 0 is 0 for a finite x and
     /// NaN for ±∞ and NaN, and NaN equals nothing. The same answer as `isFinite` on each, without
     /// a test and branch per reading on every sample (about 20 instructions a sample in callgrind).
@@ -192,6 +199,11 @@ struct Resampler: Sendable {
 /// Where `Resampler.push` hands the ticks it completes.
 protocol TickSink {
     mutating func take(_ tick: Tick)
+}
+
+/// The sink for a sample that `Resampler.mayCompleteTick(at:)` says completes no tick.
+struct NoTicks: TickSink {
+    func take(_ tick: Tick) { preconditionFailure("Resampler: a tick from a sample that could complete none") }
 }
 
 /// A closure as a `TickSink` (`Resampler.push(_:_:)`).
