@@ -101,11 +101,18 @@ public struct Pedometer: Sendable {
         noteTime(of: sample)
         // MARK: ground speed (issue 15): a recording's gnss_speed column, as a live receiver's reports.
         if let reading = newRecordedSpeed(in: sample) { observe(reading) }
-        // The resampler in a local variable: its ticks go straight to `handle`, which changes the
-        // rest of the pedometer.
-        var resampler = self.resampler
-        resampler.push(sample) { handle($0, into: &events) }
-        self.resampler = resampler
+        // The sample's ticks (at most `Resampler.mostTicksPerPush`) through the batch path. A
+        // batch is made only when the sample may complete a tick: setting up its 64 places
+        // (about 3.6 KB) for every sample made this path about twice as slow at 100 to 400 Hz
+        // (`imu-bench-accuracy --only speed`, session 26), where most samples complete none.
+        if resampler.mayCompleteTick(at: sample.time) {
+            var ticks = TickBatch()
+            resampler.push(sample, into: &ticks)
+            if ticks.count > 0 { take(&ticks, into: &events) }
+        } else {
+            var none = NoTicks()
+            resampler.push(sample, into: &none)
+        }
     }
 
     /// The stream's first and latest time (`snapshot`), from a sample's.
@@ -154,7 +161,7 @@ public struct Pedometer: Sendable {
                     observe(reading)
                 }
                 if !ticks.hasRoom(for: most) { take(&ticks, into: &events) }
-                resampler.push(sample, into: &ticks)
+                resampler.push(samples.baseAddress! + i, into: &ticks)
             }
         }
         if ticks.count > 0 { take(&ticks, into: &events) }
@@ -162,8 +169,9 @@ public struct Pedometer: Sendable {
         for reading in speeds[next...] { observe(reading) }
     }
 
-    /// Hands the held ticks to the stages, in runs that each start at the batch's start or at a
-    /// segment's start: a segment's resets, then gravity and the altimeter over the run (`level`
+    /// Hands the held ticks to the stages (a batch's, or one sample's in `process(_:into:)` and
+    /// the last interval's in `finish`: the one path from ticks to events), in runs that each
+    /// start at the batch's start or at a segment's start: a segment's resets, then gravity and the altimeter over the run (`level`
     /// and `user` filled in), then the cycling detector and the step counter tick by tick, with
     /// each window they complete handled at its tick. Gravity and the altimeter read nothing the
     /// later stages change, so running them ahead over the run gives the same values.
@@ -174,16 +182,14 @@ public struct Pedometer: Sendable {
         while from < ticks.count {
             let to = ticks.runEnd(from: from)
             if ticks.startsSegment[from] { startSegment(at: ticks.samples[from][3], into: &events) }
-            var gravity = self.gravity, altitude = currentAltitude
+            var gravity = self.gravity
             for i in from..<to {
-                let s = ticks.samples[i], p = ticks.level[i]
-                if !p.isNaN { altitude = altimeter.update(pressure: p, time: s[3]) }
-                ticks.level[i] = altitude
+                let s = ticks.samples[i]
                 let user = gravity.update(acceleration: Vector3(s[0], s[1], s[2]))
                 ticks.user[i] = SIMD2(user.magnitude, user.horizontal)
             }
             self.gravity = gravity
-            currentAltitude = altitude
+            currentAltitude = altimeter.fill(&ticks, from: from, to: to, altitude: currentAltitude)
             // Up to the next tick at which either stage completes a hop, the ticks are only
             // stored: in one call each. That tick goes through both as one tick alone.
             var i = from
@@ -220,9 +226,9 @@ public struct Pedometer: Sendable {
     public mutating func finish(into events: inout [PedometerEvent]) {
         guard !finished else { return }
         finished = true
-        var resampler = self.resampler
-        resampler.flush { handle($0, into: &events) }
-        self.resampler = resampler
+        var ticks = TickBatch()
+        resampler.flush(into: &ticks)
+        if ticks.count > 0 { take(&ticks, into: &events) }
         stepCounter.finish()
         stepCounter.ledger.commit(through: .infinity, into: &events)   // issue 15: the stream's last steps are committed
         takeFloors(at: lastTickTime, into: &events)
@@ -253,19 +259,6 @@ public struct Pedometer: Sendable {
             s.confidence = segment.confidence
         }
         return s
-    }
-
-    /// One tick through every stage, sample by sample (`process(_:into:)`, `finish`); a batch's
-    /// ticks go through `take`, which does the same stage by stage.
-    @inline(__always)
-    private mutating func handle(_ tick: Tick, into events: inout [PedometerEvent]) {
-        if tick.startsSegment { startSegment(at: tick.time, into: &events) }
-        lastTickTime = tick.time
-        if !tick.pressure.isNaN { currentAltitude = altimeter.update(pressure: tick.pressure, time: tick.time) }
-        let user = gravity.update(acceleration: tick.acceleration)
-        // MARK: cycling input (issue 15): pedalling is not counted (`CyclingDetector.blocksSteps`).
-        if cycling.add(tick.acceleration, gait: user.magnitude) { takeCyclingWindow() }
-        if let window = stepCounter.process(user, altitude: currentAltitude) { handle(window, at: tick.time, into: &events) }
     }
 
     /// Resets the stages at the first tick of a segment (the stream's first tick, or the first

@@ -72,6 +72,30 @@ import Testing
         #expect(ticks > 0)
     }
 
+    /// `mayCompleteTick(at:)` answers false only for samples that complete no tick
+    /// (`Pedometer.process(_:into:)` makes no batch for them), and it does answer false for most
+    /// samples faster than the grid. Times: 400 Hz with jitter, a 0.6 s silence (longer than
+    /// `maximumGap`: closes the interval in progress), a clock stepped back by 1 s (a new segment),
+    /// a repeated time, a NaN time, and 10 Hz (slower than the grid: every sample closes ticks).
+    @Test func aSampleThatMayCompleteNoTickCompletesNone() {
+        var times: [Double] = (0..<400).map { (i: Int) -> Double in
+            let jitter: Double = i % 3 == 0 ? 0.0007 : 0
+            return 10 + Double(i) / 400 + jitter
+        }
+        times += [11.6, 11.6025, 10.6, 10.6, .nan, 10.6025]
+        times += (1...20).map { (i: Int) -> Double in 10.6025 + Double(i) / 10 }
+        var resampler = Resampler(rateHz: 50, maximumGap: 0.5)
+        var predictedNone = 0, ticksAfterNone = 0
+        for t in times {
+            let none = !resampler.mayCompleteTick(at: t)
+            var ticks = 0
+            resampler.push(MotionSample(time: t, acceleration: Vector3(0, 0, 1))) { _ in ticks += 1 }
+            if none { predictedNone += 1; ticksAfterNone += ticks }
+        }
+        #expect(ticksAfterNone == 0)
+        #expect(predictedNone >= 300)   // 400 Hz: 7 of every 8 samples close no 50 Hz interval
+    }
+
     @Test func shortJitterIsBridged() {
         let out = ticks(rate: 100, seconds: 4, gapAt: 2...2.3)
         #expect(out.filter(\.startsSegment).count == 1)

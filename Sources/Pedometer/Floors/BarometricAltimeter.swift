@@ -75,7 +75,27 @@ struct BarometricAltimeter: Sendable {
         return smoothingAlphas.0
     }
 
+    /// The altitude for each of a batch's ticks `from..<to` (`TickBatch.level`: the tick's pressure
+    /// reading in hPa, NaN when none arrived, replaced by the altitude in m), `update` on each
+    /// reading in tick order; a tick without one keeps the altitude before it, `altitude` (m) for
+    /// the first. Returns the altitude after the last tick.
+    ///
+    /// One call per run of ticks (`Pedometer.take`), in a loop of its own: called per reading
+    /// from the gravity loop, the call made that loop keep its filter's state on the stack
+    /// (every vector register is the callee's to clobber) (callgrind, session 26).
+    @inline(never)
+    mutating func fill(_ ticks: inout TickBatch, from: Int, to: Int, altitude: Double) -> Double {
+        var altitude = altitude
+        for i in from..<to {
+            let p = ticks.level[i]
+            if !p.isNaN { altitude = update(pressure: p, time: ticks.samples[i][3]) }
+            ticks.level[i] = altitude
+        }
+        return altitude
+    }
+
     /// Adds a pressure reading (hPa) taken at `time` (s); returns the filtered altitude (m).
+    @inline(__always)
     mutating func update(pressure: Double, time: Double) -> Double {
         if !(abs(pressure - referencePressure) <= 5) {
             referencePressure = pressure

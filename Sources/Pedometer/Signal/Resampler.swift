@@ -25,9 +25,9 @@ struct Tick: Sendable {
 /// in `droppedSamples` (a driver glitch makes the whole sample suspect).
 ///
 /// Ticks are handed to the caller's `emit` closure or `TickSink` as each interval closes, in
-/// order, from inside `push` and `flush`: the resampler holds no array, so a caller may keep it in
-/// a local variable while `emit` changes the caller's other state (`Pedometer` sample by sample)
-/// or while a `TickBatch` holds the ticks for the stages (`Pedometer`'s batches).
+/// order, from inside `push` and `flush`: the resampler holds no array. `Pedometer` hands them to a
+/// `TickBatch` that holds them for the stages (a batch's, or one sample's); the closure form is
+/// for tests.
 struct Resampler: Sendable {
     /// Internal grid interval in seconds.
     let interval: Double
@@ -73,6 +73,13 @@ struct Resampler: Sendable {
         }
     }
 
+    /// `push(_:into:)` on the sample at `sample`, read where it lies: passed by value from a
+    /// batch's buffer, the sample was first copied to the stack (88 bytes, 13 instructions a
+    /// sample in callgrind, session 26).
+    @inline(never) mutating func push<Sink: TickSink>(_ sample: UnsafePointer<MotionSample>, into sink: inout Sink) {
+        push(sample.pointee, into: &sink)
+    }
+
     /// Feeds one raw sample; `sink` receives every tick it completes (at most
     /// `mostTicksPerPush`), in time order. A sink rather than a closure for a batch
     /// (`TickBatch`): with a closure that stores the tick, the optimizer made a copy of `push`
@@ -116,6 +123,13 @@ struct Resampler: Sendable {
         }
         accelerationSum += a
         accelerationCount += 1
+    }
+
+    /// False only when a sample at time `t` (s) cannot complete a tick: its time is after the
+    /// last sample's, within `maximumGap` of it, and before the current interval's end (`push`
+    /// then closes nothing). True also for a time that is not finite (`push` drops it).
+    @inline(__always) func mayCompleteTick(at t: Double) -> Bool {
+        !(t > lastSampleTime && t < intervalEnd && t - lastSampleTime <= maximumGap)
     }
 
     /// Whether all six readings are finite, in one vector test: x · 0 is 0 for a finite x and
@@ -171,8 +185,13 @@ struct Resampler: Sendable {
     mutating func flush(_ emit: (Tick) -> Void) {
         withoutActuallyEscaping(emit) { emit in
             var sink = ClosureSink(emit: emit)
-            if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, &sink) }
+            flush(into: &sink)
         }
+    }
+
+    /// Flushes the interval in progress (end of stream) into `sink`: at most one tick.
+    mutating func flush<Sink: TickSink>(into sink: inout Sink) {
+        if started, accelerationCount > 0 { closeCurrentInterval(nextValue: nil, nextTime: lastSampleTime, &sink) }
         started = false
     }
 }
@@ -180,6 +199,11 @@ struct Resampler: Sendable {
 /// Where `Resampler.push` hands the ticks it completes.
 protocol TickSink {
     mutating func take(_ tick: Tick)
+}
+
+/// The sink for a sample that `Resampler.mayCompleteTick(at:)` says completes no tick.
+struct NoTicks: TickSink {
+    func take(_ tick: Tick) { preconditionFailure("Resampler: a tick from a sample that could complete none") }
 }
 
 /// A closure as a `TickSink` (`Resampler.push(_:_:)`).
