@@ -180,9 +180,10 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
     /// The analyser's own sums are the shared ones, bit for bit (session 26): a lag summed alone
     /// (`PedallingAnalyser.oneLag`) equals that lag's eight partial sums from a pass of
     /// `LagProducts.add` that starts at any of the four lags below it (a longer run of blocks and
-    /// products with the zero padding), and `PedallingAnalyser.laggedProducts` equals
-    /// `WindowSums.laggedProducts`. Series of 197 to 200 values (a 4 s window at 50 Hz and
-    /// lengths that end inside a block of four or eight), lags 0 to 66.
+    /// products with the zero padding), and `WindowSums.laggedProducts` (its offsets counted
+    /// without overflow checks since session 26) equals the four-lane sum written out plainly
+    /// below. Series of 197 to 200 values (a 4 s window at 50 Hz and lengths that end inside a
+    /// block of four or eight), lags 0 to 66.
     @Test func theSearchesSumsMatchTheSharedOnesBitForBit() {
         var random = SystemRandomNumberGenerator()
         for n in 197...200 {
@@ -204,8 +205,17 @@ private func busRiding(seconds: Double, rateHz: Double = 100, seed: UInt64 = 7) 
             }
             values.withUnsafeBufferPointer { x in
                 for lag in 0...66 {
-                    let own = PedallingAnalyser.laggedProducts(x.baseAddress!, count: n, lag: lag)
-                    #expect(own.bitPattern == WindowSums.laggedProducts(x, count: n, lag: lag).bitPattern, "n \(n), lag \(lag)")
+                    var lanes = SIMD4<Double>(), i = 0
+                    while i + 4 <= n - lag {
+                        let early = SIMD4<Double>(x[i], x[i + 1], x[i + 2], x[i + 3])
+                        let j = i + lag
+                        let late = SIMD4<Double>(x[j], x[j + 1], x[j + 2], x[j + 3])
+                        lanes += early * late
+                        i += 4
+                    }
+                    var plain = lanes.sum()
+                    while i < n - lag { plain += x[i] * x[i + lag]; i += 1 }
+                    #expect(WindowSums.laggedProducts(x, count: n, lag: lag).bitPattern == plain.bitPattern, "n \(n), lag \(lag)")
                 }
             }
         }

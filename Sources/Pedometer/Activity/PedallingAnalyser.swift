@@ -356,34 +356,9 @@ struct PedallingAnalyser: Sendable {
         precondition(count <= x.count, "PedallingAnalyser: series shorter than its count")
         return x.withUnsafeBufferPointer { x in
             squares.withUnsafeBufferPointer { squares in
-                normalised(laggedProducts(x.baseAddress!, count: count, lag: lag), squares: squares, count: count, lag: lag)
+                normalised(WindowSums.laggedProducts(x, count: count, lag: lag), squares: squares, count: count, lag: lag)
             }
         }
-    }
-
-    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag), 0 unless lag < n (lag ≥ 0): the sum of
-    /// `WindowSums.laggedProducts`, bit for bit (four lanes over the blocks of four in index
-    /// order, the lanes' `sum()`, then the last ticks one by one), with the byte offsets counted
-    /// without overflow checks (below 8·n, a few kilobytes): the checked `i * 8` and
-    /// `(i + lag) * 8` per block were 6 of its 18 instructions (callgrind, session 26).
-    @inline(__always)
-    static func laggedProducts(_ x: UnsafePointer<Double>, count n: Int, lag: Int) -> Double {
-        precondition(lag >= 0, "PedallingAnalyser: a negative lag")
-        guard lag < n else { return 0 }
-        let end = n &- lag, blocks = end / 4
-        let early = UnsafeRawPointer(x), late = UnsafeRawPointer(x + lag)
-        var lanes = SIMD4<Double>()
-        var offset = 0
-        let stop = blocks &* 32
-        while offset < stop {
-            lanes += early.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
-                * late.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
-            offset &+= 32
-        }
-        var total = lanes.sum()
-        var i = blocks &* 4
-        while i < end { total += x[i] * x[i &+ lag]; i &+= 1 }
-        return total
     }
 
     /// The lag in `lags` with the highest `correlation` (the first of equals; `none` when every
@@ -525,9 +500,9 @@ struct PedallingAnalyser: Sendable {
         let window = self.window
         precondition(window <= residuals.x.count && window <= residuals.y.count && window <= residuals.z.count,
                      "PedallingAnalyser: tilt shorter than the window")
-        let xy = residuals.x.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
-            + residuals.y.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
-            + residuals.z.withUnsafeBufferPointer { Self.laggedProducts($0.baseAddress!, count: window, lag: lag) }
+        let xy = residuals.x.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+            + residuals.y.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
+            + residuals.z.withUnsafeBufferPointer { WindowSums.laggedProducts($0, count: window, lag: lag) }
         return residualSquares.withUnsafeBufferPointer { Self.normalised(xy, squares: $0, count: window, lag: lag) }
     }
 

@@ -179,21 +179,28 @@ enum WindowSums {
         while i < n { total += term(i); out[i + 1] = total; i += 1 }
     }
 
-    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag): the lagged products of an autocorrelation.
+    /// Σ x[i]·x[i + lag] for i in 0..<(n − lag), 0 unless lag < n: the lagged products of an
+    /// autocorrelation. Four lanes over the blocks of four in index order, the lanes' `sum()`, then
+    /// the last values one by one. The byte offsets are counted without overflow checks (below
+    /// 8·n, a few kilobytes): the checked `i * 8` and `(i + lag) * 8` per block were 6 of its 18
+    /// instructions (callgrind, session 26, the cycling analyser's searches).
     @inline(__always)
     static func laggedProducts(_ x: UnsafeBufferPointer<Double>, count n: Int, lag: Int) -> Double {
+        precondition(lag >= 0 && n <= x.count, "WindowSums: a negative lag or a series shorter than its count")
         guard let base = x.baseAddress, lag < n else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        let end = n - lag
+        let end = n &- lag, blocks = end / 4
+        let early = UnsafeRawPointer(base), late = UnsafeRawPointer(base + lag)
         var lanes = SIMD4<Double>()
-        var i = 0
-        while i + 4 <= end {
-            lanes += raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD4<Double>.self)
-                * raw.loadUnaligned(fromByteOffset: (i + lag) * 8, as: SIMD4<Double>.self)
-            i += 4
+        var offset = 0
+        let stop = blocks &* 32
+        while offset < stop {
+            lanes += early.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+                * late.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+            offset &+= 32
         }
         var total = lanes.sum()
-        while i < end { total += base[i] * base[i + lag]; i += 1 }
+        var i = blocks &* 4
+        while i < end { total += base[i] * base[i &+ lag]; i &+= 1 }
         return total
     }
 }
