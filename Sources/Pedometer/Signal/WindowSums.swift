@@ -89,7 +89,18 @@ enum WindowSums {
             sd += step * step
             i += 4
         }
-        var (squares, cubes, fourths, differences) = (s2.sum(), s3.sum(), s4.sum(), sd.sum())
+        return addingTail(of: base, from: i, count: n, mean: mean, higherPowers: higherPowers,
+                          to: (s2.sum(), s3.sum(), s4.sum(), sd.sum()))
+    }
+
+    /// `centredPowers`' sums with the values its vector loop left, from `i` on, added one by one
+    /// in index order (Σ d³ and Σ d⁴ only with `higherPowers`).
+    @inline(__always)
+    private static func addingTail(of base: UnsafePointer<Double>, from start: Int, count n: Int, mean: Double,
+                                   higherPowers: Bool, to sums: (Double, Double, Double, Double))
+        -> (squares: Double, cubes: Double, fourths: Double, differences: Double) {
+        var (squares, cubes, fourths, differences) = sums
+        var i = start
         while i < n {
             let d = base[i] - mean
             squares += d * d
@@ -135,19 +146,8 @@ enum WindowSums {
             sd += step * step
             i &+= 4
         }
-        var (squares, cubes, fourths, differences) = (s2.sum(), s3.sum(), s4.sum(), sd.sum())
-        while i < n {
-            let d = base[i] - mean
-            squares += d * d
-            cubes += d * d * d
-            fourths += d * d * d * d
-            if i + 1 < n {
-                let step = base[i + 1] - base[i]
-                differences += step * step
-            }
-            i += 1
-        }
-        return (squares, cubes, fourths, differences)
+        return addingTail(of: base, from: i, count: n, mean: mean, higherPowers: true,
+                          to: (s2.sum(), s3.sum(), s4.sum(), sd.sum()))
     }
 
     /// Running sums of squares: `squares[k]` = Σ x[i]² for i < k, for k in 0...n (`squares`
